@@ -1,0 +1,173 @@
+"""Quiz questions («Comprueba tu intuición») and how answers are read.
+
+Each question knows its correct answer, how to read what a student typed and
+the explanation shown in the feedback.  Answers are judged on the trusted side
+(see ``grader_tests.juez``), so the correct options never enter the student's
+kernel during autograding.
+
+Accepted forms (issue 5): a letter in any case and with spaces (``"b"``,
+``" B "``); for multi-select a set, list, tuple or a string such as ``"a, c"``;
+for integers an ``int``, a float equal to an integer, or a string of digits
+(spaces, dots and underscores as thousands separators are ignored); for true /
+false a ``bool`` or ``"verdadero"`` / ``"falso"`` / ``"v"`` / ``"f"``.
+Anything else earns 0 with a message, never an exception.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from .veredicto import Veredicto
+
+
+class RespuestaMalFormada(ValueError):
+    """The answer cannot be read as the kind of answer the question asks for."""
+
+
+def _texto_corto(valor: object) -> str:
+    texto = repr(valor)
+    return texto if len(texto) <= 80 else texto[:77] + "..."
+
+
+@dataclass(frozen=True)
+class Pregunta:
+    """Base class: one autograded quiz question.
+
+    Attributes:
+        variable: the name the student assigns (``respuesta_1``).
+        correcta: the correct answer, in the question's canonical form.
+        explicacion: Spanish text that explains the right answer (feedback).
+    """
+
+    variable: str
+    correcta: object
+    explicacion: str
+
+    def leer(self, valor: object) -> object:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def formato(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def mostrar(self, canonica: object) -> str:
+        return repr(canonica)
+
+    def juzgar(self, valor: object, maximo: float) -> Veredicto:
+        """Score ``valor`` (what the student assigned) out of ``maximo`` points."""
+        if valor is None or valor is Ellipsis:
+            return Veredicto(0, maximo, [
+                f"No has contestado: `{self.variable}` sigue vacía. {self.formato()}"])
+        try:
+            leida = self.leer(valor)
+        except RespuestaMalFormada as exc:
+            return Veredicto(0, maximo, [
+                f"No se puede leer tu respuesta {_texto_corto(valor)}: {exc} {self.formato()}"])
+        if leida == self.correcta:
+            return Veredicto(maximo, maximo, [
+                f"Correcto: {self.mostrar(leida)}.", self.explicacion])
+        return Veredicto(0, maximo, [
+            f"Has respondido {self.mostrar(leida)}; la respuesta correcta es "
+            f"{self.mostrar(self.correcta)}.", self.explicacion])
+
+
+def _letra(valor: object, opciones: str) -> str:
+    if not isinstance(valor, str):
+        raise RespuestaMalFormada("se esperaba una letra entre comillas.")
+    letra = valor.strip().lower().strip("().")
+    if len(letra) != 1 or letra not in opciones:
+        raise RespuestaMalFormada(
+            f"la letra tiene que ser una de {', '.join(opciones)}.")
+    return letra
+
+
+@dataclass(frozen=True)
+class Opcion(Pregunta):
+    """Single choice: the student writes one letter."""
+
+    opciones: str = "abcd"
+
+    def leer(self, valor: object) -> str:
+        return _letra(valor, self.opciones)
+
+    def formato(self) -> str:
+        return f'Escribe una sola letra entre comillas, por ejemplo `{self.variable} = "a"`.'
+
+    def mostrar(self, canonica: object) -> str:
+        return f"«{canonica}»"
+
+
+@dataclass(frozen=True)
+class Varias(Pregunta):
+    """Multi-select, all-or-nothing: every correct letter and no other."""
+
+    opciones: str = "abcd"
+
+    def leer(self, valor: object) -> frozenset:
+        if isinstance(valor, str):
+            partes = [p for p in re.split(r"[\s,;]+", valor) if p]
+        elif isinstance(valor, (set, frozenset, list, tuple)):
+            partes = list(valor)
+        else:
+            raise RespuestaMalFormada("se esperaba un conjunto de letras.")
+        if not partes:
+            raise RespuestaMalFormada("no has marcado ninguna opción.")
+        return frozenset(_letra(p, self.opciones) for p in partes)
+
+    def formato(self) -> str:
+        return f'Escribe un conjunto de letras, por ejemplo `{self.variable} = {{"a", "c"}}`.'
+
+    def mostrar(self, canonica: object) -> str:
+        return "{" + ", ".join(f'"{x}"' for x in sorted(canonica)) + "}"
+
+
+@dataclass(frozen=True)
+class Entero(Pregunta):
+    """An exact integer (e.g. a number of parameters)."""
+
+    def leer(self, valor: object) -> int:
+        if isinstance(valor, bool):
+            raise RespuestaMalFormada("se esperaba un número entero, no True/False.")
+        if isinstance(valor, int):
+            return valor
+        if isinstance(valor, float):
+            if math.isfinite(valor) and valor == int(valor):
+                return int(valor)
+            raise RespuestaMalFormada("se esperaba un número entero exacto.")
+        if isinstance(valor, str):
+            limpio = re.sub(r"[\s._\u00a0\u202f]", "", valor)
+            if re.fullmatch(r"[+-]?\d+", limpio):
+                return int(limpio)
+        raise RespuestaMalFormada("se esperaba un número entero.")
+
+    def formato(self) -> str:
+        return f"Escribe el número sin comillas, por ejemplo `{self.variable} = 1234`."
+
+    def mostrar(self, canonica: object) -> str:
+        return f"{canonica:,}".replace(",", " ")
+
+
+_VERDADERO = {"v", "verdadero", "cierto", "true", "si", "sí"}
+_FALSO = {"f", "falso", "false", "no"}
+
+
+@dataclass(frozen=True)
+class VerdaderoFalso(Pregunta):
+    """True / false."""
+
+    def leer(self, valor: object) -> bool:
+        if isinstance(valor, bool):
+            return valor
+        if isinstance(valor, str):
+            palabra = valor.strip().lower()
+            if palabra in _VERDADERO:
+                return True
+            if palabra in _FALSO:
+                return False
+        raise RespuestaMalFormada("se esperaba True o False.")
+
+    def formato(self) -> str:
+        return f"Escribe `{self.variable} = True` o `{self.variable} = False`."
+
+    def mostrar(self, canonica: object) -> str:
+        return "verdadero (True)" if canonica else "falso (False)"
