@@ -1,0 +1,264 @@
+"""Tests of the lesson-1 explorable (source/01_atencion_multicabeza/explorable_cabezas.py).
+
+Pure layer: the claims the lesson makes about the five maps.  Wiring: the
+widget is built headlessly, buttons are clicked and the row selector is set,
+and the resulting state (legend, summary panel, image, button styles) is checked.
+"""
+from __future__ import annotations
+
+import inspect
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pytest
+
+from conftest import cargar_modulo
+
+RUTA = "source/01_atencion_multicabeza/explorable_cabezas.py"
+
+
+@pytest.fixture(scope="module")
+def ex(raiz):
+    return cargar_modulo(raiz / RUTA, "explorable_cabezas")
+
+
+@pytest.fixture(scope="module")
+def mapas(ex):
+    return ex.calcular_mapas()
+
+
+def fila(ex, mapas, nombre_mapa, palabra):
+    return mapas[nombre_mapa][ex.PALABRAS.index(palabra)]
+
+
+def peso(ex, pesos, palabra):
+    return pesos[ex.PALABRAS.index(palabra)]
+
+
+# --- pure layer: shapes and invariants -------------------------------------
+
+def test_frase_y_reglas(ex):
+    """Eight tokens of the sentence; four rules, each one column of Wq and of Wk."""
+    assert ex.PALABRAS == ("el", "ratón", "pequeño", "que", "persiguen", "los", "gatos", "duerme")
+    X = ex.matriz_rasgos()
+    Wq, Wk = ex.matrices_reglas()
+    assert X.shape == (8, 5) and X.dtype == np.float64
+    assert Wq.shape == Wk.shape == (5, 4)
+    assert ex.NOMBRES_MAPAS == ("Cabeza 1", "Cabeza 2", "Cabeza 3", "Cabeza 4", "Suma")
+
+
+def test_cinco_mapas_con_filas_que_suman_uno(ex, mapas):
+    """Every map is (8, 8), non-negative, each row summing to 1."""
+    assert list(mapas) == list(ex.NOMBRES_MAPAS)
+    for nombre, A in mapas.items():
+        assert A.shape == (8, 8), nombre
+        assert np.all(A >= 0), nombre
+        np.testing.assert_allclose(A.sum(axis=1), 1.0, atol=1e-12, err_msg=nombre)
+
+
+def test_mapas_salen_del_codigo_de_atencion(ex, mapas):
+    """Maps are softmax(Q Kᵀ/√d_k) of the rule columns, not typed numbers."""
+    X = ex.matriz_rasgos()
+    Wq, Wk = ex.matrices_reglas()
+    Q, K = X @ Wq, X @ Wk
+
+    def referencia(q, k):
+        E = q @ k.T / np.sqrt(q.shape[1])
+        pesos = np.exp(E - np.max(E, axis=1, keepdims=True))
+        return pesos / np.sum(pesos, axis=1, keepdims=True)
+
+    for j in range(4):
+        np.testing.assert_allclose(mapas[f"Cabeza {j + 1}"], referencia(Q[:, [j]], K[:, [j]]), atol=1e-12)
+    np.testing.assert_allclose(mapas["Suma"], referencia(Q, K), atol=1e-12)
+    # «Suma» is one head with d_k = 4 divided by √4 = 2, not a mix of the four heads
+    media = sum(mapas[f"Cabeza {j}"] for j in range(1, 5)) / 4
+    assert not np.allclose(mapas["Suma"], media)
+
+
+def test_mapas_cambian_con_las_reglas(ex):
+    """calcular_mapas really reads Wq/Wk: zeroing rule 1 makes head 1 uniform."""
+    Wq, Wk = ex.matrices_reglas()
+    Wq[:, 0] = 0.0
+    A = ex.calcular_mapas(Wq=Wq, Wk=Wk)["Cabeza 1"]
+    np.testing.assert_allclose(A, 1 / 8)
+
+
+def test_softmax_estable(ex):
+    """Huge scores give finite rows summing to 1."""
+    S = ex.softmax_filas(np.array([[1000.0, 0.0, -1000.0], [5.0, 5.0, 5.0]]))
+    assert np.all(np.isfinite(S))
+    np.testing.assert_allclose(S, [[1, 0, 0], [1 / 3, 1 / 3, 1 / 3]], atol=1e-12)
+
+
+# --- pure layer: the lesson's claims ---------------------------------------
+
+def test_duerme_cabeza_1_empata_raton_y_gatos(ex, mapas):
+    """Row *duerme*: head 1 («¿es sustantivo?») gives ratón and gatos the same weight, the most."""
+    p = fila(ex, mapas, "Cabeza 1", "duerme")
+    assert peso(ex, p, "ratón") == pytest.approx(peso(ex, p, "gatos"), abs=1e-12)
+    assert peso(ex, p, "ratón") == pytest.approx(p.max(), abs=1e-12)
+
+
+def test_duerme_ninguna_cabeza_elige_solo_raton(ex, mapas):
+    """Row *duerme*: no single head puts its maximum on ratón alone."""
+    for j in range(1, 5):
+        p = fila(ex, mapas, f"Cabeza {j}", "duerme")
+        ganadoras = ex.ganadoras(p)
+        assert ganadoras != [ex.PALABRAS.index("ratón")], f"Cabeza {j}"
+
+
+def test_duerme_cabezas_3_y_4_uniformes(ex, mapas):
+    """Row *duerme*: heads 3 and 4 (asked only by nouns) are uniform."""
+    for j in (3, 4):
+        np.testing.assert_allclose(fila(ex, mapas, f"Cabeza {j}", "duerme"), 1 / 8, atol=1e-12)
+
+
+def test_duerme_suma_elige_raton(ex, mapas):
+    """Row *duerme*: «Suma» puts its maximum on ratón, strictly."""
+    p = fila(ex, mapas, "Suma", "duerme")
+    assert ex.ganadoras(p) == [ex.PALABRAS.index("ratón")]
+
+
+def test_persiguen_suma_elige_gatos_y_hunde_raton(ex, mapas):
+    """Row *persiguen*: «Suma» gives gatos the most weight and ratón less than 0.1."""
+    p = fila(ex, mapas, "Suma", "persiguen")
+    assert ex.ganadoras(p) == [ex.PALABRAS.index("gatos")]
+    assert peso(ex, p, "ratón") < 0.1
+
+
+def test_persiguen_cabeza_1_conserva_raton(ex, mapas):
+    """Row *persiguen*: head 1 still gives ratón as much as gatos (and more than «Suma» does)."""
+    p = fila(ex, mapas, "Cabeza 1", "persiguen")
+    assert peso(ex, p, "ratón") == pytest.approx(peso(ex, p, "gatos"), abs=1e-12)
+    assert peso(ex, p, "ratón") > peso(ex, fila(ex, mapas, "Suma", "persiguen"), "ratón")
+
+
+def test_suma_es_producto_de_reglas(ex, mapas):
+    """«Suma» row ∝ product of the per-rule exp(score/2): the 'and' the lesson explains."""
+    X = ex.matriz_rasgos()
+    Wq, Wk = ex.matrices_reglas()
+    Q, K = X @ Wq, X @ Wk
+    s = ex.PALABRAS.index("persiguen")
+    producto = np.prod([np.exp(Q[s, j] * K[:, j] / 2) for j in range(4)], axis=0)
+    np.testing.assert_allclose(fila(ex, mapas, "Suma", "persiguen"), producto / producto.sum(), atol=1e-12)
+
+
+def test_resumen_fila(ex, mapas):
+    """The per-row summary names the pulled-toward words, with ties and uniform rows."""
+    r = {d["mapa"]: d for d in ex.resumen_fila(mapas, "duerme")}
+    assert r["Cabeza 1"]["palabras"] == ["ratón", "gatos"]
+    assert r["Cabeza 3"]["uniforme"] and r["Cabeza 4"]["uniforme"]
+    assert r["Suma"]["palabras"] == ["ratón"]
+    assert r["Suma"]["peso"] == pytest.approx(fila(ex, mapas, "Suma", "duerme").max())
+    r = {d["mapa"]: d for d in ex.resumen_fila(mapas, ex.PALABRAS.index("persiguen"))}
+    assert r["Suma"]["palabras"] == ["gatos"]
+    texto = ex.texto_resumen(ex.resumen_fila(mapas, "duerme"), "duerme", seleccionado="Suma")
+    assert "«ratón» con" in texto and "uniforme" in texto and "<b>Suma</b>" in texto
+
+
+def test_sin_funcion_del_ejercicio(ex):
+    """The shipped module offers no public function with the multi_head contract."""
+    for nombre, objeto in vars(ex).items():
+        if nombre.startswith("_") or not callable(objeto):
+            continue
+        try:
+            parametros = list(inspect.signature(objeto).parameters)
+        except (TypeError, ValueError):
+            continue
+        assert "Wv" not in parametros and "Wo" not in parametros, nombre
+        assert not {"X", "h"} <= set(parametros), nombre
+    assert not hasattr(ex, "multi_head")
+
+
+# --- rendering ---------------------------------------------------------------
+
+def test_dibujo_con_etiquetas_y_pesos(ex, mapas):
+    """The heatmap has token labels on both axes and the weights written in the cells."""
+    fig, ax = ex.nueva_figura()
+    ex.dibujar_mapa(ax, mapas["Suma"], "Mapa «Suma»", "duerme")
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(ex.PALABRAS)
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(ex.PALABRAS)
+    textos = [t.get_text() for t in ax.texts]
+    assert len(textos) == 64
+    assert f"{fila(ex, mapas, 'Suma', 'duerme').max():.2f}" in textos
+    assert ex.figura_a_png(fig).startswith(b"\x89PNG")
+
+
+# --- wiring (headless) -------------------------------------------------------
+
+def _por_clase(widget, clase):
+    encontrados = []
+    if clase in getattr(widget, "_dom_classes", ()):
+        encontrados.append(widget)
+    for hijo in getattr(widget, "children", ()):
+        encontrados.extend(_por_clase(hijo, clase))
+    return encontrados
+
+
+@pytest.fixture()
+def caja(ex):
+    return ex.crear_explorable()
+
+
+def test_estado_inicial(ex, caja):
+    """Defaults: map «Suma», row duerme; the panel names ratón for «Suma»."""
+    assert "explorable-cabezas" in caja._dom_classes
+    botones = _por_clase(caja, "explorable-cabezas-boton")
+    assert [b.description for b in botones] == list(ex.NOMBRES_MAPAS)
+    assert [b.description for b in botones if b.button_style == "info"] == ["Suma"]
+    (selector,) = _por_clase(caja, "explorable-cabezas-fila")
+    assert selector.description == "Fila" and selector.value == "duerme"
+    (leyenda,) = _por_clase(caja, "explorable-cabezas-leyenda")
+    assert "<b>Suma</b>" in leyenda.value and "<b>duerme</b>" in leyenda.value
+    (panel,) = _por_clase(caja, "explorable-cabezas-resumen")
+    assert "<b>Suma</b>: «ratón» con" in panel.value
+    (imagen,) = _por_clase(caja, "explorable-cabezas-mapa")
+    assert bytes(imagen.value).startswith(b"\x89PNG")
+    assert len(_por_clase(caja, "explorable-cabezas-botones")) == 1
+
+
+def test_pulsar_boton_cambia_mapa(ex, caja):
+    """Clicking «Cabeza 1» selects that map and redraws; the panel keeps all five maps."""
+    (imagen,) = _por_clase(caja, "explorable-cabezas-mapa")
+    antes = bytes(imagen.value)
+    caja.botones["Cabeza 1"].click()
+    assert caja.mapa_seleccionado == "Cabeza 1"
+    assert caja.botones["Cabeza 1"].button_style == "info"
+    assert caja.botones["Suma"].button_style == ""
+    assert "<b>Cabeza 1</b>" in caja.leyenda.value
+    assert bytes(imagen.value) != antes and bytes(imagen.value).startswith(b"\x89PNG")
+    assert "<b>Cabeza 1</b>: empate entre «ratón» y «gatos»" in caja.panel.value
+    caja.botones["Suma"].click()
+    assert caja.mapa_seleccionado == "Suma" and "<b>Suma</b>" in caja.leyenda.value
+
+
+def test_cambiar_fila_actualiza_resumen(ex, caja):
+    """Selecting the row persiguen makes the panel name gatos for «Suma»."""
+    caja.selector_fila.value = "persiguen"
+    assert "<b>persiguen</b>" in caja.leyenda.value
+    assert "Fila «persiguen»" in caja.panel.value
+    assert "<b>Suma</b>: «gatos» con" in caja.panel.value
+    assert "Cabeza 1: empate entre «ratón» y «gatos»" in caja.panel.value
+    caja.botones["Cabeza 3"].click()
+    assert caja.selector_fila.value == "persiguen"
+    assert "<b>Cabeza 3</b>: a nadie en particular" in caja.panel.value
+
+
+def test_dos_explorables_independientes(ex):
+    """No shared state: clicking in one explorable leaves another untouched."""
+    a, b = ex.crear_explorable(), ex.crear_explorable(mapa_inicial="Cabeza 2", fila_inicial="gatos")
+    a.botones["Cabeza 4"].click()
+    assert b.mapa_seleccionado == "Cabeza 2" and b.selector_fila.value == "gatos"
+    with pytest.raises(ValueError):
+        ex.crear_explorable(mapa_inicial="Cabeza 9")
+
+
+def test_salida_estatica(caja):
+    """Outside a widget frontend the box still shows the map (PNG) and the summary as HTML."""
+    datos = caja._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in datos
+    assert "data:image/png;base64," in datos["text/html"]
+    assert "explorable-cabezas-estatico" in datos["text/html"]
