@@ -1,0 +1,290 @@
+"""Tests of the lesson-2 explorable (the wavelength ladder): pure layer and headless wiring."""
+from __future__ import annotations
+
+import inspect
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pytest
+
+from conftest import RAIZ, cargar_modulo
+
+RUTA = RAIZ / "source" / "02_codificacion_posicional" / "explorable_escalera.py"
+esc = cargar_modulo(RUTA, "explorable_escalera")
+
+
+def pe_referencia(T: int, d_model: int) -> np.ndarray:
+    """The exercise's contract, written with a double loop so it shares no code with the module."""
+    pe = np.zeros((T, d_model))
+    for pos in range(T):
+        for i in range(d_model // 2):
+            angulo = pos / 10000 ** (2 * i / d_model)
+            pe[pos, 2 * i] = np.sin(angulo)
+            pe[pos, 2 * i + 1] = np.cos(angulo)
+    return pe
+
+
+# ---------------------------------------------------------------- pure layer
+
+def test_longitudes_de_onda_d32_son_las_de_la_leccion():
+    lam = esc.longitudes_de_onda(32)
+    assert lam.shape == (16,) and lam.dtype == np.float64
+    assert np.round(lam[:3], 1).tolist() == [6.3, 11.2, 19.9]
+    assert round(float(lam[-1]), 1) == 35332.9
+
+
+def test_escalera_geometrica_de_razon_10000_a_la_2_entre_d():
+    lam = esc.longitudes_de_onda(32)
+    razones = lam[1:] / lam[:-1]
+    np.testing.assert_allclose(razones, 10000 ** (2 / 32), rtol=1e-12)
+    assert round(float(razones[0]), 2) == 1.78
+
+
+def test_frecuencias_empiezan_en_uno_y_decrecen():
+    omega = esc.frecuencias(32)
+    assert omega[0] == 1.0
+    assert np.all(np.diff(omega) < 0)
+    np.testing.assert_allclose(2 * np.pi / omega, esc.longitudes_de_onda(32))
+
+
+@pytest.mark.parametrize("d_model", [2, 4, 32, 512, 1024])
+def test_longitud_maxima_por_debajo_de_2pi_por_10000(d_model):
+    maxima = esc.longitud_maxima(d_model)
+    assert maxima == pytest.approx(2 * np.pi * 10000 ** ((d_model - 2) / d_model), rel=1e-12)
+    assert maxima == pytest.approx(float(esc.longitudes_de_onda(d_model)[-1]), rel=1e-12)
+    assert maxima < 2 * np.pi * 10000
+
+
+def test_longitud_maxima_d512_ronda_60600():
+    assert 60_500 < esc.longitud_maxima(512) < 60_700
+    assert round(esc.longitud_maxima(512)) == 60611
+
+
+@pytest.mark.parametrize("d_model", [0, 3, 7, -2])
+def test_d_model_impar_o_no_positivo_se_rechaza(d_model):
+    with pytest.raises(ValueError):
+        esc.frecuencias(d_model)
+
+
+def test_mapa_intercalado_coincide_con_el_contrato_del_articulo():
+    mapa = esc.matriz_para_mapa(24, 32, "intercalada")
+    assert mapa["matriz"].shape == (24, 32)
+    np.testing.assert_allclose(mapa["matriz"], pe_referencia(24, 32), atol=1e-6)
+    assert mapa["es_seno"][:4].tolist() == [True, False, True, False]
+    assert mapa["pareja_de_columna"][:4].tolist() == [0, 0, 1, 1]
+
+
+def test_mapa_concatenado_pone_senos_y_luego_cosenos():
+    ref = pe_referencia(24, 32)
+    mapa = esc.matriz_para_mapa(24, 32, "concatenada")
+    np.testing.assert_allclose(mapa["matriz"][:, :16], ref[:, 0::2], atol=1e-6)
+    np.testing.assert_allclose(mapa["matriz"][:, 16:], ref[:, 1::2], atol=1e-6)
+    assert mapa["es_seno"].tolist() == [True] * 16 + [False] * 16
+
+
+@pytest.mark.parametrize("disposicion", ["intercalada", "concatenada"])
+def test_valores_en_menos_uno_uno_para_T_grande(disposicion):
+    matriz = esc.matriz_para_mapa(5000, 64, disposicion)["matriz"]
+    assert np.all(np.isfinite(matriz))
+    assert matriz.min() >= -1.0 and matriz.max() <= 1.0
+
+
+def test_disposiciones_mismos_productos_escalares_distintos_vectores():
+    a = esc.matriz_para_mapa(24, 32, "intercalada")["matriz"].astype(np.float64)
+    b = esc.matriz_para_mapa(24, 32, "concatenada")["matriz"].astype(np.float64)
+    np.testing.assert_allclose(a @ a.T, b @ b.T, atol=1e-9)
+    assert not np.allclose(a, b)
+    comparacion = esc.comparar_disposiciones(24, 32)
+    assert comparacion["productos"] < 1e-9
+    assert comparacion["vectores"] > 1.0
+
+
+def test_disposicion_desconocida_se_rechaza():
+    with pytest.raises(ValueError):
+        esc.matriz_para_mapa(4, 8, "al revés")
+    with pytest.raises(ValueError):
+        esc.columnas_de_pareja(0, 8, "al revés")
+
+
+@pytest.mark.parametrize("disposicion, esperado", [("intercalada", (6, 7)), ("concatenada", (3, 19))])
+def test_columnas_de_la_pareja_3_con_d32(disposicion, esperado):
+    assert esc.columnas_de_pareja(3, 32, disposicion) == esperado
+
+
+@pytest.mark.parametrize("disposicion", ["intercalada", "concatenada"])
+def test_columnas_de_pareja_llevan_su_seno_y_su_coseno(disposicion):
+    T, d, i = 24, 32, 5
+    col_seno, col_coseno = esc.columnas_de_pareja(i, d, disposicion)
+    mapa = esc.matriz_para_mapa(T, d, disposicion)
+    ref = pe_referencia(T, d)
+    np.testing.assert_allclose(mapa["matriz"][:, col_seno], ref[:, 2 * i], atol=1e-6)
+    np.testing.assert_allclose(mapa["matriz"][:, col_coseno], ref[:, 2 * i + 1], atol=1e-6)
+    assert mapa["es_seno"][col_seno] and not mapa["es_seno"][col_coseno]
+    assert mapa["pareja_de_columna"][col_seno] == mapa["pareja_de_columna"][col_coseno] == i
+
+
+def test_pareja_fuera_de_rango_se_rechaza():
+    with pytest.raises(ValueError):
+        esc.columnas_de_pareja(16, 32, "intercalada")
+
+
+def test_curvas_de_pareja_en_posiciones_enteras_son_las_columnas():
+    curvas = esc.curvas_de_pareja(24, 32, 2)
+    ref = pe_referencia(24, 32)
+    np.testing.assert_allclose(curvas["seno_pos"], ref[:, 4], atol=1e-12)
+    np.testing.assert_allclose(curvas["coseno_pos"], ref[:, 5], atol=1e-12)
+    assert curvas["longitud"] == pytest.approx(19.869, abs=1e-3)
+    assert curvas["x"][0] == 0 and curvas["x"][-1] == 23
+
+
+def test_texto_longitud_da_la_formula_y_el_valor():
+    texto = esc.texto_longitud(15, 32, "intercalada")
+    assert "columnas 30 (seno) y 31 (coseno)" in texto
+    assert "2π·10000^(30/32)" in texto
+    assert "35 332.9" in texto
+
+
+def test_formatear_posiciones():
+    assert esc.formatear_posiciones(35332.9475) == "35 332.9"
+    assert esc.formatear_posiciones(6.2831853) == "6.3"
+
+
+def test_ninguna_funcion_publica_resuelve_el_ejercicio():
+    """No public callable of the module returns the exercise's answer ready-made."""
+    ref = pe_referencia(5, 8)
+    for nombre, objeto in vars(esc).items():
+        if nombre.startswith("_") or not inspect.isfunction(objeto) or objeto.__module__ != esc.__name__:
+            continue
+        for argumentos in [(5, 8), (5, 8, "intercalada")]:
+            try:
+                resultado = objeto(*argumentos)
+            except Exception:  # noqa: BLE001 - any failure means "not a ready-made answer"
+                continue
+            es_respuesta = (isinstance(resultado, np.ndarray) and resultado.shape == (5, 8)
+                            and resultado.dtype == np.float64
+                            and np.allclose(resultado, ref, rtol=1e-9, atol=1e-9))
+            assert not es_respuesta, f"{nombre}{argumentos} devuelve la solución del ejercicio"
+
+
+def test_mapa_en_float32_no_pasa_la_tolerancia_del_ejercicio():
+    matriz = esc.matriz_para_mapa(50, 16, "intercalada")["matriz"]
+    assert matriz.dtype == np.float32
+    assert not np.allclose(matriz.astype(np.float64), pe_referencia(50, 16), rtol=1e-9, atol=1e-9)
+
+
+# ---------------------------------------------------------------- rendering
+
+def test_dibujar_tiene_tres_paneles_y_el_mapa_fijo_en_menos_uno_uno():
+    fig = esc.dibujar(24, 32, 3, "intercalada")
+    ax_mapa, ax_curvas, ax_escalera = fig.axes[:3]
+    imagen = ax_mapa.get_images()[0]
+    assert imagen.get_clim() == (-1.0, 1.0)
+    assert imagen.get_array().shape == (24, 32)
+    assert ax_mapa.get_xlabel() and ax_mapa.get_ylabel()
+    assert ax_escalera.get_yscale() == "log"
+    referencias = [linea.get_ydata()[0] for linea in ax_escalera.get_lines()
+                   if len(linea.get_ydata()) == 2 and linea.get_ydata()[0] == linea.get_ydata()[1]]
+    assert any(y == pytest.approx(2 * np.pi * 10000) for y in referencias)
+    # the two highlighted columns (rectangles) are those of pair 3
+    bordes = sorted(p.get_x() + 0.5 for p in ax_mapa.patches)
+    assert bordes == [6, 7]
+
+
+def test_figura_a_png_da_un_png():
+    png = esc.figura_a_png(esc.dibujar(8, 8, 0, "concatenada"))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---------------------------------------------------------------- headless wiring
+
+@pytest.fixture()
+def caja():
+    return esc.crear_explorable()
+
+
+def test_explorable_con_valores_por_defecto(caja):
+    assert caja.estado == {"d_model": 32, "T": 64, "pareja": 0, "disposicion": "intercalada",
+                           "columnas": (0, 1), "longitud": pytest.approx(2 * np.pi)}
+    assert caja.imagen.value[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "6.3 posiciones" in caja.etiqueta_longitud.value
+    for parte, clase in [(caja, "explorable-escalera"),
+                         (caja.children[0], "explorable-escalera-controles"),
+                         (caja.imagen, "explorable-escalera-imagen"),
+                         (caja.etiqueta_longitud, "explorable-escalera-longitud"),
+                         (caja.nota_disposicion, "explorable-escalera-nota"),
+                         (caja.control_d_model, "explorable-escalera-d-model"),
+                         (caja.control_T, "explorable-escalera-t"),
+                         (caja.control_pareja, "explorable-escalera-pareja"),
+                         (caja.control_disposicion, "explorable-escalera-disposicion")]:
+        assert clase in parte._dom_classes
+    assert caja.control_d_model.description == "d_model (par)"
+    assert caja.control_T.description == "T (posiciones)"
+    assert caja.control_pareja.description == "pareja i"
+    assert caja.control_disposicion.description == "disposición"
+    assert not caja.control_d_model.continuous_update
+    assert not caja.control_T.continuous_update
+
+
+@pytest.mark.parametrize("d_model, pareja", [(32, 2), (32, 15), (64, 7), (8, 3)])
+def test_longitud_mostrada_sigue_la_formula(caja, d_model, pareja):
+    caja.control_d_model.value = d_model
+    caja.control_pareja.value = pareja
+    esperado = 2 * np.pi * 10000 ** (2 * pareja / d_model)
+    assert caja.estado["longitud"] == pytest.approx(esperado)
+    assert f"≈ {esc.formatear_posiciones(esperado)} posiciones" in caja.etiqueta_longitud.value
+    assert f"Pareja {pareja} " in caja.etiqueta_longitud.value
+
+
+def test_pareja_elegida_resalta_sus_columnas(caja):
+    caja.control_pareja.value = 4
+    assert caja.estado["columnas"] == (8, 9)
+    assert "columnas 8 (seno) y 9 (coseno)" in caja.etiqueta_longitud.value
+
+
+def test_cambiar_d_model_ajusta_el_maximo_de_la_pareja(caja):
+    caja.control_pareja.value = 15
+    caja.control_d_model.value = 8
+    assert caja.control_pareja.max == 3
+    assert caja.estado["pareja"] == 3 and caja.estado["d_model"] == 8
+    caja.control_d_model.value = 64
+    assert caja.control_pareja.max == 31
+
+
+def test_solo_se_ofrecen_d_model_pares(caja):
+    assert caja.control_d_model.step == 2 and caja.control_d_model.min % 2 == 0
+
+
+def test_cambiar_T_redibuja(caja):
+    antes = caja.imagen.value
+    caja.control_T.value = 120
+    assert caja.estado["T"] == 120
+    assert caja.imagen.value != antes
+
+
+def test_alternar_disposicion(caja):
+    caja.control_pareja.value = 3
+    antes = caja.imagen.value
+    caja.control_disposicion.value = "concatenada"
+    assert caja.estado["disposicion"] == "concatenada"
+    assert caja.estado["columnas"] == (3, 19)
+    assert "columnas 3 (seno) y 19 (coseno)" in caja.etiqueta_longitud.value
+    assert "concatenada" in caja.nota_disposicion.value
+    assert "P·Pᵀ coincide" in caja.nota_disposicion.value
+    assert caja.imagen.value != antes
+    caja.control_disposicion.value = "intercalada"
+    assert caja.estado["columnas"] == (6, 7)
+
+
+def test_dos_explorables_no_comparten_estado():
+    uno, otro = esc.crear_explorable(), esc.crear_explorable()
+    uno.control_pareja.value = 5
+    assert otro.estado["pareja"] == 0
+
+
+def test_vista_estatica_incluye_imagen(caja):
+    datos = caja._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in datos
+    assert "image/png" in datos
