@@ -1,0 +1,136 @@
+"""The part of the hidden tests that runs inside the student's kernel.
+
+A hidden test cell holds two lines::
+
+    from grader_tests import corregir
+    corregir("multi_head_mapas", globals())
+
+``corregir`` calls the student's function on the inputs of that cell (see
+``casos``), captures everything it prints or warns, and publishes the results
+as *evidence*: a display output with the MIME type ``MIME_EVIDENCIA``.  It never
+compares anything.  Under ``nbgrader autograde`` the trusted preprocessor
+``grader_tests.nbgrader_juez.JuzgarEvidencias`` reads that evidence outside
+the student's process, computes the reference, and replaces the cell's output
+with the Spanish verdict and the score.
+
+When the trusted judge is importable (an author running ``source/`` in the
+course's venv), ``corregir`` also judges on the spot and returns the points,
+so the source notebooks grade themselves in JupyterLab, ``nbconvert
+--execute`` and ``nbgrader validate``.
+"""
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import os
+import time
+import traceback
+import warnings
+
+import numpy as np
+
+from .casos import ARGUMENTOS, especificacion
+from .serializacion import serializar
+
+MIME_EVIDENCIA = "application/vnd.curso-atencion.evidencia+json"
+VERSION = 1
+MAX_TEXTO = 2000  # characters of captured stdout/stderr kept per call
+
+
+def _recortar(texto: str) -> str:
+    return texto if len(texto) <= MAX_TEXTO else texto[:MAX_TEXTO] + f"\n... ({len(texto) - MAX_TEXTO} caracteres más)"
+
+
+def _describir_excepcion(exc: BaseException) -> dict:
+    marco = traceback.extract_tb(exc.__traceback__)
+    linea = marco[-1].line if marco else ""
+    return {"clase": type(exc).__name__, "mensaje": _recortar(str(exc))[:500], "linea": linea or ""}
+
+
+def _llamar(funcion, argumentos: tuple) -> dict:
+    """Call ``funcion(*argumentos)`` capturing output, warnings and exceptions."""
+    originales = copy.deepcopy(argumentos)
+    salida, errores = io.StringIO(), io.StringIO()
+    registro: dict = {}
+    inicio = time.perf_counter()
+    with warnings.catch_warnings(record=True) as avisos, \
+            contextlib.redirect_stdout(salida), contextlib.redirect_stderr(errores), \
+            np.errstate(all="ignore"):
+        warnings.simplefilter("always")
+        try:
+            resultado = funcion(*argumentos)
+        except Exception as exc:  # the student's exception is evidence, not a crash
+            registro["excepcion"] = _describir_excepcion(exc)
+        else:
+            registro["resultado"] = serializar(resultado)
+    registro["segundos"] = time.perf_counter() - inicio
+    registro["stdout"] = _recortar(salida.getvalue())
+    registro["stderr"] = _recortar(errores.getvalue())
+    registro["avisos"] = [f"{a.category.__name__}: {a.message}" for a in avisos][:10]
+    modificados = {}
+    for posicion, (antes, despues) in enumerate(zip(originales, argumentos)):
+        if isinstance(antes, np.ndarray):
+            if not (isinstance(despues, np.ndarray) and despues.shape == antes.shape
+                    and np.array_equal(antes, despues, equal_nan=True)):
+                modificados[str(posicion)] = serializar(despues)
+    registro["modificados"] = modificados
+    return registro
+
+
+def recoger_evidencia(grade_id: str, espacio: dict) -> dict:
+    """Run the student's code for the cell ``grade_id`` and describe what happened.
+
+    Args:
+        grade_id: the test cell's nbgrader grade_id (see ``casos``).
+        espacio: the notebook's global namespace (``globals()``).
+
+    Returns:
+        A JSON-safe dict: ``grade_id``, ``version``, ``objetivo`` and either
+        ``falta`` (the name is not defined), ``valor`` (a quiz answer) or
+        ``resultados`` (one record per input case).
+    """
+    spec = especificacion(grade_id)
+    evidencia: dict = {"grade_id": grade_id, "version": VERSION, "objetivo": spec.objetivo,
+                       "carpeta": os.path.basename(os.getcwd())}
+    if spec.objetivo not in espacio:
+        evidencia["falta"] = True
+        return evidencia
+    objeto = espacio[spec.objetivo]
+    if not spec.es_funcion:
+        evidencia["valor"] = serializar(objeto)
+        return evidencia
+    if not callable(objeto):
+        evidencia["no_invocable"] = type(objeto).__name__
+        return evidencia
+    construir = ARGUMENTOS[spec.objetivo]
+    evidencia["resultados"] = [_llamar(objeto, construir(caso)) for caso in spec.casos]
+    return evidencia
+
+
+def _publicar(evidencia: dict) -> None:
+    try:
+        from IPython.display import display
+    except ImportError:  # plain Python: nothing to publish to
+        return
+    resumen = f"[evidencia para la corrección: {evidencia['grade_id']}]"
+    display({MIME_EVIDENCIA: evidencia, "text/plain": resumen}, raw=True)
+
+
+def corregir(grade_id: str, espacio: dict):
+    """Hidden-test entry point: gather evidence, publish it, judge it if possible.
+
+    Returns the points earned when the trusted judge is importable here (so
+    the cell's value is its score, as nbgrader's partial credit expects), or
+    ``None`` when judging happens outside this process.
+    """
+    evidencia = recoger_evidencia(grade_id, espacio)
+    _publicar(evidencia)
+    try:
+        from . import juez
+    except ImportError:
+        print("Resultados registrados: la nota de esta celda se calcula al calificar.")
+        return None
+    veredicto = juez.juzgar(evidencia, maximo=None, notebook=juez.notebook_de_la_carpeta())
+    print(veredicto.texto(), end="")
+    return veredicto.puntos

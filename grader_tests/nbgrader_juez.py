@@ -1,0 +1,96 @@
+"""nbgrader extension: score hidden test cells from their evidence, outside the kernel.
+
+``JuzgarEvidencias`` runs in the TA's ``nbgrader autograde`` process right
+after ``Execute``.  For every graded test cell it reads the evidence that
+``cliente.corregir`` published, judges it with ``juez`` and replaces the
+cell's outputs with the Spanish verdict and the score (a number, nbgrader's
+partial credit).  So:
+
+* the score never depends on anything the student's code can print, patch or
+  compare (``np.allclose`` replaced in the kernel changes nothing here);
+* a cell that did not run (error, timeout, dead kernel, missing hidden test)
+  has no evidence and scores 0 with a reason, never full credit;
+* warnings a correct function writes to stderr cost nothing (they were
+  captured inside the kernel and are reported, not scored).
+"""
+from __future__ import annotations
+
+from nbformat.notebooknode import NotebookNode, from_dict
+from nbgrader import utils
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+from . import juez
+from .casos import especificacion
+from .cliente import MIME_EVIDENCIA
+from .veredicto import Veredicto
+
+MOTIVOS_ERROR = {
+    "CellTimeoutError": "se agotó el tiempo de ejecución de la celda (¿un bucle infinito?)",
+    "DeadKernelError": "el proceso de Python del cuaderno murió (¿os._exit, falta de memoria?)",
+    "NameError": "falta algo que la celda necesita",
+    "AssertionError": "falló una de las pruebas visibles de la celda",
+}
+
+
+def _texto_error(salida: NotebookNode) -> str:
+    nombre = salida.get("ename", "Error")
+    valor = str(salida.get("evalue", "")).strip()
+    motivo = MOTIVOS_ERROR.get(nombre)
+    detalle = f"{nombre}: {valor}" if valor else nombre
+    return f"{motivo} ({detalle})" if motivo else detalle
+
+
+def veredicto_de_celda(celda: NotebookNode, notebook: str | None) -> Veredicto | None:
+    """The verdict of one graded test cell, or None if it is not ours to judge."""
+    grade_id = celda.metadata.nbgrader.get("grade_id", "")
+    try:
+        especificacion(grade_id)
+    except KeyError:
+        return None
+    maximo = float(celda.metadata.nbgrader.get("points", 0) or 0)
+    salidas = celda.get("outputs", [])
+    evidencias = [s for s in salidas
+                  if s.get("output_type") in ("display_data", "execute_result")
+                  and MIME_EVIDENCIA in s.get("data", {})]
+    errores = [s for s in salidas if s.get("output_type") == "error"]
+    if not evidencias:
+        if errores:
+            motivo = "La celda se detuvo antes de la corrección: " + _texto_error(errores[-1]) + "."
+        else:
+            motivo = ("La celda no ejecutó la corrección (¿se borró o se editó la celda, "
+                      "o no llegó a ejecutarse?).")
+        return Veredicto(0, maximo, [motivo])
+    if len(evidencias) > 1:
+        return Veredicto(0, maximo, ["La celda publicó varios resultados de corrección; "
+                                     "sólo cuenta uno y no se sabe cuál es el auténtico."])
+    veredicto = juez.juzgar(evidencias[0]["data"][MIME_EVIDENCIA], maximo, notebook, grade_id=grade_id)
+    if errores:
+        veredicto.lineas.append("Después de la corrección la celda terminó con un error: "
+                                + _texto_error(errores[-1]) + ".")
+    return veredicto
+
+
+def salidas_del_veredicto(veredicto: Veredicto, contador: int | None) -> list[NotebookNode]:
+    """Cell outputs nbgrader scores as ``veredicto.puntos`` (text, then the number)."""
+    return [
+        from_dict({"output_type": "stream", "name": "stdout", "text": veredicto.texto()}),
+        from_dict({"output_type": "execute_result", "execution_count": contador, "metadata": {},
+                   "data": {"text/plain": f"{veredicto.puntos:g}"}}),
+    ]
+
+
+class JuzgarEvidencias(NbGraderPreprocessor):
+    """Replace each graded test cell's outputs with its verdict (see module doc)."""
+
+    def preprocess(self, nb, resources):
+        notebook = (resources.get("nbgrader") or {}).get("notebook") or resources.get("unique_key")
+        for celda in nb.cells:
+            if celda.cell_type != "code" or not utils.is_grade(celda) or utils.is_solution(celda):
+                continue
+            veredicto = veredicto_de_celda(celda, notebook)
+            if veredicto is None:
+                continue
+            celda.outputs = salidas_del_veredicto(veredicto, celda.get("execution_count"))
+            self.log.info("%s: %s de %s", celda.metadata.nbgrader["grade_id"],
+                          veredicto.puntos, veredicto.maximo)
+        return nb, resources

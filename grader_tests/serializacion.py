@@ -1,0 +1,120 @@
+"""Turn whatever a student's function returned into JSON and back.
+
+Runs on both sides: inside the student's kernel (``serializar``) and in the
+trusted grader (``deserializar``).  Arrays travel as base64 of their raw bytes
+so NaN, inf, dtype and shape survive exactly.  Nothing here evaluates code.
+"""
+from __future__ import annotations
+
+import base64
+import math
+
+import numpy as np
+
+MAX_ELEMENTOS = 200_000   # larger arrays are described, not copied
+MAX_PROFUNDIDAD = 4
+MAX_LONGITUD = 64         # items of a list/tuple/set kept
+
+
+class Otro:
+    """Stand-in for a value that cannot travel (an unknown object)."""
+
+    def __init__(self, clase: str, texto: str):
+        self.clase = clase
+        self.texto = texto
+
+    def __repr__(self) -> str:
+        return f"<{self.clase}: {self.texto}>"
+
+
+def _repr_corto(valor: object, limite: int = 200) -> str:
+    try:
+        texto = repr(valor)
+    except Exception as exc:  # a hostile __repr__
+        texto = f"<repr falló: {type(exc).__name__}>"
+    return texto if len(texto) <= limite else texto[: limite - 3] + "..."
+
+
+def serializar(valor: object, profundidad: int = 0) -> dict:
+    """Describe ``valor`` as a JSON-safe dict (see ``deserializar``)."""
+    if profundidad > MAX_PROFUNDIDAD:
+        return {"tipo": "otro", "clase": type(valor).__name__, "texto": "anidado demasiado"}
+    if valor is None:
+        return {"tipo": "none"}
+    # exact type checks: subclasses with tricky __eq__ are described, not trusted
+    if type(valor) is bool or type(valor) is np.bool_:
+        return {"tipo": "bool", "valor": bool(valor)}
+    if type(valor) is int:
+        return {"tipo": "int", "valor": str(valor)}
+    if type(valor) is float:
+        return {"tipo": "float", "valor": repr(valor)}
+    if type(valor) is str:
+        return {"tipo": "str", "valor": valor[:1000]}
+    if isinstance(valor, np.generic) and type(valor).__module__ == "numpy":
+        return {"tipo": "escalar_numpy", "dtype": str(valor.dtype),
+                "valor": serializar(valor.item(), profundidad + 1)}
+    if type(valor) is np.ndarray:
+        if valor.dtype.kind not in "biufc" or valor.size > MAX_ELEMENTOS:
+            return {"tipo": "ndarray_grande" if valor.size > MAX_ELEMENTOS else "ndarray_objeto",
+                    "dtype": str(valor.dtype), "shape": list(valor.shape)}
+        contiguo = np.ascontiguousarray(valor)
+        return {"tipo": "ndarray", "dtype": contiguo.dtype.str, "shape": list(contiguo.shape),
+                "datos": base64.b64encode(contiguo.tobytes()).decode("ascii")}
+    if type(valor) in (list, tuple, set, frozenset):
+        elementos = list(valor)
+        if type(valor) in (set, frozenset):
+            try:
+                elementos = sorted(elementos, key=repr)
+            except Exception:
+                pass
+        return {"tipo": type(valor).__name__, "longitud": len(elementos),
+                "elementos": [serializar(x, profundidad + 1) for x in elementos[:MAX_LONGITUD]]}
+    return {"tipo": "otro", "clase": type(valor).__name__, "texto": _repr_corto(valor)}
+
+
+def deserializar(datos: dict) -> object:
+    """Rebuild the value described by ``serializar`` (trusted side).
+
+    Raises:
+        ValueError: ``datos`` is not a description that ``serializar`` makes.
+    """
+    if not isinstance(datos, dict) or "tipo" not in datos:
+        raise ValueError("descripción de valor no válida")
+    tipo = datos["tipo"]
+    if tipo == "none":
+        return None
+    if tipo == "bool":
+        return bool(datos["valor"])
+    if tipo == "int":
+        return int(datos["valor"])
+    if tipo == "float":
+        return float(datos["valor"])
+    if tipo == "str":
+        return str(datos["valor"])
+    if tipo == "escalar_numpy":
+        return np.dtype(datos["dtype"]).type(deserializar(datos["valor"]))
+    if tipo == "ndarray":
+        crudo = base64.b64decode(datos["datos"])
+        forma = tuple(int(n) for n in datos["shape"])
+        dtype = np.dtype(datos["dtype"])
+        if dtype.itemsize * math.prod(forma) != len(crudo):
+            raise ValueError("array con tamaño inconsistente")
+        return np.frombuffer(crudo, dtype=dtype).reshape(forma).copy()
+    if tipo in ("ndarray_grande", "ndarray_objeto"):
+        return Otro(f"ndarray {datos['dtype']} {tuple(datos['shape'])}",
+                    "demasiado grande para copiarlo" if tipo == "ndarray_grande" else "dtype object")
+    if tipo in ("list", "tuple", "set", "frozenset"):
+        elementos = [deserializar(x) for x in datos["elementos"]]
+        if int(datos.get("longitud", len(elementos))) > len(elementos):
+            elementos.append(Otro("...", f"{datos['longitud'] - len(elementos)} elementos más"))
+        if tipo == "list":
+            return elementos
+        if tipo == "tuple":
+            return tuple(elementos)
+        try:
+            return frozenset(elementos) if tipo == "frozenset" else set(elementos)
+        except TypeError:
+            return elementos
+    if tipo == "otro":
+        return Otro(str(datos.get("clase", "?")), str(datos.get("texto", "")))
+    raise ValueError(f"tipo de valor desconocido: {tipo!r}")

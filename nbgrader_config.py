@@ -1,0 +1,52 @@
+"""nbgrader configuration of the course (read by every `nbgrader ...` run here).
+
+Run nbgrader from this folder (the course root).  The gradebook is the
+embedded default: SQLite in ``gradebook.db`` next to this file.
+"""
+import os
+import sys
+
+RAIZ = os.path.dirname(os.path.abspath(__file__))
+# The hidden tests and their nbgrader extensions live in grader_tests/ here.
+if RAIZ not in sys.path:
+    sys.path.insert(0, RAIZ)
+
+from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
+from nbgrader.preprocessors import (  # noqa: E402
+    AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, Execute, GetGrades,
+    IgnorePattern, LimitOutput, SaveAutoGrades)
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
+
+from grader_tests.nbgrader_juez import JuzgarEvidencias  # noqa: E402
+
+c = get_config()  # noqa: F821
+
+c.CourseDirectory.course_id = "atencion-y-posicion"
+c.CourseDirectory.root = RAIZ
+
+# Stubs students see where a solution was (Spanish).
+c.ClearSolutions.code_stub = {"python": "# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
+c.ClearSolutions.text_stub = "ESCRIBE TU RESPUESTA AQUÍ"
+
+# Execution limits for every cell of a submission.
+c.Execute.timeout = 60
+c.Execute.interrupt_on_timeout = True
+c.LimitOutput.max_lines = 300
+c.LimitOutput.max_traceback = 60
+
+# Hidden tests publish evidence; JuzgarEvidencias scores it outside the kernel,
+# right after execution and before the grades are saved.
+c.Autograde.autograde_preprocessors = [
+    Execute,
+    JuzgarEvidencias,
+    IgnorePattern,
+    ClearMetadataPreprocessor,
+    LimitOutput,
+    SaveAutoGrades,
+    AssignLatePenalties,
+    CheckCellMetadata,
+]
+
+# Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
+c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
+c.ClearHiddenTests.enforce_metadata = False
