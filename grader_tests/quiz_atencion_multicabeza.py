@@ -38,8 +38,8 @@ PREGUNTAS: dict[str, Pregunta] = {
         explicacion=(
             "Repartir la anchura entre las cabezas hace que la h se cancele en la cuenta: la capa "
             "pesa 4·d_model² y multiplica lo mismo con una cabeza que con dieciséis, y además la "
-            "concatenación vuelve a medir d_model. Así h se elige por lo que hace y no por lo que "
-            "cuesta. No es que cada cabeza lea sólo d_k coordenadas de la entrada: todas leen X "
+            "concatenación vuelve a medir d_model. El número de cabezas queda libre para elegirlo "
+            "según su utilidad, no según su precio. No es que cada cabeza lea sólo d_k coordenadas de la entrada: todas leen X "
             "entera; es el espacio donde compara cada una lo que se estrecha."
         ),
     ),
@@ -62,7 +62,7 @@ PREGUNTAS: dict[str, Pregunta] = {
             "Falso. Si cada cabeza tiene la anchura completa y W^O apila h copias de la identidad "
             "divididas entre h, concatenar y multiplicar por W^O da exactamente el promedio. "
             "Promediar es un valor concreto de W^O; aprender W^O permite ese punto y todos los "
-            "demás, y no obliga a las cabezas a escribir en las mismas coordenadas."
+            "demás, y no fuerza a que todas las cabezas compartan las coordenadas donde escriben."
         ),
     ),
     "comprueba_respuesta_6": Opcion(
