@@ -1,0 +1,1 @@
+# Alumna de muestra que entrega las dos tareas sin tocar: la nota es 0.

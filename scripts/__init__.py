@@ -1,0 +1,1 @@
+"""Course tooling: sample submissions, the TA's grading job, benchmarks."""

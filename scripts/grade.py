@@ -1,0 +1,163 @@
+"""The TA's grading job (``make grade``): release, autograde, feedback, export, table.
+
+Runs the plain nbgrader commands from the course root, one submission at a
+time so that a broken notebook never stops the batch, then prints a Spanish
+table student × assignment with score / max and, for every submission that
+could not be graded fully, why.  Running it twice gives the same grades.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+RAIZ = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(RAIZ))
+
+from scripts import samples  # noqa: E402
+
+# nbgrader log lines that explain a failed autograde, and their Spanish reason
+RAZONES = [
+    ("exists multiple times", "el cuaderno tiene celdas calificadas duplicadas (mismo grade_id)"),
+    ("Notebook does not appear to be JSON", "el cuaderno no es un JSON válido (archivo dañado)"),
+    ("JSONDecodeError", "el cuaderno no es un JSON válido (archivo dañado)"),
+    ("NotJSONError", "el cuaderno no es un JSON válido (archivo dañado)"),
+    ("No notebooks found", "la entrega no contiene ningún cuaderno de la tarea"),
+    ("Skipping unknown notebook", "hay cuadernos con un nombre que la tarea no tiene"),
+    ("timed out", "se agotó el tiempo de ejecución"),
+    ("Kernel died", "el proceso de Python del cuaderno murió"),
+]
+
+
+def entorno() -> dict:
+    env = dict(os.environ)
+    bin_dir = str(Path(sys.executable).parent)
+    env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "")   # nbgrader runs alembic from PATH
+    return env
+
+
+def nbgrader(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run ``nbgrader <args>`` in the course root with the venv's tools on PATH."""
+    cmd = [str(Path(sys.executable).parent / "nbgrader"), *args]
+    proceso = subprocess.run(cmd, cwd=RAIZ, env=entorno(), capture_output=True, text=True)
+    if check and proceso.returncode != 0:
+        sys.stderr.write(proceso.stdout + proceso.stderr)
+        raise SystemExit(f"Falló: nbgrader {' '.join(args)}")
+    return proceso
+
+
+def tareas() -> list[str]:
+    return sorted(p.name for p in (RAIZ / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+
+
+def alumnos() -> list[str]:
+    carpeta = RAIZ / "submitted"
+    return sorted(p.name for p in carpeta.iterdir() if p.is_dir()) if carpeta.is_dir() else []
+
+
+def razon_del_log(texto: str) -> str:
+    for clave, razon in RAZONES:
+        if clave in texto:
+            return razon
+    ultimas = [l for l in texto.splitlines() if "ERROR" in l or "Error" in l]
+    return "nbgrader no pudo calificarla" + (f": {ultimas[-1].strip()[:160]}" if ultimas else "")
+
+
+def problemas_del_cuaderno(ruta: Path) -> list[str]:
+    """Short reasons for cells that scored 0 because they did not run."""
+    import nbformat
+    try:
+        nb = nbformat.read(ruta, as_version=4)
+    except Exception:
+        return []
+    motivos = []
+    for celda in nb.cells:
+        meta = celda.get("metadata", {}).get("nbgrader", {})
+        if celda.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
+            continue
+        texto = "".join(s.get("text", "") for s in celda.get("outputs", []) if s.get("output_type") == "stream")
+        for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido"):
+            if clave in texto:
+                motivos.append(f"{meta['grade_id']}: {texto.strip().splitlines()[0][:140]}")
+                break
+    return motivos
+
+
+def calificar(forzar_muestras: bool = False) -> dict:
+    ids = tareas()
+    for tarea in ids:
+        nbgrader("generate_assignment", tarea, "--force")
+    if forzar_muestras or not samples.has_real_submissions(RAIZ / "submitted"):
+        nombres = samples.build_samples(RAIZ)
+        print(f"Entregas de muestra: {', '.join(nombres)}")
+    else:
+        print("Se califican las entregas reales de submitted/.")
+    razones: dict[tuple[str, str], list[str]] = {}
+    for tarea in ids:
+        for alumno in alumnos():
+            if not (RAIZ / "submitted" / alumno / tarea).is_dir():
+                razones[(alumno, tarea)] = ["no entregó esta tarea"]
+                continue
+            proceso = nbgrader("autograde", tarea, "--student", alumno, "--force", check=False)
+            log = proceso.stdout + proceso.stderr
+            lista = []
+            if proceso.returncode != 0:
+                lista.append(razon_del_log(log))
+            for linea in log.splitlines():
+                if "No submitted file" in linea:
+                    lista.append("falta el cuaderno " + Path(linea.split(":")[-1].strip()).name)
+            for ruta in sorted((RAIZ / "autograded" / alumno / tarea).glob("*.ipynb")):
+                lista += problemas_del_cuaderno(ruta)
+            if lista:
+                razones[(alumno, tarea)] = lista
+        nbgrader("generate_feedback", tarea, "--force", check=False)
+    nbgrader("export", "--to", str(RAIZ / "grades.csv"))
+    return razones
+
+
+def tabla(razones: dict) -> str:
+    from nbgrader.api import Gradebook, MissingEntry
+    ids = tareas()
+    filas = []
+    with Gradebook(f"sqlite:///{RAIZ / 'gradebook.db'}") as gb:
+        for alumno in alumnos():
+            celdas = [alumno]
+            for tarea in ids:
+                try:
+                    entrega = gb.find_submission(tarea, alumno)
+                    celdas.append(f"{entrega.score:g} / {entrega.max_score:g}")
+                except MissingEntry:
+                    maximo = gb.find_assignment(tarea).max_score
+                    celdas.append(f"— / {maximo:g}")
+            filas.append(celdas)
+    cabecera = ["alumno", *ids]
+    anchos = [max(len(f[i]) for f in [cabecera, *filas]) for i in range(len(cabecera))]
+    lineas = ["  ".join(c.ljust(a) for c, a in zip(cabecera, anchos)),
+              "  ".join("-" * a for a in anchos)]
+    lineas += ["  ".join(c.ljust(a) for c, a in zip(f, anchos)) for f in filas]
+    if razones:
+        lineas += ["", "Entregas que no se pudieron calificar del todo:"]
+        for (alumno, tarea), lista in sorted(razones.items()):
+            for razon in lista:
+                lineas.append(f"  {alumno} / {tarea}: {razon}")
+    return "\n".join(lineas)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Califica todas las entregas de submitted/.")
+    parser.add_argument("--muestras", action="store_true",
+                        help="rehace las entregas de muestra aunque haya entregas reales")
+    args = parser.parse_args(argv)
+    razones = calificar(args.muestras)
+    print()
+    print(tabla(razones))
+    print()
+    print(f"Notas: {RAIZ / 'grades.csv'}   Comentarios: {RAIZ / 'feedback'}/<alumno>/<tarea>/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""Build the sample submissions from ``release/`` plus per-student answers.
+
+Each file ``examples/respuestas/<student>.py`` lists what that sample student
+typed, in sections::
+
+    # %% 01_atencion_multicabeza / multi_head
+    <code typed where the stub was>
+    # %% 01_atencion_multicabeza / quiz = correcto
+    # %% 01_atencion_multicabeza / respuesta_2
+    respuesta_2 = "a"
+
+A section names an assignment and the grade_id of an answer cell; its code
+replaces the stub lines of that cell (``# ESCRIBE TU CÓDIGO AQUÍ`` and the
+``raise NotImplementedError()`` after it), indented like the stub — or the
+whole cell when the code defines the function at column 0.  ``quiz =
+correcto`` fills every quiz answer of the assignment with the right one (taken
+from the grader's quiz module); later sections override single answers.
+Assignments a student file never mentions are copied untouched (blank).
+
+Because samples are rebuilt from the current release every time, they never
+go stale when a lesson changes.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+
+RAIZ = Path(__file__).resolve().parent.parent
+RESPUESTAS = RAIZ / "examples" / "respuestas"
+MARCA_MUESTRAS = ".muestras.json"
+STUB = "# ESCRIBE TU CÓDIGO AQUÍ"
+SECCION = re.compile(r"^# %% *(?P<assignment>[\w.-]+) */ *(?P<destino>.+?) *$")
+
+
+class SampleError(ValueError):
+    """An answers file or a release notebook does not fit together."""
+
+
+def parse_answers(path: Path) -> list[tuple[str, str, str]]:
+    """Sections of an answers file as ``(assignment, target, code)`` in order."""
+    sections: list[tuple[str, str, str]] = []
+    current: tuple[str, str] | None = None
+    lines: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = SECCION.match(line)
+        if m:
+            if current:
+                sections.append((*current, "\n".join(lines).strip("\n")))
+            current, lines = (m["assignment"], m["destino"]), []
+        elif current:
+            lines.append(line)
+    if current:
+        sections.append((*current, "\n".join(lines).strip("\n")))
+    return sections
+
+
+def plant(nb: nbformat.NotebookNode, grade_id: str, code: str) -> None:
+    """Put ``code`` where a student types in the answer cell ``grade_id``.
+
+    Raises:
+        SampleError: no answer cell has that grade_id, or it has no stub.
+    """
+    cells = [c for c in nb.cells
+             if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id]
+    if len(cells) != 1:
+        raise SampleError(f"{len(cells)} celdas con grade_id {grade_id!r}")
+    cell = cells[0]
+    if re.search(r"^def ", code, re.M) and re.search(r"^def ", cell.source, re.M):
+        cell.source = code
+        return
+    lines = cell.source.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == STUB:
+            indent = line[: len(line) - len(line.lstrip())]
+            end = i + 2 if i + 1 < len(lines) and lines[i + 1].strip() == "raise NotImplementedError()" else i + 1
+            body = [indent + l if l.strip() else l for l in code.split("\n")]
+            cell.source = "\n".join(lines[:i] + body + lines[end:])
+            return
+    raise SampleError(f"la celda {grade_id!r} no tiene el texto de relleno {STUB!r}")
+
+
+def correct_quiz_answers(notebook_name: str) -> dict[str, str]:
+    """``{answer grade_id: 'respuesta_N = <literal>'}`` from the grader's quiz module."""
+    sys.path.insert(0, str(RAIZ))
+    module = importlib.import_module(f"grader_tests.quiz_{notebook_name}")
+    answers = {}
+    for question in module.PREGUNTAS.values():
+        value = question.correcta
+        literal = ("{" + ", ".join(repr(x) for x in sorted(value)) + "}"
+                   if isinstance(value, (set, frozenset)) else repr(value))
+        answers[question.variable] = f"{question.variable} = {literal}"
+    return answers
+
+
+def build_student(student: str, answers_file: Path, release: Path, submitted: Path) -> None:
+    """Copy every release folder for ``student`` and plant their answers."""
+    by_assignment: dict[str, list[tuple[str, str]]] = {}
+    for assignment, target, code in parse_answers(answers_file):
+        by_assignment.setdefault(assignment, []).append((target, code))
+    for folder in sorted(p for p in release.iterdir() if p.is_dir()):
+        dest = submitted / student / folder.name
+        shutil.copytree(folder, dest)
+        for nb_path in sorted(dest.glob("*.ipynb")):
+            nb = nbformat.read(nb_path, as_version=4)
+            for target, code in by_assignment.get(folder.name, []):
+                if target.replace(" ", "") == "quiz=correcto":
+                    for grade_id, line in correct_quiz_answers(nb_path.stem).items():
+                        plant(nb, grade_id, line)
+                else:
+                    plant(nb, target, code)
+            nbformat.write(nb, nb_path)
+    unknown = set(by_assignment) - {p.name for p in release.iterdir()}
+    if unknown:
+        raise SampleError(f"{answers_file.name}: tareas desconocidas {sorted(unknown)}")
+
+
+def sample_students(answers_dir: Path = RESPUESTAS) -> list[str]:
+    return sorted(p.stem for p in answers_dir.glob("*.py"))
+
+
+def has_real_submissions(submitted: Path) -> bool:
+    """True when ``submitted/`` holds anyone who is not a sample student."""
+    if not submitted.is_dir():
+        return False
+    marker = submitted / MARCA_MUESTRAS
+    samples = set(json.loads(marker.read_text())) if marker.exists() else set()
+    return any(p.is_dir() and p.name not in samples for p in submitted.iterdir())
+
+
+def build_samples(root: Path = RAIZ, answers_dir: Path = RESPUESTAS) -> list[str]:
+    """(Re)build ``submitted/`` from the samples; returns the students built."""
+    submitted, release = root / "submitted", root / "release"
+    students = sample_students(answers_dir)
+    for student in students:
+        shutil.rmtree(submitted / student, ignore_errors=True)
+        build_student(student, answers_dir / f"{student}.py", release, submitted)
+    (submitted / MARCA_MUESTRAS).write_text(json.dumps(students))
+    return students
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Crea las entregas de muestra en submitted/.")
+    parser.add_argument("--root", type=Path, default=RAIZ)
+    args = parser.parse_args(argv)
+    if has_real_submissions(args.root / "submitted"):
+        print("submitted/ ya tiene entregas reales: no se añaden muestras.")
+        return 0
+    students = build_samples(args.root)
+    print(f"Entregas de muestra en submitted/: {', '.join(students)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""Build a throwaway copy of the course to run the real nbgrader pipeline in."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import RAIZ
+
+COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts"]
+BIN = Path(sys.executable).parent
+
+
+def copiar_curso(destino: Path) -> Path:
+    """Copy what a TA's clone holds (no gradebook, no submissions) into ``destino``."""
+    destino.mkdir(parents=True, exist_ok=True)
+    ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+    for nombre in COPIAR:
+        origen = RAIZ / nombre
+        if origen.is_dir():
+            shutil.copytree(origen, destino / nombre, ignore=ignorar)
+        elif origen.exists():
+            shutil.copy2(origen, destino / nombre)
+    return destino
+
+
+def entorno() -> dict:
+    env = dict(os.environ)
+    env["PATH"] = str(BIN) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def ejecutar(curso: Path, *args: str, check: bool = True, timeout: int = 900) -> subprocess.CompletedProcess:
+    """Run a command (``nbgrader ...`` or ``python ...``) in the course copy."""
+    cmd = list(args)
+    if cmd[0] in ("nbgrader", "jupyter"):
+        cmd[0] = str(BIN / cmd[0])
+    elif cmd[0] == "python":
+        cmd[0] = sys.executable
+    proceso = subprocess.run(cmd, cwd=curso, env=entorno(), capture_output=True, text=True, timeout=timeout)
+    if check and proceso.returncode != 0:
+        raise AssertionError(f"{' '.join(args)} falló ({proceso.returncode}):\n{proceso.stdout}\n{proceso.stderr}")
+    return proceso
+
+
+def tareas(curso: Path = RAIZ) -> list[str]:
+    return sorted(p.name for p in (curso / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))

@@ -1,0 +1,126 @@
+"""End to end: `scripts/grade.py` (make grade) on the sample submissions in a temporary course."""
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from nbgrader.api import Gradebook
+
+from curso_temporal import copiar_curso, ejecutar, tareas
+
+pytestmark = pytest.mark.slow
+
+L1, L2 = "01_atencion_multicabeza", "02_codificacion_posicional"
+
+
+@pytest.fixture(scope="module")
+def curso(tmp_path_factory):
+    curso = copiar_curso(tmp_path_factory.mktemp("curso"))
+    salida = ejecutar(curso, "python", "scripts/grade.py").stdout
+    return curso, salida
+
+
+def _notas(curso: Path) -> dict[tuple[str, str], tuple[float, float]]:
+    notas = {}
+    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+        for tarea in tareas(curso):
+            for entrega in gb.find_assignment(tarea).submissions:
+                notas[(entrega.student.id, tarea)] = (entrega.score, entrega.max_score)
+    return notas
+
+
+def _puntos_del_cuestionario(curso: Path, tarea: str) -> float:
+    total = 0.0
+    for ruta in (curso / "release" / tarea).glob("*.ipynb"):
+        for celda in json.loads(ruta.read_text())["cells"]:
+            meta = celda.get("metadata", {}).get("nbgrader", {})
+            if meta.get("grade") and meta.get("grade_id", "").startswith("comprueba_respuesta_"):
+                total += float(meta["points"])
+    return total
+
+
+def _texto_autograded(curso: Path, alumno: str, tarea: str) -> str:
+    return "\n".join(p.read_text() for p in (curso / "autograded" / alumno / tarea).glob("*.ipynb"))
+
+
+def test_la_alumna_perfecta_saca_la_nota_maxima_y_la_entrega_en_blanco_cero(curso):
+    notas = _notas(curso[0])
+    for tarea in (L1, L2):
+        nota, maximo = notas[("perfecta", tarea)]
+        assert maximo > 0 and nota == maximo, (tarea, nota, maximo)
+        assert notas[("en_blanco", tarea)][0] == 0
+
+
+def test_los_errores_tipicos_quedan_entre_cero_y_el_maximo(curso):
+    notas = _notas(curso[0])
+    for alumno, tarea in [("escala_d_model", L1), ("sin_wo", L1), ("pe_concatenada", L2)]:
+        nota, maximo = notas[(alumno, tarea)]
+        assert 0 < nota < maximo, (alumno, tarea, nota, maximo)
+    # lo que está bien en esas mismas entregas puntúa entero
+    assert notas[("escala_d_model", L2)][0] == notas[("escala_d_model", L2)][1]
+    assert notas[("sin_wo", L2)][0] == notas[("sin_wo", L2)][1]
+
+
+def test_una_pregunta_fallada_cuesta_exactamente_su_punto(curso):
+    c = curso[0]
+    notas = _notas(c)
+    assert notas[("pe_concatenada", L1)][0] == notas[("pe_concatenada", L1)][1] - _puntos_del_cuestionario(c, L1)
+
+
+def test_el_cuaderno_que_lanza_un_error_se_califica_hasta_donde_se_puede(curso):
+    c = curso[0]
+    nota, _ = _notas(c)[("con_error", L1)]
+    assert nota == _puntos_del_cuestionario(c, L1)
+    assert "multi_head" in _texto_autograded(c, "con_error", L1)
+
+
+@pytest.mark.parametrize("alumno,tarea,diagnostico", [
+    ("escala_d_model", L1, "√d_model"),
+    ("sin_wo", L1, "Wo"),
+    ("pe_concatenada", L2, "cosenos"),
+])
+def test_el_comentario_nombra_el_error(curso, alumno, tarea, diagnostico):
+    c = curso[0]
+    assert diagnostico in _texto_autograded(c, alumno, tarea)
+    html = "\n".join(p.read_text() for p in (c / "feedback" / alumno / tarea).glob("*.html"))
+    assert "Diagnóstico probable" in html and diagnostico in html
+
+
+def test_hay_un_comentario_por_alumno_y_cuaderno_sin_pruebas_ocultas(curso):
+    c = curso[0]
+    for alumno in ("perfecta", "en_blanco", "escala_d_model", "pe_concatenada", "sin_wo", "con_error"):
+        for tarea in tareas(c):
+            for cuaderno in (c / "release" / tarea).glob("*.ipynb"):
+                html = c / "feedback" / alumno / tarea / (cuaderno.stem + ".html")
+                assert html.exists(), html
+                texto = html.read_text()
+                assert "HIDDEN TESTS" not in texto and "corregir(" not in texto
+                assert "application/vnd.curso-atencion" not in texto
+
+
+def test_grades_csv_y_la_tabla(curso):
+    c, salida = curso
+    filas = list(csv.DictReader((c / "grades.csv").open()))
+    alumnos = {f["student_id"] for f in filas}
+    assert {"perfecta", "en_blanco", "con_error"} <= alumnos
+    assert re.search(r"^perfecta\s+\S+ / \S+", salida, re.M)
+    assert "alumno" in salida and L1 in salida and L2 in salida
+
+
+def test_calificar_dos_veces_da_las_mismas_notas(curso):
+    c = curso[0]
+    antes = _notas(c)
+    ejecutar(c, "python", "scripts/grade.py")
+    assert _notas(c) == antes
+
+
+def test_las_entregas_reales_tienen_prioridad_sobre_las_muestras(tmp_path):
+    from scripts import samples
+    sub = tmp_path / "submitted"
+    (sub / "maria" / L1).mkdir(parents=True)
+    assert samples.has_real_submissions(sub)
+    (sub / samples.MARCA_MUESTRAS).write_text(json.dumps(["maria"]))
+    assert not samples.has_real_submissions(sub)
