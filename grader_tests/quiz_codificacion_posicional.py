@@ -57,9 +57,9 @@ PREGUNTAS: dict[str, Pregunta] = {
         variable="respuesta_5",
         correcta=False,
         explicacion=(
-            "Falso. Al sumar, significado y posición ocupan las mismas coordenadas y nada garantiza "
-            "que se puedan volver a separar; concatenar sí los mantendría aparte, a costa de "
-            "anchura. Que la suma funcione se apoya en argumentos plausibles (W^Q y W^K se "
+            "Falso. Al sumar, significado y posición comparten cada coordenada, y ningún resultado "
+            "asegura que las capas siguientes sepan desenredarlos; concatenar sí los mantendría "
+            "aparte, a costa de anchura. Que la suma funcione se apoya en argumentos plausibles (W^Q y W^K se "
             "entrenan y pueden reservar direcciones; la codificación tiene una estructura de ondas "
             "fija muy distinta de la de un embedding) y en la práctica, no en una demostración."
         ),
