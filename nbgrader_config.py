@@ -13,10 +13,11 @@ if RAIZ not in sys.path:
 
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader.preprocessors import (  # noqa: E402
-    AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, Execute, GetGrades,
+    AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, GetGrades,
     IgnorePattern, LimitOutput, SaveAutoGrades)
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
+from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
 from grader_tests.nbgrader_juez import JuzgarEvidencias  # noqa: E402
 
 c = get_config()  # noqa: F821
@@ -28,16 +29,22 @@ c.CourseDirectory.root = RAIZ
 c.ClearSolutions.code_stub = {"python": "# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "ESCRIBE TU RESPUESTA AQUÍ"
 
+# Student code runs sandboxed (grader_tests/aislamiento.py; README, «Seguridad»).
+c.KernelAislado.raiz = RAIZ
+c.KernelAislado.memoria_maxima = 4 * 1024 ** 3
+c.EjecucionAislada.presupuesto_total = 600
+
 # Execution limits for every cell of a submission.
 c.Execute.timeout = 60
 c.Execute.interrupt_on_timeout = True
+c.OverwriteCells.add_missing_cells = True
 c.LimitOutput.max_lines = 300
 c.LimitOutput.max_traceback = 60
 
 # Hidden tests publish evidence; JuzgarEvidencias scores it outside the kernel,
 # right after execution and before the grades are saved.
 c.Autograde.autograde_preprocessors = [
-    Execute,
+    EjecucionAislada,
     JuzgarEvidencias,
     IgnorePattern,
     ClearMetadataPreprocessor,

@@ -87,7 +87,13 @@ class JuzgarEvidencias(NbGraderPreprocessor):
         for celda in nb.cells:
             if celda.cell_type != "code" or not utils.is_grade(celda) or utils.is_solution(celda):
                 continue
-            veredicto = veredicto_de_celda(celda, notebook)
+            try:
+                veredicto = veredicto_de_celda(celda, notebook)
+            except Exception:  # a grader bug must not lose the rest of the notebook
+                self.log.exception("Error interno del corrector en %s", celda.metadata.nbgrader.get("grade_id"))
+                veredicto = Veredicto(0, float(celda.metadata.nbgrader.get("points", 0) or 0), [
+                    "Error interno del corrector al calificar esta celda: avisa al profesorado "
+                    "(tu entrega no tiene la culpa y se puede volver a calificar)."])
             if veredicto is None:
                 continue
             celda.outputs = salidas_del_veredicto(veredicto, celda.get("execution_count"))

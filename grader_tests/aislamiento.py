@@ -1,0 +1,151 @@
+"""Run students' notebooks in a sandbox during ``nbgrader autograde``.
+
+``EjecucionAislada`` replaces nbgrader's ``Execute`` preprocessor (see
+nbgrader_config.py).  Its kernels start through ``KernelAislado``, which wraps
+the kernel command in Debian's ``bubblewrap``:
+
+* the whole filesystem is read-only; the course root is replaced by an empty
+  folder in which only three things reappear: the submission's own
+  autograded folder (read-write), the virtual environment (read-only) and the
+  kernel-safe part of ``grader_tests`` (``cliente``, ``casos``,
+  ``serializacion``; never the reference, the known mistakes or the quiz
+  answers).  The gradebook, ``source/``, ``release/``, ``submitted/`` and the
+  other students' folders do not exist for the student's code;
+* no network (private network namespace; the kernel talks to nbgrader over
+  Unix sockets, ZeroMQ's ``ipc`` transport, in a private folder);
+* an unprivileged uid (``nobody``), a private PID namespace that dies with
+  the kernel (no process survives the notebook), a private ``/tmp``;
+* resource limits: address space (memory), file size, no core dumps.
+
+Cell time is limited by ``Execute.timeout``; the whole notebook by
+``EjecucionAislada.presupuesto_total``.  When the kernel dies (``os._exit``,
+memory) or the budget runs out, the remaining cells are left unexecuted, so
+their tests have no evidence and score 0 with a reason, never full credit.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from jupyter_client.manager import AsyncKernelManager
+from nbclient.exceptions import DeadKernelError
+from nbformat.notebooknode import from_dict
+from nbgrader.preprocessors import Execute
+from traitlets import Bool, Integer, Unicode
+
+PAQUETE = Path(__file__).resolve().parent
+# what the student's kernel may import from grader_tests
+MODULOS_PUBLICOS = ("__init__.py", "cliente.py", "casos.py", "serializacion.py")
+
+
+class SinAislamiento(RuntimeError):
+    """bubblewrap is missing and the sandbox was not explicitly turned off."""
+
+
+class KernelAislado(AsyncKernelManager):
+    """A kernel manager whose kernels run inside bubblewrap (see module doc)."""
+
+    raiz = Unicode("", help="Course root: hidden from the kernel except the submission.").tag(config=True)
+    memoria_maxima = Integer(4 * 1024 ** 3, help="Address-space limit of the kernel, bytes.").tag(config=True)
+    archivo_maximo = Integer(256 * 1024 ** 2, help="Largest file the kernel may write, bytes.").tag(config=True)
+    exigir = Bool(True, help="Refuse to run without bubblewrap (unless CURSO_SIN_AISLAMIENTO=1).").tag(config=True)
+
+    _carpeta_privada: str | None = None
+
+    async def _async_pre_start_kernel(self, **kw):
+        # Unix sockets in a private folder instead of TCP ports
+        self._carpeta_privada = tempfile.mkdtemp(prefix="curso-kernel-")
+        self.transport = "ipc"
+        self.connection_file = os.path.join(self._carpeta_privada, "kernel.json")
+        self.ip = os.path.join(self._carpeta_privada, "kernel-ipc")
+        return await super()._async_pre_start_kernel(**kw)
+
+    def envolver(self, comando: list[str], cwd: str) -> list[str]:
+        """The bubblewrap command line that runs ``comando`` sandboxed in ``cwd``."""
+        bwrap = shutil.which("bwrap")
+        if bwrap is None:
+            if os.environ.get("CURSO_SIN_AISLAMIENTO") == "1" or not self.exigir:
+                self.log.warning("Sin bubblewrap: el código de los alumnos se ejecuta SIN aislar.")
+                return comando
+            raise SinAislamiento(
+                "No está bubblewrap (bwrap): el código de los alumnos no se puede aislar. "
+                "Instálalo (apt-get install bubblewrap) o, bajo tu responsabilidad, "
+                "exporta CURSO_SIN_AISLAMIENTO=1.")
+        raiz = os.path.realpath(self.raiz or os.getcwd())
+        cwd = os.path.realpath(cwd)
+        args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
+                "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+                "--unshare-user", "--uid", "65534", "--gid", "65534",
+                "--die-with-parent", "--hostname", "aislado"]
+        ocultar = {raiz, str(PAQUETE)}
+        for carpeta in sorted(ocultar):
+            args += ["--tmpfs", carpeta]
+        prefijo = os.path.realpath(sys.prefix)
+        if prefijo.startswith(raiz + os.sep):              # the venv lives in the course root
+            args += ["--ro-bind", prefijo, prefijo]
+        for nombre in MODULOS_PUBLICOS:
+            args += ["--ro-bind", str(PAQUETE / nombre), str(PAQUETE / nombre)]
+        args += ["--bind", cwd, cwd,
+                 "--bind", self._carpeta_privada, self._carpeta_privada,
+                 "--setenv", "HOME", "/tmp", "--setenv", "MPLCONFIGDIR", "/tmp/matplotlib",
+                 "--setenv", "IPYTHONDIR", "/tmp/ipython", "--setenv", "CURSO_AISLADO", "1",
+                 # the parent PID is invisible in the new PID namespace: ipykernel must not poll it
+                 "--unsetenv", "JPY_PARENT_PID",
+                 "--chdir", cwd]
+        limites = (f"import resource as r, os, sys;"
+                   f"r.setrlimit(r.RLIMIT_AS, ({self.memoria_maxima}, {self.memoria_maxima}));"
+                   f"r.setrlimit(r.RLIMIT_FSIZE, ({self.archivo_maximo}, {self.archivo_maximo}));"
+                   f"r.setrlimit(r.RLIMIT_CORE, (0, 0));"
+                   f"os.execv(sys.argv[1], sys.argv[1:])")
+        return args + [sys.executable, "-c", limites, *comando]
+
+    async def _async_launch_kernel(self, kernel_cmd, **kw):
+        cwd = kw.get("cwd") or os.getcwd()
+        return await super()._async_launch_kernel(self.envolver(list(kernel_cmd), cwd), **kw)
+
+    def cleanup_resources(self, restart: bool = False) -> None:
+        super().cleanup_resources(restart=restart)
+        if not restart and self._carpeta_privada:
+            shutil.rmtree(self._carpeta_privada, ignore_errors=True)
+            self._carpeta_privada = None
+
+
+def _error(nombre: str, mensaje: str):
+    return from_dict({"output_type": "error", "ename": nombre, "evalue": mensaje,
+                      "traceback": [f"{nombre}: {mensaje}"]})
+
+
+class EjecucionAislada(Execute):
+    """nbgrader's ``Execute`` with sandboxed kernels and a whole-notebook budget."""
+
+    presupuesto_total = Integer(600, help="Seconds the whole notebook may run.").tag(config=True)
+
+    def __init__(self, *args, **kwargs):
+        kwargs["kernel_manager_class"] = KernelAislado
+        super().__init__(*args, **kwargs)
+
+    def preprocess(self, nb, resources, *args, **kwargs):
+        self._detenido: str | None = None
+        self._inicio = time.monotonic()
+        return super().preprocess(nb, resources, *args, **kwargs)
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type != "code":
+            return cell, resources
+        if self._detenido is None and time.monotonic() - self._inicio > self.presupuesto_total:
+            self._detenido = (f"se agotó el tiempo total del cuaderno ({self.presupuesto_total} s); "
+                              "esta celda no se ejecutó")
+        if self._detenido is not None:
+            cell.outputs = [_error("CeldaNoEjecutada", self._detenido)]
+            return cell, resources
+        try:
+            return super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            cell.outputs.append(_error("DeadKernelError", "el proceso del cuaderno murió en esta celda"))
+            self._detenido = "el proceso del cuaderno había muerto antes; esta celda no se ejecutó"
+            return cell, resources
