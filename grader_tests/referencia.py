@@ -8,10 +8,11 @@ from __future__ import annotations
 import numpy as np
 
 
-def softmax_filas(E: np.ndarray) -> np.ndarray:
+def softmax_filas(puntuaciones: np.ndarray) -> np.ndarray:
     """Row-wise softmax of a (..., T, T) float array, stabilised by the row max."""
-    Z = np.exp(E - E.max(axis=-1, keepdims=True))
-    return Z / Z.sum(axis=-1, keepdims=True)
+    desplazadas = puntuaciones - np.max(puntuaciones, axis=-1, keepdims=True)
+    pesos = np.exp(desplazadas)
+    return pesos / np.sum(pesos, axis=-1, keepdims=True)
 
 
 def multi_head(X, Wq, Wk, Wv, Wo, h):

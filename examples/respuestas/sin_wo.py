@@ -7,7 +7,7 @@ Q = (X @ Wq).reshape(T, h, d_k).transpose(1, 0, 2)    # (h, T, d_k)
 K = (X @ Wk).reshape(T, h, d_k).transpose(1, 0, 2)
 V = (X @ Wv).reshape(T, h, d_k).transpose(1, 0, 2)
 E = Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)           # (h, T, T)
-A = np.exp(E - E.max(axis=-1, keepdims=True))
+A = np.exp(E - np.max(E, axis=-1, keepdims=True))
 A /= A.sum(axis=-1, keepdims=True)
 concat = (A @ V).transpose(1, 0, 2).reshape(T, d_model)
 return concat, A
