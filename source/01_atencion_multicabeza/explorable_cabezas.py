@@ -114,7 +114,7 @@ def consultas_y_claves(X: np.ndarray, Wq: np.ndarray,
                        Wk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Proyecta X: Q = X Wq y K = X Wk.
 
-    Sección: «La misma matriz leída por varias atenciones».
+    Sección: «3. Las ecuaciones».
 
     Args:
         X: array (T, d_entrada).
@@ -130,7 +130,7 @@ def consultas_y_claves(X: np.ndarray, Wq: np.ndarray,
 def softmax_filas(E: np.ndarray) -> np.ndarray:
     """Softmax de cada fila, restando antes el máximo de la fila (estable).
 
-    Sección: «La misma matriz leída por varias atenciones».
+    Sección: «3. Las ecuaciones».
 
     Args:
         E: array (T, T') de puntuaciones.
@@ -146,7 +146,7 @@ def softmax_filas(E: np.ndarray) -> np.ndarray:
 def mapa_atencion(Q: np.ndarray, K: np.ndarray) -> np.ndarray:
     """Mapa de una sola cabeza: softmax(Q Kᵀ / √d_k), fila a fila.
 
-    Sección: «La misma matriz leída por varias atenciones».
+    Sección: «3. Las ecuaciones».
 
     Args:
         Q: array (T, d_k) de consultas; K: array (T, d_k) de claves.
