@@ -1,0 +1,17 @@
+# espera: completo
+# Correcta: aritmética en float32 por dentro (tolerancia del contrato rtol 1e-4), devuelve float64.
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    X, Wq, Wk, Wv, Wo = (M.astype(np.float32) for M in (X, Wq, Wk, Wv, Wo))
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q = (X @ Wq).reshape(T, h, d_k).transpose(1, 0, 2)
+    K = (X @ Wk).reshape(T, h, d_k).transpose(1, 0, 2)
+    V = (X @ Wv).reshape(T, h, d_k).transpose(1, 0, 2)
+    E = Q @ K.transpose(0, 2, 1) / np.float32(np.sqrt(d_k))
+    E = np.exp(E - E.max(axis=-1, keepdims=True))
+    A = E / E.sum(axis=-1, keepdims=True)
+    salida = (A @ V).transpose(1, 0, 2).reshape(T, d_model) @ Wo
+    return salida.astype(np.float64), A.astype(np.float64)
