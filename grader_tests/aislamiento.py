@@ -108,8 +108,8 @@ class KernelAislado(AsyncKernelManager):
         cwd = kw.get("cwd") or os.getcwd()
         return await super()._async_launch_kernel(self.envolver(list(kernel_cmd), cwd), **kw)
 
-    def cleanup_resources(self, restart: bool = False) -> None:
-        super().cleanup_resources(restart=restart)
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart=restart)
         if not restart and self._carpeta_privada:
             shutil.rmtree(self._carpeta_privada, ignore_errors=True)
             self._carpeta_privada = None

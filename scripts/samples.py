@@ -109,12 +109,14 @@ def build_student(student: str, answers_file: Path, release: Path, submitted: Pa
         shutil.copytree(folder, dest)
         for nb_path in sorted(dest.glob("*.ipynb")):
             nb = nbformat.read(nb_path, as_version=4)
+            plan: dict[str, str] = {}          # grade_id -> code; later sections win
             for target, code in by_assignment.get(folder.name, []):
                 if target.replace(" ", "") == "quiz=correcto":
-                    for grade_id, line in correct_quiz_answers(nb_path.stem).items():
-                        plant(nb, grade_id, line)
+                    plan.update(correct_quiz_answers(nb_path.stem))
                 else:
-                    plant(nb, target, code)
+                    plan[target] = code
+            for grade_id, code in plan.items():
+                plant(nb, grade_id, code)
             nbformat.write(nb, nb_path)
     unknown = set(by_assignment) - {p.name for p in release.iterdir()}
     if unknown:
@@ -138,10 +140,12 @@ def build_samples(root: Path = RAIZ, answers_dir: Path = RESPUESTAS) -> list[str
     """(Re)build ``submitted/`` from the samples; returns the students built."""
     submitted, release = root / "submitted", root / "release"
     students = sample_students(answers_dir)
+    submitted.mkdir(parents=True, exist_ok=True)
+    # the marker comes first: a build cut short is still recognised as samples
+    (submitted / MARCA_MUESTRAS).write_text(json.dumps(students))
     for student in students:
         shutil.rmtree(submitted / student, ignore_errors=True)
         build_student(student, answers_dir / f"{student}.py", release, submitted)
-    (submitted / MARCA_MUESTRAS).write_text(json.dumps(students))
     return students
 
 
