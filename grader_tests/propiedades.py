@@ -100,8 +100,9 @@ def _resumen(x: object, filas: int = 2, columnas: int = 6) -> str:
         while y.ndim > 2:
             y = y[0]
         y = np.atleast_2d(y)[:filas, :columnas]
-        with np.printoptions(precision=3, suppress=True, linewidth=120):
+        with np.printoptions(precision=3, suppress=True, linewidth=400):
             cuerpo = np.array2string(np.asarray(y, dtype=np.float64) if x.dtype.kind != "c" else y)
+        cuerpo = " ".join(cuerpo.split())
         return f"array {x.dtype} de forma {x.shape}, empieza por {cuerpo}"
     if isinstance(x, (list, tuple)):
         return f"{type(x).__name__} de longitud {len(x)}"
@@ -254,12 +255,12 @@ PROPIEDADES: dict[str, Propiedad] = {
     "multi_head_robustez": Propiedad(1, lambda ll: _valores_multi_head(ll, None),
                                      "puntuaciones de varios cientos sin nan ni inf", no_repite=True),
     "multi_head_generalidad": Propiedad(1, lambda ll: _valores_multi_head(ll, None),
-                                        "h = 1, h = d_model, T = 1 y otras formas", no_repite=True),
+                                        "formas poco habituales (h = 1, h = d_model, T = 1)", no_repite=True),
     "positional_encoding_contrato": Propiedad(1, _contrato_pe, "forma y dtype"),
     "positional_encoding_valores": Propiedad(3, _valores_pe, "los valores de PE"),
     "positional_encoding_robustez": Propiedad(1, _valores_pe, "muchas posiciones sin perder precisión",
                                               no_repite=True),
-    "positional_encoding_generalidad": Propiedad(1, _valores_pe, "T = 1, d_model = 2 y otras formas",
+    "positional_encoding_generalidad": Propiedad(1, _valores_pe, "formas poco habituales (T = 1, d_model = 2)",
                                                  no_repite=True),
 }
 
@@ -286,6 +287,8 @@ def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maxim
     aprobados = 0
     diagnosticos_vistos: set[str] = set()
     primeros_vistos: set[str] = set()
+    excusas_vistas: set[str] = set()
+    excusados = 0
     for numero, llamada in enumerate(llamadas, start=1):
         try:
             problemas = propiedad.comprobar(llamada)
@@ -302,16 +305,22 @@ def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maxim
         if (propiedad.no_repite and llamada.excepcion is None and reconocidos
                 and all(error.excusable for error, _ in reconocidos)):
             aprobados += 1
+            excusados += 1
             nombres = "; ".join(dict.fromkeys(error.nombre for error, _ in reconocidos))
-            lineas.append(cabecera + "no coincide con la referencia, pero es el mismo error que ya "
-                          f"descuentan otras celdas ({nombres}); aquí no resta.")
+            if nombres in excusas_vistas:
+                lineas.append(cabecera + "lo mismo; aquí no resta.")
+            else:
+                excusas_vistas.add(nombres)
+                lineas.append(cabecera + "no coincide con la referencia, pero es el mismo error que "
+                              f"se descuenta en las celdas de valores o de contrato ({nombres}); "
+                              "aquí no resta.")
             continue
         if problemas[0] in primeros_vistos:
             lineas.append(cabecera + "el mismo problema.")
         else:
             primeros_vistos.add(problemas[0])
             lineas.append(cabecera + problemas[0])
-            lineas += problemas[1:]
+            lineas += [p if p.startswith(" ") else "  " + p for p in problemas[1:]]
         for _, texto in reconocidos:
             if texto not in diagnosticos_vistos:
                 diagnosticos_vistos.add(texto)
@@ -320,7 +329,10 @@ def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maxim
     if avisos:
         lineas.append("Tu función escribió avisos (no restan puntos): " + "; ".join(avisos[:3]))
     total = len(llamadas)
-    if aprobados == total:
+    if aprobados == total and excusados:
+        lineas.insert(0, f"Comprobado en {total} caso{'s' if total > 1 else ''}: "
+                         f"{propiedad.descripcion}: nada que restar en esta celda.")
+    elif aprobados == total:
         lineas.insert(0, f"Comprobado en {total} caso{'s' if total > 1 else ''}: "
                          f"{propiedad.descripcion}, correcto.")
     else:

@@ -1,6 +1,6 @@
 # espera: parcial
 # diagnostico: sin transponer antes
-# puntos: 6
+# puntos: 7
 # Error: separa bien, pero junta las cabezas con reshape(T, d_model) sin transponer.
 import numpy as np
 

@@ -1,6 +1,6 @@
 # espera: parcial
 # diagnostico: sin multiplicarla por Wo
-# puntos: 6
+# puntos: 7
 # Error: olvida la proyección final Wo (conserva contrato, mapas y no_modifica).
 import numpy as np
 
