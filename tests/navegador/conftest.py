@@ -1,0 +1,260 @@
+"""Fixtures of the browser tests: JupyterLab servers, Chromium, screenshots.
+
+- Every test in this folder gets the ``browser`` marker.
+- Without Chromium (``/usr/bin/chromium``) or the playwright package they are
+  skipped with a Spanish reason, and the pytest summary says so and how to
+  enable them; with ``CURSO_EXIGIR_NAVEGADOR=1`` (what ``.ci/run`` sets) the
+  same situation makes them FAIL instead.
+- ``servidor_alumno``: one JupyterLab for the whole session, serving a
+  temporary folder laid out as a student gets the course (``<tarea>/`` from
+  ``release/``) plus the perfect sample's completed notebooks in
+  ``perfecta/<tarea>/``, with the course's JupyterLab settings (Spanish).
+- ``curso_ta``: a temporary course copy where ``python scripts/grade.py`` ran
+  (release, samples, autograde, feedback, grades.csv).  It takes minutes, so
+  it is started in the background as soon as the session starts and the
+  formgrader test (the last file) only waits for it.
+- ``captura(nombre, objetivo=None)``: PNG of the page (or of one element) in
+  ``test-artifacts/navegador/<test>-NN-<nombre>.png``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from . import laboratorio as lab
+
+AQUI = Path(__file__).resolve().parent
+RAIZ = lab.RAIZ
+EXIGIR = os.environ.get("CURSO_EXIGIR_NAVEGADOR", "").strip() not in ("", "0", "no", "false")
+MOTIVO = lab.motivo_sin_navegador()
+TAREAS = {
+    "01_atencion_multicabeza": "atencion_multicabeza.ipynb",
+    "02_codificacion_posicional": "codificacion_posicional.ipynb",
+}
+_omitidas: list[str] = []
+
+
+def _es_nuestra(item) -> bool:
+    return AQUI in Path(str(item.fspath)).resolve().parents
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if not _es_nuestra(item):
+            continue
+        item.add_marker(pytest.mark.browser)
+        if MOTIVO and not EXIGIR:
+            item.add_marker(pytest.mark.skip(reason=MOTIVO))
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and MOTIVO and "navegador" in report.nodeid and report.when == "setup":
+        _omitidas.append(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if _omitidas:
+        terminalreporter.section("pruebas de navegador", sep="=", yellow=True, bold=True)
+        terminalreporter.write_line(
+            f"OMITIDAS {len(_omitidas)} pruebas de navegador (JupyterLab + Chromium): {MOTIVO}",
+            yellow=True, bold=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    resultado = yield
+    informe = resultado.get_result()
+    setattr(item, f"informe_{informe.when}", informe)
+
+
+# ------------------------------------------------------------------ Chromium
+
+@pytest.fixture(scope="session")
+def playwright_sync():
+    if MOTIVO:
+        pytest.fail(f"CURSO_EXIGIR_NAVEGADOR está activo y faltan piezas: {MOTIVO}")
+    from playwright.sync_api import sync_playwright
+    pw = sync_playwright().start()
+    yield pw
+    pw.stop()
+
+
+@pytest.fixture(scope="session")
+def navegador(playwright_sync):
+    chromium = lab.lanzar_chromium(playwright_sync)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def pagina(navegador, request, captura):
+    pagina = lab.nueva_pagina(navegador)
+    captura.pagina = pagina
+    yield pagina
+    informe = getattr(request.node, "informe_call", None)
+    if informe is not None and informe.failed:
+        try:
+            captura("fallo")
+        except Exception:  # noqa: BLE001 - the failure itself matters more
+            pass
+    pagina.context.close()
+
+
+class Capturas:
+    """Numbered PNGs of one test in test-artifacts/navegador/."""
+
+    def __init__(self, prueba: str):
+        self.prefijo = re.sub(r"[^\w.-]+", "_", prueba).strip("_")
+        self.n = 0
+        self.pagina = None
+        self.rutas: list[Path] = []
+        lab.ARTEFACTOS.mkdir(parents=True, exist_ok=True)
+        for vieja in lab.ARTEFACTOS.glob(f"{self.prefijo}-*.png"):
+            vieja.unlink()
+
+    def __call__(self, nombre: str, objetivo=None, pagina=None) -> Path:
+        self.n += 1
+        ruta = lab.ARTEFACTOS / f"{self.prefijo}-{self.n:02d}-{nombre}.png"
+        if objetivo is not None:
+            objetivo.screenshot(path=str(ruta))
+        else:
+            (pagina or self.pagina).screenshot(path=str(ruta))
+        self.rutas.append(ruta)
+        return ruta
+
+
+@pytest.fixture
+def captura(request):
+    return Capturas(request.node.name)
+
+
+# ------------------------------------------------------------- the student
+
+def release_de_la_sesion(destino: Path) -> Path:
+    """``release/`` of the repo if it has every assignment; else generated in a course copy."""
+    completa = all((RAIZ / "release" / t / nb).exists() for t, nb in TAREAS.items())
+    if completa:
+        return RAIZ / "release"
+    from curso_temporal import copiar_curso, ejecutar
+    curso = copiar_curso(destino / "curso")
+    for tarea in TAREAS:
+        ejecutar(curso, "nbgrader", "generate_assignment", tarea, "--force")
+    return curso / "release"
+
+
+@pytest.fixture(scope="session")
+def carpeta_alumno(tmp_path_factory):
+    """A student's folder: ``<tarea>/`` as released, ``perfecta/<tarea>/`` completed."""
+    if MOTIVO:
+        pytest.fail(f"CURSO_EXIGIR_NAVEGADOR está activo y faltan piezas: {MOTIVO}")
+    base = tmp_path_factory.mktemp("alumno")
+    release = release_de_la_sesion(base)
+    alumno = base / "alumno"
+    ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+    for tarea in TAREAS:
+        shutil.copytree(release / tarea, alumno / tarea, ignore=ignorar)
+    sys.path.insert(0, str(RAIZ))
+    from scripts import samples
+    entregas = base / "entregas"
+    samples.build_student("perfecta", samples.RESPUESTAS / "perfecta.py", release, entregas)
+    shutil.copytree(entregas / "perfecta", alumno / "perfecta", ignore=ignorar)
+    return alumno
+
+
+@pytest.fixture(scope="session")
+def servidor_alumno(carpeta_alumno):
+    registro = lab.ARTEFACTOS / "servidor-alumno.log"
+    registro.unlink(missing_ok=True)
+    servidor = lab.ServidorLab(carpeta_alumno, registro=registro).arrancar()
+    yield servidor
+    servidor.limpiar()
+
+
+# ------------------------------------------------------------------ the TA
+
+class PreparacionTA:
+    """``python scripts/grade.py`` in a temporary course copy, run in the background."""
+
+    def __init__(self):
+        self.base = Path(tempfile.mkdtemp(prefix="curso-ta-"))
+        self.curso = self.base / "curso"
+        self.registro = lab.ARTEFACTOS / "grade-ta.log"
+        self.proceso: subprocess.Popen | None = None
+        self.inicio = 0.0
+
+    def lanzar(self) -> None:
+        from curso_temporal import copiar_curso, entorno
+        copiar_curso(self.curso)
+        lab.ARTEFACTOS.mkdir(parents=True, exist_ok=True)
+        self.inicio = time.monotonic()
+        with open(self.registro, "wb") as log:
+            self.proceso = subprocess.Popen(
+                [sys.executable, "scripts/grade.py"], cwd=self.curso, env=entorno(),
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def esperar(self, timeout: float = 900) -> Path:
+        if self.proceso is None:
+            self.lanzar()
+        try:
+            codigo = self.proceso.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.parar()
+            raise AssertionError(f"scripts/grade.py no terminó en {timeout} s; mira {self.registro}")
+        if codigo != 0:
+            raise AssertionError(f"scripts/grade.py falló ({codigo}):\n"
+                                 + self.registro.read_text(errors="replace")[-3000:])
+        return self.curso
+
+    def parar(self) -> None:
+        if self.proceso and self.proceso.poll() is None:
+            os.killpg(self.proceso.pid, signal.SIGTERM)
+            try:
+                self.proceso.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proceso.pid, signal.SIGKILL)
+
+    def limpiar(self) -> None:
+        self.parar()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _preparacion_ta(request):
+    """Start the TA's grading early when a collected test needs ``curso_ta``."""
+    necesita = any("curso_ta" in getattr(item, "fixturenames", ())
+                   and not item.get_closest_marker("skip")
+                   for item in request.session.items)
+    if not necesita or MOTIVO:
+        yield None
+        return
+    preparacion = PreparacionTA()
+    preparacion.lanzar()
+    yield preparacion
+    preparacion.limpiar()
+
+
+@pytest.fixture(scope="session")
+def curso_ta(_preparacion_ta):
+    """A course copy after ``python scripts/grade.py``: release, samples, gradebook, feedback."""
+    if _preparacion_ta is None:
+        pytest.fail(f"CURSO_EXIGIR_NAVEGADOR está activo y faltan piezas: {MOTIVO}")
+    return _preparacion_ta.esperar()
+
+
+@pytest.fixture(scope="session")
+def servidor_ta(curso_ta):
+    """JupyterLab run from the TA's course copy (root dir = course root), for the formgrader."""
+    registro = lab.ARTEFACTOS / "servidor-ta.log"
+    registro.unlink(missing_ok=True)
+    servidor = lab.ServidorLab(curso_ta, cwd=curso_ta, registro=registro).arrancar()
+    yield servidor
+    servidor.limpiar()

@@ -1,0 +1,78 @@
+"""Lesson 1 in the browser: the student's notebook runs, and the four-heads explorable answers clicks.
+
+Section «El explorable: cuatro reglas, cuatro cabezas»: five buttons («Cabeza
+1» … «Cabeza 4», «Suma»), a row selector over «el ratón pequeño que persiguen
+los gatos duerme», the heatmap and a summary panel that names, for every map,
+the word the selected row pulls toward.
+"""
+from __future__ import annotations
+
+import re
+
+from . import laboratorio as lab
+
+CUADERNO = "01_atencion_multicabeza/atencion_multicabeza.ipynb"
+MAPA = ".explorable-cabezas .explorable-cabezas-mapa"
+BOTONES = ("Cabeza 1", "Cabeza 2", "Cabeza 3", "Cabeza 4", "Suma")
+
+
+def _linea(panel: str, mapa: str) -> str:
+    """The summary line of one map, e.g. "Suma: «ratón» con 0.404"."""
+    for linea in panel.splitlines():
+        if linea.strip().startswith(f"{mapa}:"):
+            return linea.strip()
+    raise AssertionError(f"el panel no tiene línea para «{mapa}»:\n{panel}")
+
+
+def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
+    pagina.set_viewport_size({"width": 1100, "height": 1600})
+    lab.ejecutar_leccion(pagina, servidor_alumno, CUADERNO)
+    caja = pagina.locator(".explorable-cabezas").first
+    caja.scroll_into_view_if_needed()
+    caja.wait_for()
+    panel = caja.locator(".explorable-cabezas-resumen")
+    leyenda = caja.locator(".explorable-cabezas-leyenda")
+    captura("cuaderno-ejecutado")
+
+    # As the lesson opens it: «Suma», row «duerme» -> «ratón».
+    assert "Mapa: Suma" in leyenda.inner_text() and "fila: duerme" in leyenda.inner_text()
+    assert "Fila «duerme»" in panel.inner_text()
+    assert re.match(r"Suma: «ratón» con 0\.\d+$", _linea(panel.inner_text(), "Suma"))
+    imagen = lab.huella_imagen(pagina, MAPA)
+    assert imagen and imagen["bytes"] > 1000
+    captura("inicial-suma-duerme", caja)
+
+    vistas = {}
+    for nombre in BOTONES:
+        caja.locator(".explorable-cabezas-boton", has_text=nombre).click()
+        imagen = lab.esperar_imagen_tras_accion(pagina, MAPA, imagen)
+        assert f"Mapa: {nombre}" in leyenda.inner_text()
+        boton = caja.locator(".explorable-cabezas-boton", has_text=nombre)
+        assert "mod-info" in boton.get_attribute("class"), f"«{nombre}» no queda marcado"
+        assert panel.locator("li b", has_text=nombre).count() == 1, "el mapa elegido va en negrita"
+        vistas[nombre] = imagen["sha"]
+        captura(f"boton-{nombre.replace(' ', '')}-duerme", caja)
+    assert len(set(vistas.values())) == 5, "cada botón tiene que enseñar un mapa distinto"
+
+    texto = panel.inner_text()
+    # What the lesson says about the row «duerme» («Lo que ve cada cabeza»).
+    assert _linea(texto, "Cabeza 1").startswith("Cabeza 1: empate entre «ratón» y «gatos»")
+    assert "reparto uniforme" in _linea(texto, "Cabeza 3")
+    assert re.match(r"Suma: «ratón» con 0\.\d+$", _linea(texto, "Suma"))
+
+    # Another row: «persiguen» pulls toward «gatos» in the «Suma».
+    caja.locator(".explorable-cabezas-fila select").select_option("persiguen")
+    imagen_persiguen = lab.esperar_imagen_tras_accion(pagina, MAPA, imagen)
+    assert imagen_persiguen["sha"] != vistas["Suma"], "el recuadro de la fila tiene que moverse"
+    assert "fila: persiguen" in leyenda.inner_text()
+    texto = panel.inner_text()
+    assert "Fila «persiguen»" in texto
+    assert re.match(r"Suma: «gatos» con 0\.\d+$", _linea(texto, "Suma")), texto
+    captura("suma-persiguen", caja)
+
+    # And the heads still answer on the new row.
+    caja.locator(".explorable-cabezas-boton", has_text="Cabeza 2").click()
+    imagen = lab.esperar_imagen_tras_accion(pagina, MAPA, imagen_persiguen)
+    assert imagen["sha"] != vistas["Cabeza 2"]
+    assert "Mapa: Cabeza 2" in leyenda.inner_text() and "fila: persiguen" in leyenda.inner_text()
+    captura("cabeza2-persiguen", caja)
