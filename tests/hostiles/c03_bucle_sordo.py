@@ -1,0 +1,19 @@
+"""Infinite loop that swallows KeyboardInterrupt (the timeout's interrupt does not stop it)."""
+from . import PE_CORRECTA, entrega_normal
+
+ESPERADO = "cuestionario"
+RAZON = "positional_encoding"
+
+BUCLE = '''\
+while True:
+    try:
+        while True:
+            pass
+    except KeyboardInterrupt:
+        pass
+
+'''
+
+
+def preparar(entrega):
+    entrega_normal(entrega, BUCLE + PE_CORRECTA)
