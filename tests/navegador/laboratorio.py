@@ -205,7 +205,7 @@ def esperar_lab(pagina, timeout: float = 60_000) -> None:
 
 def abrir_cuaderno(pagina, servidor: ServidorLab, ruta: str, timeout: float = 90_000) -> None:
     """Open ``ruta`` (relative to the server root) and wait until its kernel is idle."""
-    pagina.goto(servidor.enlace(f"lab/tree/{ruta}"))
+    pagina.goto(servidor.enlace(f"lab/tree/{ruta}?reset"))   # ?reset: no tabs of earlier tests
     esperar_lab(pagina, timeout)
     pagina.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=timeout)
     esperar_nucleo_libre(pagina, timeout)
