@@ -18,7 +18,8 @@ from nbgrader.preprocessors import (  # noqa: E402
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
 from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
-from grader_tests.nbgrader_juez import JuzgarEvidencias  # noqa: E402
+from grader_tests.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
+from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
 
 c = get_config()  # noqa: F821
 
@@ -40,6 +41,11 @@ c.Execute.interrupt_on_timeout = True
 c.OverwriteCells.add_missing_cells = True
 c.LimitOutput.max_lines = 300
 c.LimitOutput.max_traceback = 60
+
+# Duplicated grade_ids: keep the last copy without aborting (nbgrader's
+# DeduplicateIds leaves `{}` metadata that crashes OverwriteCells).
+c.Autograde.sanitize_preprocessors = [
+    ClearOutput, QuitarDuplicados, OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
 
 # Hidden tests publish evidence; JuzgarEvidencias scores it outside the kernel,
 # right after execution and before the grades are saved.

@@ -24,15 +24,18 @@ their tests have no evidence and score 0 with a reason, never full credit.
 """
 from __future__ import annotations
 
+import functools
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
-from nbclient.exceptions import DeadKernelError
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import from_dict
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer, Unicode
@@ -40,6 +43,36 @@ from traitlets import Bool, Integer, Unicode
 PAQUETE = Path(__file__).resolve().parent
 # what the student's kernel may import from grader_tests
 MODULOS_PUBLICOS = ("__init__.py", "cliente.py", "casos.py", "serializacion.py")
+
+
+@functools.lru_cache(maxsize=None)
+def paquetes_visibles() -> tuple[str, ...]:
+    """Every folder the kernel's Python would import ``grader_tests`` from, and this one.
+
+    An editable install (``pip install -e``) points the venv at some clone's
+    ``grader_tests``: that copy must be hidden too, not only the course's.
+    """
+    lugares = {str(PAQUETE)}
+    codigo = ("import importlib.util as u, json; e = u.find_spec('grader_tests'); "
+              "print(json.dumps(list(e.submodule_search_locations or []) if e else []))")
+    try:
+        salida = subprocess.run([sys.executable, "-c", codigo], cwd="/", capture_output=True,
+                                text=True, timeout=60).stdout
+        lugares.update(json.loads(salida.strip().splitlines()[-1]))
+    except Exception:  # noqa: BLE001 - the course's own copy is still hidden
+        pass
+    return tuple(sorted(os.path.realpath(l) for l in lugares))
+
+
+def carpetas_a_ocultar(raiz: str) -> list[str]:
+    """The course root, every copy of ``grader_tests`` and the course roots that hold one."""
+    ocultar = {raiz}
+    for paquete in paquetes_visibles():
+        ocultar.add(paquete)
+        padre = os.path.dirname(paquete)
+        if os.path.isfile(os.path.join(padre, "nbgrader_config.py")):
+            ocultar.add(padre)
+    return sorted(ocultar, key=lambda c: (c.count(os.sep), c))
 
 
 class SinAislamiento(RuntimeError):
@@ -82,14 +115,16 @@ class KernelAislado(AsyncKernelManager):
                 "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                 "--unshare-user", "--uid", "65534", "--gid", "65534",
                 "--die-with-parent", "--hostname", "aislado"]
-        ocultar = {raiz, str(PAQUETE)}
-        for carpeta in sorted(ocultar):
+        ocultar = carpetas_a_ocultar(raiz)
+        for carpeta in ocultar:                               # parents before children
             args += ["--tmpfs", carpeta]
         prefijo = os.path.realpath(sys.prefix)
-        if prefijo.startswith(raiz + os.sep):              # the venv lives in the course root
+        if any(prefijo.startswith(c + os.sep) for c in ocultar):   # the venv lives in a hidden folder
             args += ["--ro-bind", prefijo, prefijo]
-        for nombre in MODULOS_PUBLICOS:
-            args += ["--ro-bind", str(PAQUETE / nombre), str(PAQUETE / nombre)]
+        for paquete in paquetes_visibles():
+            for nombre in MODULOS_PUBLICOS:
+                if os.path.isfile(os.path.join(paquete, nombre)):
+                    args += ["--ro-bind", os.path.join(paquete, nombre), os.path.join(paquete, nombre)]
         args += ["--bind", cwd, cwd,
                  "--bind", self._carpeta_privada, self._carpeta_privada,
                  "--setenv", "HOME", "/tmp", "--setenv", "MPLCONFIGDIR", "/tmp/matplotlib",
@@ -97,6 +132,10 @@ class KernelAislado(AsyncKernelManager):
                  # the parent PID is invisible in the new PID namespace: ipykernel must not poll it
                  "--unsetenv", "JPY_PARENT_PID",
                  "--chdir", cwd]
+        # the empty folders that hide the course are read-only too: nothing the
+        # kernel writes outside its own folder and /tmp is kept or seen by anyone
+        for carpeta in ocultar:
+            args += ["--remount-ro", carpeta]
         limites = (f"import resource as r, os, sys;"
                    f"r.setrlimit(r.RLIMIT_AS, ({self.memoria_maxima}, {self.memoria_maxima}));"
                    f"r.setrlimit(r.RLIMIT_FSIZE, ({self.archivo_maximo}, {self.archivo_maximo}));"
@@ -124,6 +163,7 @@ class EjecucionAislada(Execute):
     """nbgrader's ``Execute`` with sandboxed kernels and a whole-notebook budget."""
 
     presupuesto_total = Integer(600, help="Seconds the whole notebook may run.").tag(config=True)
+    espera_sonda = Integer(5, help="Seconds a kernel has to answer after a timed-out cell.").tag(config=True)
 
     def __init__(self, *args, **kwargs):
         kwargs["kernel_manager_class"] = KernelAislado
@@ -144,8 +184,34 @@ class EjecucionAislada(Execute):
             cell.outputs = [_error("CeldaNoEjecutada", self._detenido)]
             return cell, resources
         try:
-            return super().preprocess_cell(cell, resources, index)
+            cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
             cell.outputs.append(_error("DeadKernelError", "el proceso del cuaderno murió en esta celda"))
             self._detenido = "el proceso del cuaderno había muerto antes; esta celda no se ejecutó"
             return cell, resources
+        except CellTimeoutError:
+            # the interrupt did not bring the kernel back (nbclient gives up waiting for its output)
+            cell.outputs.append(_error("CellTimeoutError", "se agotó el tiempo de la celda"))
+        if any(s.get("ename") == "CellTimeoutError" for s in cell.get("outputs", [])) \
+                and not self._responde(index):
+            self._detenido = ("el cuaderno no respondió a la interrupción tras agotar el tiempo "
+                              "de una celda anterior; esta celda no se ejecutó")
+        return cell, resources
+
+    def _responde(self, index: int) -> bool:
+        """After a timeout: did the interrupt stop the cell (a trivial cell answers in time)?
+
+        A loop that swallows KeyboardInterrupt keeps the kernel busy: every later
+        cell would wait its whole timeout, so the notebook stops here instead.
+        """
+        sonda = from_dict({"cell_type": "code", "metadata": {}, "source": "pass",
+                           "outputs": [], "execution_count": None, "id": "sonda"})
+        timeout = self.timeout
+        self.timeout = self.espera_sonda
+        try:
+            super().preprocess_cell(sonda, {}, index)
+        except Exception:  # noqa: BLE001 - dead or stuck: either way it does not answer
+            return False
+        finally:
+            self.timeout = timeout
+        return not any(s.get("output_type") == "error" for s in sonda.get("outputs", []))

@@ -100,3 +100,28 @@ class JuzgarEvidencias(NbGraderPreprocessor):
             self.log.info("%s: %s de %s", celda.metadata.nbgrader["grade_id"],
                           veredicto.puntos, veredicto.maximo)
         return nb, resources
+
+
+class QuitarDuplicados(NbGraderPreprocessor):
+    """nbgrader's ``DeduplicateIds`` without its crash (sanitize step of autograde).
+
+    Keeps the last cell of each grade_id, like nbgrader, but removes the
+    ``nbgrader`` metadata of the earlier copies altogether: nbgrader leaves it
+    as ``{}`` and ``OverwriteCells.add_missing_cells`` then aborts the whole
+    notebook with ``KeyError: 'grade_id'``.  The warning names the cell, so
+    ``make grade`` can give the reason.
+    """
+
+    def preprocess(self, nb, resources):
+        vistos: set[str] = set()
+        for celda in reversed(nb.cells):
+            meta = celda.get("metadata", {}).get("nbgrader")
+            if not isinstance(meta, dict) or not (meta.get("grade") or meta.get("solution") or meta.get("locked")):
+                continue
+            grade_id = meta.get("grade_id")
+            if grade_id in vistos or not grade_id:
+                self.log.warning("Cell with id '%s' exists multiple times!", grade_id)
+                del celda.metadata["nbgrader"]
+            else:
+                vistos.add(grade_id)
+        return nb, resources

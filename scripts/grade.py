@@ -86,6 +86,34 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
     return motivos
 
 
+def cuadernos_ajenos(alumno: str, tarea: str) -> list[str]:
+    """Reasons for notebooks in the submission that the assignment does not have (renamed)."""
+    esperados = {p.name for p in (RAIZ / "release" / tarea).glob("*.ipynb")}
+    entregados = {p.name for p in (RAIZ / "submitted" / alumno / tarea).glob("*.ipynb")}
+    motivos = [f"falta el cuaderno {n}" for n in sorted(esperados - entregados)]
+    motivos += [f"el cuaderno {n} no es de la tarea (¿lo renombraste?): no se califica"
+                for n in sorted(entregados - esperados)]
+    return motivos
+
+
+def asegurar_fila(alumno: str, tarea: str) -> bool:
+    """Give ``alumno`` a grade row for ``tarea`` when nbgrader could not create one.
+
+    The submission is recorded with every notebook and grade at 0 (nbgrader's
+    own empty grades), so the table, grades.csv and feedback list the student.
+    Returns True when the row had to be created.
+    """
+    from nbgrader.api import Gradebook, MissingEntry
+    with Gradebook(f"sqlite:///{RAIZ / 'gradebook.db'}") as gb:
+        try:
+            gb.find_submission(tarea, alumno)
+            return False
+        except MissingEntry:
+            gb.update_or_create_student(alumno)
+            gb.add_submission(tarea, alumno)
+            return True
+
+
 def calificar(forzar_muestras: bool = False) -> dict:
     ids = tareas()
     for tarea in ids:
@@ -107,12 +135,18 @@ def calificar(forzar_muestras: bool = False) -> dict:
             if proceso.returncode != 0:
                 lista.append(razon_del_log(log))
             for linea in log.splitlines():
+                if "exists multiple times" in linea:
+                    gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
+                    lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")
                 if "No submitted file" in linea:
                     lista.append("falta el cuaderno " + Path(linea.split(":")[-1].strip()).name)
             for ruta in sorted((RAIZ / "autograded" / alumno / tarea).glob("*.ipynb")):
                 lista += problemas_del_cuaderno(ruta)
+            lista += cuadernos_ajenos(alumno, tarea)
+            if asegurar_fila(alumno, tarea):
+                lista.append("no se pudo calificar ningún cuaderno: queda con 0 puntos")
             if lista:
-                razones[(alumno, tarea)] = lista
+                razones[(alumno, tarea)] = list(dict.fromkeys(lista))
         nbgrader("generate_feedback", tarea, "--force", check=False)
     nbgrader("export", "--to", str(RAIZ / "grades.csv"))
     return razones
