@@ -19,7 +19,7 @@ El módulo tiene tres capas, cada una encima de la anterior:
 
 Nota para quien lo lea buscando atajos: aquí no hay ninguna función pública
 que haga lo que pide el ejercicio ``positional_encoding``. La matriz del mapa
-de calor se devuelve dentro de un diccionario, en ``float32`` (para pintar
+de calor se devuelve dentro de un diccionario, en ``float16`` (para pintar
 basta) y con la disposición como argumento obligatorio.
 """
 from __future__ import annotations
@@ -137,9 +137,9 @@ def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
     """Lo que necesita el mapa de calor: la matriz de codificación y cómo leerla.
 
     Sección «El explorable». La disposición es obligatoria porque el mapa
-    enseña las dos; la matriz sale en float32 porque para pintarla basta, y
-    por eso mismo no sirve como respuesta del ejercicio ``positional_encoding``
-    (que pide float64 con tolerancia 1e-9).
+    enseña las dos; la matriz sale en float16 (unas tres cifras) porque para
+    pintarla basta, y por eso mismo no sirve como respuesta del ejercicio
+    ``positional_encoding`` (que pide float64 con tolerancia 1e-6).
 
     Args:
         T: número de posiciones (filas), ≥ 1.
@@ -148,7 +148,7 @@ def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
 
     Returns:
         dict con
-          - "matriz": float32 de forma (T, d_model), valores en [−1, 1];
+          - "matriz": float16 de forma (T, d_model), valores en [−1, 1];
           - "es_seno": bool de forma (d_model,), qué columnas llevan senos;
           - "pareja_de_columna": int de forma (d_model,), la pareja de cada columna;
           - "disposicion": la disposición recibida.
@@ -170,7 +170,7 @@ def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
         es_seno = np.repeat([True, False], mitad)
         pareja_de_columna = np.concatenate([parejas, parejas])
     return {
-        "matriz": matriz.astype(np.float32),
+        "matriz": matriz.astype(np.float16),
         "es_seno": es_seno,
         "pareja_de_columna": pareja_de_columna,
         "disposicion": disposicion,
