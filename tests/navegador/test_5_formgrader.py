@@ -1,0 +1,84 @@
+"""The TA's view: after ``python scripts/grade.py``, nbgrader's formgrader lists everything.
+
+JupyterLab runs from the (temporary) course root, where ``nbgrader_config.py``
+and ``gradebook.db`` are; the formgrader is opened the way a TA does it, from
+the «Nbgrader» menu, and shows inside its JupyterLab panel (an iframe on
+``/formgrader``).
+"""
+from __future__ import annotations
+
+import sys
+
+from . import laboratorio as lab
+from .conftest import RAIZ, TAREAS
+
+
+def _notas(curso) -> dict[str, dict[str, str]]:
+    """``{tarea: {alumno: "score / max"}}`` from the gradebook the TA's run wrote."""
+    from nbgrader.api import Gradebook
+    notas: dict[str, dict[str, str]] = {}
+    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+        for tarea in TAREAS:
+            for entrega in gb.find_assignment(tarea).submissions:
+                notas.setdefault(tarea, {})[entrega.student.id] = (
+                    f"{entrega.score:g} / {entrega.max_score:g}")
+    return notas
+
+
+def _marco(pagina, fragmento: str):
+    for marco in pagina.frames:
+        if fragmento in marco.url:
+            return marco
+    raise AssertionError(f"no hay ningún marco en {fragmento}: {[m.url for m in pagina.frames]}")
+
+
+def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, pagina, captura):
+    sys.path.insert(0, str(RAIZ))
+    from scripts import samples
+    muestras = samples.sample_students()
+    notas = _notas(curso_ta)
+    for tarea in TAREAS:
+        assert sorted(notas.get(tarea, {})) == sorted(muestras), f"gradebook de {tarea}: {notas.get(tarea)}"
+
+    pagina.goto(servidor_ta.enlace("lab?reset"))
+    lab.esperar_lab(pagina)
+    lab.menu(pagina, "Nbgrader", "Formgrader")
+    marco = pagina.frame_locator("iframe[src*='formgrader']")
+
+    # Manage Assignments: both lessons, each with every sample submitted.
+    for tarea in TAREAS:
+        fila = marco.locator("tr", has_text=tarea)
+        fila.first.wait_for(timeout=60_000)
+        assert fila.locator("td").nth(0).inner_text().strip() == tarea
+        enviados = fila.locator("td").filter(has_text=str(len(muestras))).count()
+        assert enviados >= 1, f"{tarea}: la columna de entregas no dice {len(muestras)}"
+    captura("gestionar-tareas")
+
+    # Each assignment's submissions: every sample, graded, with the gradebook's score.
+    for tarea in TAREAS:
+        marco.locator("tr", has_text=tarea).locator("a", has_text=str(len(muestras))).click()
+        marco.locator("#main-table td.student-id", has_text="perfecta").wait_for(timeout=60_000)
+        tabla = _marco(pagina, f"/formgrader/manage_submissions/{tarea}").locator("#main-table tr")
+        vistas = {}
+        for i in range(tabla.count()):
+            fila = tabla.nth(i)
+            vistas[fila.locator("td.student-id").inner_text().strip()] = (
+                fila.locator("td.status").inner_text().strip(), fila.locator("td.score").inner_text().strip())
+        assert sorted(vistas) == sorted(muestras), vistas
+        for alumno, (estado, nota) in vistas.items():
+            assert estado == "graded", f"{tarea}/{alumno}: {estado}"
+            assert nota == notas[tarea][alumno], f"{tarea}/{alumno}: {nota} ≠ {notas[tarea][alumno]}"
+        nota_perfecta, maximo = vistas["perfecta"][1].split(" / ")
+        assert nota_perfecta == maximo, f"{tarea}: la muestra perfecta no tiene la nota máxima"
+        assert vistas["en_blanco"][1].startswith("0 /")
+        captura(f"entregas-{tarea}")
+        marco.locator("a", has_text="Manage Assignments").click()
+        marco.locator("tr", has_text=tarea).first.wait_for()
+
+    # Manage Students: every sample student with an overall score.
+    marco.locator("a", has_text="Manage Students").click()
+    marco.locator("td", has_text="perfecta").first.wait_for(timeout=60_000)
+    texto = _marco(pagina, "/formgrader/manage_students").locator("table").first.inner_text()
+    for alumno in muestras:
+        assert alumno in texto
+    captura("gestionar-alumnos")
