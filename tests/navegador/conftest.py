@@ -35,7 +35,10 @@ from . import laboratorio as lab
 AQUI = Path(__file__).resolve().parent
 RAIZ = lab.RAIZ
 EXIGIR = os.environ.get("CURSO_EXIGIR_NAVEGADOR", "").strip() not in ("", "0", "no", "false")
-MOTIVO = lab.motivo_sin_navegador()
+FALTAS = lab.faltas_del_navegador()
+MOTIVO = f"{FALTAS}. {lab.COMO_ACTIVARLAS}" if FALTAS else None
+FALLO = (f"CURSO_EXIGIR_NAVEGADOR=1 exige las pruebas de navegador, pero {FALTAS}. "
+         "En CI, .ci/run instala Chromium con apt-get." if FALTAS else None)
 TAREAS = {
     "01_atencion_multicabeza": "atencion_multicabeza.ipynb",
     "02_codificacion_posicional": "codificacion_posicional.ipynb",
@@ -53,7 +56,7 @@ def pytest_collection_modifyitems(config, items):
             continue
         item.add_marker(pytest.mark.browser)
         if MOTIVO and not EXIGIR:
-            item.add_marker(pytest.mark.skip(reason=MOTIVO))
+            item.add_marker(pytest.mark.skip(reason=f"pruebas de navegador omitidas: {MOTIVO}"))
 
 
 def pytest_runtest_logreport(report):
@@ -67,6 +70,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_line(
             f"OMITIDAS {len(_omitidas)} pruebas de navegador (JupyterLab + Chromium): {MOTIVO}",
             yellow=True, bold=True)
+        terminalreporter.write_line(
+            "Comprueban en un navegador de verdad los explorables de las dos lecciones, la "
+            "validación de nbgrader, el formgrader y la interfaz en español.")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -81,7 +87,7 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture(scope="session")
 def playwright_sync():
     if MOTIVO:
-        pytest.fail(f"CURSO_EXIGIR_NAVEGADOR está activo y faltan piezas: {MOTIVO}")
+        pytest.fail(FALLO, pytrace=False)
     from playwright.sync_api import sync_playwright
     pw = sync_playwright().start()
     yield pw
@@ -155,7 +161,7 @@ def release_de_la_sesion(destino: Path) -> Path:
 def carpeta_alumno(tmp_path_factory):
     """A student's folder: ``<tarea>/`` as released, ``perfecta/<tarea>/`` completed."""
     if MOTIVO:
-        pytest.fail(f"CURSO_EXIGIR_NAVEGADOR está activo y faltan piezas: {MOTIVO}")
+        pytest.fail(FALLO, pytrace=False)
     base = tmp_path_factory.mktemp("alumno")
     release = release_de_la_sesion(base)
     alumno = base / "alumno"
@@ -246,7 +252,7 @@ def _preparacion_ta(request):
 def curso_ta(_preparacion_ta):
     """A course copy after ``python scripts/grade.py``: release, samples, gradebook, feedback."""
     if _preparacion_ta is None:
-        pytest.fail(f"CURSO_EXIGIR_NAVEGADOR está activo y faltan piezas: {MOTIVO}")
+        pytest.fail(FALLO, pytrace=False)
     return _preparacion_ta.esperar()
 
 

@@ -26,7 +26,7 @@ import urllib.request
 from pathlib import Path
 
 RAIZ = Path(__file__).resolve().parents[2]
-CHROMIUM = Path(os.environ.get("CURSO_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM = Path(os.environ.get("CURSO_CHROMIUM") or "/usr/bin/chromium")
 AJUSTES_LAB = RAIZ / ".jupyter" / "lab" / "user-settings"
 ARTEFACTOS = RAIZ / "test-artifacts" / "navegador"
 
@@ -49,8 +49,8 @@ def puerto_libre() -> int:
         return s.getsockname()[1]
 
 
-def motivo_sin_navegador() -> str | None:
-    """Why the browser tests cannot run here (Spanish), or None if they can."""
+def faltas_del_navegador() -> str | None:
+    """What is missing to run the browser tests here (Spanish), or None if nothing is."""
     faltan = []
     if not CHROMIUM.exists():
         faltan.append(f"no está Chromium en {CHROMIUM}")
@@ -58,11 +58,12 @@ def motivo_sin_navegador() -> str | None:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         faltan.append("no está instalado el paquete de Python playwright")
-    if not faltan:
-        return None
-    return ("pruebas de navegador omitidas: " + " y ".join(faltan) + ". Para activarlas: "
-            "`sudo apt-get install -y chromium` (Debian/Ubuntu) y `make test`, que instala "
-            "playwright desde requirements-dev.txt; CURSO_EXIGIR_NAVEGADOR=1 las vuelve obligatorias.")
+    return " y ".join(faltan) or None
+
+
+COMO_ACTIVARLAS = ("Para activarlas instala Chromium (`sudo apt-get install -y chromium` en "
+                   "Debian/Ubuntu, queda en /usr/bin/chromium; otra ruta con CURSO_CHROMIUM=...) "
+                   "y ejecuta `make test`, que instala playwright (requirements-dev.txt).")
 
 
 class ServidorLab:
