@@ -1,7 +1,9 @@
 """The TA's grading job (``make grade``): release, autograde, feedback, export, table.
 
-Runs the plain nbgrader commands from the course root, one submission at a
-time so that a broken notebook never stops the batch, then prints a Spanish
+Runs the plain nbgrader commands from the course root: one autograde run per
+assignment (nbgrader isolates each submission's errors), then a run of its own
+for any submission that failed or was left ungraded by an aborted batch, so a
+broken notebook never stops the others; then prints a Spanish
 table student × assignment with score / max and, for every submission that
 could not be graded fully, why.  Running it twice gives the same grades.
 """
@@ -10,7 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -67,13 +71,18 @@ def razon_del_log(texto: str) -> str:
 
 
 def problemas_del_cuaderno(ruta: Path) -> list[str]:
-    """Short reasons for cells that scored 0 because they did not run."""
+    """Why graded cells of an autograded notebook scored 0 without running, grouped."""
     import nbformat
     try:
         nb = nbformat.read(ruta, as_version=4)
     except Exception:
         return []
-    motivos = []
+    respuestas = [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
+    if respuestas and all(samples.STUB in c.source for c in respuestas):
+        return [f"{ruta.name}: sin contestar (ninguna respuesta escrita)"]
+    from grader_tests.casos import especificacion
+    sin_contestar = {c.metadata.nbgrader.get("grade_id") for c in respuestas if samples.STUB in c.source}
+    grupos: dict[str, list[str]] = {}
     for celda in nb.cells:
         meta = celda.get("metadata", {}).get("nbgrader", {})
         if celda.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
@@ -81,9 +90,31 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
         texto = "".join(s.get("text", "") for s in celda.get("outputs", []) if s.get("output_type") == "stream")
         for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido"):
             if clave in texto:
-                motivos.append(f"{meta['grade_id']}: {texto.strip().splitlines()[0][:140]}")
+                try:
+                    objetivo = especificacion(meta["grade_id"]).objetivo
+                except KeyError:
+                    objetivo = None
+                if objetivo in sin_contestar:
+                    motivo = "sin contestar"
+                else:
+                    motivo = re.sub(r"'[^']*'", "'…'", texto.strip().splitlines()[0])[:150]
+                grupos.setdefault(motivo, []).append(meta["grade_id"])
                 break
-    return motivos
+    return [f"{motivo} [{', '.join(ids)}]" for motivo, ids in grupos.items()]
+
+
+def lineas_por_alumno(log: str, tarea: str) -> dict[str, list[str]]:
+    """Split a batch autograde log into the lines of each student."""
+    patron = re.compile(rf"/submitted/(?P<a>[^/]+)/{re.escape(tarea)}\b|student with ID '(?P<b>[^']+)'"
+                        rf"|for student '(?P<c>[^']+)'")
+    actual, partes = None, {}
+    for linea in log.splitlines():
+        m = patron.search(linea)
+        if m:
+            actual = m["a"] or m["b"] or m["c"]
+        if actual:
+            partes.setdefault(actual, []).append(linea)
+    return partes
 
 
 def cuadernos_ajenos(alumno: str, tarea: str) -> list[str]:
@@ -125,21 +156,33 @@ def calificar(forzar_muestras: bool = False) -> dict:
         print("Se califican las entregas reales de submitted/.")
     razones: dict[tuple[str, str], list[str]] = {}
     for tarea in ids:
+        entregas = [a for a in alumnos() if (RAIZ / "submitted" / a / tarea).is_dir()]
         for alumno in alumnos():
-            if not (RAIZ / "submitted" / alumno / tarea).is_dir():
+            if alumno not in entregas:
                 razones[(alumno, tarea)] = ["no entregó esta tarea"]
-                continue
-            proceso = nbgrader("autograde", tarea, "--student", alumno, "--force", check=False)
-            log = proceso.stdout + proceso.stderr
-            lista = []
-            if proceso.returncode != 0:
-                lista.append(razon_del_log(log))
+        # one nbgrader run for the whole batch; nbgrader isolates each submission's errors
+        inicio = time.time()
+        proceso = nbgrader("autograde", tarea, "--force", check=False)
+        logs = lineas_por_alumno(proceso.stdout + proceso.stderr, tarea)
+        fallidos = set(re.findall(rf"for assignment '{re.escape(tarea)}' for student '([^']+)'|"
+                                  rf"processing assignment '{re.escape(tarea)}' for student '([^']+)'",
+                                  proceso.stdout + proceso.stderr))
+        fallidos = {a or b for a, b in fallidos}
+        for alumno in entregas:
+            notebooks = list((RAIZ / "autograded" / alumno / tarea).glob("*.ipynb"))
+            al_dia = notebooks and all(p.stat().st_mtime >= inicio - 1 for p in notebooks)
+            lista: list[str] = []
+            log = "\n".join(logs.get(alumno, []))
+            if alumno in fallidos or not al_dia:
+                # graded again alone: its own log says why, and an abort stops nobody else
+                solo = nbgrader("autograde", tarea, "--student", alumno, "--force", check=False)
+                log = solo.stdout + solo.stderr
+                if solo.returncode != 0:
+                    lista.append(razon_del_log(log))
             for linea in log.splitlines():
                 if "exists multiple times" in linea:
                     gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
                     lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")
-                if "No submitted file" in linea:
-                    lista.append("falta el cuaderno " + Path(linea.split(":")[-1].strip()).name)
             for ruta in sorted((RAIZ / "autograded" / alumno / tarea).glob("*.ipynb")):
                 lista += problemas_del_cuaderno(ruta)
             lista += cuadernos_ajenos(alumno, tarea)
