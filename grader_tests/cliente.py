@@ -14,9 +14,10 @@ the student's process, computes the reference, and replaces the cell's output
 with the Spanish verdict and the score.
 
 When the trusted judge is importable (an author running ``source/`` in the
-course's venv), ``corregir`` also judges on the spot and returns the points,
-so the source notebooks grade themselves in JupyterLab, ``nbconvert
---execute`` and ``nbgrader validate``.
+course's venv), ``corregir`` also judges on the spot, prints the verdict and
+raises ``AssertionError`` when points are missing, so the source notebooks
+grade themselves in JupyterLab, ``nbconvert --execute`` and ``nbgrader
+validate``.
 """
 from __future__ import annotations
 
@@ -133,4 +134,8 @@ def corregir(grade_id: str, espacio: dict):
         return None
     veredicto = juez.juzgar(evidencia, maximo=None, notebook=juez.notebook_de_la_carpeta())
     print(veredicto.texto(), end="")
+    if not veredicto.completo and os.environ.get("NBGRADER_EXECUTION") != "autograde":
+        # an author's run or `nbgrader validate` must see the failure; under
+        # autograde the verdict above is replaced by the trusted one anyway
+        raise AssertionError(f"pruebas ocultas de {grade_id}: {veredicto.puntos:g} de {veredicto.maximo:g} puntos")
     return veredicto.puntos
