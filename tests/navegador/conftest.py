@@ -14,7 +14,9 @@
   it is started in the background as soon as the session starts and the
   formgrader test (the last file) only waits for it.
 - ``captura(nombre, objetivo=None)``: PNG of the page (or of one element) in
-  ``test-artifacts/navegador/<test>-NN-<nombre>.png``.
+  ``test-artifacts/navegador/<test>-NN-<nombre>.png``.  A failing test also
+  leaves ``<test>-NN-fallo.png`` and the browser's console errors
+  (``<test>-consola.log``); the servers' logs are ``servidor-*.log``.
 """
 from __future__ import annotations
 
@@ -105,11 +107,15 @@ def navegador(playwright_sync):
 def pagina(navegador, request, captura):
     pagina = lab.nueva_pagina(navegador)
     captura.pagina = pagina
+    consola: list[str] = []
+    pagina.on("pageerror", lambda error: consola.append(f"[pageerror] {error}"))
+    pagina.on("console", lambda m: consola.append(f"[{m.type}] {m.text}") if m.type == "error" else None)
     yield pagina
     informe = getattr(request.node, "informe_call", None)
     if informe is not None and informe.failed:
         try:
             captura("fallo")
+            (lab.ARTEFACTOS / f"{captura.prefijo}-consola.log").write_text("\n".join(consola) + "\n")
         except Exception:  # noqa: BLE001 - the failure itself matters more
             pass
     pagina.context.close()
