@@ -39,8 +39,9 @@ test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-dev
-	$(BIN)/python scripts/bench_autograde.py
 	$(BIN)/python scripts/bench_hidden_tests.py
+	$(BIN)/python scripts/bench_autograde.py
+	$(BIN)/python scripts/bench_widgets.py
 
 clean:
 	rm -rf submitted autograded/*/ feedback grades.csv gradebook.db .nbgrader.log
