@@ -187,7 +187,7 @@ class EjecucionAislada(Execute):
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
             cell.outputs.append(_error("DeadKernelError", "el proceso del cuaderno murió en esta celda"))
-            self._detenido = "el proceso del cuaderno había muerto antes; esta celda no se ejecutó"
+            self._detenido = "el proceso del cuaderno murió en una celda anterior; esta celda no se ejecutó"
             return cell, resources
         except CellTimeoutError:
             # the interrupt did not bring the kernel back (nbclient gives up waiting for its output)

@@ -180,6 +180,11 @@ def calificar(forzar_muestras: bool = False) -> dict:
                 if solo.returncode != 0:
                     lista.append(razon_del_log(log))
             for linea in log.splitlines():
+                cambio = re.search(r"Attribute 'cell_type' for cell (\S+) has changed! "
+                                   r"\(should be: (\w+), got: (\w+)\)", linea)
+                if cambio:
+                    lista.append(f"la celda {cambio[1]} se había convertido en {cambio[3]}: nbgrader la "
+                                 f"ha devuelto a {cambio[2]} y se ha calificado")
                 if "exists multiple times" in linea:
                     gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
                     lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")

@@ -25,3 +25,25 @@ def cargar_modulo(ruta: Path | str, nombre: str | None = None):
 def raiz() -> Path:
     """The course root (where nbgrader_config.py lives)."""
     return RAIZ
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _calificacion_de_muestra(request):
+    """Start the TA's job on a course copy early, when a collected test needs it."""
+    from curso_temporal import CalificacionEnSegundoPlano
+    necesita = any("curso_calificado" in getattr(item, "fixturenames", ())
+                   and not item.get_closest_marker("skip") for item in request.session.items)
+    if not necesita:
+        yield None
+        return
+    calificacion = CalificacionEnSegundoPlano(RAIZ / "test-artifacts" / "grade-muestras.log")
+    calificacion.lanzar()
+    yield calificacion
+    calificacion.limpiar()
+
+
+@pytest.fixture(scope="session")
+def curso_calificado(_calificacion_de_muestra):
+    """A course copy after ``python scripts/grade.py`` (samples graded); returns the job."""
+    _calificacion_de_muestra.esperar()
+    return _calificacion_de_muestra

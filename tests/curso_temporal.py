@@ -47,3 +47,56 @@ def ejecutar(curso: Path, *args: str, check: bool = True, timeout: int = 900) ->
 
 def tareas(curso: Path = RAIZ) -> list[str]:
     return sorted(p.name for p in (curso / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+
+
+class CalificacionEnSegundoPlano:
+    """``python scripts/grade.py`` in a temporary course copy, started in the background.
+
+    Several suites need a course after the TA's job (the end-to-end tests, the
+    formgrader in the browser); it takes minutes, so one copy is graded once per
+    session, started as soon as the session starts.
+    """
+
+    def __init__(self, registro: Path):
+        import tempfile
+        self.base = Path(tempfile.mkdtemp(prefix="curso-calificado-"))
+        self.curso = self.base / "curso"
+        self.registro = registro
+        self.proceso: subprocess.Popen | None = None
+
+    def lanzar(self) -> None:
+        copiar_curso(self.curso)
+        self.registro.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.registro, "wb") as log:
+            self.proceso = subprocess.Popen(
+                [sys.executable, "scripts/grade.py"], cwd=self.curso, env=entorno(),
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def esperar(self, timeout: float = 1200) -> Path:
+        if self.proceso is None:
+            self.lanzar()
+        try:
+            codigo = self.proceso.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.parar()
+            raise AssertionError(f"scripts/grade.py no terminó en {timeout} s; mira {self.registro}")
+        if codigo != 0:
+            raise AssertionError(f"scripts/grade.py falló ({codigo}):\n"
+                                 + self.registro.read_text(errors="replace")[-3000:])
+        return self.curso
+
+    def salida(self) -> str:
+        return self.registro.read_text(errors="replace")
+
+    def parar(self) -> None:
+        import signal
+        if self.proceso and self.proceso.poll() is None:
+            os.killpg(self.proceso.pid, signal.SIGTERM)
+            try:
+                self.proceso.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proceso.pid, signal.SIGKILL)
+
+    def limpiar(self) -> None:
+        self.parar()
+        shutil.rmtree(self.base, ignore_errors=True)

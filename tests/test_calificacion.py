@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from nbgrader.api import Gradebook
 
-from curso_temporal import copiar_curso, ejecutar, tareas
+from curso_temporal import ejecutar, tareas
 
 pytestmark = pytest.mark.slow
 
@@ -17,10 +17,9 @@ L1, L2 = "01_atencion_multicabeza", "02_codificacion_posicional"
 
 
 @pytest.fixture(scope="module")
-def curso(tmp_path_factory):
-    curso = copiar_curso(tmp_path_factory.mktemp("curso"))
-    salida = ejecutar(curso, "python", "scripts/grade.py").stdout
-    return curso, salida
+def curso(curso_calificado):
+    """The session's course copy after `python scripts/grade.py`, and what it printed."""
+    return curso_calificado.curso, curso_calificado.salida()
 
 
 def _notas(curso: Path) -> dict[tuple[str, str], tuple[float, float]]:

@@ -200,7 +200,9 @@ def test_el_cuaderno_de_la_base_de_notas_solo_gana_notas(lote):
     assert {s[2] for s in antes["submission"]} == set(CASOS)
     assert antes["grade"], "no grades were written"
     # every submission that has its notebook has one grade per grade cell
-    celdas = {c[1] for c in antes["grade_cell"] if True}
+    notebook = {n[0] for n in antes["notebook"] if n[1] == Path(hostiles.CUADERNO).stem}
+    calificadas = {g[0] for g in antes["grade_cell"]}
+    celdas = {c[1] for c in antes["cell"] if c[0] in calificadas and c[2] in notebook}
     for alumno in CASOS:
         puntos = lote["puntos"][alumno]
         assert not puntos or set(puntos) == celdas, alumno

@@ -1,8 +1,12 @@
-"""The exercise's answer cell (a correct answer) turned into a markdown cell: it never runs."""
+"""The exercise's answer cell (a correct answer) turned into a markdown cell.
+
+nbgrader's OverwriteCells restores the cell type from the gradebook, so the
+answer is graded as code (nothing is lost) and the table says what happened.
+"""
 from . import PE_CORRECTA, cargar, celda, guardar, responder
 
-ESPERADO = "cuestionario"
-RAZON = "positional_encoding"
+ESPERADO = "completa"
+RAZON = "markdown"
 
 
 def preparar(entrega):

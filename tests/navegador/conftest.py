@@ -9,10 +9,9 @@
   temporary folder laid out as a student gets the course (``<tarea>/`` from
   ``release/``) plus the perfect sample's completed notebooks in
   ``perfecta/<tarea>/``, with the course's JupyterLab settings (Spanish).
-- ``curso_ta``: a temporary course copy where ``python scripts/grade.py`` ran
-  (release, samples, autograde, feedback, grades.csv).  It takes minutes, so
-  it is started in the background as soon as the session starts and the
-  formgrader test (the last file) only waits for it.
+- ``curso_ta``: the session's course copy where ``python scripts/grade.py`` ran
+  (``curso_calificado`` in tests/conftest.py, shared with the end-to-end tests;
+  started in the background as soon as the session starts).
 - ``captura(nombre, objetivo=None)``: PNG of the page (or of one element) in
   ``test-artifacts/navegador/<test>-NN-<nombre>.png``.  A failing test also
   leaves ``<test>-NN-fallo.png`` and the browser's console errors
@@ -23,10 +22,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -193,73 +190,15 @@ def servidor_alumno(carpeta_alumno):
 
 # ------------------------------------------------------------------ the TA
 
-class PreparacionTA:
-    """``python scripts/grade.py`` in a temporary course copy, run in the background."""
-
-    def __init__(self):
-        self.base = Path(tempfile.mkdtemp(prefix="curso-ta-"))
-        self.curso = self.base / "curso"
-        self.registro = lab.ARTEFACTOS / "grade-ta.log"
-        self.proceso: subprocess.Popen | None = None
-        self.inicio = 0.0
-
-    def lanzar(self) -> None:
-        from curso_temporal import copiar_curso, entorno
-        copiar_curso(self.curso)
-        lab.ARTEFACTOS.mkdir(parents=True, exist_ok=True)
-        self.inicio = time.monotonic()
-        with open(self.registro, "wb") as log:
-            self.proceso = subprocess.Popen(
-                [sys.executable, "scripts/grade.py"], cwd=self.curso, env=entorno(),
-                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-
-    def esperar(self, timeout: float = 900) -> Path:
-        if self.proceso is None:
-            self.lanzar()
-        try:
-            codigo = self.proceso.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.parar()
-            raise AssertionError(f"scripts/grade.py no terminó en {timeout} s; mira {self.registro}")
-        if codigo != 0:
-            raise AssertionError(f"scripts/grade.py falló ({codigo}):\n"
-                                 + self.registro.read_text(errors="replace")[-3000:])
-        return self.curso
-
-    def parar(self) -> None:
-        if self.proceso and self.proceso.poll() is None:
-            os.killpg(self.proceso.pid, signal.SIGTERM)
-            try:
-                self.proceso.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proceso.pid, signal.SIGKILL)
-
-    def limpiar(self) -> None:
-        self.parar()
-        shutil.rmtree(self.base, ignore_errors=True)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _preparacion_ta(request):
-    """Start the TA's grading early when a collected test needs ``curso_ta``."""
-    necesita = any("curso_ta" in getattr(item, "fixturenames", ())
-                   and not item.get_closest_marker("skip")
-                   for item in request.session.items)
-    if not necesita or MOTIVO:
-        yield None
-        return
-    preparacion = PreparacionTA()
-    preparacion.lanzar()
-    yield preparacion
-    preparacion.limpiar()
-
-
 @pytest.fixture(scope="session")
-def curso_ta(_preparacion_ta):
-    """A course copy after ``python scripts/grade.py``: release, samples, gradebook, feedback."""
-    if _preparacion_ta is None:
+def curso_ta(curso_calificado):
+    """A course copy after ``python scripts/grade.py``: release, samples, gradebook, feedback.
+
+    Shared with the end-to-end tests (``curso_calificado`` in tests/conftest.py).
+    """
+    if MOTIVO:
         pytest.fail(FALLO, pytrace=False)
-    return _preparacion_ta.esperar()
+    return curso_calificado.curso
 
 
 @pytest.fixture(scope="session")
