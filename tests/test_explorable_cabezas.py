@@ -262,3 +262,46 @@ def test_salida_estatica(caja):
     assert "application/vnd.jupyter.widget-view+json" in datos
     assert "data:image/png;base64," in datos["text/html"]
     assert "explorable-cabezas-estatico" in datos["text/html"]
+
+
+# --- fast redraw: same picture as a fresh draw, shown at its own size ---------
+
+def _pixeles(png):
+    import io
+
+    from PIL import Image
+    return np.asarray(Image.open(io.BytesIO(bytes(png))).convert("RGB"))
+
+
+def test_redibujo_igual_que_dibujo_nuevo(ex, mapas):
+    """After clicks and row changes, the widget's PNG is pixel for pixel a fresh draw of that state."""
+    caja = ex.crear_explorable()
+    for accion in [lambda: caja.botones["Cabeza 1"].click(),
+                   lambda: setattr(caja.selector_fila, "value", "persiguen"),
+                   lambda: caja.botones["Cabeza 3"].click(),
+                   lambda: setattr(caja.selector_fila, "value", "el"),
+                   lambda: caja.botones["Suma"].click(),
+                   lambda: setattr(caja.selector_fila, "value", "duerme")]:
+        accion()
+        nombre, fila_elegida = caja.mapa_seleccionado, caja.selector_fila.value
+        fig, ax = ex.nueva_figura()
+        ex.dibujar_mapa(ax, mapas[nombre], f"Mapa «{nombre}»", fila_elegida)
+        np.testing.assert_array_equal(_pixeles(caja.imagen.value), _pixeles(ex.figura_a_png(fig)))
+
+
+def test_dibujar_mapa_dos_veces_igual_que_una(ex, mapas):
+    """Updating the artists of a drawn map gives the same picture as drawing on new axes."""
+    fig, ax = ex.nueva_figura()
+    ex.dibujar_mapa(ax, mapas["Cabeza 2"], "Mapa «Cabeza 2»", "gatos")
+    ex.figura_a_png(fig)
+    ex.dibujar_mapa(ax, mapas["Suma"], "Mapa «Suma»", "duerme")
+    assert len(ax.texts) == 64 and len(ax.images) == 1
+    otra, ax_otra = ex.nueva_figura()
+    ex.dibujar_mapa(ax_otra, mapas["Suma"], "Mapa «Suma»", "duerme")
+    np.testing.assert_array_equal(_pixeles(ex.figura_a_png(fig)), _pixeles(ex.figura_a_png(otra)))
+
+
+def test_imagen_a_su_tamano(caja):
+    """The Image widget is shown at the PNG's pixel width (not stretched, so it is sharp)."""
+    ancho = _pixeles(caja.imagen.value).shape[1]
+    assert caja.imagen.layout.width == f"{ancho}px"

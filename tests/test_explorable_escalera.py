@@ -289,3 +289,42 @@ def test_vista_estatica_incluye_imagen(caja):
     datos = caja._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in datos
     assert "image/png" in datos
+
+
+# ---------------------------------------------------------------- fast redraw
+
+def _pixeles(png):
+    import io
+
+    from PIL import Image
+    return np.asarray(Image.open(io.BytesIO(bytes(png))).convert("RGB"))
+
+
+def test_redibujo_igual_que_dibujo_nuevo(caja):
+    """After each change (cached layers or not) the PNG is pixel for pixel a fresh ``dibujar``."""
+    pasos = [("control_pareja", 5), ("control_disposicion", "concatenada"), ("control_T", 10),
+             ("control_d_model", 8), ("control_pareja", 2), ("control_T", 64),
+             ("control_d_model", 32), ("control_disposicion", "intercalada"), ("control_pareja", 0),
+             ("control_pareja", 5)]
+    for control, valor in pasos:
+        setattr(getattr(caja, control), "value", valor)
+        e = caja.estado
+        nuevo = esc.figura_a_png(esc.dibujar(e["T"], e["d_model"], e["pareja"], e["disposicion"]))
+        np.testing.assert_array_equal(_pixeles(caja.imagen.value), _pixeles(nuevo), err_msg=str(e))
+
+
+def test_cambiar_pareja_no_toca_el_fondo(caja):
+    """Changing only the pair keeps the heatmap image and the ladder's rungs as they were."""
+    figura = esc._FiguraEscalera(64, 32, 0, "intercalada")
+    datos = figura.imagen.get_array().copy()
+    peldanos = figura.peldanos.get_ydata().copy()
+    figura.poner(64, 32, 7, "intercalada")
+    np.testing.assert_array_equal(figura.imagen.get_array(), datos)
+    np.testing.assert_array_equal(figura.peldanos.get_ydata(), peldanos)
+    assert [p.get_x() + 0.5 for p in figura.recuadros] == [14, 15]
+
+
+def test_imagen_a_su_tamano(caja):
+    """The Image widget is shown at the PNG's pixel width (not stretched, so it is sharp)."""
+    ancho = _pixeles(caja.imagen.value).shape[1]
+    assert caja.imagen.layout.width == f"{ancho}px"

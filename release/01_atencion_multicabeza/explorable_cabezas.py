@@ -292,31 +292,84 @@ def dibujar_mapa(ax, A: np.ndarray, titulo: str, fila: str | int | None = None) 
 
     Sección: «El explorable: cuatro reglas, cuatro cabezas».
 
+    La primera vez (o si cambia T) los ejes se vacían y se monta el dibujo;
+    las siguientes sólo se cambian los datos, los números, sus colores, el
+    título y el recuadro de los artistas que ya existen (el mismo dibujo que
+    uno nuevo, sin volver a montar los ejes).
+
     Args:
-        ax: ejes de matplotlib (se vacían antes de pintar).
+        ax: ejes de matplotlib.
         A: array (T, T) de pesos en [0, 1].
         titulo: str que se escribe encima.
         fila: palabra o índice de la fila que se recuadra (None: ninguna).
     """
+    T = A.shape[0]
+    artistas = getattr(ax, "_explorable_cabezas", None)
+    if artistas is None or artistas["T"] != T or artistas["imagen"] not in ax.images:
+        artistas = _montar_mapa(ax, T)
+    artistas["imagen"].set_data(A)
+    for s in range(T):
+        for t in range(T):
+            texto = artistas["numeros"][s][t]
+            texto.set_text(f"{A[s, t]:.2f}")
+            texto.set_color("white" if A[s, t] > 0.55 else "black")
+    artistas["titulo"].set_text(titulo)
+    recuadro = artistas["recuadro"]
+    if fila is None:
+        recuadro.set_visible(False)
+    else:
+        s = PALABRAS.index(fila) if isinstance(fila, str) else int(fila)
+        recuadro.set_y(s - 0.5)
+        recuadro.set_visible(True)
+
+
+def _montar_mapa(ax, T: int) -> dict:
+    """Vacía ``ax`` y crea una vez los artistas de un mapa (T, T); los guarda en los ejes."""
     from matplotlib.patches import Rectangle
 
     ax.clear()
-    T = A.shape[0]
-    ax.imshow(A, cmap="Blues", vmin=0.0, vmax=1.0)
+    imagen = ax.imshow(np.zeros((T, T)), cmap="Blues", vmin=0.0, vmax=1.0)
     ax.set_xticks(range(T))
     ax.set_yticks(range(T))
     ax.set_xticklabels(PALABRAS[:T], rotation=45, ha="right")
     ax.set_yticklabels(PALABRAS[:T])
     ax.set_xlabel("quien contesta (columna)")
     ax.set_ylabel("quien pregunta (fila)")
-    ax.set_title(titulo)
-    for s in range(T):
-        for t in range(T):
-            color = "white" if A[s, t] > 0.55 else "black"
-            ax.text(t, s, f"{A[s, t]:.2f}", ha="center", va="center", fontsize=8, color=color)
-    if fila is not None:
-        s = PALABRAS.index(fila) if isinstance(fila, str) else int(fila)
-        ax.add_patch(Rectangle((-0.5, s - 0.5), T, 1, fill=False, edgecolor="crimson", linewidth=2))
+    # Con «y» fija el título no recalcula su altura en cada dibujo (no hay marcas arriba).
+    titulo = ax.set_title("", y=1.0)
+    numeros = [[ax.text(t, s, "", ha="center", va="center", fontsize=8) for t in range(T)]
+               for s in range(T)]
+    # El recuadro va encima de todo lo demás de los ejes: así se puede pintar
+    # solo sobre un fondo guardado y queda igual que en un dibujo completo.
+    recuadro = ax.add_patch(Rectangle((-0.5, -0.5), T, 1, fill=False, edgecolor="crimson",
+                                      linewidth=2, zorder=10, visible=False))
+    artistas = {"T": T, "imagen": imagen, "numeros": numeros, "titulo": titulo,
+                "recuadro": recuadro}
+    ax._explorable_cabezas = artistas
+    return artistas
+
+
+def _lienzo(fig):
+    """El lienzo Agg de ``fig`` (se crea si no lo tiene); la maqueta se calcula una sola vez."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    if not getattr(fig, "_explorable_maquetada", False):
+        fig.tight_layout()   # las etiquetas no cambian: basta con maquetar la primera vez
+        fig._explorable_maquetada = True
+    return fig.canvas
+
+
+def _png_del_lienzo(lienzo) -> bytes:
+    """Codifica en PNG lo que ya está pintado en el lienzo (RGB, compresión rápida)."""
+    from PIL import Image
+
+    ancho, alto = lienzo.get_width_height()
+    rgba = Image.frombuffer("RGBA", (ancho, alto), lienzo.buffer_rgba(), "raw", "RGBA", 0, 1)
+    buffer = io.BytesIO()
+    rgba.convert("RGB").save(buffer, format="png", compress_level=3)
+    return buffer.getvalue()
 
 
 def figura_a_png(fig) -> bytes:
@@ -327,13 +380,66 @@ def figura_a_png(fig) -> bytes:
     Returns:
         bytes que empiezan por la firma PNG ``b"\\x89PNG"``.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    lienzo = _lienzo(fig)
+    lienzo.draw()
+    return _png_del_lienzo(lienzo)
 
-    FigureCanvasAgg(fig)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    return buffer.getvalue()
+
+class _PintorMapas:
+    """Dibuja los PNG del explorable sobre una sola figura, guardando lo ya hecho.
+
+    Sección: «El explorable: cuatro reglas, cuatro cabezas».
+
+    Tres capas, pintadas en el mismo orden que un dibujo completo:
+    el marco (ejes, etiquetas de las palabras, rótulos), igual para todos los
+    mapas, se pinta una vez; encima, el mapa (imagen, bordes, 64 números,
+    título), que sólo depende del mapa elegido; y encima, el recuadro de la
+    fila.  Cada capa se guarda y al cambiar algo sólo se repinta lo que cambia.
+    Los PNG ya hechos se guardan por (mapa, fila).
+    """
+
+    def __init__(self, mapas: dict[str, np.ndarray]):
+        self.mapas = mapas
+        self.fig, self.ax = nueva_figura()
+        self._marco = None  # región del lienzo con sólo el marco
+        self._fondos = {}   # nombre del mapa -> región del lienzo con el mapa sin recuadro
+        self._pngs = {}     # (nombre, fila) -> bytes PNG
+        self.ancho_px = int(round(self.fig.get_figwidth() * self.fig.dpi))
+
+    def _capa_mapa(self) -> list:
+        artistas = self.ax._explorable_cabezas
+        return ([artistas["imagen"], *self.ax.spines.values()]
+                + [texto for fila in artistas["numeros"] for texto in fila] + [artistas["titulo"]])
+
+    def png(self, nombre: str, fila: str) -> bytes:
+        clave = (nombre, fila)
+        if clave in self._pngs:
+            return self._pngs[clave]
+        dibujar_mapa(self.ax, self.mapas[nombre], f"Mapa «{nombre}»", None)
+        lienzo = _lienzo(self.fig)
+        fondo = self._fondos.get(nombre)
+        if fondo is None:
+            capa = self._capa_mapa()
+            if self._marco is None:
+                for artista in capa:
+                    artista.set_visible(False)
+                lienzo.draw()
+                self._marco = lienzo.copy_from_bbox(self.fig.bbox)
+                for artista in capa:
+                    artista.set_visible(True)
+            else:
+                lienzo.restore_region(self._marco)
+            for artista in capa:
+                self.ax.draw_artist(artista)
+            fondo = self._fondos[nombre] = lienzo.copy_from_bbox(self.fig.bbox)
+        else:
+            lienzo.restore_region(fondo)
+        recuadro = self.ax._explorable_cabezas["recuadro"]
+        recuadro.set_y(PALABRAS.index(fila) - 0.5)
+        recuadro.set_visible(True)
+        self.ax.draw_artist(recuadro)
+        self._pngs[clave] = _png_del_lienzo(lienzo)
+        return self._pngs[clave]
 
 
 # ---------------------------------------------------------------------------
@@ -395,7 +501,7 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
     if fila_inicial not in PALABRAS:
         raise ValueError(f"fila_inicial debe ser una de {list(PALABRAS)}, no {fila_inicial!r}.")
 
-    fig, ax = nueva_figura()
+    pintor = _PintorMapas(mapas)
 
     botones = {}
     for nombre in mapas:
@@ -409,7 +515,9 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
     selector = widgets.Dropdown(options=list(PALABRAS), value=fila_inicial, description="Fila")
     selector.add_class("explorable-cabezas-fila")
 
-    imagen = widgets.Image(format="png")
+    # La imagen se enseña a su tamaño en píxeles: estirada se vería borrosa.
+    imagen = widgets.Image(format="png", layout=widgets.Layout(
+        width=f"{pintor.ancho_px}px", max_width="100%", height="auto"))
     imagen.add_class("explorable-cabezas-mapa")
     leyenda = widgets.HTML()
     leyenda.add_class("explorable-cabezas-leyenda")
@@ -426,8 +534,7 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
         nombre, fila = caja.mapa_seleccionado, selector.value
         for n, b in botones.items():
             b.button_style = "info" if n == nombre else ""
-        dibujar_mapa(ax, mapas[nombre], f"Mapa «{nombre}»", fila)
-        imagen.value = figura_a_png(fig)
+        imagen.value = pintor.png(nombre, fila)
         leyenda.value = (f"<p>Mapa: <b>{html.escape(nombre)}</b> · fila: "
                          f"<b>{html.escape(fila)}</b></p>")
         panel.value = texto_resumen(resumen_fila(mapas, fila), fila, seleccionado=nombre)

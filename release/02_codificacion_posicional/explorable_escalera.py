@@ -32,6 +32,8 @@ import matplotlib
 
 matplotlib.use("Agg")  # se dibuja siempre a PNG; no hace falta ventana
 import numpy as np  # noqa: E402
+from PIL import Image  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
@@ -272,68 +274,188 @@ def dibujar(T: int, d_model: int, pareja: int, disposicion: str) -> Figure:
     Sección «El explorable». No usa pyplot (no hay estado global): la figura
     se crea, se devuelve y quien la recibe la convierte en PNG.
     """
-    mapa = matriz_para_mapa(T, d_model, disposicion)
-    curvas = curvas_de_pareja(T, d_model, pareja)
-    lams = longitudes_de_onda(d_model)
-    col_seno, col_coseno = columnas_de_pareja(pareja, d_model, disposicion)
+    return _FiguraEscalera(T, d_model, pareja, disposicion).fig
 
-    fig = Figure(figsize=(11.5, 5.0), dpi=72)
-    fig.subplots_adjust(left=0.06, right=0.985, bottom=0.1, top=0.94, wspace=0.22, hspace=0.5)
-    rejilla = fig.add_gridspec(2, 2, width_ratios=[1.25, 1.0])
-    ax_mapa = fig.add_subplot(rejilla[:, 0])
-    ax_curvas = fig.add_subplot(rejilla[0, 1])
-    ax_escalera = fig.add_subplot(rejilla[1, 1])
 
-    # Mapa de calor: filas = posiciones, columnas = coordenadas.
-    imagen = ax_mapa.imshow(mapa["matriz"], cmap="RdBu_r", vmin=-1.0, vmax=1.0,
-                            aspect="auto", interpolation="nearest")
-    fig.colorbar(imagen, ax=ax_mapa, shrink=0.85, label="valor de PE")
-    for col, color in ((col_seno, COLOR_SENO), (col_coseno, COLOR_COSENO)):
-        ax_mapa.add_patch(Rectangle((col - 0.5, -0.5), 1.0, T, fill=False,
-                                    edgecolor=color, linewidth=2.5))
-    if disposicion == "intercalada":
-        titulo = "PE intercalada (artículo): seno en 2i, coseno en 2i+1"
-    else:
-        titulo = "PE concatenada [sin | cos]"
-        ax_mapa.axvline(d_model / 2 - 0.5, color="black", linewidth=1.0, linestyle=":")
-    ax_mapa.set_title(titulo)
-    ax_mapa.set_xlabel("coordenada (columna de PE)  ·  rápidas a la izquierda, lentas a la derecha")
-    ax_mapa.set_ylabel("posición pos")
+class _FiguraEscalera:
+    """Una figura de tres paneles que se monta una vez y luego sólo se actualiza.
 
-    # Curvas de la pareja elegida.
-    ax_curvas.plot(curvas["x"], curvas["seno"], color=COLOR_SENO, label=f"seno (col. {col_seno})")
-    ax_curvas.plot(curvas["x"], curvas["coseno"], color=COLOR_COSENO,
-                   label=f"coseno (col. {col_coseno})")
-    ax_curvas.plot(curvas["pos"], curvas["seno_pos"], "o", color=COLOR_SENO, markersize=3)
-    ax_curvas.plot(curvas["pos"], curvas["coseno_pos"], "o", color=COLOR_COSENO, markersize=3)
-    ax_curvas.set_ylim(-1.1, 1.1)
-    ax_curvas.set_xlim(0, max(T - 1, 1))
-    ax_curvas.set_title(f"Pareja {pareja}: λ ≈ {formatear_posiciones(curvas['longitud'])} posiciones")
-    ax_curvas.set_xlabel("posición pos")
-    ax_curvas.legend(loc="lower left", fontsize=8)
-    ax_curvas.grid(alpha=0.3)
+    Sección «El explorable». ``poner`` cambia los datos de los artistas que ya
+    existen (sin volver a montar ejes ni maquetar) y ``png`` pinta por capas:
+    el fondo (todo lo que depende de T, d_model y la disposición) se guarda y,
+    si sólo cambia la pareja, se repone y se pinta encima sólo lo de la pareja
+    (recuadros, curvas con su título y leyenda, el círculo de la escalera y su
+    leyenda), que va por encima de todo lo demás de sus ejes. El resultado es
+    el mismo PNG que el de un dibujo completo.
+    """
 
-    # Escalera de longitudes de onda (escala logarítmica: una recta).
-    parejas = np.arange(d_model // 2)
-    ax_escalera.semilogy(parejas, lams, "o-", color="0.35", markersize=3, label="λ_i")
-    ax_escalera.semilogy([pareja], [lams[pareja]], "o", color="black", markersize=9,
-                         markerfacecolor="none", markeredgewidth=2, label="pareja elegida")
-    ax_escalera.axhline(2 * np.pi * BASE, color="purple", linestyle="--", linewidth=1,
-                        label="2π·10000 ≈ 62 832")
-    ax_escalera.axhline(T, color="green", linestyle=":", linewidth=1, label=f"T = {T}")
-    ax_escalera.set_xlabel("pareja i")
-    ax_escalera.set_ylabel("λ_i (posiciones)")
-    ax_escalera.set_title("Escalera de longitudes de onda")
-    ax_escalera.legend(loc="lower right", fontsize=8)
-    ax_escalera.grid(alpha=0.3)
-    return fig
+    MAX_FONDOS = 24
+    MAX_PNGS = 96
+
+    def __init__(self, T: int, d_model: int, pareja: int, disposicion: str):
+        fig = Figure(figsize=(11.5, 5.0), dpi=72)
+        fig.subplots_adjust(left=0.06, right=0.985, bottom=0.1, top=0.94, wspace=0.22, hspace=0.5)
+        rejilla = fig.add_gridspec(2, 2, width_ratios=[1.25, 1.0])
+        ax_mapa = fig.add_subplot(rejilla[:, 0])
+        ax_curvas = fig.add_subplot(rejilla[0, 1])
+        ax_escalera = fig.add_subplot(rejilla[1, 1])
+        self.fig, self.ax_mapa, self.ax_curvas, self.ax_escalera = fig, ax_mapa, ax_curvas, ax_escalera
+        encima = 2.6  # por encima de los bordes (2.5): se puede pintar sobre un fondo guardado
+
+        # Mapa de calor: filas = posiciones, columnas = coordenadas.
+        self.imagen = ax_mapa.imshow(np.zeros((1, 2)), cmap="RdBu_r", vmin=-1.0, vmax=1.0,
+                                     aspect="auto", interpolation="nearest")
+        fig.colorbar(self.imagen, ax=ax_mapa, shrink=0.85, label="valor de PE")
+        self.recuadros = [ax_mapa.add_patch(Rectangle((-0.5, -0.5), 1.0, 1.0, fill=False,
+                                                      edgecolor=color, linewidth=2.5, zorder=encima))
+                          for color in (COLOR_SENO, COLOR_COSENO)]
+        self.division = ax_mapa.axvline(0.5, color="black", linewidth=1.0, linestyle=":")
+        self.titulo_mapa = ax_mapa.set_title("", y=1.0)
+        ax_mapa.set_xlabel("coordenada (columna de PE)  ·  rápidas a la izquierda, lentas a la derecha")
+        ax_mapa.set_ylabel("posición pos")
+
+        # Curvas de la pareja elegida.
+        (self.seno,) = ax_curvas.plot([], [], color=COLOR_SENO, label="seno", zorder=encima)
+        (self.coseno,) = ax_curvas.plot([], [], color=COLOR_COSENO, label="coseno", zorder=encima)
+        (self.seno_pos,) = ax_curvas.plot([], [], "o", color=COLOR_SENO, markersize=3, zorder=encima)
+        (self.coseno_pos,) = ax_curvas.plot([], [], "o", color=COLOR_COSENO, markersize=3,
+                                            zorder=encima)
+        ax_curvas.set_ylim(-1.1, 1.1)
+        self.titulo_curvas = ax_curvas.set_title("", y=1.0)
+        ax_curvas.set_xlabel("posición pos")
+        self.leyenda_curvas = ax_curvas.legend(loc="lower left", fontsize=8)
+        ax_curvas.grid(alpha=0.3)
+
+        # Escalera de longitudes de onda (escala logarítmica: una recta).
+        ax_escalera.set_yscale("log")
+        (self.peldanos,) = ax_escalera.plot([0], [1.0], "o-", color="0.35", markersize=3, label="λ_i")
+        (self.elegido,) = ax_escalera.plot([0], [1.0], "o", color="black", markersize=9,
+                                           markerfacecolor="none", markeredgewidth=2,
+                                           label="pareja elegida", zorder=encima)
+        ax_escalera.axhline(2 * np.pi * BASE, color="purple", linestyle="--", linewidth=1,
+                            label="2π·10000 ≈ 62 832")
+        self.linea_T = ax_escalera.axhline(1.0, color="green", linestyle=":", linewidth=1, label="T")
+        ax_escalera.set_xlabel("pareja i")
+        ax_escalera.set_ylabel("λ_i (posiciones)")
+        ax_escalera.set_title("Escalera de longitudes de onda", y=1.0)
+        self.leyenda_escalera = ax_escalera.legend(loc="lower right", fontsize=8)
+        ax_escalera.grid(alpha=0.3)
+
+        # Lo que depende sólo de la pareja, en el orden en que lo pinta un dibujo completo.
+        self.capa_pareja = [(ax_mapa, r) for r in self.recuadros] + [
+            (ax_curvas, a) for a in (self.seno, self.coseno, self.seno_pos, self.coseno_pos,
+                                     self.titulo_curvas, self.leyenda_curvas)] + [
+            (ax_escalera, self.elegido), (ax_escalera, self.leyenda_escalera)]
+        self._fondos = {}  # (T, d_model, disposición) -> región guardada del lienzo
+        self._pngs = {}    # (T, d_model, pareja, disposición) -> bytes PNG
+        self._fondo_puesto = None
+        self.estado = None
+        self.poner(T, d_model, pareja, disposicion)
+
+    def poner(self, T: int, d_model: int, pareja: int, disposicion: str) -> None:
+        """Cambia los artistas para (T, d_model, pareja, disposición); sólo lo que cambie."""
+        T, d_model, pareja = int(T), _comprobar_d_model(d_model), int(pareja)
+        columnas = columnas_de_pareja(pareja, d_model, disposicion)  # también valida
+        fondo = (T, d_model, disposicion)
+        if self._fondo_puesto != fondo:
+            self._poner_fondo(T, d_model, disposicion)
+            self._fondo_puesto = fondo
+        if self.estado != (T, d_model, pareja, disposicion):
+            self._poner_pareja(T, d_model, pareja, columnas)
+        self.estado = (T, d_model, pareja, disposicion)
+
+    def _poner_fondo(self, T: int, d_model: int, disposicion: str) -> None:
+        mapa = matriz_para_mapa(T, d_model, disposicion)
+        ax = self.ax_mapa
+        self.imagen.set_data(mapa["matriz"])
+        self.imagen.set_extent((-0.5, d_model - 0.5, T - 0.5, -0.5))
+        ax.set_xlim(-0.5, d_model - 0.5)
+        ax.set_ylim(T - 0.5, -0.5)
+        for recuadro in self.recuadros:
+            recuadro.set_height(T)
+        if disposicion == "intercalada":
+            self.titulo_mapa.set_text("PE intercalada (artículo): seno en 2i, coseno en 2i+1")
+            self.division.set_visible(False)
+        else:
+            self.titulo_mapa.set_text("PE concatenada [sin | cos]")
+            self.division.set_xdata([d_model / 2 - 0.5] * 2)
+            self.division.set_visible(True)
+        self.ax_curvas.set_xlim(0, max(T - 1, 1))
+        parejas, lams = np.arange(d_model // 2), longitudes_de_onda(d_model)
+        self.peldanos.set_data(parejas, lams)
+        # El círculo siempre cae en un peldaño; se pone en uno para que no cuente lo de antes.
+        self.elegido.set_data(parejas[:1], lams[:1])
+        self.linea_T.set_ydata([T, T])
+        self.linea_T.set_label(f"T = {T}")
+        self.leyenda_escalera.get_texts()[3].set_text(f"T = {T}")
+        self.ax_escalera.relim()
+        self.ax_escalera.autoscale_view()
+
+    def _poner_pareja(self, T: int, d_model: int, pareja: int, columnas: tuple[int, int]) -> None:
+        for recuadro, columna in zip(self.recuadros, columnas):
+            recuadro.set_x(columna - 0.5)
+        curvas = curvas_de_pareja(T, d_model, pareja)
+        self.seno.set_data(curvas["x"], curvas["seno"])
+        self.coseno.set_data(curvas["x"], curvas["coseno"])
+        self.seno_pos.set_data(curvas["pos"], curvas["seno_pos"])
+        self.coseno_pos.set_data(curvas["pos"], curvas["coseno_pos"])
+        self.titulo_curvas.set_text(
+            f"Pareja {pareja}: λ ≈ {formatear_posiciones(curvas['longitud'])} posiciones")
+        etiquetas = (f"seno (col. {columnas[0]})", f"coseno (col. {columnas[1]})")
+        for linea, texto, etiqueta in zip((self.seno, self.coseno),
+                                          self.leyenda_curvas.get_texts(), etiquetas):
+            linea.set_label(etiqueta)
+            texto.set_text(etiqueta)
+        self.elegido.set_data([pareja], [curvas["longitud"]])
+
+    def png(self) -> bytes:
+        """El PNG del estado puesto; pinta sólo las capas que no estén guardadas."""
+        if self.estado in self._pngs:
+            return self._pngs[self.estado]
+        lienzo = self.fig.canvas
+        if not isinstance(lienzo, FigureCanvasAgg):
+            lienzo = FigureCanvasAgg(self.fig)
+        clave_fondo = self.estado[:2] + self.estado[3:]
+        fondo = self._fondos.get(clave_fondo)
+        if fondo is None:
+            for _, artista in self.capa_pareja:
+                artista.set_visible(False)
+            try:
+                lienzo.draw()
+            finally:
+                for _, artista in self.capa_pareja:
+                    artista.set_visible(True)
+            fondo = _guardar(self._fondos, clave_fondo,
+                             lienzo.copy_from_bbox(self.fig.bbox), self.MAX_FONDOS)
+        else:
+            lienzo.restore_region(fondo)
+        for ax, artista in self.capa_pareja:
+            ax.draw_artist(artista)
+        return _guardar(self._pngs, self.estado, _png_del_lienzo(lienzo), self.MAX_PNGS)
+
+
+def _guardar(cache: dict, clave, valor, maximo: int):
+    """Guarda ``valor`` en ``cache`` olvidando lo más antiguo si pasa de ``maximo``."""
+    cache[clave] = valor
+    while len(cache) > maximo:
+        del cache[next(iter(cache))]
+    return valor
+
+
+def _png_del_lienzo(lienzo) -> bytes:
+    """Codifica en PNG lo que ya está pintado en el lienzo (RGB, compresión rápida)."""
+    ancho, alto = lienzo.get_width_height()
+    rgba = Image.frombuffer("RGBA", (ancho, alto), lienzo.buffer_rgba(), "raw", "RGBA", 0, 1)
+    buffer = io.BytesIO()
+    rgba.convert("RGB").save(buffer, format="png", compress_level=3)
+    return buffer.getvalue()
 
 
 def figura_a_png(fig: Figure) -> bytes:
     """Los bytes PNG de una figura de matplotlib (sin pyplot ni pantalla)."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    return buffer.getvalue()
+    lienzo = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    lienzo.draw()
+    return _png_del_lienzo(lienzo)
 
 
 # ---------------------------------------------------------------------------
@@ -388,7 +510,11 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
         options=[("intercalada (artículo)", "intercalada"),
                  ("[sin | cos] concatenada", "concatenada")],
         value=disposicion, description="disposición", style=estilo)
-    imagen = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+    figura = _FiguraEscalera(T, d_model, pareja, disposicion)
+    # La imagen se enseña a su tamaño en píxeles: estirada se vería borrosa.
+    ancho_px = int(round(figura.fig.get_figwidth() * figura.fig.dpi))
+    imagen = widgets.Image(format="png", layout=widgets.Layout(
+        width=f"{ancho_px}px", max_width="100%", height="auto"))
     etiqueta_longitud = widgets.HTML()
     nota_disposicion = widgets.HTML(layout=widgets.Layout(max_width="900px"))
 
@@ -413,6 +539,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     caja.nota_disposicion = nota_disposicion
     caja.estado = {}
     caja._sin_redibujar = False
+    notas = {}  # (T, d_model, disposición) -> nota ya calculada
 
     def redibujar(_cambio=None):
         if caja._sin_redibujar:
@@ -425,10 +552,12 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
         finally:
             caja._sin_redibujar = False
         t, i, disp = control_T.value, control_pareja.value, control_disposicion.value
-        fig = dibujar(t, d, i, disp)
-        imagen.value = figura_a_png(fig)
+        figura.poner(t, d, i, disp)  # sólo cambia lo que depende de lo que ha cambiado
+        imagen.value = figura.png()
         etiqueta_longitud.value = texto_longitud(i, d, disp)
-        nota_disposicion.value = texto_disposicion(t, d, disp)
+        if (t, d, disp) not in notas:
+            _guardar(notas, (t, d, disp), texto_disposicion(t, d, disp), _FiguraEscalera.MAX_FONDOS)
+        nota_disposicion.value = notas[(t, d, disp)]
         caja.estado = {
             "d_model": d, "T": t, "pareja": i, "disposicion": disp,
             "columnas": columnas_de_pareja(i, d, disp),
