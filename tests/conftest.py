@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 RAIZ = Path(__file__).resolve().parent.parent
+if str(RAIZ) not in sys.path:      # `scripts` and `grader_tests` importable from any runner
+    sys.path.insert(0, str(RAIZ))
 
 
 def cargar_modulo(ruta: Path | str, nombre: str | None = None):

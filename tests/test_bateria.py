@@ -21,15 +21,15 @@ import os
 import shutil
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import nbformat
+
+from scripts import samples
 import pytest
 
 RAIZ = Path(__file__).resolve().parent.parent
 BATERIA = Path(__file__).resolve().parent / "bateria"
-STUB = ("# ESCRIBE TU CÓDIGO AQUÍ", "raise NotImplementedError()")
 
 # function -> (assignment folder, notebook name)
 ASIGNACIONES = {
@@ -59,59 +59,10 @@ def archivos(funcion: str) -> list[Path]:
 
 def plantar(nb, funcion: str, codigo: str):
     """Put ``codigo`` where the student types, in the cell with grade_id ``funcion``."""
-    celdas = [c for c in nb.cells
-              if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade_id") == funcion]
-    assert len(celdas) == 1, f"la release no tiene una celda de solución {funcion!r}"
-    celda = celdas[0]
-    define_todo = any(linea.startswith(f"def {funcion}(") for linea in codigo.splitlines())
-    if define_todo:
-        celda.source = codigo
-    else:
-        sangria = next(l[: len(l) - len(l.lstrip())] for l in celda.source.splitlines() if STUB[0] in l)
-        cuerpo = "\n".join(sangria + l if l else l for l in codigo.splitlines())
-        celda.source = celda.source.replace(f"{sangria}{STUB[0]}\n{sangria}{STUB[1]}", cuerpo)
-    assert STUB[1] not in celda.source
+    samples.plant(nb, funcion, codigo)
+    assert "raise NotImplementedError()" not in next(
+        c.source for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == funcion)
     return nb
-
-
-MARCA_INICIO, MARCA_FIN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
-
-
-def ocultas_primero(ruta: Path, funcion: str) -> int:
-    """Move each graded cell's hidden block (``corregir``) before its visible asserts.
-
-    A visible ``assert`` that fails before ``corregir`` runs stops the cell:
-    no evidence, 0 points and no diagnosis, whatever the property.  With the
-    hidden block first the evidence is always published; the verdict then
-    replaces the cell's outputs (the assertion error included).  Returns how
-    many cells were reordered (0 when the source already has that layout).
-    """
-    nb = nbformat.read(ruta, as_version=4)
-    movidas = 0
-    for celda in nb.cells:
-        meta = celda.metadata.get("nbgrader", {})
-        if celda.cell_type != "code" or not meta.get("grade") or \
-                not str(meta.get("grade_id", "")).startswith(funcion + "_"):
-            continue
-        fuente = celda.source
-        inicio, fin = fuente.find(MARCA_INICIO), fuente.find(MARCA_FIN)
-        if inicio < 0 or fin < 0:
-            continue
-        fin += len(MARCA_FIN)
-        antes = fuente[:inicio]
-        lineas_antes = antes.strip().splitlines()
-        # a leading docstring may stay on top
-        docstring = ""
-        if lineas_antes and lineas_antes[0].startswith('"""') and lineas_antes[0].count('"""') == 2:
-            docstring = lineas_antes[0] + "\n"
-            antes = antes.strip()[len(lineas_antes[0]):].lstrip("\n")
-        if not antes.strip():
-            continue
-        celda.source = docstring + fuente[inicio:fin] + "\n" + antes.rstrip() + "\n" + fuente[fin:].lstrip("\n")
-        movidas += 1
-    if movidas:
-        nbformat.write(nb, ruta)
-    return movidas
 
 
 def _entorno() -> dict:
@@ -142,11 +93,6 @@ def preparar_curso(base: Path, funcion: str) -> tuple[Path, list[tuple[str, Path
     ignorar = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints")
     shutil.copytree(RAIZ / "grader_tests", curso / "grader_tests", ignore=ignorar)
     shutil.copytree(RAIZ / "source" / carpeta, curso / "source" / carpeta, ignore=ignorar)
-    movidas = ocultas_primero(curso / "source" / carpeta / f"{cuaderno}.ipynb", funcion)
-    if movidas:
-        warnings.warn(f"{carpeta}: {movidas} celdas calificadas de {funcion} tienen pruebas visibles "
-                      "antes de la corrección oculta; la copia temporal las reordena (corrección "
-                      "primero) para que una aserción visible no borre la nota parcial.")
     # the gradebook (and, without a release in the repo, the release itself)
     _esperar(_nbgrader(curso, "generate_assignment", carpeta, "--force"), curso, "generate_assignment")
     release = RAIZ / "release" / carpeta

@@ -65,6 +65,10 @@ def test_source_sin_salidas_y_cada_celda_de_prueba_esta_registrada(ruta):
         fuente = "".join(celda["source"])
         assert fuente.lstrip().startswith('"""'), f"{gid}: la celda de prueba empieza con un docstring"
         assert f'corregir("{gid}", globals())' in fuente, gid
+        # the hidden block comes right after the docstring: a failing visible
+        # assert can then never stop the evidence from being published
+        despues_del_docstring = fuente.split('"""', 2)[2].lstrip("\n")
+        assert despues_del_docstring.startswith("### BEGIN HIDDEN TESTS"), gid
         especificacion(gid)
         if gid in PROPIEDADES:
             assert float(meta["points"]) == PROPIEDADES[gid].puntos, gid

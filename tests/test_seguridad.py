@@ -29,7 +29,7 @@ CASOS = hostiles.cargar_casos()
 # short limits so the loops, the hog and the budget cost seconds, not minutes
 LIMITES = """
 # --- tests/test_seguridad.py: short limits for the hostile battery ---
-c.Execute.timeout = 8
+c.Execute.timeout = 20
 c.EjecucionAislada.presupuesto_total = 60
 c.KernelAislado.memoria_maxima = 2 * 1024 ** 3
 """

@@ -11,7 +11,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     for i in range(h):
         bloque = slice(i * d_k, (i + 1) * d_k)
         E = Q[:, bloque] @ K[:, bloque].T / np.sqrt(d_k)
-        E = E - E.max(axis=1, keepdims=True)
+        E = E - np.max(E, axis=1, keepdims=True)
         A_i = np.exp(E)
         A_i = A_i / A_i.sum(axis=1, keepdims=True)
         cabezas.append(A_i @ V[:, bloque])

@@ -4,9 +4,8 @@ import numpy as np
 
 
 def softmax(E):
-    E = E - E.max(axis=-1, keepdims=True)
-    Z = np.exp(E)
-    return Z / Z.sum(axis=-1, keepdims=True)
+    pesos = np.exp(E - np.max(E, axis=-1, keepdims=True))
+    return pesos / np.sum(pesos, axis=-1, keepdims=True)
 
 
 def multi_head(X, Wq, Wk, Wv, Wo, h):

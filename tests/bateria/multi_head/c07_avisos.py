@@ -15,7 +15,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     print("mensaje en stderr", file=sys.stderr)
     Q, K, V = (np.stack(np.split(X @ W, h, axis=1)) for W in (Wq, Wk, Wv))
     E = Q @ np.swapaxes(K, 1, 2) / np.sqrt(d_k)
-    A = np.exp(E - E.max(axis=-1, keepdims=True))
+    A = np.exp(E - np.max(E, axis=-1, keepdims=True))
     A = A / A.sum(axis=-1, keepdims=True)
     salida = np.hstack(list(A @ V)) @ Wo
     return salida, A

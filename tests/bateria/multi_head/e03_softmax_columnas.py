@@ -12,7 +12,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     for i in range(h):
         b = slice(i * d_k, (i + 1) * d_k)
         E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
-        E = np.exp(E - E.max(axis=0))
+        E = np.exp(E - np.max(E, axis=0))
         A_i = E / E.sum(axis=0)
         cabezas.append(A_i @ V[:, b])
         mapas.append(A_i)

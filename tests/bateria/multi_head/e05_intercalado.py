@@ -11,7 +11,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     cabezas, mapas = [], []
     for i in range(h):
         E = Q[:, i::h] @ K[:, i::h].T / np.sqrt(d_k)
-        E = np.exp(E - E.max(axis=1, keepdims=True))
+        E = np.exp(E - np.max(E, axis=1, keepdims=True))
         A_i = E / E.sum(axis=1, keepdims=True)
         cabezas.append(A_i @ V[:, i::h])
         mapas.append(A_i)

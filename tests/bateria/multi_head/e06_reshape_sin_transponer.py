@@ -11,7 +11,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     K = (X @ Wk).reshape(h, T, d_k)
     V = (X @ Wv).reshape(h, T, d_k)
     E = Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)
-    E = np.exp(E - E.max(axis=-1, keepdims=True))
+    E = np.exp(E - np.max(E, axis=-1, keepdims=True))
     A = E / E.sum(axis=-1, keepdims=True)
     concat = (A @ V).reshape(T, d_model)
     return concat @ Wo, A

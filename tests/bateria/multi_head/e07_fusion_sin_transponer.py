@@ -12,7 +12,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     K = (X @ Wk).reshape(T, h, d_k).transpose(1, 0, 2)
     V = (X @ Wv).reshape(T, h, d_k).transpose(1, 0, 2)
     E = Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)
-    E = np.exp(E - E.max(axis=-1, keepdims=True))
+    E = np.exp(E - np.max(E, axis=-1, keepdims=True))
     A = E / E.sum(axis=-1, keepdims=True)
     concat = (A @ V).reshape(T, d_model)
     return concat @ Wo, A

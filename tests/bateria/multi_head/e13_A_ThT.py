@@ -11,7 +11,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     K = (X @ Wk).reshape(T, h, d_k)
     V = (X @ Wv).reshape(T, h, d_k)
     E = np.einsum("thk,shk->ths", Q, K) / np.sqrt(d_k)
-    E = np.exp(E - E.max(axis=-1, keepdims=True))
+    E = np.exp(E - np.max(E, axis=-1, keepdims=True))
     A = E / E.sum(axis=-1, keepdims=True)
     cabezas = np.einsum("ths,shk->thk", A, V)
     return cabezas.reshape(T, d_model) @ Wo, A
