@@ -15,4 +15,4 @@ HERRAMIENTA = RAIZ.parent / "shared" / "tools" / "originality.py"
 def test_ningun_pasaje_repite_una_semilla():
     salida = subprocess.run([sys.executable, str(HERRAMIENTA), "."], cwd=RAIZ,
                             capture_output=True, text=True, timeout=300)
-    assert "No passage repeats a seed word for word" in salida.stdout, salida.stdout[-3000:]
+    assert salida.returncode == 0 and "no passage repeats" in salida.stdout.lower(), salida.stdout[-3000:]
