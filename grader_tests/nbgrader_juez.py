@@ -65,8 +65,13 @@ def veredicto_de_celda(celda: NotebookNode, notebook: str | None) -> Veredicto |
                                      "sólo cuenta uno y no se sabe cuál es el auténtico."])
     veredicto = juez.juzgar(evidencias[0]["data"][MIME_EVIDENCIA], maximo, notebook, grade_id=grade_id)
     if errores:
-        veredicto.lineas.append("Después de la corrección la celda terminó con un error: "
-                                + _texto_error(errores[-1]) + ".")
+        error = errores[-1]
+        if error.get("ename") == "AssertionError":
+            veredicto.lineas.append("Además falló una prueba visible de esta celda (no resta más puntos): "
+                                    + str(error.get("evalue", "")).strip())
+        else:
+            veredicto.lineas.append("Después de la corrección la celda terminó con un error: "
+                                    + _texto_error(error) + ".")
     return veredicto
 
 
