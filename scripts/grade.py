@@ -83,6 +83,13 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
     from grader_tests.casos import especificacion
     sin_contestar = {c.metadata.nbgrader.get("grade_id") for c in respuestas if samples.STUB in c.source}
     grupos: dict[str, list[str]] = {}
+    for celda in respuestas:
+        gid = celda.metadata.nbgrader.get("grade_id")
+        errores = [s for s in celda.get("outputs", []) if s.get("output_type") == "error"]
+        if celda.cell_type == "code" and errores and gid not in sin_contestar:
+            error = errores[-1]
+            grupos.setdefault(f"la celda de respuesta {gid} lanzó {error.get('ename')}: "
+                              f"{str(error.get('evalue', '')).strip()[:100]}", [])
     for celda in nb.cells:
         meta = celda.get("metadata", {}).get("nbgrader", {})
         if celda.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
@@ -100,7 +107,7 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
                     motivo = re.sub(r"'[^']*'", "'…'", texto.strip().splitlines()[0])[:150]
                 grupos.setdefault(motivo, []).append(meta["grade_id"])
                 break
-    return [f"{motivo} [{', '.join(ids)}]" for motivo, ids in grupos.items()]
+    return [f"{motivo} [{', '.join(ids)}]" if ids else motivo for motivo, ids in grupos.items()]
 
 
 def lineas_por_alumno(log: str, tarea: str) -> dict[str, list[str]]:
