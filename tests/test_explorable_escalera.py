@@ -135,8 +135,11 @@ def test_pareja_fuera_de_rango_se_rechaza():
 def test_curvas_de_pareja_en_posiciones_enteras_son_las_columnas():
     curvas = esc.curvas_de_pareja(24, 32, 2)
     ref = pe_referencia(24, 32)
-    np.testing.assert_allclose(curvas["seno_pos"], ref[:, 4], atol=1e-12)
-    np.testing.assert_allclose(curvas["coseno_pos"], ref[:, 5], atol=1e-12)
+    mapa = esc.matriz_para_mapa(24, 32, "intercalada")["matriz"]
+    np.testing.assert_array_equal(curvas["seno_pos"], mapa[:, 4])
+    np.testing.assert_array_equal(curvas["coseno_pos"], mapa[:, 5])
+    np.testing.assert_allclose(curvas["seno_pos"], ref[:, 4], atol=1e-3)
+    np.testing.assert_allclose(curvas["coseno_pos"], ref[:, 5], atol=1e-3)
     assert curvas["longitud"] == pytest.approx(19.869, abs=1e-3)
     assert curvas["x"][0] == 0 and curvas["x"][-1] == 23
 
@@ -168,6 +171,22 @@ def test_ninguna_funcion_publica_resuelve_el_ejercicio():
                             and resultado.dtype == np.float64
                             and np.allclose(resultado, ref, **TOLERANCIA_PE))
             assert not es_respuesta, f"{nombre}{argumentos} devuelve la solución del ejercicio"
+
+
+def test_ni_las_curvas_ni_los_senos_del_modulo_sirven_para_el_ejercicio():
+    """Building PE from the module's pieces (a student's shortcut) misses the 1e-6 tolerance."""
+    T, d = 60, 16
+    ref = pe_referencia(T, d)
+    por_curvas = np.empty((T, d))
+    for i in range(d // 2):
+        curvas = esc.curvas_de_pareja(T, d, i)
+        por_curvas[:, 2 * i], por_curvas[:, 2 * i + 1] = curvas["seno_pos"], curvas["coseno_pos"]
+    senos, cosenos = esc._senos_y_cosenos(np.arange(T), d)
+    por_senos = np.empty((T, d))
+    por_senos[:, 0::2], por_senos[:, 1::2] = senos, cosenos
+    for atajo in (por_curvas, por_senos):
+        assert np.allclose(atajo, ref, atol=1e-3)            # good enough to draw
+        assert not np.allclose(atajo, ref, **TOLERANCIA_PE)  # not enough to pass
 
 
 def test_mapa_en_float16_no_pasa_la_tolerancia_del_ejercicio():
