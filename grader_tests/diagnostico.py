@@ -509,8 +509,12 @@ ERRORES_POSITIONAL_ENCODING = [
 ERRORES = {"multi_head": ERRORES_MULTI_HEAD, "positional_encoding": ERRORES_POSITIONAL_ENCODING}
 
 
+REFERENCIAS = {"multi_head": referencia.multi_head, "positional_encoding": referencia.positional_encoding}
+
+
 def _referencia(objetivo: str, argumentos: tuple):
-    return (referencia.multi_head if objetivo == "multi_head" else referencia.positional_encoding)(*argumentos)
+    """The reference result of exercise ``objetivo`` (KeyError for an unknown one)."""
+    return REFERENCIAS[objetivo](*argumentos)
 
 
 def reconocer(objetivo: str, llamada, componente: str | None = None) -> list[tuple[ErrorConocido, str]]:
