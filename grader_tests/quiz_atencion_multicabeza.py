@@ -14,19 +14,21 @@ PREGUNTAS: dict[str, Pregunta] = {
         variable="respuesta_1",
         correcta="b",
         explicacion=(
-            "Las dos capas calculan los mismos cuatro términos por pareja de palabras; lo que "
-            "cambia es cuándo se normaliza. La cabeza única suma los cuatro términos y hace un "
+            "Las dos capas calculan los mismos cuatro términos por pareja de palabras (la de una "
+            "cabeza, además, divide la suma entre √4 = 2); lo que cambia sobre todo es cuándo se "
+            "normaliza. La cabeza única suma los cuatro términos y hace un "
             "solo softmax, de modo que la exponencial los convierte en un producto: una palabra "
             "necesita puntuar bien en todas las reglas. Las cuatro cabezas hacen cuatro softmax, "
             "cada uno con su denominador, y entregan cuatro repartos distintos que W^O combina "
-            "después. El número de parámetros de Q y K es el mismo en las dos."
+            "después. El número de parámetros de W^Q y W^K es el mismo en las dos."
         ),
     ),
     "comprueba_respuesta_2": Entero(
         variable="respuesta_2",
         correcta=4 * 768 * 768,
         explicacion=(
-            "Cada cabeza tiene tres matrices de d_model × d_k y aporta d_v × d_model filas a W^O. "
+            "Cada cabeza tiene tres matrices de d_model × d_k y aporta a W^O un bloque de d_v filas "
+            "(d_v × d_model). "
             "Con d_k = d_v = d_model / h, el total es h·3·d_model·(d_model/h) + "
             "h·(d_model/h)·d_model = 4·d_model². Para d_model = 768 son 4 · 589 824 = "
             "2 359 296 parámetros, sea cual sea h (aquí 12)."
@@ -50,8 +52,9 @@ PREGUNTAS: dict[str, Pregunta] = {
         explicacion=(
             "Con bloques idénticos, las h cabezas calculan las mismas Q, K y V: los h mapas son "
             "iguales (a), y cada fila de la concatenación repite h veces el mismo vector (b). "
-            "Entonces la salida es la de una sola cabeza multiplicada por la suma de los h bloques "
-            "de filas de W^O (d). La pérdida no contiene ningún término que reparta papeles (c es "
+            "Entonces Concat(head_1, …, head_h) W^O = head_1 W^O_1 + … + head_h W^O_h = "
+            "head_1 (W^O_1 + … + W^O_h), donde W^O_i es el bloque de filas de la cabeza i (d). "
+            "La pérdida no contiene ningún término que reparta papeles (c es "
             "falsa), y el número de parámetros no depende de sus valores (e es falsa)."
         ),
     ),
@@ -71,7 +74,7 @@ PREGUNTAS: dict[str, Pregunta] = {
         explicacion=(
             "Q = X W^Q mide (10, 512). El reshape separa las columnas en 8 bloques de 64 y da "
             "(10, 8, 64); la transposición pone las cabezas delante: (8, 10, 64). Así cada "
-            "Q[i] es la matriz (T, d_k) de la cabeza i y el producto por lotes con las claves "
+            "Q[i] es la matriz (T, d_k) de una cabeza y el producto por lotes con las claves "
             "transpuestas da las puntuaciones (8, 10, 10)."
         ),
     ),
@@ -81,7 +84,7 @@ PREGUNTAS: dict[str, Pregunta] = {
         explicacion=(
             "NumPy rellena las formas leyendo la memoria fila a fila. Un reshape directo de "
             "(T, d_model) a (h, T, d_k) corta esa tira en trozos de d_k sin mirar de qué posición "
-            "vienen, así que la «cabeza 0» se queda con los bloques de las primeras posiciones en "
+            "vienen, así que la primera cabeza se queda con los bloques de las primeras posiciones en "
             "vez de con el primer bloque de todas. Primero hay que partir las columnas, "
             "(T, h, d_k), y luego intercambiar los dos primeros ejes."
         ),

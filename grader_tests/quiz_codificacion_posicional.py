@@ -28,7 +28,8 @@ PREGUNTAS: dict[str, Pregunta] = {
             "Cada bloque de M_k es un giro de ángulo ω_i·k: sólo intervienen el desplazamiento k y "
             "las frecuencias ω_i = 10000^(−2i/d_model), que dependen de d_model y de la base. La "
             "posición de partida se queda en el vector al que se aplica la matriz, y por eso una "
-            "sola M_k sirve para todas las posiciones. T no aparece en ningún sitio de la fórmula."
+            "sola M_k sirve para todas las posiciones. T no aparece en ningún sitio de la fórmula. "
+            "La pregunta se corrige a todo o nada: hacía falta marcar a y c, y sólo esas."
         ),
     ),
     "comprueba_respuesta_3": Entero(
@@ -46,7 +47,7 @@ PREGUNTAS: dict[str, Pregunta] = {
         correcta="b",
         explicacion=(
             "Para avanzar k posiciones, sin(ω(pos+k)) = sin(ω·pos)cos(ωk) + cos(ω·pos)sin(ωk) "
-            "necesita el coseno de la posición de partida. Sin él, sin(ω·pos) sólo no determina "
+            "necesita el coseno de la posición de partida. Sin él, sin(ω·pos) por sí solo no determina "
             "sin(ω(pos+k)) (dos ángulos con el mismo seno avanzan a senos distintos), así que no "
             "hay ninguna matriz fija M_k válida para todas las posiciones. El producto escalar "
             "también se estropea: Σ sin(ω·pos)sin(ω(pos+k)) = ½Σ[cos(ωk) − cos(ω(2pos+k))] "
