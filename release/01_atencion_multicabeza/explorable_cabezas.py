@@ -14,7 +14,7 @@ El módulo tiene tres capas:
 2. Dibujo: ``dibujar_mapa`` pinta un mapa en unos ejes de matplotlib y
    ``figura_a_png`` lo convierte en bytes PNG.
 3. Conexión con ipywidgets: ``crear_explorable`` monta los botones, el selector
-   de fila, la imagen y el panel de resumen.  Los callbacks no tocan ninguna
+   de fila, la imagen y el panel de resumen.  Las funciones de respuesta no tocan ninguna
    variable global: todo el estado vive dentro de la caja que se devuelve.
 """
 from __future__ import annotations
@@ -69,7 +69,7 @@ def matriz_rasgos() -> np.ndarray:
 
     Sección: «El explorable: cuatro reglas, cuatro cabezas».
 
-    Returns:
+    Devuelve:
         X: array float64 de forma (T, 5) = (8, 5); la fila t describe
         ``PALABRAS[t]`` con los rasgos de ``RASGOS``.
     """
@@ -93,11 +93,11 @@ def matrices_reglas(fuerza_verbo: float = 2.0, fuerza_numero: float = 2.0,
     - Regla 3: preguntan los sustantivos, contestan los determinantes.
     - Regla 4: preguntan los sustantivos, contestan los modificadores.
 
-    Args:
+    Parámetros:
         fuerza_verbo, fuerza_numero, fuerza_sustantivo: escalas (float) de las
             consultas de las reglas 1, 2 y 3-4.
 
-    Returns:
+    Devuelve:
         (Wq, Wk): dos arrays float64 de forma (5, 4) = (rasgos, reglas).
     """
     s, v, n, d, m = range(len(RASGOS))
@@ -116,11 +116,11 @@ def consultas_y_claves(X: np.ndarray, Wq: np.ndarray,
 
     Sección: «3. Las ecuaciones».
 
-    Args:
+    Parámetros:
         X: array (T, d_entrada).
         Wq, Wk: arrays (d_entrada, r), una columna por regla.
 
-    Returns:
+    Devuelve:
         (Q, K): arrays float64 de forma (T, r).
     """
     X = np.asarray(X, dtype=np.float64)
@@ -132,10 +132,10 @@ def softmax_filas(E: np.ndarray) -> np.ndarray:
 
     Sección: «3. Las ecuaciones».
 
-    Args:
+    Parámetros:
         E: array (T, T') de puntuaciones.
 
-    Returns:
+    Devuelve:
         array float64 de la misma forma, con filas no negativas que suman 1.
     """
     E = np.asarray(E, dtype=np.float64)
@@ -148,10 +148,10 @@ def mapa_atencion(Q: np.ndarray, K: np.ndarray) -> np.ndarray:
 
     Sección: «3. Las ecuaciones».
 
-    Args:
+    Parámetros:
         Q: array (T, d_k) de consultas; K: array (T, d_k) de claves.
 
-    Returns:
+    Devuelve:
         A: array float64 (T, T); A[s, t] es cuánto lee la posición s (quien
         pregunta) de la posición t (quien contesta).  Cada fila suma 1.
     """
@@ -170,11 +170,11 @@ def calcular_mapas(X: np.ndarray | None = None, Wq: np.ndarray | None = None,
     «Cabeza j» usa sólo la columna j de Q y K (d_k = 1); «Suma» usa las cuatro
     columnas en una sola cabeza (d_k = 4, división entre √4, un solo softmax).
 
-    Args:
+    Parámetros:
         X: array (T, 5); por defecto ``matriz_rasgos()``.
         Wq, Wk: arrays (5, 4); por defecto ``matrices_reglas()``.
 
-    Returns:
+    Devuelve:
         dict de ``NOMBRES_MAPAS`` a arrays float64 (T, T).
     """
     if X is None:
@@ -197,11 +197,11 @@ def ganadoras(fila_pesos: np.ndarray, tolerancia: float = 1e-9) -> list[int]:
 
     Sección: «Lo que ve cada cabeza».
 
-    Args:
+    Parámetros:
         fila_pesos: array (T,) de pesos que suman 1.
         tolerancia: diferencia (float) por debajo de la cual dos pesos empatan.
 
-    Returns:
+    Devuelve:
         lista de índices (int) en orden creciente.
     """
     fila_pesos = np.asarray(fila_pesos, dtype=np.float64)
@@ -213,11 +213,11 @@ def resumen_fila(mapas: dict[str, np.ndarray], fila: str | int) -> list[dict]:
 
     Sección: «Lo que ve cada cabeza».
 
-    Args:
+    Parámetros:
         mapas: dict nombre → array (T, T), como el de ``calcular_mapas``.
         fila: la palabra que pregunta (str de ``PALABRAS``) o su índice (int).
 
-    Returns:
+    Devuelve:
         lista con un dict por mapa, en el orden de ``mapas``, con las claves
         ``"mapa"`` (str), ``"palabras"`` (lista de str que empatan en el
         máximo), ``"peso"`` (float, el peso de cada una) y ``"uniforme"``
@@ -242,12 +242,12 @@ def texto_resumen(resumen: list[dict], fila: str, seleccionado: str | None = Non
 
     Sección: «Lo que ve cada cabeza».
 
-    Args:
+    Parámetros:
         resumen: la lista de ``resumen_fila``.
         fila: la palabra que pregunta (str).
         seleccionado: nombre del mapa que se está viendo (se marca en negrita).
 
-    Returns:
+    Devuelve:
         str con HTML.
     """
     lineas = [f"<p><b>Fila «{html.escape(fila)}»</b>: hacia dónde tira cada mapa</p>", "<ul>"]
@@ -277,7 +277,7 @@ def nueva_figura():
 
     Sección: «El explorable: cuatro reglas, cuatro cabezas».
 
-    Returns:
+    Devuelve:
         (fig, ax): ``matplotlib.figure.Figure`` de 6 × 5 pulgadas y sus ejes.
     """
     from matplotlib.figure import Figure
@@ -297,7 +297,7 @@ def dibujar_mapa(ax, A: np.ndarray, titulo: str, fila: str | int | None = None) 
     título y el recuadro de los artistas que ya existen (el mismo dibujo que
     uno nuevo, sin volver a montar los ejes).
 
-    Args:
+    Parámetros:
         ax: ejes de matplotlib.
         A: array (T, T) de pesos en [0, 1].
         titulo: str que se escribe encima.
@@ -377,7 +377,7 @@ def figura_a_png(fig) -> bytes:
 
     Sección: «El explorable: cuatro reglas, cuatro cabezas».
 
-    Returns:
+    Devuelve:
         bytes que empiezan por la firma PNG ``b"\\x89PNG"``.
     """
     lienzo = _lienzo(fig)
@@ -478,12 +478,12 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
 
     Sección: «El explorable: cuatro reglas, cuatro cabezas».
 
-    Args:
+    Parámetros:
         mapa_inicial: nombre de ``NOMBRES_MAPAS`` que se ve al empezar.
         fila_inicial: palabra de ``PALABRAS`` cuya fila se resume al empezar.
         mapas: dict nombre → array (T, T); por defecto ``calcular_mapas()``.
 
-    Returns:
+    Devuelve:
         ``CajaExplorable`` (un ``ipywidgets.VBox``) con clase CSS
         ``explorable-cabezas``.  Partes: botones «Cabeza 1» … «Suma» (clase
         ``explorable-cabezas-boton``, dentro de ``explorable-cabezas-botones``),

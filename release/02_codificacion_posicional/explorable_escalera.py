@@ -14,13 +14,13 @@ El módulo tiene tres capas, cada una encima de la anterior:
 2. Dibujo: ``dibujar`` recibe el estado y devuelve una figura de matplotlib;
    ``figura_a_png`` la convierte en bytes PNG.
 3. Conexión con ipywidgets: ``crear_explorable`` devuelve la caja con los
-   controles, la imagen y los textos. Los callbacks sólo tocan los widgets de
+   controles, la imagen y los textos. Las funciones de respuesta sólo tocan los widgets de
    su propia caja.
 
-Nota para quien lo lea buscando atajos: aquí no hay ninguna función pública
-que haga lo que pide el ejercicio ``positional_encoding``. La matriz del mapa
-de calor se devuelve dentro de un diccionario, en ``float16`` (para pintar
-basta) y con la disposición como argumento obligatorio.
+Nota para quien lo lea buscando atajos: aquí no hay nada que resuelva el
+ejercicio ``positional_encoding``. Todos los senos y cosenos que salen de este
+módulo (la matriz del mapa, las curvas de una pareja) van en ``float16``, con
+unas tres cifras: para pintar basta, y el ejercicio pide 1e-6.
 """
 from __future__ import annotations
 
@@ -65,10 +65,10 @@ def frecuencias(d_model: int) -> np.ndarray:
     Sección «La fórmula, leída por sus índices». Es lo que gira la pareja i
     (columnas 2i y 2i+1 en la disposición del artículo) al avanzar una posición.
 
-    Args:
+    Parámetros:
         d_model: anchura del modelo, par y ≥ 2.
 
-    Returns:
+    Devuelve:
         Array float64 de forma (d_model/2,), en radianes por posición,
         decreciente: ω_0 = 1.
     """
@@ -84,7 +84,7 @@ def longitudes_de_onda(d_model: int) -> np.ndarray:
     pareja i en dar una vuelta completa. Forman una progresión geométrica de
     razón 10000^(2/d_model); con d_model = 32: 6.3, 11.2, 19.9, … 35 332.9.
 
-    Returns:
+    Devuelve:
         Array float64 de forma (d_model/2,), en posiciones, creciente.
     """
     return 2.0 * np.pi / frecuencias(d_model)
@@ -97,7 +97,7 @@ def longitud_maxima(d_model: int) -> float:
     que es sólo el límite cuando d_model crece (≈ 60 611 posiciones con
     d_model = 512 frente a ≈ 62 832).
 
-    Returns:
+    Devuelve:
         float, en posiciones.
     """
     d_model = _comprobar_d_model(d_model)
@@ -110,7 +110,7 @@ def columnas_de_pareja(pareja: int, d_model: int, disposicion: str) -> tuple[int
     Sección «El explorable». En la disposición intercalada del artículo son
     (2i, 2i+1); en la concatenada [senos | cosenos] son (i, d_model/2 + i).
 
-    Returns:
+    Devuelve:
         (columna del seno, columna del coseno), dos int.
     """
     d_model = _comprobar_d_model(d_model)
@@ -125,14 +125,15 @@ def columnas_de_pareja(pareja: int, d_model: int, disposicion: str) -> tuple[int
 
 
 def _senos_y_cosenos(posiciones: np.ndarray, d_model: int) -> tuple[np.ndarray, np.ndarray]:
-    """Senos y cosenos de los ángulos pos·ω_i, por separado.
+    """Senos y cosenos de los ángulos pos·ω_i, por separado, en float16.
 
-    Privada a propósito: devuelve dos bloques de forma (len(posiciones),
-    d_model/2), no la matriz del ejercicio. Las posiciones pueden no ser
-    enteras (sirven para dibujar curvas continuas).
+    Devuelve dos bloques de forma (len(posiciones), d_model/2), no la matriz
+    del ejercicio, y con unas tres cifras (float16): para pintar sobra, y
+    para el ejercicio ``positional_encoding`` (tolerancia 1e-6) no vale. Las
+    posiciones pueden no ser enteras (sirven para dibujar curvas continuas).
     """
     angulos = np.asarray(posiciones, dtype=np.float64)[:, None] * frecuencias(d_model)[None, :]
-    return np.sin(angulos), np.cos(angulos)  # (n, d_model/2) cada uno
+    return np.sin(angulos).astype(np.float16), np.cos(angulos).astype(np.float16)  # (n, d_model/2)
 
 
 def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
@@ -143,12 +144,12 @@ def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
     pintarla basta, y por eso mismo no sirve como respuesta del ejercicio
     ``positional_encoding`` (que pide float64 con tolerancia 1e-6).
 
-    Args:
+    Parámetros:
         T: número de posiciones (filas), ≥ 1.
         d_model: anchura, par y ≥ 2.
         disposicion: "intercalada" (artículo) o "concatenada" ([sin | cos]).
 
-    Returns:
+    Devuelve:
         dict con
           - "matriz": float16 de forma (T, d_model), valores en [−1, 1];
           - "es_seno": bool de forma (d_model,), qué columnas llevan senos;
@@ -184,12 +185,15 @@ def curvas_de_pareja(T: int, d_model: int, pareja: int, muestras_por_posicion: i
 
     Sección «El explorable». Devuelve la curva continua (muestreada entre
     posiciones enteras) y los valores en las posiciones enteras 0 … T−1, que
-    son los que de verdad aparecen en la matriz.
+    son los que de verdad aparecen en la matriz. Los valores van en float16
+    (unas tres cifras): bastan para dibujar y no sirven como respuesta del
+    ejercicio ``positional_encoding``.
 
-    Returns:
+    Devuelve:
         dict con
-          - "x", "seno", "coseno": float64 de forma (n,), la curva continua;
-          - "pos", "seno_pos", "coseno_pos": float64 de forma (T,);
+          - "x": float64 de forma (n,), las posiciones de la curva continua;
+          - "seno", "coseno": float16 de forma (n,), la curva continua;
+          - "pos": float64 de forma (T,); "seno_pos", "coseno_pos": float16 de forma (T,);
           - "longitud": float, la longitud de onda de la pareja en posiciones.
     """
     d_model = _comprobar_d_model(d_model)
@@ -200,11 +204,11 @@ def curvas_de_pareja(T: int, d_model: int, pareja: int, muestras_por_posicion: i
     pos = np.arange(int(T), dtype=np.float64)  # (T,)
     return {
         "x": x,
-        "seno": np.sin(omega * x),
-        "coseno": np.cos(omega * x),
+        "seno": np.sin(omega * x).astype(np.float16),
+        "coseno": np.cos(omega * x).astype(np.float16),
         "pos": pos,
-        "seno_pos": np.sin(omega * pos),
-        "coseno_pos": np.cos(omega * pos),
+        "seno_pos": np.sin(omega * pos).astype(np.float16),
+        "coseno_pos": np.cos(omega * pos).astype(np.float16),
         "longitud": float(2.0 * np.pi / omega),
     }
 
@@ -216,7 +220,7 @@ def comparar_disposiciones(T: int, d_model: int) -> dict:
     las mismas columnas en otro orden; reordenar columnas no cambia ningún
     producto escalar entre filas, pero sí cada vector.
 
-    Returns:
+    Devuelve:
         dict de float:
           - "productos": máx |P·Pᵀ (intercalada) − P·Pᵀ (concatenada)|, ≈ 0;
           - "vectores": máx |P (intercalada) − P (concatenada)|, grande si d_model ≥ 4.
@@ -487,7 +491,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     la pareja elegida y la disposición. Cada cambio vuelve a dibujar la figura
     y actualiza el texto de la longitud de onda y la nota de la disposición.
 
-    Returns:
+    Devuelve:
         Un ``ipywidgets.VBox`` (subclase ``ExplorableEscalera``) con clases CSS
         ``explorable-escalera``, ``explorable-escalera-controles``,
         ``explorable-escalera-imagen``, ``explorable-escalera-longitud`` y
