@@ -4,8 +4,11 @@
 nbgrader_config.py).  Its kernels start through ``KernelAislado``, which wraps
 the kernel command in Debian's ``bubblewrap``:
 
-* the whole filesystem is read-only; the course root is replaced by an empty
-  folder in which only three things reappear: the submission's own
+* only the system the kernel needs is visible, read-only (/usr, /etc, Python,
+  the venv: ``KernelAislado.sistema_visible``); /home, /root, /work, /opt…
+  do not exist, so no other copy of the course on the machine can be read;
+  the course root is replaced by an empty folder in which only three things
+  reappear: the submission's own
   autograded folder (read-write), the virtual environment (read-only) and the
   kernel-safe part of ``grader_tests`` (``cliente``, ``casos``,
   ``serializacion``; never the reference, the known mistakes or the quiz
@@ -85,6 +88,7 @@ class KernelAislado(AsyncKernelManager):
     raiz = Unicode("", help="Course root: hidden from the kernel except the submission.").tag(config=True)
     memoria_maxima = Integer(4 * 1024 ** 3, help="Address-space limit of the kernel, bytes.").tag(config=True)
     archivo_maximo = Integer(256 * 1024 ** 2, help="Largest file the kernel may write, bytes.").tag(config=True)
+    tmp_maximo = Integer(256 * 1024 ** 2, help="Size of the kernel's private /tmp (RAM), bytes.").tag(config=True)
     exigir = Bool(True, help="Refuse to run without bubblewrap (unless CURSO_SIN_AISLAMIENTO=1).").tag(config=True)
 
     _carpeta_privada: str | None = None
@@ -110,21 +114,25 @@ class KernelAislado(AsyncKernelManager):
                 "exporta CURSO_SIN_AISLAMIENTO=1.")
         raiz = os.path.realpath(self.raiz or os.getcwd())
         cwd = os.path.realpath(cwd)
-        args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
+        args = [bwrap, *self.sistema_visible(), "--dev", "/dev", "--proc", "/proc",
+                # private /tmp and /dev/shm, in RAM: capped so a student cannot fill the TA's memory
+                "--size", str(self.tmp_maximo), "--tmpfs", "/tmp",
+                "--size", str(self.tmp_maximo), "--tmpfs", "/dev/shm",
                 "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                 "--unshare-user", "--uid", "65534", "--gid", "65534",
                 "--die-with-parent", "--hostname", "aislado"]
         ocultar = carpetas_a_ocultar(raiz)
         for carpeta in ocultar:                               # parents before children
             args += ["--tmpfs", carpeta]
-        prefijo = os.path.realpath(sys.prefix)
-        if any(prefijo.startswith(c + os.sep) for c in ocultar):   # the venv lives in a hidden folder
-            args += ["--ro-bind", prefijo, prefijo]
+        # Python itself and the venv, read-only (after the hiding: the venv may live in the course)
+        for prefijo in sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix)}):
+            if not prefijo.startswith("/usr" + os.sep):
+                args += ["--ro-bind", prefijo, prefijo]
+        # wherever the kernel imports grader_tests from, it gets the public modules of
+        # THIS course (the ones the judge in this process uses), never another copy's
         for paquete in paquetes_visibles():
             for nombre in MODULOS_PUBLICOS:
-                if os.path.isfile(os.path.join(paquete, nombre)):
-                    args += ["--ro-bind", os.path.join(paquete, nombre), os.path.join(paquete, nombre)]
+                args += ["--ro-bind", str(PAQUETE / nombre), os.path.join(paquete, nombre)]
         args += ["--bind", cwd, cwd,
                  "--bind", self._carpeta_privada, self._carpeta_privada,
                  "--setenv", "HOME", "/tmp", "--setenv", "MPLCONFIGDIR", "/tmp/matplotlib",
@@ -136,12 +144,33 @@ class KernelAislado(AsyncKernelManager):
         # kernel writes outside its own folder and /tmp is kept or seen by anyone
         for carpeta in ocultar:
             args += ["--remount-ro", carpeta]
+        args += ["--remount-ro", "/"]          # the sandbox's own root: nothing to write there either
         limites = (f"import resource as r, os, sys;"
                    f"r.setrlimit(r.RLIMIT_AS, ({self.memoria_maxima}, {self.memoria_maxima}));"
                    f"r.setrlimit(r.RLIMIT_FSIZE, ({self.archivo_maximo}, {self.archivo_maximo}));"
                    f"r.setrlimit(r.RLIMIT_CORE, (0, 0));"
                    f"os.execv(sys.argv[1], sys.argv[1:])")
         return args + [sys.executable, "-c", limites, *comando]
+
+    @staticmethod
+    def sistema_visible() -> list[str]:
+        """bwrap arguments exposing only the system the kernel needs, read-only.
+
+        A whitelist, not the whole disk: /usr and /etc (with the shadow files
+        masked), the merged-/usr symlinks, CPU topology for BLAS.  Other
+        folders (/home, /root, /work, /opt, /srv, /var, /mnt…) do not exist for
+        the student, so no other clone of the course, gradebook or answer key
+        on the machine can be read.  Python and the venv are added by ``envolver``.
+        """
+        args = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+                "--ro-bind-try", "/dev/null", "/etc/shadow", "--ro-bind-try", "/dev/null", "/etc/gshadow"]
+        for carpeta in ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
+            if os.path.islink(carpeta):
+                args += ["--symlink", os.readlink(carpeta), carpeta]
+            elif os.path.isdir(carpeta):
+                args += ["--ro-bind", carpeta, carpeta]
+        args += ["--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
+        return args
 
     async def _async_launch_kernel(self, kernel_cmd, **kw):
         cwd = kw.get("cwd") or os.getcwd()
