@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import time
 import sys
@@ -33,6 +34,13 @@ RAZONES = [
     ("Skipping unknown notebook", "hay cuadernos con un nombre que la tarea no tiene"),
     ("timed out", "se agotó el tiempo de ejecución"),
     ("Kernel died", "el proceso de Python del cuaderno murió"),
+    ("use an newer version", "los metadatos de nbgrader del cuaderno están alterados (versión desconocida)"),
+    ("use an old version", "los metadatos de nbgrader del cuaderno están alterados (versión antigua)"),
+    ("Notebook JSON is invalid", "el archivo es JSON pero no es un cuaderno válido"),
+    ("NotebookValidationError", "el archivo es JSON pero no es un cuaderno válido"),
+    ("ValidationError", "el archivo no es un cuaderno válido"),
+    ("cannot be both", "los metadatos de nbgrader de alguna celda están alterados"),
+    ("SchemaTooNew", "los metadatos de nbgrader del cuaderno están alterados (versión desconocida)"),
 ]
 
 
@@ -66,8 +74,11 @@ def razon_del_log(texto: str) -> str:
     for clave, razon in RAZONES:
         if clave in texto:
             return razon
-    ultimas = [l for l in texto.splitlines() if "ERROR" in l or "Error" in l]
-    return "nbgrader no pudo calificarla" + (f": {ultimas[-1].strip()[:160]}" if ultimas else "")
+    # the last exception line of a traceback says more than nbgrader's summary
+    excepciones = [l.strip() for l in texto.splitlines()
+                   if re.match(r"\s*[A-Za-z_.]*(Error|Exception)\b.*:", l) and "AutogradeApp" not in l]
+    detalle = f" ({excepciones[-1][:160]})" if excepciones else ""
+    return "nbgrader no pudo calificarla: el cuaderno o sus metadatos están dañados" + detalle
 
 
 def problemas_del_cuaderno(ruta: Path) -> list[str]:
@@ -152,6 +163,32 @@ def asegurar_fila(alumno: str, tarea: str) -> bool:
             return True
 
 
+def retirar_muestras() -> list[str]:
+    """Remove the sample students once real submissions arrive (folders and gradebook).
+
+    Only the students listed in ``submitted/.muestras.json`` (written by
+    ``samples.build_samples``) are touched, so a TA's export never mixes them
+    with the class.
+    """
+    from nbgrader.api import Gradebook, MissingEntry
+    marca = RAIZ / "submitted" / samples.MARCA_MUESTRAS
+    if not marca.exists():
+        return []
+    muestras = json.loads(marca.read_text())
+    for alumno in muestras:
+        for carpeta in ("submitted", "autograded", "feedback"):
+            shutil.rmtree(RAIZ / carpeta / alumno, ignore_errors=True)
+    if (RAIZ / "gradebook.db").exists():
+        with Gradebook(f"sqlite:///{RAIZ / 'gradebook.db'}") as gb:
+            for alumno in muestras:
+                try:
+                    gb.remove_student(alumno)
+                except MissingEntry:
+                    pass
+    marca.unlink()
+    return muestras
+
+
 def calificar(forzar_muestras: bool = False) -> dict:
     ids = tareas()
     for tarea in ids:
@@ -160,6 +197,9 @@ def calificar(forzar_muestras: bool = False) -> dict:
         nombres = samples.build_samples(RAIZ)
         print(f"Entregas de muestra: {', '.join(nombres)}")
     else:
+        retiradas = retirar_muestras()
+        if retiradas:
+            print(f"Hay entregas reales: se retiran las de muestra ({', '.join(retiradas)}).")
         print("Se califican las entregas reales de submitted/.")
     razones: dict[tuple[str, str], list[str]] = {}
     for tarea in ids:
@@ -228,7 +268,7 @@ def tabla(razones: dict) -> str:
               "  ".join("-" * a for a in anchos)]
     lineas += ["  ".join(c.ljust(a) for c, a in zip(f, anchos)) for f in filas]
     if razones:
-        lineas += ["", "Entregas que no se pudieron calificar del todo:"]
+        lineas += ["", "Observaciones (lo que no se pudo calificar o quedó sin contestar):"]
         for (alumno, tarea), lista in sorted(razones.items()):
             for razon in lista:
                 lineas.append(f"  {alumno} / {tarea}: {razon}")

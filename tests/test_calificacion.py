@@ -123,3 +123,18 @@ def test_las_entregas_reales_tienen_prioridad_sobre_las_muestras(tmp_path):
     assert samples.has_real_submissions(sub)
     (sub / samples.MARCA_MUESTRAS).write_text(json.dumps(["maria"]))
     assert not samples.has_real_submissions(sub)
+
+
+def test_al_llegar_entregas_reales_se_retiran_las_muestras(tmp_path, monkeypatch):
+    from scripts import grade, samples
+    monkeypatch.setattr(grade, "RAIZ", tmp_path)
+    for carpeta in ("submitted", "autograded", "feedback"):
+        for alumno in ("perfecta", "maria"):
+            (tmp_path / carpeta / alumno / L1).mkdir(parents=True)
+    (tmp_path / "submitted" / samples.MARCA_MUESTRAS).write_text(json.dumps(["perfecta"]))
+    assert grade.retirar_muestras() == ["perfecta"]
+    for carpeta in ("submitted", "autograded", "feedback"):
+        assert not (tmp_path / carpeta / "perfecta").exists()
+        assert (tmp_path / carpeta / "maria" / L1).is_dir()
+    assert not (tmp_path / "submitted" / samples.MARCA_MUESTRAS).exists()
+    assert grade.retirar_muestras() == []
