@@ -99,6 +99,9 @@ class KernelAislado(AsyncKernelManager):
         self.transport = "ipc"
         self.connection_file = os.path.join(self._carpeta_privada, "kernel.json")
         self.ip = os.path.join(self._carpeta_privada, "kernel-ipc")
+        # a signal sent from outside does not reach the kernel inside bubblewrap's
+        # PID namespace: interrupt with a control message, the kernel signals itself
+        self.kernel_spec.interrupt_mode = "message"
         return await super()._async_pre_start_kernel(**kw)
 
     def envolver(self, comando: list[str], cwd: str) -> list[str]:
@@ -237,10 +240,14 @@ class EjecucionAislada(Execute):
                            "outputs": [], "execution_count": None, "id": "sonda"})
         timeout = self.timeout
         self.timeout = self.espera_sonda
+        real = self.nb.cells[index]
+        guardadas = (list(real.get("outputs", [])), real.get("execution_count"))
         try:
             super().preprocess_cell(sonda, {}, index)
         except Exception:  # noqa: BLE001 - dead or stuck: either way it does not answer
             return False
         finally:
             self.timeout = timeout
+            # nbclient addresses outputs by index: the probe must not erase the real cell's
+            real.outputs, real.execution_count = guardadas
         return not any(s.get("output_type") == "error" for s in sonda.get("outputs", []))
