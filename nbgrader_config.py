@@ -62,4 +62,7 @@ c.Autograde.autograde_preprocessors = [
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
+# ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/).
+c.HTMLExporter.template_name = "retroalimentacion"
+c.HTMLExporter.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
