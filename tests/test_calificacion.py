@@ -98,6 +98,7 @@ def test_hay_un_comentario_por_alumno_y_cuaderno_sin_pruebas_ocultas(curso):
                 texto = html.read_text()
                 assert "HIDDEN TESTS" not in texto and "corregir(" not in texto
                 assert "application/vnd.curso-atencion" not in texto
+                assert "Puntos:" in texto and "Score:" not in texto   # the Spanish template
 
 
 def test_grades_csv_y_la_tabla(curso):
