@@ -19,7 +19,8 @@ Each mistake has a ``categoria``:
 * ``"excepcion"``: the function raised.
 
 ``propiedades`` uses the category so that the robustness and generality cells
-do not charge a second time a ``"valores"`` mistake already charged elsewhere.
+do not charge a second time a ``"valores"`` mistake already charged elsewhere
+(only when the same mistake is also recognised on the cell's control case).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import referencia
-from .serializacion import Otro
+from .serializacion import ArraySubclase, Otro
 
 TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}
 
@@ -62,7 +63,13 @@ class ErrorConocido:
 # ------------------------------------------------------------------ helpers
 
 def como_array(x: object):
-    """``x`` as a real ndarray (lists of arrays/numbers are stacked), or None."""
+    """``x`` as a real ndarray (lists of arrays/numbers are stacked), or None.
+
+    A NumPy subclass such as ``np.matrix`` (``ArraySubclase``) counts with its
+    values: its form is the contract's business.
+    """
+    if isinstance(x, ArraySubclase):
+        x = x.como_ndarray()
     if type(x) is np.ndarray:
         return x if x.dtype.kind in "biuf" else None
     if isinstance(x, (list, tuple)):
@@ -160,6 +167,71 @@ def _mh(X, Wq, Wk, Wv, Wo, h, *, escala="d_k", eje=-1, estable=True, division="b
             concat = cabezas.transpose(1, 0, 2).reshape(T, d_model)
     salida = concat @ Wo if wo else concat
     return salida, A.transpose(forma_A)
+
+
+def _softmax_filas(E):
+    """Row softmax, as the faulty implementations below write it."""
+    P = np.exp(E - np.max(E, axis=-1, keepdims=True))
+    return P / np.sum(P, axis=-1, keepdims=True)
+
+
+def _mh_desplazado(X, Wq, Wk, Wv, Wo, h):
+    """Head i takes columns i·d_k+1 … (i+1)·d_k (off by one), wrapping round at the end."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    salidas, mapas = [], []
+    for i in range(h):
+        columnas = (np.arange(i * d_k, (i + 1) * d_k) + 1) % d_model
+        A_i = _softmax_filas(Q[:, columnas] @ K[:, columnas].T / np.sqrt(d_k))
+        mapas.append(A_i)
+        salidas.append(A_i @ V[:, columnas])
+    return np.concatenate(salidas, axis=1) @ Wo, np.stack(mapas)
+
+
+def _mh_desplazado_truncado(X, Wq, Wk, Wv, Wo, h):
+    """Head i uses Q[:, i*d_k+1:(i+1)*d_k+1]: the last head gets one column fewer
+    and the concatenation, preallocated with zeros, keeps column 0 at zero."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    concat = np.zeros((T, d_model))
+    mapas = []
+    for i in range(h):
+        b = slice(i * d_k + 1, (i + 1) * d_k + 1)
+        A_i = _softmax_filas(Q[:, b] @ K[:, b].T / np.sqrt(d_k))
+        mapas.append(A_i)
+        concat[:, b] = A_i @ V[:, b]
+    return concat @ Wo, np.stack(mapas)
+
+
+def _mh_softmax_global(X, Wq, Wk, Wv, Wo, h):
+    """The softmax normalises each whole (T, T) map at once instead of each row."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    salidas, mapas = [], []
+    for i in range(h):
+        b = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
+        P = np.exp(E - np.max(E))
+        A_i = P / np.sum(P)
+        mapas.append(A_i)
+        salidas.append(A_i @ V[:, b])
+    return np.concatenate(salidas, axis=1) @ Wo, np.stack(mapas)
+
+
+def _subclase_mh(llamada, componente):
+    r = llamada.resultado
+    if not isinstance(r, (tuple, list)) or len(r) != 2:
+        return None
+    malos = [(n, v.nombre_subclase) for n, v in zip(("salida", "A"), r) if isinstance(v, ArraySubclase)]
+    if malos and all(iguales(a, b) for a, b in zip(r, referencia.multi_head(*llamada.argumentos))):
+        partes = " y ".join(f"`{n}` como {clase}" for n, clase in malos)
+        return (f"devuelves {partes}: los valores son correctos, pero el contrato pide un np.ndarray; "
+                "no uses np.matrix (ni np.asmatrix / np.mat): trabaja con arrays y el operador @, o "
+                "convierte al final con np.asarray(...).")
+    return None
 
 
 def _variante(**opciones):
@@ -277,6 +349,12 @@ ERRORES_MULTI_HEAD = [
                   "aplicas la softmax por columnas en lugar de por filas: cada fila de cada mapa debe "
                   "sumar 1. Compruébalo con A.sum(axis=-1) y usa axis=-1 en el máximo y en la suma.",
                   _variante(eje=-2)),
+    ErrorConocido("softmax sobre todo el mapa",
+                  "aplicas la softmax sobre todo el mapa (T, T) a la vez en lugar de fila por fila: "
+                  "el mapa entero suma 1 y cada fila mucho menos. El máximo y la suma deben ir por "
+                  "filas, con axis=-1 y keepdims=True; compruébalo con A.sum(axis=-1), que debe dar "
+                  "todo unos.",
+                  _mh_softmax_global),
     ErrorConocido("sin restar el máximo", "", detector=_sin_maximo, categoria="robustez"),
     ErrorConocido("cabezas intercaladas",
                   "tomas las columnas de cada cabeza intercaladas (Q[:, i::h]) en lugar de en bloques "
@@ -303,6 +381,18 @@ ERRORES_MULTI_HEAD = [
                   "(h, T, d_k) hay que pasar a (T, h, d_k) con transpose(1, 0, 2) y sólo entonces hacer "
                   "reshape(T, d_model). Compruébalo: concat[:, :d_k] debe ser la salida de la cabeza 0.",
                   _variante(fusion="reshape")),
+    ErrorConocido("cabezas desplazadas una columna",
+                  "los bloques de columnas de las cabezas están desplazados una columna: la cabeza i "
+                  "usa las columnas i·d_k+1 … (i+1)·d_k en lugar de i·d_k … (i+1)·d_k - 1. El slice "
+                  "correcto es Q[:, i*d_k:(i+1)*d_k] (empieza en i*d_k y el final no se incluye); "
+                  "compruébalo: la cabeza 0 debe empezar en la columna 0.",
+                  _mh_desplazado),
+    ErrorConocido("cabezas desplazadas una columna (recortada)",
+                  "los bloques de columnas de las cabezas están desplazados una columna: la cabeza i "
+                  "usa las columnas i·d_k+1 … (i+1)·d_k en lugar de i·d_k … (i+1)·d_k - 1 (la última "
+                  "se queda con una columna menos y la columna 0 no se usa). El slice correcto es "
+                  "Q[:, i*d_k:(i+1)*d_k]; compruébalo: la cabeza 0 debe empezar en la columna 0.",
+                  _mh_desplazado_truncado),
     ErrorConocido("sin W^O",
                   "devuelves la concatenación de las cabezas sin multiplicarla por Wo (la proyección "
                   "final W^O): salida = concat @ Wo.",
@@ -347,6 +437,7 @@ ERRORES_MULTI_HEAD = [
     ErrorConocido("h ignorado", "", detector=_h_ignorado, categoria="generalidad"),
     ErrorConocido("salida float32", "", detector=_salida_float32),
     ErrorConocido("lista en vez de array", "", detector=_lista_mh),
+    ErrorConocido("subclase de ndarray", "", detector=_subclase_mh),
     ErrorConocido("d_k float", "", detector=_excepcion_d_k, categoria="excepcion"),
     ErrorConocido("formas incompatibles", "", detector=_excepcion_formas, categoria="excepcion"),
 ]
@@ -399,6 +490,30 @@ def _pe_float32_interno(T, d_model):
     PE[:, 0::2] = np.sin(pos * omega)
     PE[:, 1::2] = np.cos(pos * omega)
     return PE
+
+
+def _pe_float32_angulos(llamada, componente):
+    """Angles computed in float32 (not a float64 table cast to float32 at the end)."""
+    T, d_model = llamada.argumentos
+    referencia_ = referencia.positional_encoding(T, d_model)
+    if not _coincide("positional_encoding", llamada.resultado, _pe_float32_interno(T, d_model),
+                     referencia_, componente):
+        return None
+    # a result within the exercise's tolerance is not explained by imprecise
+    # angles (e.g. a float64 table rounded to float32 at the end, or np.matrix)
+    if iguales(llamada.resultado, referencia_, rtol=1e-6, atol=1e-6):
+        return None
+    return ("calculas los ángulos en float32: con posiciones grandes pierden precisión (error "
+            "mayor que 1e-6). Calcula en float64.")
+
+
+def _pe_subclase(llamada, componente):
+    PE = llamada.resultado
+    if isinstance(PE, ArraySubclase) and iguales(PE, referencia.positional_encoding(*llamada.argumentos)):
+        return (f"devuelves un {PE.nombre_subclase}: los valores son correctos, pero el contrato pide un "
+                "np.ndarray; no uses np.asmatrix / np.matrix, devuelve el array tal cual o conviértelo "
+                "con np.asarray(PE).")
+    return None
 
 
 def _pe_base(llamada, componente):
@@ -497,11 +612,9 @@ ERRORES_POSITIONAL_ENCODING = [
                   "usas el seno en todas las columnas: las columnas impares (2i+1) llevan el coseno.",
                   _variante_pe(funciones=("sin", "sin"))),
     ErrorConocido("T ignorado", "", detector=_pe_T_ignorado, categoria="generalidad"),
-    ErrorConocido("float32 por dentro",
-                  "calculas los ángulos en float32: con posiciones grandes pierden precisión (error "
-                  "mayor que 1e-6). Calcula en float64.",
-                  _pe_float32_interno, categoria="robustez"),
+    ErrorConocido("float32 por dentro", "", detector=_pe_float32_angulos, categoria="robustez"),
     ErrorConocido("salida float32", "", detector=_pe_float32),
+    ErrorConocido("subclase de ndarray", "", detector=_pe_subclase),
     ErrorConocido("lista en vez de array", "", detector=_pe_lista),
     ErrorConocido("math.sin con arrays", "", detector=_pe_excepcion, categoria="excepcion"),
 ]

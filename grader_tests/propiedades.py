@@ -21,16 +21,25 @@ not again everywhere else):
   finishes).
 * ``robustez``: numerical robustness only: with scores of several hundred
   (multi_head) or positions up to 1000 (PE) the result must be finite and as
-  exact as at small scale.  A result that is wrong because of a known
-  *value* mistake (category ``"valores"`` in ``diagnostico``, already charged
-  in mapas/salida/valores or in the contract) is not charged again here: the
-  case passes with a note.  nan/inf, a loss of precision or an unrecognised
+  exact as at small scale.  nan/inf, a loss of precision or an unrecognised
   wrong result fail.
 * ``generalidad``: the same function on other shapes (h = 1, h = d_model,
-  T = 1, odd d_k; PE with T = 1, d_model = 2).  Same rule as robustness: a
-  known value mistake that simply carries over is not charged again; a
-  hard-coded ``h`` or ``T`` (category ``"generalidad"``), an exception on
-  those shapes, or an unrecognised wrong result fail.
+  T = 1, odd d_k, h = 5; PE with T = 1, d_model = 2).  A hard-coded ``h`` or
+  ``T`` (category ``"generalidad"``), an exception on those shapes, or an
+  unrecognised wrong result fail.
+
+Known value mistakes in robustness and generality (the control rule).  A
+wrong result that matches a known *value* mistake (category ``"valores"`` in
+``diagnostico``) is not charged again in these two cells, but only when that
+mistake is really charged elsewhere.  Both cells end with an unscored
+*control* case equal to the first main case of the value cells (``casos``:
+``n_controles``).  A scored case is excused only if the SAME known mistake
+(same ``nombre``) is also recognised on the control case, i.e. the function
+makes it on ordinary inputs too and the value cells already charge it; the
+case then passes with a note.  A mistake that shows only on the unusual
+shapes (an ``if h == 1:`` branch without ``@ Wo``, a √d_model scale only when
+h = 5) is a separate bug: the control is correct, so the case fails and the
+mistake is named.  The control itself never adds or removes points.
 
 An exception inside the student's function fails every case it prevents,
 naming the exception (and the likely cause when known).  Unrecognised
@@ -44,8 +53,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import diagnostico, referencia
-from .casos import ARGUMENTOS
-from .serializacion import Otro, deserializar
+from .casos import ARGUMENTOS, ESPECIFICACIONES
+from .serializacion import ArraySubclase, Otro, deserializar
 
 # Tolerances stated in the lessons' contracts.
 TOLERANCIA_MULTI_HEAD = {"rtol": 1e-4, "atol": 1e-6}   # float32 arithmetic inside passes
@@ -158,7 +167,9 @@ def _contrato_multi_head(llamada: Llamada) -> list[str]:
     if problemas:
         return problemas
     for nombre, valor, forma in (("salida", salida, (T, d_model)), ("A", A, (h, T, T))):
-        if type(valor) is not np.ndarray:
+        if isinstance(valor, ArraySubclase):
+            problemas.append(f"`{nombre}` debería ser un np.ndarray y es {valor.nombre_subclase}")
+        elif type(valor) is not np.ndarray:
             problemas.append(f"`{nombre}` debería ser un array de NumPy {forma} y es {_resumen(valor)}")
         elif valor.shape != forma:
             problemas.append(f"`{nombre}` debería tener forma {forma} y tiene {valor.shape}")
@@ -205,6 +216,8 @@ def _contrato_pe(llamada: Llamada) -> list[str]:
         return [_excepcion_texto(llamada)]
     T, d_model = llamada.argumentos
     PE = llamada.resultado
+    if isinstance(PE, ArraySubclase):
+        return [f"`PE` debería ser un np.ndarray y es {PE.nombre_subclase}"]
     if type(PE) is not np.ndarray:
         return [f"se esperaba un array de NumPy (T, d_model) = {(T, d_model)} y ha llegado {_resumen(PE)}"]
     problemas = []
@@ -277,12 +290,43 @@ def _avisos(llamadas: list[Llamada]) -> list[str]:
     return vistos
 
 
-def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maximo: float):
-    """Score a property over its calls: the fraction of cases that pass.
+def _errores_en_controles(propiedad: Propiedad, objetivo: str, controles: list[Llamada]) -> set[str]:
+    """Names of the known excusable mistakes recognised on the control calls.
 
-    Returns ``(puntos, lineas)``.  Never raises on a malformed result.
+    Recognised whether or not the control passes this cell's check: a form
+    mistake (a list, float32, np.matrix) leaves the values right and is
+    charged in the contract cell.
+    """
+    nombres: set[str] = set()
+    for llamada in controles:
+        if llamada.excepcion is not None:
+            continue
+        try:
+            reconocidos = diagnostico.reconocer(objetivo, llamada, propiedad.componente)
+        except Exception:
+            continue
+        nombres.update(error.nombre for error, _ in reconocidos if error.excusable)
+    return nombres
+
+
+def _casos(total: int) -> str:
+    return f"{total} caso{'s' if total != 1 else ''}"
+
+
+def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maximo: float):
+    """Score a property over its calls: the fraction of scored cases that pass.
+
+    The last ``n_controles`` calls of the cell (``casos``) are controls: they
+    are not scored, they only decide which known value mistakes may be
+    excused (see the module docstring).  Returns ``(puntos, lineas)``.
+    Never raises on a malformed result.
     """
     propiedad = PROPIEDADES[grade_id]
+    espec = ESPECIFICACIONES.get(grade_id)
+    n_controles = espec.n_controles if espec is not None and len(llamadas) == len(espec.casos) else 0
+    controles = llamadas[len(llamadas) - n_controles:] if n_controles else []
+    llamadas = llamadas[:len(llamadas) - n_controles]
+    en_controles: set[str] | None = None      # computed on first need
     lineas: list[str] = []
     aprobados = 0
     diagnosticos_vistos: set[str] = set()
@@ -302,18 +346,22 @@ def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maxim
         except Exception:
             reconocidos = []
         cabecera = f"Caso {numero} ({llamada.describir_caso()}): "
-        if (propiedad.no_repite and llamada.excepcion is None and reconocidos
-                and all(error.excusable for error, _ in reconocidos)):
+        excusable = (propiedad.no_repite and llamada.excepcion is None and bool(reconocidos)
+                     and all(error.excusable for error, _ in reconocidos))
+        if excusable and en_controles is None:
+            en_controles = _errores_en_controles(propiedad, objetivo, controles)
+        if excusable and any(error.nombre in en_controles for error, _ in reconocidos):
             aprobados += 1
             excusados += 1
-            nombres = "; ".join(dict.fromkeys(error.nombre for error, _ in reconocidos))
+            nombres = "; ".join(dict.fromkeys(error.nombre for error, _ in reconocidos
+                                              if error.nombre in en_controles))
             if nombres in excusas_vistas:
                 lineas.append(cabecera + "lo mismo; aquí no resta.")
             else:
                 excusas_vistas.add(nombres)
                 lineas.append(cabecera + "no coincide con la referencia, pero es el mismo error que "
-                              f"se descuenta en las celdas de valores o de contrato ({nombres}); "
-                              "aquí no resta.")
+                              f"se descuenta en las celdas de valores o de contrato ({nombres}), "
+                              "que también aparece con las entradas de esas celdas; aquí no resta.")
             continue
         if problemas[0] in primeros_vistos:
             lineas.append(cabecera + "el mismo problema.")
@@ -321,21 +369,23 @@ def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maxim
             primeros_vistos.add(problemas[0])
             lineas.append(cabecera + problemas[0])
             lineas += [p if p.startswith(" ") else "  " + p for p in problemas[1:]]
+        if excusable and controles:
+            lineas.append("  Este error no aparece con las entradas de las celdas de valores (caso de "
+                          "control), así que allí no se descuenta y se descuenta aquí.")
         for _, texto in reconocidos:
             if texto not in diagnosticos_vistos:
                 diagnosticos_vistos.add(texto)
                 lineas.append("  Diagnóstico probable: " + texto)
-    avisos = _avisos(llamadas)
+    avisos = _avisos(llamadas + controles)
     if avisos:
         lineas.append("Tu función escribió avisos (no restan puntos): " + "; ".join(avisos[:3]))
     total = len(llamadas)
+    descripcion = propiedad.descripcion[0].upper() + propiedad.descripcion[1:]
     if aprobados == total and excusados:
-        lineas.insert(0, f"Comprobado en {total} caso{'s' if total > 1 else ''}: "
-                         f"{propiedad.descripcion}: nada que restar en esta celda.")
+        lineas.insert(0, f"{descripcion}. Comprobado en {_casos(total)}, nada que restar en esta celda.")
     elif aprobados == total:
-        lineas.insert(0, f"Comprobado en {total} caso{'s' if total > 1 else ''}: "
-                         f"{propiedad.descripcion}, correcto.")
+        lineas.insert(0, f"{descripcion}. Comprobado en {_casos(total)}, correcto.")
     else:
-        descripcion = propiedad.descripcion[0].upper() + propiedad.descripcion[1:]
-        lineas.insert(0, f"{descripcion}: {aprobados} de {total} casos correctos.")
+        correctos = "caso correcto" if total == 1 else "casos correctos"
+        lineas.insert(0, f"{descripcion}: {aprobados} de {total} {correctos}.")
     return (maximo * aprobados / total if total else 0.0), lineas

@@ -3,6 +3,15 @@
 Runs on both sides: inside the student's kernel (``serializar``) and in the
 trusted grader (``deserializar``).  Arrays travel as base64 of their raw bytes
 so NaN, inf, dtype and shape survive exactly.  Nothing here evaluates code.
+
+Subclasses of ``np.ndarray`` defined by NumPy itself (``np.matrix``,
+``np.memmap``, ``np.ma.MaskedArray``…; ``type(x).__module__`` starts with
+``"numpy"``) with a numeric dtype travel as arrays too, with the name of the
+subclass.  They come back as ``ArraySubclase``: a plain array of the same
+values that remembers the subclass, so the contract check can say "should be
+an np.ndarray and is np.matrix" while the value checks compare the values.
+Any other subclass or object (a custom ``__array__`` or ``__eq__``) is only
+described (``Otro``), never trusted.
 """
 from __future__ import annotations
 
@@ -10,10 +19,58 @@ import base64
 import math
 
 import numpy as np
+import numpy.ma  # noqa: F401  (so MaskedArray is among NumPy's own subclasses below)
 
 MAX_ELEMENTOS = 200_000   # larger arrays are described, not copied
 MAX_PROFUNDIDAD = 4
 MAX_LONGITUD = 64         # items of a list/tuple/set kept
+
+
+class ArraySubclase(np.ndarray):
+    """Trusted-side stand-in for a NumPy ndarray subclass (e.g. ``np.matrix``).
+
+    Holds the values as a plain array (``np.asarray`` of it is an ordinary
+    ``ndarray``); ``subclase`` is the original class name.
+    """
+
+    subclase: str = "?"
+
+    def __array_finalize__(self, obj):
+        self.subclase = getattr(obj, "subclase", "?")
+
+    @property
+    def nombre_subclase(self) -> str:
+        return f"np.{self.subclase}"
+
+    def como_ndarray(self) -> np.ndarray:
+        return self.view(np.ndarray)
+
+
+def _subclase_de_numpy(valor: object) -> bool:
+    """A genuine ndarray subclass defined by NumPy itself (not by the student)."""
+    clase = type(valor)
+    return (clase is not np.ndarray and isinstance(valor, np.ndarray)
+            and isinstance(getattr(clase, "__module__", None), str)
+            and (clase.__module__ == "numpy" or clase.__module__.startswith("numpy."))
+            and clase in _SUBCLASES_NUMPY)
+
+
+def _subclases(clase) -> set:
+    vistas = set()
+    pendientes = [clase]
+    while pendientes:
+        for hija in type.__subclasses__(pendientes.pop()):
+            if hija not in vistas:
+                vistas.add(hija)
+                pendientes.append(hija)
+    return vistas
+
+
+# NumPy's own subclasses, fixed when this module is imported (before any
+# student code runs): a student class that claims ``__module__ = "numpy"``
+# later is not among them.
+_SUBCLASES_NUMPY = frozenset(c for c in _subclases(np.ndarray)
+                             if str(getattr(c, "__module__", "")).split(".")[0] == "numpy")
 
 
 class Otro:
@@ -60,6 +117,12 @@ def serializar(valor: object, profundidad: int = 0) -> dict:
         contiguo = np.ascontiguousarray(valor)
         return {"tipo": "ndarray", "dtype": contiguo.dtype.str, "shape": list(contiguo.shape),
                 "datos": base64.b64encode(contiguo.tobytes()).decode("ascii")}
+    if _subclase_de_numpy(valor):
+        base = np.ndarray.view(valor, np.ndarray)   # no __array__, no subclass methods
+        descripcion = serializar(base, profundidad)
+        if descripcion["tipo"] == "ndarray":
+            descripcion["subclase"] = type(valor).__name__[:40]
+        return descripcion
     if type(valor) in (list, tuple, set, frozenset):
         elementos = list(valor)
         if type(valor) in (set, frozenset):
@@ -99,7 +162,11 @@ def deserializar(datos: dict) -> object:
         dtype = np.dtype(datos["dtype"])
         if dtype.itemsize * math.prod(forma) != len(crudo):
             raise ValueError("array con tamaño inconsistente")
-        return np.frombuffer(crudo, dtype=dtype).reshape(forma).copy()
+        array = np.frombuffer(crudo, dtype=dtype).reshape(forma).copy()
+        if "subclase" in datos:
+            array = array.view(ArraySubclase)
+            array.subclase = str(datos["subclase"])[:40]
+        return array
     if tipo in ("ndarray_grande", "ndarray_objeto"):
         return Otro(f"ndarray {datos['dtype']} {tuple(datos['shape'])}",
                     "demasiado grande para copiarlo" if tipo == "ndarray_grande" else "dtype object")

@@ -105,6 +105,11 @@ REPARTO = {
     "e11_entero": {"positional_encoding_contrato": 0, "positional_encoding_valores": 0},
     "e14_float32": {"positional_encoding_contrato": 0},
     "e15_lista": {"positional_encoding_contrato": 0},
+    "e23_h1_sin_wo": {"multi_head_generalidad": 0.75},
+    "e24_escala_d_model_h5": {"multi_head_generalidad": 0.75},
+    "e28_matriz": {"multi_head_contrato": 0},
+    "e18_matriz": {"positional_encoding_contrato": 0},
+    "e19_float32_al_final": {"positional_encoding_contrato": 0},
 }
 
 
@@ -135,7 +140,7 @@ def test_cada_error_conocido_resta_y_se_nombra(funcion, error):
     for gid, veredicto in veredictos.items():
         espec = ESPECIFICACIONES[gid]
         difiere = False
-        for caso in espec.casos:
+        for caso in espec.casos_puntuados:       # controls are not scored
             argumentos = ARGUMENTOS[funcion](caso)
             with np.errstate(all="ignore"):
                 r_error = error.implementacion(*argumentos)
@@ -210,6 +215,111 @@ def test_escribe_en_x_lo_nombra():
     assert veredictos["multi_head_no_modifica"].puntos == 0
     assert "escribe en `X`" in texto(veredictos)
     assert total(veredictos) == MAXIMO["multi_head"] - 1
+
+
+# ------------------------------------------------ the control-case rule
+
+def _solo_con(condicion, error):
+    """Correct except when ``condicion(h)``: then it makes ``error`` (a faulty implementation)."""
+    def funcion(X, Wq, Wk, Wv, Wo, h):
+        if condicion(h):
+            return error(X, Wq, Wk, Wv, Wo, h)
+        return referencia.multi_head(X, Wq, Wk, Wv, Wo, h)
+    return funcion
+
+
+def _error(nombre):
+    return next(e for e in diagnostico.ERRORES_MULTI_HEAD if e.nombre == nombre).implementacion
+
+
+def test_las_celdas_no_repite_tienen_un_control_igual_a_un_caso_de_valores():
+    for gid, principal in (("multi_head_robustez", "multi_head_mapas"),
+                           ("multi_head_generalidad", "multi_head_mapas"),
+                           ("positional_encoding_robustez", "positional_encoding_valores"),
+                           ("positional_encoding_generalidad", "positional_encoding_valores")):
+        espec = ESPECIFICACIONES[gid]
+        assert espec.n_controles == 1
+        assert espec.casos_control[0] == ESPECIFICACIONES[principal].casos[0]
+        assert len(espec.casos_puntuados) + 1 == len(espec.casos)
+
+
+def test_un_error_que_solo_aparece_en_generalidad_no_se_excusa():
+    veredictos = corregir("multi_head", _solo_con(lambda h: h == 1, _error("sin W^O")))
+    v = veredictos["multi_head_generalidad"]
+    assert v.puntos == pytest.approx(0.75), v.texto()
+    assert "aquí no resta" not in v.texto()
+    assert "sin multiplicarla por Wo" in v.texto()
+    assert total(veredictos) == pytest.approx(MAXIMO["multi_head"] - 0.25)
+    veredictos = corregir("multi_head", _solo_con(lambda h: h == 5, _error("escala √d_model")))
+    assert veredictos["multi_head_generalidad"].puntos == pytest.approx(0.75)
+    assert total(veredictos) == pytest.approx(MAXIMO["multi_head"] - 0.25)
+
+
+def test_un_error_de_valores_que_tambien_esta_en_el_control_se_excusa():
+    veredictos = corregir("multi_head", _como_estudiante(_error("sin W^O")))
+    assert veredictos["multi_head_generalidad"].puntos == 1
+    assert "aquí no resta" in veredictos["multi_head_generalidad"].texto()
+    assert veredictos["multi_head_salida"].puntos == 0
+
+
+def test_no_modifica_en_varios_h():
+    def escribe_si_h2(X, Wq, Wk, Wv, Wo, h):
+        resultado = referencia.multi_head(X, Wq.copy(), Wk, Wv, Wo, h)
+        if h == 2:
+            Wq += 1
+        return resultado
+    espec = ESPECIFICACIONES["multi_head_no_modifica"]
+    assert sorted(c["h"] for c in espec.casos) == [2, 3, 4]
+    for c in espec.casos:
+        assert len({c["T"], c["h"], c["d_model"] // c["h"]}) == 3
+    veredicto = corregir("multi_head", escribe_si_h2)["multi_head_no_modifica"]
+    assert veredicto.puntos < 1
+    assert "escribe en `Wq`" in veredicto.texto()
+
+
+# ------------------------------------------------ form vs values, wording
+
+def test_matriz_numpy_solo_pierde_el_contrato():
+    veredictos = corregir("positional_encoding",
+                          lambda T, d_model: np.asmatrix(referencia.positional_encoding(T, d_model)))
+    assert veredictos["positional_encoding_contrato"].puntos == 0
+    assert "debería ser un np.ndarray y es np.matrix" in veredictos["positional_encoding_contrato"].texto()
+    assert total(veredictos) == MAXIMO["positional_encoding"] - 1
+
+
+def test_subclases_ajenas_a_numpy_no_viajan_como_array():
+    from grader_tests.serializacion import Otro, deserializar, serializar
+
+    class Falsa(np.ndarray):
+        pass
+    Falsa.__module__ = "numpy"
+
+    class ConArray:
+        def __array__(self, *a, **k):
+            raise RuntimeError("no")
+
+        def __eq__(self, otro):
+            return True
+    for valor in (np.zeros((2, 2)).view(Falsa), ConArray()):
+        assert isinstance(deserializar(serializar(valor)), Otro)
+    m = deserializar(serializar(np.asmatrix(np.eye(2))))
+    assert type(np.asarray(m)) is np.ndarray and np.asarray(m).shape == (2, 2)
+    assert diagnostico.como_array(m) is not None
+
+
+def test_pe_float32_al_final_no_se_confunde_con_angulos_float32():
+    veredictos = corregir("positional_encoding",
+                          lambda T, d_model: referencia.positional_encoding(T, d_model).astype(np.float32))
+    assert "calculas los ángulos en float32" not in texto(veredictos)
+    assert "devuelves float32" in texto(veredictos)
+
+
+def test_redaccion_singular_y_un_solo_dos_puntos():
+    veredictos = corregir("positional_encoding", RAROS["none"])
+    assert "0 de 1 caso correcto." in veredictos["positional_encoding_contrato"].texto()
+    bien = corregir("multi_head", cargar(BATERIA / "multi_head" / "c01_bucle.py", "multi_head"))
+    primera = bien["multi_head_robustez"].texto().strip().splitlines()[0]
+    assert primera.count(":") <= 1, primera
 
 
 # ------------------------------------------------------ malformed results
