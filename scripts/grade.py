@@ -242,7 +242,14 @@ def calificar(forzar_muestras: bool = False) -> dict:
                 lista.append("no se pudo calificar ningún cuaderno: queda con 0 puntos")
             if lista:
                 razones[(alumno, tarea)] = list(dict.fromkeys(lista))
-        nbgrader("generate_feedback", tarea, "--force", check=False)
+        comentarios = nbgrader("generate_feedback", tarea, "--force", check=False)
+        if comentarios.returncode != 0:
+            # a broken feedback template must not pass unnoticed: the TA has no feedback to send
+            sys.stderr.write(comentarios.stdout[-2000:] + comentarios.stderr[-2000:])
+            for alumno in entregas:
+                if not list((RAIZ / "feedback" / alumno / tarea).glob("*.html")):
+                    razones.setdefault((alumno, tarea), []).append(
+                        "no se pudieron generar sus comentarios (mira el error de generate_feedback arriba)")
     nbgrader("export", "--to", str(RAIZ / "grades.csv"))
     return razones
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import RAIZ
 
-COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts"]
+COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas"]
 BIN = Path(sys.executable).parent
 
 
