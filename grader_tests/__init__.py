@@ -1,9 +1,11 @@
 """Hidden tests of the course (nbgrader): ``multi_head`` and ``positional_encoding``.
 
-Only hidden test cells import this package, with two lines::
+Only hidden test cells import this package, with one expression that binds
+no name in the student's namespace (a student's own ``corregir``, ``casos``
+or ``grader_tests`` is never shadowed, and the student's function is looked
+up in ``globals()``)::
 
-    from grader_tests import corregir
-    corregir("<grade_id of the cell>", globals())
+    __import__("grader_tests").corregir("<grade_id of the cell>", globals())
 
 Kernel-safe modules: ``cliente``, ``casos``, ``serializacion``.  Everything
 else (reference, known mistakes, quiz answers, judge, nbgrader extensions) is

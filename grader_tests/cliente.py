@@ -1,9 +1,9 @@
 """The part of the hidden tests that runs inside the student's kernel.
 
-A hidden test cell holds two lines::
+A hidden test cell holds one expression, which binds no name in the
+student's namespace::
 
-    from grader_tests import corregir
-    corregir("multi_head_mapas", globals())
+    __import__("grader_tests").corregir("multi_head_mapas", globals())
 
 ``corregir`` calls the student's function on the inputs of that cell (see
 ``casos``), captures everything it prints or warns, and publishes the results

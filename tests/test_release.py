@@ -1,6 +1,7 @@
 """release/ is exactly what `nbgrader generate_assignment` makes from source/, and leaks nothing."""
 from __future__ import annotations
 
+import ast
 import filecmp
 import json
 
@@ -22,6 +23,40 @@ def _cuadernos(carpeta):
 def _celdas_calificadas(ruta):
     nb = json.loads(ruta.read_text())
     return [c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
+
+
+# the whole hidden region of a test cell (README, «Autores»)
+BLOQUE_OCULTO = ('### BEGIN HIDDEN TESTS\n__import__("grader_tests").corregir("{gid}", globals())\n'
+                 '### END HIDDEN TESTS\n')
+
+
+def nombres_ligados(arbol: ast.AST, todos: bool = False) -> set[str]:
+    """Names that code binds in the notebook's namespace (assignments, imports, loops...).
+
+    Function bodies and comprehensions have their own namespace and are not
+    entered; with ``todos`` the names of the functions and classes it
+    defines count too.
+    """
+    ligados: set[str] = set()
+
+    def visitar(nodo):
+        for hijo in ast.iter_child_nodes(nodo):
+            if isinstance(hijo, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if todos:
+                    ligados.add(hijo.name)
+                continue                      # its body has its own namespace
+            if isinstance(hijo, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            if isinstance(hijo, ast.Name) and isinstance(hijo.ctx, (ast.Store, ast.Del)):
+                ligados.add(hijo.id)
+            elif isinstance(hijo, ast.alias):
+                ligados.add((hijo.asname or hijo.name).split(".")[0])
+            elif isinstance(hijo, (ast.Global, ast.Nonlocal)):
+                ligados.update(hijo.names)
+            visitar(hijo)
+
+    visitar(arbol)
+    return ligados
 
 
 def test_hay_dos_lecciones():
@@ -64,11 +99,16 @@ def test_source_sin_salidas_y_cada_celda_de_prueba_esta_registrada(ruta):
         gid = meta["grade_id"]
         fuente = "".join(celda["source"])
         assert fuente.lstrip().startswith('"""'), f"{gid}: la celda de prueba empieza con un docstring"
-        assert f'corregir("{gid}", globals())' in fuente, gid
-        # the hidden block comes right after the docstring: a failing visible
-        # assert can then never stop the evidence from being published
+        # the hidden block comes right after the docstring (a failing visible assert
+        # can then never stop the evidence from being published) and is one
+        # expression that binds no name in the student's namespace
         despues_del_docstring = fuente.split('"""', 2)[2].lstrip("\n")
-        assert despues_del_docstring.startswith("### BEGIN HIDDEN TESTS"), gid
+        assert despues_del_docstring.startswith(BLOQUE_OCULTO.format(gid=gid)), gid
+        oculto = BLOQUE_OCULTO.format(gid=gid)
+        assert not nombres_ligados(ast.parse(oculto), todos=True), gid
+        visibles = nombres_ligados(ast.parse(despues_del_docstring[len(oculto):]), todos=True)
+        assert all(n.startswith("_") for n in visibles), (
+            f"{gid}: las pruebas visibles sólo usan nombres que empiezan por _: {sorted(visibles)}")
         especificacion(gid)
         if gid in PROPIEDADES:
             assert float(meta["points"]) == PROPIEDADES[gid].puntos, gid
