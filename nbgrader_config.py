@@ -41,6 +41,13 @@ c.Execute.interrupt_on_timeout = True
 c.OverwriteCells.add_missing_cells = True
 c.LimitOutput.max_lines = 300
 c.LimitOutput.max_traceback = 60
+# `nbgrader validate` (and JupyterLab's Validate button) run from here judge as a
+# student's copy does (source/<tarea>/nbgrader_config.py, same limits: a test
+# checks it): stderr in a test cell is ordinary output, not a failure.
+c.Validator.Execute.extra_arguments = [
+    "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.exec_lines=import sys; sys.stderr.name = 'stdout'",
+]
 
 # Duplicated grade_ids: keep the last copy without aborting (nbgrader's
 # DeduplicateIds leaves `{}` metadata that crashes OverwriteCells).
