@@ -19,6 +19,7 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
 from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
 from grader_tests.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
+from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOcultas  # noqa: E402
 from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
 
 c = get_config()  # noqa: F821
@@ -51,8 +52,12 @@ c.Validator.Execute.extra_arguments = [
 
 # Duplicated grade_ids: keep the last copy without aborting (nbgrader's
 # DeduplicateIds leaves `{}` metadata that crashes OverwriteCells).
+# Untouched test cells get their hidden tests back before OverwriteCells (no false
+# "checksum has changed"); edited shipped files are named in the notebook
+# (grader_tests/saneamiento.py).
 c.Autograde.sanitize_preprocessors = [
-    ClearOutput, QuitarDuplicados, OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
+    ClearOutput, QuitarDuplicados, OverwriteKernelspec, ReponerPruebasOcultas, OverwriteCells,
+    CheckCellMetadata, AvisarArchivosModificados]
 
 # Hidden tests publish evidence; JuzgarEvidencias scores it outside the kernel,
 # right after execution and before the grades are saved.

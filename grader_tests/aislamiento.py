@@ -191,6 +191,11 @@ def _error(nombre: str, mensaje: str):
                       "traceback": [f"{nombre}: {mensaje}"]})
 
 
+def mensaje_de_tiempo(segundos: int | float | None) -> str:
+    """The Spanish reason of a timed-out cell, as the cell, the feedback and the TA table show it."""
+    return f"se agotó el tiempo ({segundos:g} s)" if segundos else "se agotó el tiempo"
+
+
 class EjecucionAislada(Execute):
     """nbgrader's ``Execute`` with sandboxed kernels and a whole-notebook budget."""
 
@@ -204,7 +209,14 @@ class EjecucionAislada(Execute):
     def preprocess(self, nb, resources, *args, **kwargs):
         self._detenido: str | None = None
         self._inicio = time.monotonic()
+        # the error nbclient records in a cell that ran out of time, in Spanish with the limit
+        self.error_on_timeout = self._error_de_tiempo()
         return super().preprocess(nb, resources, *args, **kwargs)
+
+    def _error_de_tiempo(self) -> dict:
+        motivo = mensaje_de_tiempo(self.timeout)
+        return {"ename": "CellTimeoutError", "evalue": motivo,
+                "traceback": [f"CellTimeoutError: {motivo}; la celda se interrumpió sin terminar."]}
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code":
@@ -223,7 +235,7 @@ class EjecucionAislada(Execute):
             return cell, resources
         except CellTimeoutError:
             # the interrupt did not bring the kernel back (nbclient gives up waiting for its output)
-            cell.outputs.append(_error("CellTimeoutError", "se agotó el tiempo de la celda"))
+            cell.outputs.append(from_dict({"output_type": "error", **self._error_de_tiempo()}))
         if any(s.get("ename") == "CellTimeoutError" for s in cell.get("outputs", [])) \
                 and not self._responde(index):
             self._detenido = ("el cuaderno no respondió a la interrupción tras agotar el tiempo "
@@ -235,6 +247,7 @@ class EjecucionAislada(Execute):
 
         A loop that swallows KeyboardInterrupt keeps the kernel busy: every later
         cell would wait its whole timeout, so the notebook stops here instead.
+        The probe never replaces the student's cell in the notebook.
         """
         sonda = from_dict({"cell_type": "code", "metadata": {}, "source": "pass",
                            "outputs": [], "execution_count": None, "id": "sonda"})
@@ -248,6 +261,8 @@ class EjecucionAislada(Execute):
             return False
         finally:
             self.timeout = timeout
-            # nbclient addresses outputs by index: the probe must not erase the real cell's
+            # nbclient stores the cell it ran at ``index``: the student's cell goes back in
+            # its place (with its source, metadata and grade_id), with its own outputs
+            self.nb.cells[index] = real
             real.outputs, real.execution_count = guardadas
         return not any(s.get("output_type") == "error" for s in sonda.get("outputs", []))

@@ -22,6 +22,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from . import juez
 from .casos import especificacion
 from .cliente import MIME_EVIDENCIA
+from .saneamiento import NOTA_CELDA_EDITADA, celda_editada
 from .veredicto import Veredicto
 
 MOTIVOS_ERROR = {
@@ -35,6 +36,8 @@ MOTIVOS_ERROR = {
 def _texto_error(salida: NotebookNode) -> str:
     nombre = salida.get("ename", "Error")
     valor = str(salida.get("evalue", "")).strip()
+    if nombre == "CellTimeoutError" and valor.startswith("se agotó el tiempo"):
+        return valor          # the sandbox's own reason, with the limit: "se agotó el tiempo (60 s)"
     motivo = MOTIVOS_ERROR.get(nombre)
     detalle = f"{nombre}: {valor}" if valor else nombre
     return f"{motivo} ({detalle})" if motivo else detalle
@@ -101,6 +104,8 @@ class JuzgarEvidencias(NbGraderPreprocessor):
                     "(tu entrega no tiene la culpa y se puede volver a calificar)."])
             if veredicto is None:
                 continue
+            if celda_editada(celda):
+                veredicto.lineas.append(NOTA_CELDA_EDITADA)
             celda.outputs = salidas_del_veredicto(veredicto, celda.get("execution_count"))
             self.log.info("%s: %s de %s", celda.metadata.nbgrader["grade_id"],
                           veredicto.puntos, veredicto.maximo)

@@ -22,7 +22,7 @@ from pathlib import Path
 RAIZ = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(RAIZ))
 
-from scripts import samples  # noqa: E402
+from scripts import observaciones, samples  # noqa: E402
 
 # nbgrader log lines that explain a failed autograde, and their Spanish reason
 RAZONES = [
@@ -54,7 +54,8 @@ def entorno() -> dict:
 def nbgrader(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     """Run ``nbgrader <args>`` in the course root with the venv's tools on PATH."""
     cmd = [str(Path(sys.executable).parent / "nbgrader"), *args]
-    proceso = subprocess.run(cmd, cwd=RAIZ, env=entorno(), capture_output=True, text=True)
+    proceso = subprocess.run(cmd, cwd=RAIZ, env=entorno(), capture_output=True, text=True,
+                             encoding="utf-8", errors="replace")
     if check and proceso.returncode != 0:
         sys.stderr.write(proceso.stdout + proceso.stderr)
         raise SystemExit(f"Falló: nbgrader {' '.join(args)}")
@@ -98,9 +99,7 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
         gid = celda.metadata.nbgrader.get("grade_id")
         errores = [s for s in celda.get("outputs", []) if s.get("output_type") == "error"]
         if celda.cell_type == "code" and errores and gid not in sin_contestar:
-            error = errores[-1]
-            grupos.setdefault(f"la celda de respuesta {gid} lanzó {error.get('ename')}: "
-                              f"{str(error.get('evalue', '')).strip()[:100]}", [])
+            grupos.setdefault(observaciones.de_respuesta(gid, errores[-1]), [])
     for celda in nb.cells:
         meta = celda.get("metadata", {}).get("nbgrader", {})
         if celda.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
@@ -118,7 +117,8 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
                     motivo = re.sub(r"'[^']*'", "'…'", texto.strip().splitlines()[0])[:150]
                 grupos.setdefault(motivo, []).append(meta["grade_id"])
                 break
-    return [f"{motivo} [{', '.join(ids)}]" if ids else motivo for motivo, ids in grupos.items()]
+    return ([f"{motivo} [{', '.join(ids)}]" if ids else motivo for motivo, ids in grupos.items()]
+            + observaciones.del_cuaderno(nb))
 
 
 def lineas_por_alumno(log: str, tarea: str) -> dict[str, list[str]]:
@@ -232,6 +232,7 @@ def calificar(forzar_muestras: bool = False) -> dict:
                 if cambio:
                     lista.append(f"la celda {cambio[1]} se había convertido en {cambio[3]}: nbgrader la "
                                  f"ha devuelto a {cambio[2]} y se ha calificado")
+                lista += observaciones.del_log(linea)
                 if "exists multiple times" in linea:
                     gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
                     lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")
@@ -287,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--muestras", action="store_true",
                         help="rehace las entregas de muestra aunque haya entregas reales")
     args = parser.parse_args(argv)
+    observaciones.preparar_salida()       # any terminal encoding: accents degrade, nothing crashes
     razones = calificar(args.muestras)
     print()
     print(tabla(razones))

@@ -9,10 +9,22 @@ type in the exercise cell (imports and the function) and a header::
 
 Each file becomes one student: it is planted into a copy of the release
 notebook in the solution cell (grade_id ``multi_head`` / ``positional_encoding``;
-the rest of the notebook untouched), all students of one assignment are
-autograded by ONE ``nbgrader autograde`` in a temporary course, and the scores
-are read back from the gradebook (the exercise's test cells only; quiz cells
-are ignored).  The two assignments run in parallel, in two temporary courses.
+the quiz answered correctly, the rest of the notebook untouched), all students
+of one assignment are autograded by ONE ``nbgrader autograde`` in a temporary
+course, and the scores are read back from the gradebook (the exercise's test
+cells only; quiz cells are ignored).
+
+Each student's copy is also validated as the student would (issue 11): in a
+copy of the release folder, with its ``nbgrader_config.py``, through the code
+path of JupyterLab's Validate button (``validar_lote.py``, one process per
+assignment).  Validate's verdict is recorded next to autograde's
+(``test-artifacts/bateria-validate.txt``) and must agree: «Success» for every
+implementation that autograde gives full marks, a failure of an exercise cell
+for every one that loses points outside the generality cell (whose unusual
+shapes are partly checked only at grading time, as the lessons say).
+
+The two assignments run in parallel, in two temporary courses, each with its
+autograde and its validation running at the same time.
 """
 from __future__ import annotations
 
@@ -37,6 +49,9 @@ ASIGNACIONES = {
     "positional_encoding": ("02_codificacion_posicional", "codificacion_posicional"),
 }
 PUNTOS_TOTALES = {"multi_head": 10.0, "positional_encoding": 6.0}
+# cells whose lost points Validate does not have to see (unusual shapes only at grading time)
+SOLO_AL_CALIFICAR = ("_generalidad",)
+INFORME = RAIZ / "test-artifacts" / "bateria-validate.txt"
 
 
 def leer_cabecera(ruta: Path) -> dict:
@@ -85,7 +100,11 @@ def _esperar(proceso: subprocess.Popen, curso: Path, que: str, limite: float = 4
 
 
 def preparar_curso(base: Path, funcion: str) -> tuple[Path, list[tuple[str, Path]]]:
-    """A temporary course with one assignment and one student per battery file."""
+    """A temporary course with one assignment and one student per battery file.
+
+    Next to it, ``<funcion>-alumnos/<alumno>/<carpeta>/`` holds each student's
+    own copy (the same files), for Validate.
+    """
     carpeta, cuaderno = ASIGNACIONES[funcion]
     curso = base / funcion
     curso.mkdir()
@@ -104,9 +123,41 @@ def preparar_curso(base: Path, funcion: str) -> tuple[Path, list[tuple[str, Path
         destino = curso / "submitted" / alumno / carpeta
         shutil.copytree(release, destino, ignore=ignorar)
         nb = nbformat.read(release / f"{cuaderno}.ipynb", as_version=4)
+        for grade_id, linea in samples.correct_quiz_answers(cuaderno).items():
+            samples.plant(nb, grade_id, linea)
         nbformat.write(plantar(nb, funcion, ruta.read_text(encoding="utf-8")), destino / f"{cuaderno}.ipynb")
+        shutil.copytree(destino, base / f"{funcion}-alumnos" / alumno / carpeta)
         alumnos.append((alumno, ruta))
     return curso, alumnos
+
+
+def validar(base: Path, funcion: str, alumnos) -> subprocess.Popen:
+    """Start validating every student's copy (one process, in a student's assignment folder)."""
+    carpeta, cuaderno = ASIGNACIONES[funcion]
+    copias = base / f"{funcion}-alumnos"
+    cuadernos = [str(copias / alumno / carpeta / f"{cuaderno}.ipynb") for alumno, _ in alumnos]
+    registro = open(base / f"validate-{funcion}.log", "w")
+    return subprocess.Popen([sys.executable, str(Path(__file__).with_name("validar_lote.py")),
+                             str(base / f"validate-{funcion}.json"), *cuadernos],
+                            cwd=copias / alumnos[0][0] / carpeta, env=_entorno(),
+                            stdout=registro, stderr=subprocess.STDOUT)
+
+
+def veredictos_de_validate(base: Path, funcion: str, alumnos) -> dict:
+    """Per student: (passed, grade_ids of the failed cells, text of the failures)."""
+    carpeta, cuaderno = ASIGNACIONES[funcion]
+    crudos = json.loads((base / f"validate-{funcion}.json").read_text(encoding="utf-8"))
+    salida = {}
+    for alumno, _ in alumnos:
+        ruta = base / f"{funcion}-alumnos" / alumno / carpeta / f"{cuaderno}.ipynb"
+        resultado = crudos.get(str(ruta), {"error": "no se validó"})
+        ids = {c.source.strip(): c.metadata.get("nbgrader", {}).get("grade_id", "?")
+               for c in nbformat.read(ruta, as_version=4).cells}
+        fallidas = [ids.get(f.get("source", ""), "?") for f in resultado.get("failed", [])]
+        problemas = [k for k in ("failed", "changed", "type_changed", "error") if resultado.get(k)]
+        texto = "\n".join(str(f.get("raw_error", ""))[-600:] for f in resultado.get("failed", []))
+        salida[alumno] = (not problemas, fallidas, texto + str(resultado.get("error", "")))
+    return salida
 
 
 def _texto_de_salidas(celda) -> str:
@@ -141,13 +192,18 @@ def resultados(curso: Path, funcion: str, alumnos) -> dict:
 
 @pytest.fixture(scope="module")
 def bateria_autocalificada(tmp_path_factory):
-    """Autograde both batteries (one nbgrader run per assignment, in parallel)."""
+    """Autograde and validate both batteries (per assignment one autograde and one
+    validation process, all four at the same time)."""
     base = tmp_path_factory.mktemp("cursos")
     cursos = {f: preparar_curso(base, f) for f in ASIGNACIONES}
     procesos = {f: _nbgrader(curso, "autograde", ASIGNACIONES[f][0]) for f, (curso, _) in cursos.items()}
+    validaciones = {f: validar(base, f, alumnos) for f, (_, alumnos) in cursos.items()}
     for funcion, proceso in procesos.items():
         _esperar(proceso, cursos[funcion][0], "autograde")
-    return {f: (alumnos, resultados(curso, f, alumnos)) for f, (curso, alumnos) in cursos.items()}
+    for funcion, proceso in validaciones.items():
+        assert proceso.wait(timeout=900) == 0, (base / f"validate-{funcion}.log").read_text()[-4000:]
+    return {f: (alumnos, resultados(curso, f, alumnos), veredictos_de_validate(base, f, alumnos), curso)
+            for f, (curso, alumnos) in cursos.items()}
 
 
 def test_la_bateria_es_suficiente():
@@ -160,7 +216,7 @@ def test_la_bateria_es_suficiente():
 @pytest.mark.slow
 @pytest.mark.parametrize("funcion", list(ASIGNACIONES))
 def test_bateria_autocalificada(bateria_autocalificada, funcion):
-    alumnos, notas = bateria_autocalificada[funcion]
+    alumnos, notas, _, _ = bateria_autocalificada[funcion]
     maximo = PUNTOS_TOTALES[funcion]
     fallos = []
     for alumno, ruta in alumnos:
@@ -182,3 +238,77 @@ def test_bateria_autocalificada(bateria_autocalificada, funcion):
                 and "diagnostico" not in cabecera:
             fallos.append(f"{detalle}: ningún diagnóstico en la corrección")
     assert not fallos, "\n".join(fallos)
+
+
+def _linea_del_informe(alumno: str, total: float, maximo: float, perdidas: dict, veredicto) -> str:
+    exito, fallidas, _ = veredicto
+    pierde = ", ".join(f"{g} -{p:g}" for g, p in perdidas.items()) or "nada"
+    validate = "Success" if exito else "falla: " + (", ".join(fallidas) or "sin celdas (error)")
+    return f"{alumno:40s} autograde {total:g}/{maximo:g} (pierde: {pierde})  |  Validate: {validate}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("funcion", list(ASIGNACIONES))
+def test_validate_dice_lo_mismo_que_la_nota(bateria_autocalificada, funcion):
+    """Validate never says «Success» to what loses points, nor fails what gets full marks."""
+    from grader_tests.propiedades import PROPIEDADES
+
+    alumnos, notas, veredictos, _ = bateria_autocalificada[funcion]
+    maximo = PUNTOS_TOTALES[funcion]
+    informe, fallos = [], []
+    for alumno, ruta in alumnos:
+        total, _, celdas = notas[alumno]
+        perdidas = {g: PROPIEDADES[g].puntos - p for g, p in celdas.items() if p < PROPIEDADES[g].puntos}
+        exito, fallidas, texto = veredictos[alumno]
+        informe.append(_linea_del_informe(alumno, total, maximo, perdidas, veredictos[alumno]))
+        visibles = [g for g in perdidas if not g.endswith(SOLO_AL_CALIFICAR)]
+        if not perdidas and not exito:
+            fallos.append(f"{ruta.name}: nota completa y Validate falla en {fallidas}:\n{texto}")
+        elif visibles and (exito or not any(g.startswith(funcion) for g in fallidas)):
+            fallos.append(f"{ruta.name}: pierde puntos en {visibles} y Validate no falla en ninguna celda "
+                          f"del ejercicio ({fallidas})")
+    INFORME.parent.mkdir(parents=True, exist_ok=True)
+    with open(INFORME, "a", encoding="utf-8") as f:
+        f.write(f"# {funcion}\n" + "\n".join(informe) + "\n")
+    assert not fallos, "\n".join(fallos) + "\n\n" + "\n".join(informe)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("funcion", list(ASIGNACIONES))
+def test_ninguna_celda_intacta_se_da_por_modificada(bateria_autocalificada, funcion):
+    """Untouched test cells raise no "checksum has changed" warning in autograde's log."""
+    curso = bateria_autocalificada[funcion][3]
+    log = (curso / "nbgrader_autograde.log").read_text()
+    assert "has changed" not in log, [l for l in log.splitlines() if "has changed" in l][:5]
+    assert "was edited" not in log
+
+
+def test_la_bateria_usa_como_ayudantes_los_nombres_publicos_del_corrector():
+    """A correct battery solution defines every name a hidden cell could bring into the kernel."""
+    import ast
+    import importlib
+    import inspect
+    import pkgutil
+
+    import grader_tests
+    from grader_tests.aislamiento import MODULOS_PUBLICOS
+
+    nombres = {"grader_tests"} | {m.name for m in pkgutil.iter_modules(grader_tests.__path__)}
+    nombres |= {n for n in dir(grader_tests) if not n.startswith("_")}
+    for archivo in MODULOS_PUBLICOS:
+        if archivo != "__init__.py":
+            modulo = importlib.import_module(f"grader_tests.{archivo[:-3]}")
+            nombres |= {n for n, v in vars(modulo).items() if not n.startswith("_") and n != "annotations"
+                        and not inspect.ismodule(v)
+                        and getattr(v, "__module__", modulo.__name__) == modulo.__name__}
+    nombres -= set(ASIGNACIONES)
+    for funcion in ASIGNACIONES:
+        archivo = next(BATERIA.glob(f"{funcion}/c*_nombres_del_corrector.py"))
+        assert leer_cabecera(archivo)["espera"] == "completo"
+        definidos = set()
+        for nodo in ast.walk(ast.parse(archivo.read_text(encoding="utf-8"))):
+            if isinstance(nodo, (ast.FunctionDef, ast.ClassDef)):
+                definidos.add(nodo.name)
+            elif isinstance(nodo, ast.Name) and isinstance(nodo.ctx, ast.Store):
+                definidos.add(nodo.id)
+        assert nombres <= definidos, sorted(nombres - definidos)

@@ -212,5 +212,40 @@ def test_ningun_proceso_sobrevive_al_cuaderno(lote):
     assert _dormidos() == []
 
 
+def _observaciones(lote, alumno: str) -> list[str]:
+    return [l for l in lote["salida"].splitlines() if l.strip().startswith(f"{alumno} / {TAREA}:")]
+
+
+def test_solo_las_celdas_editadas_de_verdad_se_senalan(lote):
+    # untouched test cells raise no "checksum has changed" observation
+    for alumno in ("zz_honesta", "c00_control", "c20_modulo_editado"):
+        assert not any("modificada" in l for l in _observaciones(lote, alumno)), _observaciones(lote, alumno)
+
+
+def test_la_celda_agotada_conserva_el_codigo_del_alumno(lote):
+    import json
+    for alumno in ("c02_bucle_infinito", "c03_bucle_sordo"):
+        nb = json.loads((lote["curso"] / "autograded" / alumno / TAREA / hostiles.CUADERNO).read_text())
+        respuesta = [c for c in nb["cells"]
+                     if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "positional_encoding"]
+        assert len(respuesta) == 1 and "while True" in "".join(respuesta[0]["source"]), alumno
+        with Gradebook(f"sqlite:///{lote['curso'] / 'gradebook.db'}") as gb:
+            for nota in gb.find_submission_notebook(Path(hostiles.CUADERNO).stem, TAREA, alumno).grades:
+                if nota.cell.cell_type == "code" and nota.name in hostiles.PRUEBAS_PE:
+                    assert nota.auto_score is not None and not nota.needs_manual_grade, (alumno, nota.name)
+
+
+def test_el_archivo_editado_se_nombra_en_el_cuaderno_y_en_los_comentarios(lote):
+    curso = lote["curso"]
+    texto = (curso / "autograded" / "c20_modulo_editado" / TAREA / hostiles.CUADERNO).read_text()
+    assert "Aviso de la corrección" in texto and "explorable_escalera.py" in texto
+    html = (curso / "feedback" / "c20_modulo_editado" / TAREA / hostiles.CUADERNO.replace(".ipynb", ".html"))
+    assert "Aviso de la corrección" in html.read_text()
+    # the course's copy was used, not the student's
+    original = (curso / "release" / TAREA / "explorable_escalera.py").read_bytes()
+    assert (curso / "autograded" / "c20_modulo_editado" / TAREA / "explorable_escalera.py").read_bytes() == original
+    assert "Aviso de la corrección" not in (curso / "autograded" / "zz_honesta" / TAREA / hostiles.CUADERNO).read_text()
+
+
 def test_calificar_otra_vez_da_lo_mismo(lote):
     assert lote["notas_2"] == lote["notas"]

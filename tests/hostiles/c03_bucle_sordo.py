@@ -2,7 +2,7 @@
 from . import PE_CORRECTA, entrega_normal
 
 ESPERADO = "cuestionario"
-RAZON = "positional_encoding"
+RAZON = "la celda de respuesta positional_encoding: se agotó el tiempo (20 s)"
 
 BUCLE = '''\
 while True:

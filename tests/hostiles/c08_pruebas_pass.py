@@ -2,6 +2,7 @@
 from . import PE_INCORRECTA, PRUEBAS_PE, cargar, celda, guardar, responder
 
 ESPERADO = "control"
+RAZON = "la celda de prueba positional_encoding_valores estaba modificada en la entrega"
 
 
 def preparar(entrega):

@@ -1,0 +1,175 @@
+"""nbgrader extensions for autograde's sanitize step: locked cells and supplementary files.
+
+Both run in the TA's ``nbgrader autograde`` process, on the submitted notebook,
+before it is executed (``Autograde.sanitize_preprocessors`` in
+nbgrader_config.py).  Everything a submission brings is hostile input here:
+files are compared without following links and without trusting their size.
+
+* ``ReponerPruebasOcultas`` — why nbgrader warned "checksum … has changed!" for
+  every untouched test cell: the gradebook keeps each locked cell as the
+  author wrote it, *with* its hidden tests (and their checksum), while the
+  student's copy was released without them.  nbgrader's ``OverwriteCells``
+  compares the two, finds them different for every test cell, warns and
+  restores the gradebook's version.  This preprocessor, placed right before
+  ``OverwriteCells``, strips the hidden tests from the gradebook's version with
+  nbgrader's own ``ClearHiddenTests`` (what ``generate_assignment`` released)
+  and, when the student's cell is exactly that, puts the hidden tests back.
+  An untouched cell then matches and nothing is logged; a cell the student
+  really edited still differs, so ``OverwriteCells`` warns ("Attribute
+  'checksum' for cell … has changed!"), restores it and ``make grade`` reports
+  it; the restored cell also carries a note for the student's feedback.
+* ``AvisarArchivosModificados`` — nbgrader's autograde overwrites every file
+  shipped with the assignment (``source/<tarea>/`` except notebooks and
+  ``Autograde.exclude_overwriting``) with the course's copy, so a student's
+  edits to, e.g., the explorable module are discarded.  The course keeps that
+  behaviour (those modules are the course's, not the student's) and says so:
+  the notebook gets a Spanish note at the top (it reaches the feedback and the
+  formgrader), and its metadata lists the files for the TA table.
+"""
+from __future__ import annotations
+
+import os
+import stat
+
+from nbformat.notebooknode import from_dict
+from nbgrader import utils
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
+
+# cell metadata this course adds (never read from a student's notebook: set here)
+CLAVE = "curso_atencion"
+NOTA_CELDA_EDITADA = ("Tu entrega traía esta celda de prueba modificada: se ha calificado con la "
+                      "original del curso (las celdas de prueba no se pueden cambiar).")
+
+
+class ReponerPruebasOcultas(NbGraderPreprocessor):
+    """Untouched locked cells get their hidden tests back before ``OverwriteCells`` (module doc)."""
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        self._quitar = ClearHiddenTests(parent=self)
+        self._quitar.enforce_metadata = False
+        for celda in nb.cells:                     # marks are ours to set, never the student's
+            celda.get("metadata", {}).pop(CLAVE, None)
+        with Gradebook(info["db_url"]) as gb:
+            self._fuentes = {}
+            for celda in nb.cells:
+                meta = celda.get("metadata", {}).get("nbgrader")
+                grade_id = meta.get("grade_id") if isinstance(meta, dict) else None
+                if not isinstance(grade_id, str) or not grade_id:
+                    continue
+                try:
+                    self._fuentes[grade_id] = gb.find_source_cell(grade_id, info["notebook"], info["assignment"])
+                except MissingEntry:
+                    continue
+            return super().preprocess(nb, resources)
+
+    def publicada(self, fuente) -> str:
+        """What ``generate_assignment`` released for a gradebook source cell (no hidden tests)."""
+        celda = from_dict({"cell_type": fuente.cell_type, "source": fuente.source, "metadata": {},
+                           "outputs": [], "execution_count": None})
+        self._quitar.preprocess_cell(celda, {}, 0)
+        return celda.source
+
+    def preprocess_cell(self, cell, resources, index):
+        meta = cell.get("metadata", {}).get("nbgrader")
+        fuente = self._fuentes.get(meta.get("grade_id")) if isinstance(meta, dict) else None
+        if fuente is None or not fuente.locked:
+            return cell, resources
+        if not isinstance(cell.get("source"), str) or cell.source == fuente.source:
+            return cell, resources
+        if cell.source == self.publicada(fuente):
+            cell.source = fuente.source            # untouched: the gradebook's version, quietly
+        else:
+            cell.metadata[CLAVE] = {"celda_editada": True}
+            self.log.warning("Locked cell %s was edited in the submission; the original is graded",
+                             meta.get("grade_id"))
+        return cell, resources
+
+
+def archivos_modificados(origen: str, entrega: str, excluidos=(), ignorar=()) -> list[str]:
+    """Files shipped with the assignment that the submission brings changed.
+
+    Args:
+        origen: ``source/<tarea>`` (what autograde copies over the submission).
+        entrega: ``submitted/<alumno>/<tarea>``.
+        excluidos: paths relative to ``origen`` that autograde does not
+            overwrite (``Autograde.exclude_overwriting``): the student's own.
+        ignorar: nbgrader's ignore patterns (``CourseDirectory.ignore``).
+
+    Returns:
+        Sorted relative paths whose submitted copy differs: other bytes, or a
+        link, folder or anything else in place of the file.  A missing file
+        is not a change (autograde puts it back).  Links are never followed
+        and a submitted file is read only up to the size of the course's copy.
+    """
+    cambiados = []
+    excluidos = {os.path.normpath(x) for x in excluidos}
+    for ruta in utils.find_all_files(origen, list(ignorar) + ["*.ipynb"]):
+        relativa = os.path.relpath(ruta, origen)
+        if os.path.normpath(relativa) in excluidos:
+            continue
+        suya = os.path.join(entrega, relativa)
+        try:
+            info = os.lstat(suya)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode) or info.st_size != os.path.getsize(ruta):
+            cambiados.append(relativa)
+            continue
+        try:
+            with open(ruta, "rb") as a, open(suya, "rb", opener=_sin_enlaces) as b:
+                iguales = a.read() == b.read(info.st_size + 1)
+        except OSError:
+            iguales = False
+        if not iguales:
+            cambiados.append(relativa)
+    return sorted(cambiados)
+
+
+def _sin_enlaces(ruta, flags):
+    return os.open(ruta, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
+def nota_de_archivos(nombres: list[str]) -> str:
+    """The Spanish note at the top of the notebook when shipped files were edited."""
+    lista = ", ".join(f"`{n}`" for n in nombres)
+    plural = len(nombres) > 1
+    return (f"**Aviso de la corrección.** Tu entrega traía {'modificados' if plural else 'modificado'} "
+            f"{lista}, {'archivos que vienen' if plural else 'un archivo que viene'} con la tarea. Al "
+            "corregir se usa siempre la copia del curso de esos archivos, así que tus cambios no se han "
+            "tenido en cuenta: si tu código dependía de ellos, ahí está la causa de sus fallos. Las "
+            "funciones auxiliares van en la celda del ejercicio.")
+
+
+class AvisarArchivosModificados(NbGraderPreprocessor):
+    """Note in the notebook which shipped files the student edited (module doc)."""
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        curso = CourseDirectory(parent=self)
+        tarea, alumno = info["assignment"], info["student"]
+        origen = curso.format_path(curso.source_directory, ".", tarea)
+        entrega = curso.format_path(curso.submitted_directory, alumno, tarea)
+        autograde = self.config.get("Autograde", {})
+        excluidos = dict(autograde.get("exclude_overwriting", {}) or {}).get(tarea, [])
+        nombres = archivos_modificados(origen, entrega, excluidos, curso.ignore)
+        # a note copied from elsewhere by the student is not ours: drop it
+        nb.cells = [c for c in nb.cells if CLAVE not in c.get("metadata", {})
+                    or "archivos_modificados" not in c.metadata[CLAVE]]
+        if nombres:
+            self.log.warning("Files shipped with the assignment were edited in the submission "
+                             "(the course's copies are used): %s", ", ".join(nombres))
+            nota = from_dict({"cell_type": "markdown", "source": nota_de_archivos(nombres),
+                              "metadata": {CLAVE: {"archivos_modificados": nombres}}})
+            if nb.nbformat_minor >= 5:
+                nota["id"] = "aviso-archivos-modificados"
+            nb.cells.insert(0, nota)
+        return nb, resources
+
+
+def celda_editada(celda) -> bool:
+    """The sanitize step marked this test cell as edited by the student."""
+    marca = celda.get("metadata", {}).get(CLAVE)
+    return isinstance(marca, dict) and marca.get("celda_editada") is True

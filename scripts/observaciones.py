@@ -1,0 +1,105 @@
+"""What the TA table says about a submission besides its score (``make grade``).
+
+Small pieces ``scripts/grade.py`` calls: Spanish reasons read from nbgrader's
+log and from the autograded notebook (timed-out cells, edited test cells,
+edited files shipped with the assignment), and a standard output that prints
+on any terminal encoding.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+import sys
+import unicodedata
+
+from grader_tests.aislamiento import mensaje_de_tiempo
+from grader_tests.saneamiento import CLAVE
+
+# characters without an ASCII base letter, for terminals that cannot print them
+SUSTITUTOS = {"—": "-", "–": "-", "×": "x", "…": "...", "«": '"', "»": '"', "“": '"', "”": '"',
+              "‘": "'", "’": "'", "√": "raiz de ", "·": "*", "≤": "<=", "≥": ">=", "→": "->",
+              "✔": "[bien]", "✘": "[mal]", "◐": "[parcial]"}
+
+
+def _degradar(error: UnicodeEncodeError):
+    """Codec error handler: accents lose their mark (é → e), symbols get an ASCII stand-in."""
+    trozo = error.object[error.start:error.end]
+    salida = []
+    for caracter in trozo:
+        if caracter in SUSTITUTOS:
+            salida.append(SUSTITUTOS[caracter])
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", caracter) if not unicodedata.combining(c))
+        salida.append(base if base and base.isascii() else "?")
+    return "".join(salida), error.end
+
+
+codecs.register_error("curso_degradar", _degradar)
+
+
+def preparar_salida() -> None:
+    """Make stdout and stderr print on any terminal: what the encoding cannot hold is degraded.
+
+    With a UTF-8 terminal nothing changes; with ASCII or Latin-1 (``LANG=C``,
+    ``PYTHONIOENCODING=ascii``, a pipe) accents and symbols are replaced
+    instead of crashing the job after the grades are written.
+    """
+    for flujo in (sys.stdout, sys.stderr):
+        if hasattr(flujo, "reconfigure"):
+            flujo.reconfigure(errors="curso_degradar")
+
+
+# nbgrader's OverwriteCells: "Attribute 'checksum' for cell <id> has changed! (should be: …, got: …)"
+_CAMBIO = re.compile(r"Attribute '(?P<atributo>\w+)' for cell (?P<celda>\S+) has changed!")
+_ATRIBUTOS = {
+    "checksum": "la celda de prueba {celda} estaba modificada en la entrega: se ha calificado con la original",
+    "points": "los puntos de la celda {celda} estaban cambiados en la entrega: cuentan los del curso",
+    "locked": "la celda {celda} estaba desbloqueada en la entrega: se ha calificado con la original",
+}
+
+
+def del_log(linea: str) -> list[str]:
+    """Spanish observations from one line of nbgrader's autograde log (empty if none)."""
+    cambio = _CAMBIO.search(linea)
+    if cambio and cambio["atributo"] in _ATRIBUTOS:
+        return [_ATRIBUTOS[cambio["atributo"]].format(celda=cambio["celda"])]
+    return []
+
+
+def _agotada(celda) -> str | None:
+    """The timeout reason of a cell, or None when it did not run out of time."""
+    for salida in celda.get("outputs", []):
+        if salida.get("output_type") == "error" and salida.get("ename") == "CellTimeoutError":
+            valor = str(salida.get("evalue", "")).strip()
+            return valor if valor.startswith("se agotó el tiempo") else mensaje_de_tiempo(None)
+    return None
+
+
+def de_respuesta(grade_id: str, error) -> str:
+    """What the table says about an answer cell that ended with ``error`` (an error output)."""
+    if error.get("ename") == "CellTimeoutError":
+        return f"la celda de respuesta {grade_id}: {_agotada({'outputs': [error]})}"
+    return f"la celda de respuesta {grade_id} lanzó {error.get('ename')}: {str(error.get('evalue', '')).strip()[:100]}"
+
+
+def del_cuaderno(nb) -> list[str]:
+    """Observations read from an autograded notebook that the scores alone do not tell.
+
+    * files shipped with the assignment that the student edited (the note
+      ``grader_tests.saneamiento.AvisarArchivosModificados`` put at the top);
+    * cells outside the graded ones (the lesson's) that ran out of time.
+    """
+    lineas = []
+    for celda in nb.cells:
+        marca = celda.get("metadata", {}).get(CLAVE)
+        if celda.get("cell_type") == "markdown" and isinstance(marca, dict) and marca.get("archivos_modificados"):
+            nombres = ", ".join(str(n) for n in marca["archivos_modificados"])
+            lineas.append(f"modificó archivos que vienen con la tarea ({nombres}): se han calificado con "
+                          "los del curso y sus comentarios lo dicen")
+    lentas = [i for i, c in enumerate(nb.cells, start=1)
+              if c.get("cell_type") == "code" and not c.get("metadata", {}).get("nbgrader") and _agotada(c)]
+    if lentas:
+        motivo = _agotada(nb.cells[lentas[0] - 1])
+        lineas.append(f"{motivo} en {'las celdas' if len(lentas) > 1 else 'la celda'} "
+                      f"{', '.join(map(str, lentas))} de la lección (no calificadas)")
+    return lineas

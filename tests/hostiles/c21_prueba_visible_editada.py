@@ -1,0 +1,18 @@
+"""A right answer, and one visible assert of a test cell deleted (a real edit of a locked cell).
+
+nbgrader restores the cell and grades it; the TA table says the cell was
+edited, and only that student's row says so (untouched cells raise no
+checksum warning).
+"""
+from . import PE_CORRECTA, cargar, celda, guardar, responder
+
+ESPERADO = "completa"
+RAZON = "la celda de prueba positional_encoding_generalidad estaba modificada en la entrega"
+
+
+def preparar(entrega):
+    nb = cargar(entrega)
+    responder(nb, PE_CORRECTA)
+    prueba = celda(nb, "positional_encoding_generalidad")
+    prueba.source = prueba.source.replace("assert ", "# assert ", 1)
+    guardar(entrega, nb)
