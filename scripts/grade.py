@@ -276,7 +276,7 @@ def tabla(razones: dict) -> str:
               "  ".join("-" * a for a in anchos)]
     lineas += ["  ".join(c.ljust(a) for c, a in zip(f, anchos)) for f in filas]
     if razones:
-        lineas += ["", "Observaciones (lo que no se pudo calificar o quedó sin contestar):"]
+        lineas += ["", "Observaciones (lo que no se pudo calificar, quedó sin contestar o el alumno cambió):"]
         for (alumno, tarea), lista in sorted(razones.items()):
             for razon in lista:
                 lineas.append(f"  {alumno} / {tarea}: {razon}")

@@ -113,8 +113,12 @@ def test_grades_csv_y_la_tabla(curso):
 def test_calificar_dos_veces_da_las_mismas_notas(curso):
     c = curso[0]
     antes = _notas(c)
-    ejecutar(c, "python", "scripts/grade.py")
+    # the second time on a terminal that only prints ASCII: the table degrades, nothing crashes
+    salida = ejecutar(c, "python", "scripts/grade.py", variables={"PYTHONIOENCODING": "ascii"})
     assert _notas(c) == antes
+    assert re.search(r"^perfecta\s+\S+ / \S+", salida.stdout, re.M), salida.stdout[-2000:]
+    assert "Observaciones (lo que no se pudo calificar" in salida.stdout   # 'Observaciones' has no accent
+    assert "sin contestar" in salida.stdout and "Notas:" in salida.stdout
 
 
 def test_las_entregas_reales_tienen_prioridad_sobre_las_muestras(tmp_path):
