@@ -27,8 +27,9 @@ ARGUMENTOS = ArraySubclase = AvisarArchivosModificados = CLAVE = ERRORES = ERROR
 
 
 def softmax_filas(E):
-    pesos = np.exp(E - E.max(axis=-1, keepdims=True))
-    return pesos / pesos.sum(axis=-1, keepdims=True)
+    desplazadas = E - np.amax(E, axis=2)[..., None]
+    pesos = np.exp(desplazadas)
+    return pesos / np.sum(pesos, axis=2)[..., None]
 
 
 def especificacion(M, h):
