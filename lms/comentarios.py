@@ -13,11 +13,16 @@
 
 Only the regular ``*.html`` files nbgrader wrote in ``feedback/<alumno>/<tarea>/``
 are packed (never a link, never what a student's kernel left there).
+
+From the course root, after ``nbgrader generate_feedback``::
+
+    python -m lms.comentarios 01_atencion_multicabeza
 """
 from __future__ import annotations
 
 import os
 import stat
+import time
 import zipfile
 from pathlib import Path
 
@@ -95,5 +100,25 @@ def empaquetar(raiz: Path, tarea: str, destino: Path | None = None) -> tuple[lis
 
 
 def _fecha() -> tuple:
-    import time
     return time.localtime()[:6]
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    parser = argparse.ArgumentParser(description="Empaqueta los comentarios de una tarea para el LMS (para_subir/).")
+    parser.add_argument("tareas", nargs="+", help="tareas (carpetas de release/)")
+    parser.add_argument("--raiz", type=Path, default=Path.cwd(), help="raíz del curso (por defecto, la actual)")
+    args = parser.parse_args(argv)
+    for tarea in args.tareas:
+        zips, avisos = empaquetar(args.raiz, tarea)
+        for aviso in avisos:
+            print(f"aviso: {aviso}")
+        for ruta in zips:
+            print(ruta)
+        if not zips:
+            print(f"{tarea}: no hay entregas recogidas de un LMS ({DESCARGAS}/{tarea}/{INFORME})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
