@@ -48,11 +48,13 @@ OTROS_COMPRIMIDOS = (".rar", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst"
 # operating-system litter inside zips made on macOS / Windows
 BASURA = re.compile(r"(^|/)(__MACOSX/|\._[^/]*$|\.DS_Store$|Thumbs\.db$|desktop\.ini$)")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# also invisible or direction-changing characters, which could disguise a name in a report
+INVISIBLES = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 
 
 def legible(nombre: str, largo: int = 120) -> str:
-    """``nombre`` safe to print in a terminal report: control characters shown as ``?``, capped."""
-    texto = CONTROL.sub("?", str(nombre))
+    """``nombre`` safe to print in a terminal report: control and invisible characters shown as ``?``, capped."""
+    texto = INVISIBLES.sub("?", str(nombre))
     return texto if len(texto) <= largo else texto[: largo - 1] + "…"
 
 
@@ -110,6 +112,8 @@ class Resultado:
         rechazos: archives or files refused, each with its reason.
         anidados: folders created from a zip found inside another zip.
         ignorados: operating-system litter skipped (``__MACOSX``, ``.DS_Store``...).
+        descargas: folder (or loose file) made from each downloaded item →
+            that item's modification time (when the TA downloaded it).
         archivos: regular files written.
         bytes: bytes written.
     """
@@ -117,6 +121,7 @@ class Resultado:
     rechazos: list[Rechazo] = field(default_factory=list)
     anidados: list[str] = field(default_factory=list)
     ignorados: list[str] = field(default_factory=list)
+    descargas: dict[str, float] = field(default_factory=dict)
     archivos: int = 0
     bytes: int = 0
 
@@ -433,6 +438,9 @@ def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = 
     """
     origen, destino = Path(origen), Path(destino)
     total = Resultado()
+    if origen.is_symlink():
+        total.rechazos.append(Rechazo(legible(origen.name), "la carpeta de descargas es un enlace simbólico: no se sigue"))
+        return total
     for carpeta, subcarpetas, nombres in os.walk(origen, followlinks=False):
         subcarpetas.sort()
         relativa = Path(carpeta).relative_to(origen)
@@ -451,8 +459,12 @@ def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = 
                 continue
             salida = destino / relativa
             salida.mkdir(parents=True, exist_ok=True)
+            fecha = os.lstat(fuente).st_mtime
             if fuente.suffix.lower() in EXTENSIONES_ZIP:
-                resultado = descomprimir(fuente, _carpeta_libre(salida, fuente.stem), limites, visible)
+                carpeta_zip = _carpeta_libre(salida, fuente.stem)
+                resultado = descomprimir(fuente, carpeta_zip, limites, visible)
+                if carpeta_zip.exists():
+                    total.descargas[carpeta_zip.relative_to(destino).as_posix()] = fecha
                 total.rechazos += resultado.rechazos
                 total.ignorados += resultado.ignorados
                 total.anidados += [str(relativa / a) if str(relativa) != "." else a for a in resultado.anidados]
@@ -462,6 +474,7 @@ def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = 
             try:
                 total.bytes += _copiar(fuente, salida / nombre, limites)
                 total.archivos += 1
+                total.descargas[(relativa / nombre).as_posix()] = fecha
             except ArchivoRechazado as e:
                 total.rechazos.append(Rechazo(visible, e.args[0]))
             except OSError as e:

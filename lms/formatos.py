@@ -87,8 +87,9 @@ class Identidad:
         return (self.lms, self.lms_id)
 
     def describir(self) -> str:
+        from lms.descompresion import legible
         lms = {"moodle": "Moodle", "canvas": "Canvas"}[self.lms]
-        return f"{self.nombre or 'anónimo'} ({lms} {self.lms_id})"
+        return f"{legible(self.nombre, 80) or 'anónimo'} ({lms} {legible(self.lms_id, 40)})"
 
 
 def _canvas(m: re.Match, texto: str) -> Identidad:

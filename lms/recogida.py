@@ -28,12 +28,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
-from traitlets import Dict, Float, Integer, List, Unicode
+from traitlets import Dict, Float, Integer, List
 
 from lms import INFORME, LISTA, formatos
 from lms.descompresion import (OTROS_COMPRIMIDOS, Limites, extraer_carpeta, legible)
@@ -92,11 +93,14 @@ class ExtraccionSegura(ExtractorPlugin):
             self.log.warning("Archivo rechazado «%s»: %s", rechazo.archivo, rechazo.motivo)
         self.log.info("Descomprimidos %d archivos (%s bytes); %d rechazados", resultado.archivos,
                       resultado.bytes, len(resultado.rechazos))
-        ruta = Path(extracted_path).parent / INFORME
-        guardar_informe(ruta, {"extraccion": {
-            "rechazos": [{"archivo": r.archivo, "motivo": r.motivo} for r in resultado.rechazos],
-            "anidados": resultado.anidados, "ignorados": resultado.ignorados,
-            "archivos": resultado.archivos, "bytes": resultado.bytes}})
+        guardar_informe(Path(extracted_path).parent / INFORME, {"extraccion": informe_de_extraccion(resultado)})
+
+
+def informe_de_extraccion(resultado) -> dict:
+    """What the extractor tells the collector (the ``extraccion`` part of the report)."""
+    return {"rechazos": [{"archivo": r.archivo, "motivo": r.motivo} for r in resultado.rechazos],
+            "anidados": resultado.anidados, "ignorados": resultado.ignorados, "descargas": resultado.descargas,
+            "archivos": resultado.archivos, "bytes": resultado.bytes}
 
 
 # ---------------------------------------------------------------------------- collector
@@ -110,24 +114,35 @@ class _Candidato:
     cuaderno: str
     nota: str
     exacto: bool
-    minuto: int                # file time (from the zip) to the minute: orders resubmissions
+    minuto: int                # file time (from the zip) to the minute: orders versions in one download
+    descarga: float            # when the TA downloaded what brought it
+
+
+GRADE_ID = re.compile(rb'"grade_id"\s*:\s*("(?:[^"\\\n]|\\.){1,200}")')
 
 
 def _ids_calificados(ruta: Path) -> set[str] | None:
-    """grade_ids of a notebook's nbgrader cells; None when it cannot be read as one."""
+    """grade_ids of a notebook's nbgrader cells, or None when it cannot be read.
+
+    The file is scanned, never deserialised: a hostile "notebook" cannot make
+    the TA's process build a huge object, and a damaged one is still
+    recognised by its cells.
+    """
     try:
         fd = os.open(ruta, os.O_RDONLY | os.O_NOFOLLOW)
         with os.fdopen(fd, "rb") as f:
-            if os.fstat(f.fileno()).st_size > MAX_CUADERNO:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode) or os.fstat(f.fileno()).st_size > MAX_CUADERNO:
                 return None
-            nb = json.loads(f.read(MAX_CUADERNO + 1))
-        celdas = nb.get("cells", []) if isinstance(nb, dict) else []
-        return {c["metadata"]["nbgrader"]["grade_id"] for c in celdas
-                if isinstance(c, dict) and isinstance(c.get("metadata"), dict)
-                and isinstance(c["metadata"].get("nbgrader"), dict)
-                and isinstance(c["metadata"]["nbgrader"].get("grade_id"), str)}
-    except (OSError, ValueError, RecursionError, KeyError, TypeError, AttributeError):
+            datos = f.read(MAX_CUADERNO + 1)
+    except OSError:
         return None
+    ids = set()
+    for m in GRADE_ID.finditer(datos):
+        try:
+            ids.add(json.loads(m.group(1)))
+        except ValueError:
+            continue
+    return ids
 
 
 def _base(nombre: str) -> str:
@@ -153,7 +168,6 @@ class NombresDelLMS(FileNameCollectorPlugin):
                      "canvas": formatos.CANVAS.pattern},
                     help="Named regular expressions for the LMS's file names (groups: nombre, lms_id, "
                          "plugin, adjunto, archivo).").tag(config=True)
-    lista_de_clase = Unicode("", help="Roster CSV (default: <downloaded>/alumnos.csv).").tag(config=True)
 
     _decisiones: dict | None = None
 
@@ -176,7 +190,7 @@ class NombresDelLMS(FileNameCollectorPlugin):
         descargas = raiz / app.downloaded_directory
         return {"raiz": raiz, "extraido": extraido, "archivo": Path(app._format_collect_path(app.archive_directory)),
                 "informe": extraido.parent / INFORME,
-                "lista": Path(self.lista_de_clase) if self.lista_de_clase else descargas / LISTA,
+                "lista": descargas / LISTA,
                 "release": raiz / app.coursedir.release_directory}
 
     def _preparar(self) -> None:
@@ -299,9 +313,21 @@ def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, e
     ajenos = {p.name: _cuadernos(p) for p in sorted(release.iterdir()) if p.is_dir() and p.name != tarea} \
         if release.is_dir() else {}
     carpetas_de_zip = {tuple(Path(a).parts) for a in extraccion.get("anidados", [])}
+    descargas = {tuple(Path(d).parts): t for d, t in extraccion.get("descargas", {}).items()}
+
+    def fecha_de_descarga(partes: tuple[str, ...], ruta: Path) -> float:
+        for n in range(len(partes), 0, -1):
+            if partes[:n] in descargas:
+                return descargas[partes[:n]]
+        try:
+            return ruta.lstat().st_mtime
+        except OSError:
+            return 0.0
+
     correos = hoja.correos() if hoja else {}
     candidatos: list[_Candidato] = []
     sueltos: list[tuple[Identidad | None, str]] = []       # (identity, Spanish text) of files not collected
+    ultima: dict[tuple[str, str], float] = {}              # identity → its newest download
     generales: list[dict] = []
     identidades: dict[tuple[str, str], Identidad] = {}
     for carpeta, subcarpetas, nombres in os.walk(extraido, followlinks=False):
@@ -323,6 +349,8 @@ def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, e
                 continue
             ident, resto = encontrado
             identidades.setdefault(ident.clave, ident)
+            descarga = fecha_de_descarga(relativa.parts, ruta)
+            ultima[ident.clave] = max(ultima.get(ident.clave, 0.0), descarga)
             if ".ipynb_checkpoints" in resto[:-1]:
                 sueltos.append((ident, f"se ignora «{visible}»: es una copia automática de Jupyter"))
                 continue
@@ -338,7 +366,7 @@ def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, e
                 minuto = int(ruta.lstat().st_mtime // 60)
             except OSError:
                 minuto = 0
-            candidatos.append(_Candidato(ruta, visible, ident, cuaderno, nota, exacto, minuto))
+            candidatos.append(_Candidato(ruta, visible, ident, cuaderno, nota, exacto, minuto, descarga))
 
     anidados = [(a, formatos.identificar(Path(a).parts, carpetas_de_zip, patrones))
                 for a in extraccion.get("anidados", [])]
@@ -360,9 +388,16 @@ def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, e
     for c in candidatos:
         grupos.setdefault((ids[c.ident.clave], c.cuaderno), []).append(c)
     for (alumno, cuaderno), grupo in sorted(grupos.items()):
-        grupo.sort(key=lambda c: (c.ident.adjunto if c.ident.adjunto is not None else -1, c.minuto, c.exacto,
-                                  c.relativa))
+        # latest download first, then Canvas's attachment order, then file time, then the exact name
+        grupo.sort(key=lambda c: (c.descarga // 60, c.ident.adjunto if c.ident.adjunto is not None else -1,
+                                  c.minuto, c.exacto, c.relativa))
         ganador = grupo[-1]
+        if ganador.descarga < ultima[ganador.ident.clave] - 60:
+            # a newer download of this submission no longer brings this notebook: the student replaced it
+            for c in grupo:
+                anotar(c.ident.clave, f"se descarta «{c.relativa}»: es de una descarga anterior y su entrega más "
+                                      f"reciente ya no trae {cuaderno}", aviso=True)
+            continue
         decisiones[os.path.abspath(ganador.ruta)] = {"student_id": alumno, "file_id": cuaderno}
         ident = ganador.ident
         entrada = entregas.setdefault(alumno, {

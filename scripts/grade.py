@@ -194,9 +194,10 @@ def calificar(forzar_muestras: bool = False) -> dict:
     ids = tareas()
     for tarea in ids:
         nbgrader("generate_assignment", tarea, "--force")
-    for linea in lms.recoger_descargas(RAIZ, nbgrader):      # downloaded/<tarea>/archive/ (Moodle, Canvas)
+    recogida = lms.recoger_descargas(RAIZ, nbgrader)      # downloaded/<tarea>/archive/ (Moodle, Canvas)
+    for linea in recogida:
         print(linea)
-    if forzar_muestras or not samples.has_real_submissions(RAIZ / "submitted"):
+    if forzar_muestras or not (samples.has_real_submissions(RAIZ / "submitted") or recogida):
         nombres = samples.build_samples(RAIZ)
         print(f"Entregas de muestra: {', '.join(nombres)}")
     else:

@@ -25,7 +25,7 @@ from lms import comentarios, formatos
 from lms.descompresion import Limites, descomprimir, extraer_carpeta
 from lms.exportadores import HojaDeCalificacionMoodle, LibroDeCalificacionesCanvas
 from lms.lista_de_clase import id_provisional, leer_lista
-from lms.recogida import clasificar, guardar_informe
+from lms.recogida import clasificar, guardar_informe, informe_de_extraccion
 
 RELEASE = RAIZ / "release"
 pytestmark = pytest.mark.filterwarnings("ignore:Duplicate name")
@@ -206,6 +206,21 @@ def test_nombres_utf8_sin_marca_y_basura_del_sistema(tmp_path):
     assert not (tmp_path / "mac" / "__MACOSX").exists() and len(resultado.ignorados) == 2
 
 
+def test_una_carpeta_de_descargas_enlazada_no_se_sigue(tmp_path):
+    (tmp_path / "de_verdad").mkdir()
+    escribir(tmp_path / "de_verdad" / "x.zip", zip_de({NB1: b"{}"}))
+    os.symlink(tmp_path / "de_verdad", tmp_path / "archive")
+    (tmp_path / "extracted").mkdir()
+    resultado = extraer_carpeta(tmp_path / "archive", tmp_path / "extracted")
+    assert "enlace simbólico" in resultado.rechazos[0].motivo and not any((tmp_path / "extracted").iterdir())
+
+
+def test_los_nombres_se_muestran_sin_caracteres_invisibles():
+    from lms.descompresion import legible
+    assert legible("ana\u202egnp.ipynb\x1b[2J") == "ana?gnp.ipynb?[2J"
+    assert len(legible("x" * 500)) == 120
+
+
 # ============================================================================ LMS names
 
 
@@ -295,8 +310,7 @@ def _preparar(tmp_path: Path, archivos: dict[str, bytes], lista: bytes | None = 
         escribir(archive / "Calificaciones-CURSO-Tarea-55.csv", hoja)
     extraido.mkdir()
     resultado = extraer_carpeta(archive, extraido)
-    extraccion = {"anidados": resultado.anidados,
-                  "rechazos": [{"archivo": r.archivo, "motivo": r.motivo} for r in resultado.rechazos]}
+    extraccion = informe_de_extraccion(resultado)
     roster = leer_lista(escribir(tmp_path / "alumnos.csv", lista) if lista else tmp_path / "no.csv")
     hoja_moodle_ = formatos.buscar_hoja_moodle(archive)
     clasificado = clasificar(extraido, tarea, RELEASE, roster, extraccion, hoja_moodle_)
@@ -392,6 +406,28 @@ def test_recogida_de_canvas(tmp_path):
                      "es texto en línea escrito en el LMS",
                      "perezmaria_103: se descomprimió"]:
         assert esperado in texto, (esperado, texto)
+
+
+def test_si_la_entrega_mas_reciente_ya_no_trae_el_cuaderno_no_se_califica_el_viejo(tmp_path):
+    anteriores = {"primera.zip": zip_de(moodle([("Ana López", 1, {NB1: _cuaderno(T1, NB1, "vieja")}),
+                                                ("Pedro Gil", 2, {NB1: _cuaderno(T1, NB1, "pedro")})]))}
+    nuevos = {"segunda.zip": zip_de(moodle([("Ana López", 1, {"memoria.pdf": b"%PDF"})]))}   # Ana only
+    r = _preparar(tmp_path, nuevos, anteriores=anteriores)
+    assert list(r["cuadernos"]) == ["pedro_gil"]                       # Pedro's only download still counts
+    assert ("ana_lopez: se descarta «primera/Ana López_1_assignsubmission_file/atencion_multicabeza.ipynb»: "
+            "es de una descarga anterior y su entrega más reciente ya no trae atencion_multicabeza.ipynb") \
+        in r["texto"]
+
+
+def test_un_cuaderno_renombrado_y_roto_se_reconoce_sin_deserializarlo(tmp_path):
+    from lms.recogida import _ids_calificados
+    entero = _cuaderno(T2, NB2)
+    roto = entero[: len(entero) * 9 // 10]                             # truncated: not JSON any more
+    ruta = escribir(tmp_path / "x.ipynb", roto)
+    assert _ids_calificados(ruta) and _ids_calificados(ruta) <= _ids_calificados(escribir(tmp_path / "y.ipynb", entero))
+    archivos = {"d.zip": zip_de(moodle([("Ana López", 1, {"Copia de mi cuaderno.ipynb": roto})]))}
+    r = _preparar(tmp_path / "curso", archivos, tarea=T2)
+    assert r["cuadernos"]["ana_lopez"] == (roto, NB2)
 
 
 def test_sin_lista_los_nombres_repetidos_no_se_mezclan(tmp_path):
