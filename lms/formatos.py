@@ -181,9 +181,10 @@ def leer_csv(ruta: Path) -> tuple[list[list[str]], str, bool] | None:
     except OSError:
         return None
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode) or os.fstat(f.fileno()).st_size > MAX_CSV:
+        estado = os.fstat(f.fileno())
+        if not stat.S_ISREG(estado.st_mode) or estado.st_size > MAX_CSV:
             return None
-        datos = f.read(MAX_CSV + 1)
+        datos = f.read(min(estado.st_size, MAX_CSV) + 1)
     bom = datos.startswith(b"\xef\xbb\xbf")
     try:
         texto = datos.decode("utf-8-sig")

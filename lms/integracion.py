@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from lms import ARCHIVO, DESCARGAS, INFORME, LISTA, SUBIR, comentarios, formatos
-from lms.lista_de_clase import leer_lista
+from lms.lista_de_clase import ID_VALIDO, leer_lista
 from lms.recogida import leer_informe
 
 Ejecutor = Callable[..., subprocess.CompletedProcess]
@@ -46,6 +46,10 @@ def tareas_con_descarga(raiz: Path) -> list[str]:
         if carpeta.is_dir() and not carpeta.is_symlink() and any(carpeta.iterdir()):
             con.append(tarea)
     return con
+
+
+def lista_id_valido(alumno: str) -> bool:
+    return bool(ID_VALIDO.match(alumno)) and alumno not in (".", "..")
 
 
 def _ultimo_error(texto: str) -> str:
@@ -80,15 +84,57 @@ def recoger_descargas(raiz: Path, nbgrader: Ejecutor | None = None) -> list[str]
         else:
             lineas.append(f"No se pudo importar la lista de clase: {_ultimo_error(importada.stderr)}")
     for tarea in tareas:
+        antes = set(leer_informe(raiz / DESCARGAS / tarea / INFORME).get("entregas", {}))
         proceso = nbgrader("zip_collect", tarea, "--force", check=False)
         lineas.append(f"Recogida de {tarea} (nbgrader zip_collect, {DESCARGAS}/{tarea}/{ARCHIVO}/):")
         if proceso.returncode != 0:
             lineas.append(f"  nbgrader zip_collect falló: {_ultimo_error(proceso.stdout + proceso.stderr)}")
+            continue
         informe = leer_informe(raiz / DESCARGAS / tarea / INFORME)
         lineas += [f"  {l['texto']}" for l in informe.get("lineas", [])]
         if not informe.get("entregas"):
             lineas.append("  no se recogió ninguna entrega")
+        for alumno in sorted(antes - set(informe.get("entregas", {}))):
+            retirar(raiz, tarea, alumno)
+            lineas.append(f"  {alumno}: la descarga ya no lo trae (¿otro id con la lista de clase?): se retira "
+                          "la entrega que se le recogió antes")
     return lineas
+
+
+def retirar(raiz: Path, tarea: str, alumno: str) -> None:
+    """Remove a submission an earlier collection made and the current one no longer makes.
+
+    Its folders in submitted/, autograded/ and feedback/ for ``tarea`` and its
+    gradebook submission; the student too when nothing else of theirs is left
+    and the roster does not list them.
+    """
+    import shutil
+    from nbgrader.api import Gradebook, MissingEntry
+    if not lista_id_valido(alumno):
+        return
+    for carpeta in ("submitted", "autograded", "feedback"):
+        ruta = raiz / carpeta / alumno / tarea
+        if ruta.is_symlink():
+            ruta.unlink()
+        elif ruta.is_dir():
+            shutil.rmtree(ruta)
+        try:
+            (raiz / carpeta / alumno).rmdir()
+        except OSError:
+            pass
+    if not (raiz / "gradebook.db").exists():
+        return
+    with Gradebook(f"sqlite:///{raiz / 'gradebook.db'}") as gb:
+        try:
+            gb.remove_submission(tarea, alumno)
+        except MissingEntry:
+            pass
+        try:
+            estudiante = gb.find_student(alumno)
+            if not estudiante.submissions and alumno not in leer_lista(raiz / DESCARGAS / LISTA).ids():
+                gb.remove_student(alumno)
+        except MissingEntry:
+            pass
 
 
 def alumnos_sin_entrega(raiz: Path, presentes: list[str]) -> list[str]:

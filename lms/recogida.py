@@ -131,9 +131,10 @@ def _ids_calificados(ruta: Path) -> set[str] | None:
     try:
         fd = os.open(ruta, os.O_RDONLY | os.O_NOFOLLOW)
         with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode) or os.fstat(f.fileno()).st_size > MAX_CUADERNO:
+            estado = os.fstat(f.fileno())
+            if not stat.S_ISREG(estado.st_mode) or estado.st_size > MAX_CUADERNO:
                 return None
-            datos = f.read(MAX_CUADERNO + 1)
+            datos = f.read(estado.st_size + 1)            # never a buffer of the maximum size
     except OSError:
         return None
     ids = set()

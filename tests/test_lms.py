@@ -612,3 +612,44 @@ def test_zip_de_comentarios_moodle_plano():
     assert comentarios.nombre_en_zip(entrega, "x.html") == "Ana_7_assignsubmission_file_x.html"
     anonimo = {"lms": "canvas", "lms_id": "anon_x1", "prefijo": "anon_x1_5", "adjunto": 5}
     assert comentarios.nombre_en_zip(anonimo, "x.html") is None
+
+
+# ============================================================================ make grade's pickup
+
+
+def test_la_recogida_retira_lo_que_una_recogida_anterior_creo_y_ya_no_sale(tmp_path):
+    """With a roster added between two runs, the provisional-id submission must not be graded twice."""
+    import subprocess
+    from lms import integracion
+    (tmp_path / "release" / T1).mkdir(parents=True)
+    escribir(tmp_path / "downloaded" / T1 / "archive" / "d.zip", b"(da igual: nbgrader es simulado)")
+    for carpeta in ("submitted", "autograded", "feedback"):
+        escribir(tmp_path / carpeta / "ana_lopez" / T1 / "x", b"vieja")
+        escribir(tmp_path / carpeta / "pedro" / T1 / "x", b"de otro")          # not from the LMS: untouched
+    guardar_informe(tmp_path / "downloaded" / T1 / "recogida.json", {"entregas": {"ana_lopez": {}}})
+    llamadas = []
+
+    def nbgrader(*args, check=False):
+        llamadas.append(args)
+        guardar_informe(tmp_path / "downloaded" / T1 / "recogida.json",
+                        {"entregas": {"alu01": {}}, "lineas": [{"texto": "alu01 ← Ana López (Moodle 1)"}]})
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    lineas = integracion.recoger_descargas(tmp_path, nbgrader)
+    assert llamadas == [("zip_collect", T1, "--force")]
+    assert "  alu01 ← Ana López (Moodle 1)" in lineas
+    assert any(l.startswith("  ana_lopez: la descarga ya no lo trae") for l in lineas)
+    for carpeta in ("submitted", "autograded", "feedback"):
+        assert not (tmp_path / carpeta / "ana_lopez").exists()
+        assert (tmp_path / carpeta / "pedro" / T1 / "x").read_bytes() == b"de otro"
+    assert integracion.alumnos_sin_entrega(tmp_path, []) == []
+
+
+def test_sin_descargas_make_grade_no_cambia(tmp_path):
+    from lms import integracion
+    (tmp_path / "release" / T1).mkdir(parents=True)
+    escribir(tmp_path / "downloaded" / "alumnos.csv", b"id\nalu01\n")       # a roster alone collects nothing
+    nada = lambda *a, **k: pytest.fail("no debería ejecutar nbgrader")      # noqa: E731
+    assert integracion.recoger_descargas(tmp_path, nada) == []
+    assert integracion.preparar_subidas(tmp_path, nada) == []
+    assert integracion.alumnos_sin_entrega(tmp_path, []) == []
