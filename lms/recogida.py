@@ -433,7 +433,7 @@ def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, e
         cabeza = f"{alumno} ← {ident.describir()}" + (f", {como[clave]}" if como[clave] else "")
         if alumno in entregas:
             cabeza += ": " + ", ".join(sorted(entregas[alumno]["cuadernos"]))
-            if ident.tarde:
+            if entregas[alumno]["tarde"]:
                 cabeza += " (Canvas la marca como entregada tarde)"
         else:
             cabeza += ": ningún cuaderno de la tarea en su entrega; no se califica"
