@@ -155,6 +155,9 @@ def preparar_subidas(raiz: Path, nbgrader: Ejecutor | None = None) -> list[str]:
     if not informes:
         return []
     nbgrader = nbgrader or _ejecutor(raiz)
+    for anterior in (raiz / SUBIR).glob("**/*"):             # what an earlier run wrote (never a link's target)
+        if anterior.name in GENERADOS and anterior.is_file() and not anterior.is_symlink():
+            anterior.unlink()
     sistemas = {e["lms"] for i in informes.values() for e in i["entregas"].values()}
     lineas = [f"Para devolver al LMS ({SUBIR}/):"]
     exportadores = {"moodle": "lms.exportadores.HojaDeCalificacionMoodle",
@@ -173,12 +176,16 @@ def preparar_subidas(raiz: Path, nbgrader: Ejecutor | None = None) -> list[str]:
     return lineas
 
 
+# what preparar_subidas writes in para_subir/, and where the TA uploads it
+GENERADOS = {
+    "calificaciones_moodle.csv": "Moodle, en la tarea: Acción sobre las calificaciones → "
+                                 "«Subir la hoja de calificaciones»",
+    "comentarios_moodle.zip": "Moodle, en la tarea: Acción sobre las calificaciones → "
+                              "«Subir múltiples archivos de retroalimentación en un ZIP»",
+    "calificaciones_canvas.csv": "Canvas: Grades → Import",
+    "comentarios_canvas.zip": "Canvas: Grades, menú de la columna de la tarea → «Re-Upload Submissions»",
+}
+
+
 def _como_subir(nombre: str) -> str:
-    return {
-        "calificaciones_moodle.csv": "Moodle, en la tarea: Acción sobre las calificaciones → "
-                                     "«Subir la hoja de calificaciones»",
-        "comentarios_moodle.zip": "Moodle, en la tarea: Acción sobre las calificaciones → "
-                                  "«Subir múltiples archivos de retroalimentación en un ZIP»",
-        "calificaciones_canvas.csv": "Canvas: Grades → Import",
-        "comentarios_canvas.zip": "Canvas: Grades, menú de la columna de la tarea → «Re-Upload Submissions»",
-    }.get(nombre, "")
+    return GENERADOS.get(nombre, "")

@@ -653,3 +653,27 @@ def test_sin_descargas_make_grade_no_cambia(tmp_path):
     assert integracion.recoger_descargas(tmp_path, nada) == []
     assert integracion.preparar_subidas(tmp_path, nada) == []
     assert integracion.alumnos_sin_entrega(tmp_path, []) == []
+
+
+def test_preparar_subidas_rehace_solo_lo_suyo(tmp_path):
+    import subprocess
+    from lms import integracion
+    (tmp_path / "release" / T1).mkdir(parents=True)
+    escribir(tmp_path / "downloaded" / T1 / "archive" / "d.zip", b"x")
+    guardar_informe(tmp_path / "downloaded" / T1 / "recogida.json", {"entregas": {"alu01": {
+        "lms": "moodle", "lms_id": "1", "nombre": "Ana", "prefijo": "Ana_1", "formato": "carpetas"}}})
+    escribir(tmp_path / "para_subir" / "tarea_vieja" / "calificaciones_moodle.csv", b"de otra vez")
+    escribir(tmp_path / "para_subir" / "mis_notas.txt", b"del profesor")
+    escribir(tmp_path / "feedback" / "alu01" / T1 / "atencion_multicabeza.html", b"<p>bien</p>")
+    llamadas = []
+
+    def nbgrader(*args, check=False):
+        llamadas.append(args)
+        return subprocess.CompletedProcess(args, 0, "", "[ExportApp | WARNING] LMS: alu09 no tiene nota\n")
+
+    lineas = integracion.preparar_subidas(tmp_path, nbgrader)
+    assert llamadas == [("export", "--exporter", "lms.exportadores.HojaDeCalificacionMoodle")]
+    assert "  aviso: alu09 no tiene nota" in lineas
+    assert not (tmp_path / "para_subir" / "tarea_vieja" / "calificaciones_moodle.csv").exists()
+    assert (tmp_path / "para_subir" / "mis_notas.txt").read_bytes() == b"del profesor"
+    assert any(l.startswith(f"  para_subir/{T1}/comentarios_moodle.zip  — Moodle") for l in lineas), lineas
