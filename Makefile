@@ -42,6 +42,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/bench_hidden_tests.py
 	$(BIN)/python scripts/bench_autograde.py
 	$(BIN)/python scripts/bench_widgets.py
+	$(BIN)/python scripts/bench_lms.py
 
 clean:
-	rm -rf submitted autograded/*/ feedback grades.csv gradebook.db .nbgrader.log
+	rm -rf submitted autograded/*/ feedback grades.csv gradebook.db .nbgrader.log para_subir

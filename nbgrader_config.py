@@ -78,3 +78,8 @@ c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPr
 c.HTMLExporter.template_name = "retroalimentacion"
 c.HTMLExporter.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
+
+# LMS downloads (Moodle, Canvas) for `nbgrader zip_collect` and `make grade`: unpacking within
+# budgets and the LMS's file names (lms/; README, «Con Moodle» / «Con Canvas»).
+c.ZipCollectApp.extractor_plugin = "lms.recogida.ExtraccionSegura"
+c.ZipCollectApp.collector_plugin = "lms.recogida.NombresDelLMS"

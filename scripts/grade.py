@@ -23,6 +23,7 @@ RAIZ = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(RAIZ))
 
 from scripts import observaciones, samples  # noqa: E402
+from lms import integracion as lms  # noqa: E402
 
 # nbgrader log lines that explain a failed autograde, and their Spanish reason
 RAZONES = [
@@ -193,7 +194,10 @@ def calificar(forzar_muestras: bool = False) -> dict:
     ids = tareas()
     for tarea in ids:
         nbgrader("generate_assignment", tarea, "--force")
-    if forzar_muestras or not samples.has_real_submissions(RAIZ / "submitted"):
+    recogida = lms.recoger_descargas(RAIZ, nbgrader)      # downloaded/<tarea>/archive/ (Moodle, Canvas)
+    for linea in recogida:
+        print(linea)
+    if forzar_muestras or not (samples.has_real_submissions(RAIZ / "submitted") or recogida):
         nombres = samples.build_samples(RAIZ)
         print(f"Entregas de muestra: {', '.join(nombres)}")
     else:
@@ -260,15 +264,14 @@ def tabla(razones: dict) -> str:
     ids = tareas()
     filas = []
     with Gradebook(f"sqlite:///{RAIZ / 'gradebook.db'}") as gb:
-        for alumno in alumnos():
+        for alumno in alumnos() + lms.alumnos_sin_entrega(RAIZ, alumnos()):
             celdas = [alumno]
             for tarea in ids:
                 try:
                     entrega = gb.find_submission(tarea, alumno)
                     celdas.append(f"{entrega.score:g} / {entrega.max_score:g}")
                 except MissingEntry:
-                    maximo = gb.find_assignment(tarea).max_score
-                    celdas.append(f"— / {maximo:g}")
+                    celdas.append("sin entrega")
             filas.append(celdas)
     cabecera = ["alumno", *ids]
     anchos = [max(len(f[i]) for f in [cabecera, *filas]) for i in range(len(cabecera))]
@@ -294,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     print(tabla(razones))
     print()
     print(f"Notas: {RAIZ / 'grades.csv'}   Comentarios: {RAIZ / 'feedback'}/<alumno>/<tarea>/")
+    for linea in lms.preparar_subidas(RAIZ, nbgrader):          # para_subir/ (Moodle, Canvas)
+        print(linea)
     return 0
 
 

@@ -1,0 +1,483 @@
+"""Safe unpacking of the zip files a TA downloads from the LMS (Moodle, Canvas).
+
+Everything an archive holds is hostile input: entry names, declared sizes,
+file types, nesting.  :func:`descomprimir` therefore
+
+* checks the whole archive before writing anything: entry count (read from the
+  end-of-central-directory record, before the directory itself is parsed),
+  declared sizes, expansion ratio, names (absolute paths, ``..``, drive
+  letters, control characters, over-long components, duplicates, a file and a
+  folder with the same path), types (symbolic links, devices, FIFOs) and
+  encryption;
+* never trusts a declared size: bytes are counted while they are written and
+  the archive is abandoned the moment a budget is exceeded (CPython's
+  :mod:`zipfile` also stops at the declared size and checks the CRC);
+* writes only regular files and folders it creates itself, with
+  ``O_EXCL | O_NOFOLLOW``, under a fresh folder, and checks that every path
+  resolves inside it; nothing is ever written outside the extraction folder and
+  no link is ever created or followed;
+* unpacks zips found inside (a student who zipped their folder) into a folder
+  next to them, up to a nesting depth, sharing the budget of the outermost
+  archive, so a bomb cannot hide one level down;
+* refuses a whole archive (and removes whatever it had written) with a reason
+  in Spanish; a refused nested zip is removed and reported while the rest of
+  its parent is kept.
+
+Nothing here raises for a bad archive: every problem becomes a
+:class:`Rechazo` in the :class:`Resultado`, so one bad archive never stops the
+others.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import time
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+MiB = 1024 ** 2
+GiB = 1024 ** 3
+TROZO = 1 * MiB
+EXTENSIONES_ZIP = (".zip",)
+# archive formats students sometimes upload; reported, never unpacked
+OTROS_COMPRIMIDOS = (".rar", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst")
+# operating-system litter inside zips made on macOS / Windows
+BASURA = re.compile(r"(^|/)(__MACOSX/|\._[^/]*$|\.DS_Store$|Thumbs\.db$|desktop\.ini$)")
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# also invisible or direction-changing characters, which could disguise a name in a report
+INVISIBLES = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+
+
+def legible(nombre: str, largo: int = 120) -> str:
+    """``nombre`` safe to print in a terminal report: control and invisible characters shown as ``?``, capped."""
+    texto = INVISIBLES.sub("?", str(nombre))
+    return texto if len(texto) <= largo else texto[: largo - 1] + "…"
+
+
+def tamano(n: float) -> str:
+    """A byte count for people (Spanish decimal comma): ``'2 GiB'``, ``'1,5 MiB'``."""
+    for unidad, factor in (("GiB", GiB), ("MiB", MiB), ("KiB", 1024)):
+        if n >= factor:
+            return f"{n / factor:.1f}".rstrip("0").rstrip(".").replace(".", ",") + f" {unidad}"
+    return f"{int(n)} bytes"
+
+
+@dataclass(frozen=True)
+class Limites:
+    """Budgets for one archive downloaded from the LMS, nested archives included.
+
+    Defaults fit this course: a released notebook is ~80 KB (~3.6× smaller
+    zipped); one a student has run, with the explorables' images, a few MB.  A
+    class of 500 fits in ``bytes_totales`` with room to spare.
+
+    Attributes:
+        bytes_totales: bytes everything in the archive may expand to.
+        bytes_por_archivo: bytes one file inside may expand to.
+        entradas: files and folders the archive may hold (nested ones included).
+        proporcion: largest expansion ratio (uncompressed / compressed) allowed
+            for an entry of at least ``proporcion_desde`` bytes; zip bombs run
+            at hundreds to millions.
+        proporcion_desde: entries smaller than this are not ratio-checked.
+        profundidad: 1 = only the LMS zip is unpacked; 2 = also a zip found
+            inside it (a student's zipped folder); deeper ones are refused.
+    """
+
+    bytes_totales: int = 2 * GiB
+    bytes_por_archivo: int = 256 * MiB
+    entradas: int = 20_000
+    proporcion: float = 200.0
+    proporcion_desde: int = 1 * MiB
+    profundidad: int = 2
+
+
+@dataclass
+class Rechazo:
+    """An archive (or a file) that was not unpacked, and why (Spanish)."""
+
+    archivo: str
+    motivo: str
+
+
+@dataclass
+class Resultado:
+    """What :func:`descomprimir` or :func:`extraer_carpeta` did.
+
+    Paths are relative to the extraction folder given to them, with ``/``.
+
+    Attributes:
+        rechazos: archives or files refused, each with its reason.
+        anidados: folders created from a zip found inside another zip.
+        ignorados: operating-system litter skipped (``__MACOSX``, ``.DS_Store``...).
+        descargas: folder (or loose file) made from each downloaded item →
+            that item's modification time (when the TA downloaded it).
+        archivos: regular files written.
+        bytes: bytes written.
+    """
+
+    rechazos: list[Rechazo] = field(default_factory=list)
+    anidados: list[str] = field(default_factory=list)
+    ignorados: list[str] = field(default_factory=list)
+    descargas: dict[str, float] = field(default_factory=dict)
+    archivos: int = 0
+    bytes: int = 0
+
+
+class ArchivoRechazado(Exception):
+    """Raised inside this module to abandon an archive; ``args[0]`` is the Spanish reason."""
+
+
+@dataclass
+class _Presupuesto:
+    """What is left of the outermost archive's budgets (shared with nested ones)."""
+
+    bytes: int
+    entradas: int
+
+
+def _nombre_real(info: zipfile.ZipInfo) -> str:
+    """The entry name, repairing the UTF-8 names of zips that do not set the UTF-8 flag."""
+    nombre = info.filename
+    if not info.flag_bits & 0x800:
+        try:
+            nombre = nombre.encode("cp437").decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            pass
+    return nombre
+
+
+def _ruta_segura(nombre: str) -> PurePosixPath | None:
+    """The relative path an entry name stands for, or None for the archive root.
+
+    Raises:
+        ArchivoRechazado: absolute path, drive letter, ``..``, control
+            characters or a component longer than 255 bytes.
+    """
+    if CONTROL.search(nombre):
+        raise ArchivoRechazado(f"tiene un nombre con caracteres de control ({legible(nombre)})")
+    normal = nombre.replace("\\", "/")
+    if normal.startswith("/") or re.match(r"^[A-Za-z]:", normal):
+        raise ArchivoRechazado(f"tiene una ruta absoluta ({legible(nombre)})")
+    partes = [p for p in normal.split("/") if p not in ("", ".")]
+    if ".." in partes:
+        raise ArchivoRechazado(f"tiene una ruta que sale de su carpeta ({legible(nombre)})")
+    for parte in partes:
+        if len(parte.encode("utf-8")) > 255:
+            raise ArchivoRechazado(f"tiene un nombre de más de 255 bytes ({legible(parte, 60)})")
+    return PurePosixPath(*partes) if partes else None
+
+
+def _tipo(info: zipfile.ZipInfo) -> str:
+    """'carpeta', 'archivo', 'enlace' or 'especial', from the entry's Unix mode when it has one."""
+    modo = info.external_attr >> 16
+    if info.create_system == 3 and stat.S_IFMT(modo):      # many tools store permissions only
+        if stat.S_ISLNK(modo):
+            return "enlace"
+        if stat.S_ISDIR(modo):
+            return "carpeta"
+        if not stat.S_ISREG(modo):
+            return "especial"
+    return "carpeta" if info.filename.endswith(("/", "\\")) else "archivo"
+
+
+def _entradas_declaradas(ruta: Path) -> int | None:
+    """Entry count from the end-of-central-directory record, before zipfile parses the directory."""
+    try:
+        with open(ruta, "rb") as f:
+            registro = zipfile._EndRecData(f)  # noqa: SLF001 (stable since Python 2; no public API)
+    except (OSError, ValueError, zipfile.BadZipFile):
+        return None
+    return None if not registro else int(registro[zipfile._ECD_ENTRIES_TOTAL])
+
+
+def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto
+             ) -> list[tuple[zipfile.ZipInfo, PurePosixPath | None, str]]:
+    """Check every entry before anything is written; returns (info, path, type) to extract.
+
+    Raises:
+        ArchivoRechazado: the first problem found, in Spanish.
+    """
+    infos = zf.infolist()
+    if len(infos) > presupuesto.entradas:
+        raise ArchivoRechazado(f"tiene {len(infos)} entradas (límite: {limites.entradas})")
+    plan, archivos, carpetas, total = [], set(), set(), 0
+    for info in infos:
+        nombre = _nombre_real(info)
+        ruta = _ruta_segura(nombre)
+        tipo = _tipo(info)
+        if tipo == "enlace":
+            raise ArchivoRechazado(f"contiene un enlace simbólico ({legible(nombre)}): no se sigue")
+        if tipo == "especial":
+            raise ArchivoRechazado(f"contiene un archivo especial ({legible(nombre)}), no un archivo normal")
+        if info.flag_bits & 0x1:
+            raise ArchivoRechazado(f"está protegido con contraseña ({legible(nombre)})")
+        if ruta is None or BASURA.search(str(ruta) + ("/" if tipo == "carpeta" else "")):
+            plan.append((info, None, "basura" if ruta is not None else "raiz"))
+            continue
+        if tipo == "carpeta":
+            if ruta in archivos:
+                raise ArchivoRechazado(f"tiene un archivo y una carpeta con el mismo nombre ({legible(nombre)})")
+            carpetas.add(ruta)
+        else:
+            if ruta in archivos:
+                raise ArchivoRechazado(f"tiene dos entradas con el mismo nombre ({legible(nombre)})")
+            if ruta in carpetas:
+                raise ArchivoRechazado(f"tiene un archivo y una carpeta con el mismo nombre ({legible(nombre)})")
+            archivos.add(ruta)
+            if info.file_size >= limites.proporcion_desde:
+                if info.compress_size <= 0 or info.file_size / info.compress_size > limites.proporcion:
+                    veces = f"{info.file_size / max(info.compress_size, 1):,.0f}".replace(",", ".")
+                    raise ArchivoRechazado(
+                        f"«{legible(nombre)}» se expandiría {veces} veces (límite: {limites.proporcion:g}): "
+                        "parece una bomba de descompresión")
+            if info.file_size > limites.bytes_por_archivo:
+                raise ArchivoRechazado(
+                    f"«{legible(nombre)}» ocuparía {tamano(info.file_size)} "
+                    f"(límite por archivo: {tamano(limites.bytes_por_archivo)})")
+            total += info.file_size
+            if total > presupuesto.bytes:
+                raise ArchivoRechazado(
+                    f"se descomprimiría a más de {tamano(limites.bytes_totales)} (límite del archivo)")
+        for padre in ruta.parents:
+            if padre != PurePosixPath("."):
+                if padre in archivos:
+                    raise ArchivoRechazado(f"tiene un archivo y una carpeta con el mismo nombre ({legible(str(padre))})")
+                carpetas.add(padre)
+        plan.append((info, ruta, tipo))
+    return plan
+
+
+def _crear_carpetas(raiz: Path, relativa: PurePosixPath) -> Path:
+    """Create ``raiz/relativa`` one component at a time, refusing anything that is not a real folder."""
+    actual = raiz
+    for parte in relativa.parts:
+        actual = actual / parte
+        try:
+            os.mkdir(actual, 0o755)
+        except FileExistsError:
+            if not stat.S_ISDIR(os.lstat(actual).st_mode):
+                raise ArchivoRechazado(f"la ruta {legible(str(relativa))} choca con un archivo") from None
+    return actual
+
+
+def _dentro(raiz: Path, destino: Path) -> bool:
+    real_raiz = os.path.realpath(raiz)
+    return os.path.commonpath([real_raiz, os.path.realpath(destino)]) == real_raiz
+
+
+def _escribir(zf: zipfile.ZipFile, info: zipfile.ZipInfo, destino: Path, limites: Limites,
+              presupuesto: _Presupuesto) -> int:
+    """Stream one entry to ``destino`` counting real bytes; returns the bytes written."""
+    escritos = 0
+    fd = os.open(destino, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as salida, zf.open(info) as entrada:
+        while True:
+            trozo = entrada.read(TROZO)
+            if not trozo:
+                break
+            escritos += len(trozo)
+            if escritos > info.file_size or escritos > limites.bytes_por_archivo:
+                raise ArchivoRechazado(f"«{legible(info.filename)}» trae más datos de los que declara")
+            if escritos > presupuesto.bytes:
+                raise ArchivoRechazado(
+                    f"se descomprimiría a más de {tamano(limites.bytes_totales)} (límite del archivo)")
+            salida.write(trozo)
+    presupuesto.bytes -= escritos
+    try:
+        fecha = time.mktime((*info.date_time, 0, 0, -1))
+        os.utime(destino, (fecha, fecha), follow_symlinks=False)
+    except (OverflowError, ValueError, OSError):
+        pass
+    return escritos
+
+
+def _carpeta_libre(padre: Path, nombre: str) -> Path:
+    candidata = padre / nombre
+    n = 1
+    while os.path.lexists(candidata):
+        n += 1
+        candidata = padre / f"{nombre} ({n})"
+    return candidata
+
+
+def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Presupuesto,
+                  profundidad: int, raiz: Path, resultado: Resultado, nombre_visible: str) -> None:
+    """Unpack ``ruta`` into the new folder ``destino`` or raise ArchivoRechazado (leaving nothing)."""
+    if profundidad > limites.profundidad:
+        raise ArchivoRechazado(
+            f"es un zip dentro de otro zip más allá de {limites.profundidad} niveles: no se descomprime")
+    declaradas = _entradas_declaradas(ruta)
+    if declaradas is not None and declaradas > presupuesto.entradas:
+        raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {limites.entradas})")
+    try:
+        zf = zipfile.ZipFile(ruta)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError) as e:
+        raise ArchivoRechazado(f"no es un zip válido o está dañado ({legible(str(e), 80)})") from None
+    anidados: list[Path] = []
+    try:
+        with zf:
+            plan = _revisar(zf, limites, presupuesto)
+            presupuesto.entradas -= len(plan)
+            os.mkdir(destino, 0o755)
+            for info, relativa, tipo in plan:
+                if tipo == "basura":
+                    resultado.ignorados.append(f"{nombre_visible}/{legible(info.filename)}")
+                    continue
+                if tipo == "raiz":
+                    continue
+                if tipo == "carpeta":
+                    _crear_carpetas(destino, relativa)
+                    continue
+                carpeta = _crear_carpetas(destino, relativa.parent) if relativa.parent.parts else destino
+                objetivo = carpeta / relativa.name
+                if not _dentro(raiz, objetivo):
+                    raise ArchivoRechazado(f"«{legible(str(relativa))}» saldría de la carpeta de extracción")
+                try:
+                    resultado.bytes += _escribir(zf, info, objetivo, limites, presupuesto)
+                except FileExistsError:
+                    raise ArchivoRechazado(f"tiene dos entradas con el mismo nombre ({legible(str(relativa))})") \
+                        from None
+                resultado.archivos += 1
+                if relativa.suffix.lower() in EXTENSIONES_ZIP:
+                    anidados.append(objetivo)
+    except ArchivoRechazado:
+        shutil.rmtree(destino, ignore_errors=True)
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError,
+            ValueError) as e:
+        shutil.rmtree(destino, ignore_errors=True)
+        raise ArchivoRechazado(f"no es un zip válido o está dañado ({legible(str(e), 80)})") from None
+    for interno in anidados:
+        visible = f"{nombre_visible}/{interno.relative_to(destino).as_posix()}"
+        carpeta = _carpeta_libre(interno.parent, interno.stem)
+        try:
+            _descomprimir(interno, carpeta, limites, presupuesto, profundidad + 1, raiz, resultado, visible)
+        except ArchivoRechazado as e:
+            resultado.rechazos.append(Rechazo(legible(visible), e.args[0]))
+        else:
+            resultado.anidados.append(carpeta.relative_to(raiz).as_posix())
+        finally:
+            interno.unlink(missing_ok=True)
+            resultado.archivos -= 1
+
+
+def descomprimir(ruta: Path | str, destino: Path | str, limites: Limites = Limites(),
+                 nombre_visible: str | None = None) -> Resultado:
+    """Unpack the zip ``ruta`` into the new folder ``destino``, within ``limites``.
+
+    Args:
+        ruta: the zip (a regular file; links are refused without being opened).
+        destino: a folder that must not exist yet; its parent must.
+        limites: budgets for this archive and everything nested in it.
+        nombre_visible: how reports name the archive (default: its file name).
+
+    Returns:
+        A :class:`Resultado`; paths in it are relative to ``destino.parent``.
+        When the archive itself is refused, ``destino`` does not exist
+        afterwards and the only entry of ``rechazos`` says why.
+    """
+    ruta, destino = Path(ruta), Path(destino)
+    resultado = Resultado()
+    visible = nombre_visible or ruta.name
+    try:
+        modo = os.lstat(ruta).st_mode
+        if stat.S_ISLNK(modo):
+            raise ArchivoRechazado("es un enlace simbólico: no se sigue")
+        if not stat.S_ISREG(modo):
+            raise ArchivoRechazado("no es un archivo normal")
+        presupuesto = _Presupuesto(limites.bytes_totales, limites.entradas)
+        _descomprimir(ruta, destino, limites, presupuesto, 1, destino.parent, resultado, visible)
+    except ArchivoRechazado as e:
+        resultado.rechazos.insert(0, Rechazo(legible(visible), e.args[0]))
+    return resultado
+
+
+def _copiar(origen: Path, destino: Path, limites: Limites) -> int:
+    """Copy a regular file without following links; returns bytes copied."""
+    fd_origen = os.open(origen, os.O_RDONLY | os.O_NOFOLLOW)
+    copiados = 0
+    try:
+        if not stat.S_ISREG(os.fstat(fd_origen).st_mode):
+            raise ArchivoRechazado("no es un archivo normal")
+        fd = os.open(destino, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as salida:
+            while trozo := os.read(fd_origen, TROZO):
+                copiados += len(trozo)
+                if copiados > limites.bytes_por_archivo:
+                    raise ArchivoRechazado(f"ocupa más de {tamano(limites.bytes_por_archivo)} (límite por archivo)")
+                salida.write(trozo)
+        fecha = os.fstat(fd_origen).st_mtime
+        os.utime(destino, (fecha, fecha), follow_symlinks=False)
+    except ArchivoRechazado:
+        Path(destino).unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(fd_origen)
+    return copiados
+
+
+def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = Limites()) -> Resultado:
+    """Unpack every zip of ``origen`` (recursively) and copy its other files into ``destino``.
+
+    This is what nbgrader's ``zip_collect`` does with the ``archive`` folder,
+    made safe: each zip gets its own budget and lands in ``<its folder>/<its
+    name without .zip>``; links and special files in ``origen`` are reported
+    and skipped, never followed; a refused archive never stops the others.
+
+    Args:
+        origen: the folder the TA dropped the downloads in.
+        destino: an existing, empty folder.
+        limites: budgets for each archive.
+
+    Returns:
+        A :class:`Resultado` with paths relative to ``destino``; ``anidados``
+        lists only folders made from zips found inside another zip.
+    """
+    origen, destino = Path(origen), Path(destino)
+    total = Resultado()
+    if origen.is_symlink():
+        total.rechazos.append(Rechazo(legible(origen.name), "la carpeta de descargas es un enlace simbólico: no se sigue"))
+        return total
+    for carpeta, subcarpetas, nombres in os.walk(origen, followlinks=False):
+        subcarpetas.sort()
+        relativa = Path(carpeta).relative_to(origen)
+        for nombre in sorted(nombres) + [s for s in subcarpetas if os.path.islink(Path(carpeta) / s)]:
+            fuente = Path(carpeta) / nombre
+            visible = legible((relativa / nombre).as_posix())
+            modo = os.lstat(fuente).st_mode
+            if stat.S_ISLNK(modo):
+                total.rechazos.append(Rechazo(visible, "es un enlace simbólico: no se sigue"))
+                continue
+            if not stat.S_ISREG(modo):
+                total.rechazos.append(Rechazo(visible, "no es un archivo normal"))
+                continue
+            if BASURA.search((relativa / nombre).as_posix()):
+                total.ignorados.append(visible)
+                continue
+            salida = destino / relativa
+            salida.mkdir(parents=True, exist_ok=True)
+            fecha = os.lstat(fuente).st_mtime
+            if fuente.suffix.lower() in EXTENSIONES_ZIP:
+                carpeta_zip = _carpeta_libre(salida, fuente.stem)
+                resultado = descomprimir(fuente, carpeta_zip, limites, visible)
+                if carpeta_zip.exists():
+                    total.descargas[carpeta_zip.relative_to(destino).as_posix()] = fecha
+                total.rechazos += resultado.rechazos
+                total.ignorados += resultado.ignorados
+                total.anidados += [str(relativa / a) if str(relativa) != "." else a for a in resultado.anidados]
+                total.archivos += resultado.archivos
+                total.bytes += resultado.bytes
+                continue
+            try:
+                total.bytes += _copiar(fuente, salida / nombre, limites)
+                total.archivos += 1
+                total.descargas[(relativa / nombre).as_posix()] = fecha
+            except ArchivoRechazado as e:
+                total.rechazos.append(Rechazo(visible, e.args[0]))
+            except OSError as e:
+                total.rechazos.append(Rechazo(visible, f"no se pudo copiar ({legible(str(e), 80)})"))
+        subcarpetas[:] = [s for s in subcarpetas if not os.path.islink(Path(carpeta) / s)]
+    return total

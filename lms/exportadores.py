@@ -1,0 +1,227 @@
+"""nbgrader ``ExportPlugin``s that write grades in the format the LMS imports.
+
+From the course root (``make grade`` runs both when there are LMS downloads)::
+
+    nbgrader export --exporter lms.exportadores.HojaDeCalificacionMoodle
+    nbgrader export --exporter lms.exportadores.LibroDeCalificacionesCanvas
+
+* :class:`HojaDeCalificacionMoodle` — per assignment collected from Moodle,
+  ``para_subir/<tarea>/calificaciones_moodle.csv``: the grading worksheet the
+  TA downloaded with the submissions (``downloaded/<tarea>/archive/*.csv``)
+  with the Grade column filled in for every collected student (matched by
+  Moodle's Identifier, scaled to the worksheet's Maximum grade, written with
+  the worksheet's decimal mark), everything else untouched; without a
+  downloaded worksheet, a new one with the columns Moodle's import needs.
+* :class:`LibroDeCalificacionesCanvas` — ``para_subir/calificaciones_canvas.csv``:
+  ``Student, ID, SIS User ID, SIS Login ID, Section``, a ``Points Possible``
+  row and one column per assignment collected from Canvas, titled as in the
+  Canvas gradebook export when the TA downloaded it (``Name (id)``), scaled
+  to its points possible.
+
+Scores are nbgrader's (``score - late penalty``, at least 0, like
+``nbgrader export``'s own CSV).  Students who submitted nothing are left
+blank: the LMS keeps whatever it has for them.  ``--to`` names the output
+(``{tarea}`` is replaced when there are several assignments);
+``--assignment`` / ``--student`` restrict it as for nbgrader's CSV exporter.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.plugins import ExportPlugin
+from traitlets import Dict, Unicode
+
+from lms import ARCHIVO, DESCARGAS, INFORME, LISTA, SUBIR, formatos
+from lms.lista_de_clase import leer_lista
+from lms.recogida import leer_informe
+
+
+class _ExportadorLMS(ExportPlugin):
+    """What both LMS exporters share: paths, collected students, scores."""
+
+    def _raiz(self) -> Path:
+        coursedir = getattr(self.parent, "coursedir", None)
+        return Path(coursedir.root) if coursedir is not None else Path.cwd()
+
+    def _informes(self, gradebook: Gradebook, lms: str) -> dict[str, dict]:
+        """Collection report of every assignment with students collected from ``lms``."""
+        informes = {}
+        for assignment in gradebook.assignments:
+            if self.assignment and assignment.name not in [str(a) for a in self.assignment]:
+                continue
+            informe = leer_informe(self._raiz() / DESCARGAS / assignment.name / INFORME)
+            entregas = {a: e for a, e in informe.get("entregas", {}).items() if e.get("lms") == lms
+                        and (not self.student or a in [str(s) for s in self.student])}
+            if entregas:
+                informe["entregas"] = entregas
+                informes[assignment.name] = informe
+        return informes
+
+    def _destino(self, tarea: str | None, defecto: Path, varias: bool) -> Path:
+        if not self.to:
+            return defecto
+        if tarea and "{tarea}" in self.to:
+            return Path(self.to.format(tarea=tarea))
+        ruta = Path(self.to)
+        return ruta.with_name(f"{ruta.stem}_{tarea}{ruta.suffix}") if (tarea and varias) else ruta
+
+    @staticmethod
+    def _nota(gradebook: Gradebook, tarea: str, alumno: str) -> tuple[float, float] | None:
+        """(score after late penalty, max score) of a submission, None when there is none."""
+        try:
+            entrega = gradebook.find_submission(tarea, alumno)
+        except MissingEntry:
+            return None
+        return max(0.0, entrega.score - (entrega.late_submission_penalty or 0.0)), entrega.max_score
+
+    def _aviso(self, texto: str) -> None:
+        self.log.warning("LMS: %s", texto)
+
+
+class HojaDeCalificacionMoodle(_ExportadorLMS):
+    """Moodle's grading worksheet with nbgrader's grades (see the module docstring)."""
+
+    idioma = Unicode("es", help="Language of a worksheet built here (no worksheet downloaded): "
+                                "'es' or 'en', as the TA's Moodle (the import reads the column titles "
+                                "in the user's language).").tag(config=True)
+    calificacion_maxima = Dict({}, help="Assignment → Moodle's maximum grade, for a worksheet built here "
+                                        "(default: nbgrader's maximum).").tag(config=True)
+    comentario = Unicode("Calificado con nbgrader: {puntos} de {maximo} puntos. El detalle está en el "
+                         "archivo de comentarios adjunto.",
+                         help="Feedback comment written where the worksheet's comment is empty "
+                              "({puntos}, {maximo}: nbgrader's; '' for none).").tag(config=True)
+
+    def export(self, gradebook: Gradebook) -> None:
+        informes = self._informes(gradebook, "moodle")
+        if not informes:
+            self.log.info("LMS: ninguna tarea recogida de Moodle: no hay hoja de calificación que exportar")
+        for tarea, informe in informes.items():
+            defecto = self._raiz() / SUBIR / tarea / "calificaciones_moodle.csv"
+            destino = self._destino(tarea, defecto, len(informes) > 1)
+            hoja = formatos.buscar_hoja_moodle(self._raiz() / DESCARGAS / tarea / ARCHIVO)
+            if hoja:
+                filas = self._rellenar(gradebook, tarea, informe["entregas"], hoja)
+                formatos.escribir_csv(destino, filas, hoja.delimitador, hoja.bom)
+            else:
+                formatos.escribir_csv(destino, self._nueva(gradebook, tarea, informe["entregas"]))
+            self.log.info("LMS: hoja de calificación de Moodle para %s: %s", tarea, destino)
+
+    def _valor(self, gradebook, tarea: str, alumno: str, maximo_lms: float | None, decimal: str
+               ) -> tuple[str, str] | None:
+        nota = self._nota(gradebook, tarea, alumno)
+        if nota is None:
+            self._aviso(f"{alumno} no tiene nota de {tarea} en nbgrader: se deja en blanco en Moodle")
+            return None
+        puntos, maximo = nota
+        if not maximo:
+            return None
+        escala = maximo_lms if maximo_lms else maximo
+        comentario = self.comentario.format(puntos=formatos.escribir_numero(puntos, ",", recortar=True),
+                                            maximo=formatos.escribir_numero(maximo, ",", recortar=True))
+        return formatos.escribir_numero(round(puntos / maximo * escala, 2), decimal), comentario
+
+    def _rellenar(self, gradebook, tarea: str, entregas: dict, hoja: formatos.HojaMoodle) -> list[list[str]]:
+        filas = [list(f) for f in hoja.filas]
+        indice = hoja.participantes()
+        col = hoja.columnas
+        for alumno, entrega in sorted(entregas.items()):
+            n = indice.get(entrega["lms_id"])
+            if n is None:
+                self._aviso(f"{alumno} (Moodle {entrega['lms_id']}) no está en la hoja «{hoja.ruta.name}»: "
+                            "no se exporta su nota (¿hoja de otra tarea o antigua?)")
+                continue
+            fila = filas[n] + [""] * (len(filas[0]) - len(filas[n]))
+            maximo = formatos.numero(fila[col["maxima"]]) if "maxima" in col else None
+            valor = self._valor(gradebook, tarea, alumno, maximo, hoja.decimal)
+            if valor is None:
+                continue
+            fila[col["calificacion"]] = valor[0]
+            if "comentarios" in col and not fila[col["comentarios"]].strip():
+                fila[col["comentarios"]] = valor[1]
+            filas[n] = fila
+        return filas
+
+    def _nueva(self, gradebook, tarea: str, entregas: dict) -> list[list[str]]:
+        titulos = formatos.MOODLE_HOJA_NUEVA.get(self.idioma, formatos.MOODLE_HOJA_NUEVA["es"])
+        roles = ["identificador", "nombre", "calificacion", "maxima", "modificada", "comentarios"]
+        filas = [[titulos[r] for r in roles]]
+        ahora = dt.datetime.now().astimezone().isoformat(timespec="seconds")
+        for alumno, entrega in sorted(entregas.items()):
+            maximo_lms = self.calificacion_maxima.get(tarea)
+            valor = self._valor(gradebook, tarea, alumno, maximo_lms, titulos["decimal"])
+            if valor is None:
+                continue
+            maximo = maximo_lms or gradebook.find_assignment(tarea).max_score
+            filas.append([f"{titulos['participante']}{entrega['lms_id']}", entrega["nombre"], valor[0],
+                          formatos.escribir_numero(maximo, titulos["decimal"]), ahora, valor[1]])
+        return filas
+
+
+class LibroDeCalificacionesCanvas(_ExportadorLMS):
+    """Canvas's gradebook import CSV with nbgrader's grades (see the module docstring)."""
+
+    columnas = Dict({}, help="Assignment → Canvas column title, 'Name (id)' as in Canvas's gradebook "
+                             "export (default: the export's column with the assignment's name, else the "
+                             "assignment's name).").tag(config=True)
+    puntos = Dict({}, help="Assignment → points possible in Canvas, when no gradebook export was "
+                           "downloaded (default: nbgrader's maximum).").tag(config=True)
+
+    def _titulo(self, tarea: str, libro: formatos.LibroCanvas | None) -> str:
+        if tarea in self.columnas:
+            return self.columnas[tarea]
+        for titulo in (libro.tareas if libro else {}):
+            if formatos.titulo_e_id(titulo)[0] == tarea:
+                return titulo
+        return tarea
+
+    def export(self, gradebook: Gradebook) -> None:
+        informes = self._informes(gradebook, "canvas")
+        if not informes:
+            self.log.info("LMS: ninguna tarea recogida de Canvas: no hay libro de calificaciones que exportar")
+            return
+        descargas = self._raiz() / DESCARGAS
+        libro = formatos.buscar_libro_canvas(descargas, *[descargas / t / ARCHIVO for t in informes])
+        lista = leer_lista(descargas / LISTA)
+        info = {a["ID"]: a for a in (libro.alumnos if libro else [])}
+        for alumno in lista.alumnos:
+            if alumno.lms_user_id and alumno.lms_user_id not in info:
+                info[alumno.lms_user_id] = {"Student": alumno.nombre, "ID": alumno.lms_user_id,
+                                            "SIS User ID": alumno.sis_user, "SIS Login ID": alumno.sis_login,
+                                            "Section": alumno.seccion}
+        titulos = {tarea: self._titulo(tarea, libro) for tarea in informes}
+        cabecera = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *titulos.values()]
+        puntos_canvas = {}
+        for tarea, titulo in titulos.items():
+            puntos_canvas[tarea] = ((libro.puntos.get(titulo) if libro else None) or self.puntos.get(tarea)
+                                    or gradebook.find_assignment(tarea).max_score)
+            if libro and titulo not in libro.tareas:
+                self._aviso(f"el libro de Canvas «{libro.ruta.name}» no tiene la columna «{titulo}»: Canvas "
+                            "la emparejará por nombre o creará una tarea nueva; indícala con "
+                            "c.LibroDeCalificacionesCanvas.columnas")
+        filas = [cabecera, ["Points Possible", "", "", "", "",
+                            *[formatos.escribir_numero(puntos_canvas[t], ".", recortar=True) for t in titulos]]]
+        por_usuario: dict[str, dict[str, str]] = {}
+        for tarea, informe in informes.items():
+            for alumno, entrega in sorted(informe["entregas"].items()):
+                usuario = entrega["lms_id"]
+                if not usuario.isdigit():
+                    self._aviso(f"{alumno}: Canvas lo descargó de forma anónima ({usuario}): su nota no se "
+                                "puede devolver por CSV")
+                    continue
+                nota = self._nota(gradebook, tarea, alumno)
+                if nota is None or not nota[1]:
+                    self._aviso(f"{alumno} no tiene nota de {tarea} en nbgrader: se deja en blanco en Canvas")
+                    continue
+                valor = round(nota[0] / nota[1] * puntos_canvas[tarea], 2)
+                fila = por_usuario.setdefault(usuario, {"_nombre": entrega["nombre"]})
+                fila[tarea] = formatos.escribir_numero(valor, ".", recortar=True)
+        for usuario, notas in sorted(por_usuario.items(), key=lambda x: int(x[0])):
+            datos = info.get(usuario, {"Student": notas["_nombre"], "ID": usuario})
+            filas.append([datos.get("Student", ""), usuario, datos.get("SIS User ID", ""),
+                          datos.get("SIS Login ID", ""), datos.get("Section", ""),
+                          *[notas.get(t, "") for t in titulos]])
+        destino = self._destino(None, self._raiz() / SUBIR / "calificaciones_canvas.csv", False)
+        formatos.escribir_csv(destino, filas)
+        self.log.info("LMS: libro de calificaciones de Canvas: %s", destino)

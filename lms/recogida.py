@@ -1,0 +1,454 @@
+"""nbgrader ``zip_collect`` plugins for Moodle and Canvas downloads.
+
+Configured in ``nbgrader_config.py``::
+
+    c.ZipCollectApp.extractor_plugin = "lms.recogida.ExtraccionSegura"
+    c.ZipCollectApp.collector_plugin = "lms.recogida.NombresDelLMS"
+
+so ``nbgrader zip_collect <tarea>`` (and ``make grade``) reads
+``downloaded/<tarea>/archive/`` as nbgrader documents it:
+
+* :class:`ExtraccionSegura` replaces nbgrader's extractor (which unpacks with
+  ``shutil.unpack_archive``, no budgets, into any path an entry names) with
+  :mod:`lms.descompresion`; every refused archive gets a Spanish reason and
+  never stops the others.
+* :class:`NombresDelLMS` is a ``FileNameCollectorPlugin`` whose named regular
+  expressions (``patrones``, defaults in :mod:`lms.formatos`) read Moodle's
+  and Canvas's file names.  Before answering for the first file it looks at
+  the whole download, so it can map LMS identities to course ids (roster,
+  :mod:`lms.lista_de_clase`), recognise renamed notebooks, keep the latest of
+  several versions of one notebook and hand nbgrader no duplicates.
+
+Both write the collection report ``downloaded/<tarea>/recogida.json``: what
+happened to every file, in Spanish, and who each collected student is in the
+LMS (what the exporters and the feedback packer need to send things back).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
+from traitlets import Dict, Float, Integer, List
+
+from lms import INFORME, LISTA, formatos
+from lms.descompresion import (OTROS_COMPRIMIDOS, Limites, extraer_carpeta, legible)
+from lms.formatos import Identidad
+from lms.lista_de_clase import ListaDeClase, id_provisional, leer_lista
+
+MAX_CUADERNO = 64 * 1024 ** 2     # a notebook read only to learn which one it is
+
+
+# ---------------------------------------------------------------------------- report file
+
+
+def leer_informe(ruta: Path) -> dict:
+    """The collection report at ``ruta`` (``{}`` when missing or unreadable)."""
+    try:
+        datos = json.loads(ruta.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return datos if isinstance(datos, dict) else {}
+
+
+def guardar_informe(ruta: Path, informe: dict) -> None:
+    temporal = ruta.with_name(f".{ruta.name}.tmp")
+    temporal.write_text(json.dumps(informe, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(temporal, ruta)
+
+
+# ---------------------------------------------------------------------------- extractor
+
+
+class ExtraccionSegura(ExtractorPlugin):
+    """Unpack ``downloaded/<tarea>/archive`` within budgets (``lms.descompresion``).
+
+    Every budget is a configurable trait, e.g.
+    ``c.ExtraccionSegura.max_bytes = 4 * 1024**3``.
+    """
+
+    zip_ext = List([".zip"], help="Archive extensions unpacked (others are reported).").tag(config=True)
+    max_bytes = Integer(Limites.bytes_totales, help="Bytes one downloaded archive may expand to.").tag(config=True)
+    max_bytes_por_archivo = Integer(Limites.bytes_por_archivo,
+                                    help="Bytes one file inside an archive may expand to.").tag(config=True)
+    max_entradas = Integer(Limites.entradas, help="Entries one archive may hold, nested ones included."
+                           ).tag(config=True)
+    max_proporcion = Float(Limites.proporcion, help="Largest expansion ratio of an entry of 1 MiB or more."
+                           ).tag(config=True)
+    max_profundidad = Integer(Limites.profundidad, help="1: only the LMS zip; 2: also zips inside it."
+                              ).tag(config=True)
+
+    def limites(self) -> Limites:
+        return Limites(self.max_bytes, self.max_bytes_por_archivo, self.max_entradas, self.max_proporcion,
+                       Limites.proporcion_desde, self.max_profundidad)
+
+    def extract(self, archive_path: str, extracted_path: str) -> None:
+        resultado = extraer_carpeta(Path(archive_path), Path(extracted_path), self.limites())
+        for rechazo in resultado.rechazos:
+            self.log.warning("Archivo rechazado «%s»: %s", rechazo.archivo, rechazo.motivo)
+        self.log.info("Descomprimidos %d archivos (%s bytes); %d rechazados", resultado.archivos,
+                      resultado.bytes, len(resultado.rechazos))
+        guardar_informe(Path(extracted_path).parent / INFORME, {"extraccion": informe_de_extraccion(resultado)})
+
+
+def informe_de_extraccion(resultado) -> dict:
+    """What the extractor tells the collector (the ``extraccion`` part of the report)."""
+    return {"rechazos": [{"archivo": r.archivo, "motivo": r.motivo} for r in resultado.rechazos],
+            "anidados": resultado.anidados, "ignorados": resultado.ignorados, "descargas": resultado.descargas,
+            "archivos": resultado.archivos, "bytes": resultado.bytes}
+
+
+# ---------------------------------------------------------------------------- collector
+
+
+@dataclass
+class _Candidato:
+    ruta: Path                 # absolute, in extracted/
+    relativa: str
+    ident: Identidad
+    cuaderno: str
+    nota: str
+    exacto: bool
+    minuto: int                # file time (from the zip) to the minute: orders versions in one download
+    descarga: float            # when the TA downloaded what brought it
+
+
+GRADE_ID = re.compile(rb'"grade_id"\s*:\s*("(?:[^"\\\n]|\\.){1,200}")')
+
+
+def _ids_calificados(ruta: Path) -> set[str] | None:
+    """grade_ids of a notebook's nbgrader cells, or None when it cannot be read.
+
+    The file is scanned, never deserialised: a hostile "notebook" cannot make
+    the TA's process build a huge object, and a damaged one is still
+    recognised by its cells.
+    """
+    try:
+        fd = os.open(ruta, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as f:
+            estado = os.fstat(f.fileno())
+            if not stat.S_ISREG(estado.st_mode) or estado.st_size > MAX_CUADERNO:
+                return None
+            datos = f.read(estado.st_size + 1)            # never a buffer of the maximum size
+    except OSError:
+        return None
+    ids = set()
+    for m in GRADE_ID.finditer(datos):
+        try:
+            ids.add(json.loads(m.group(1)))
+        except ValueError:
+            continue
+    return ids
+
+
+def _base(nombre: str) -> str:
+    """A notebook name without the marks of copies: ``'Copia de x (2).ipynb'``, ``'x-1.ipynb'`` → ``'x'``."""
+    base = re.sub(r"\.ipynb$", "", nombre, flags=re.I)
+    base = re.sub(r"^(copia de |copy of )", "", base, flags=re.I)
+    base = re.sub(r"(\s*\(\d+\)|-\d+|_v\d+|_copia|_copy)+$", "", base, flags=re.I)
+    return formatos.slug(base)
+
+
+class NombresDelLMS(FileNameCollectorPlugin):
+    """``FileNameCollectorPlugin`` for Moodle's and Canvas's download names (see module docstring).
+
+    ``collect`` returns ``{"student_id", "file_id"}`` for the notebook each
+    student should be graded on, and None (with a Spanish line in the report)
+    for everything else.  No ``timestamp`` is returned: the times inside an
+    LMS zip are when it was zipped, not when the student submitted.
+    """
+
+    valid_ext = List([".ipynb"]).tag(config=True)
+    patrones = Dict({"moodle_carpeta": formatos.MOODLE_CARPETA.pattern,
+                     "moodle_plano": formatos.MOODLE_PLANO.pattern,
+                     "canvas": formatos.CANVAS.pattern},
+                    help="Named regular expressions for the LMS's file names (groups: nombre, lms_id, "
+                         "plugin, adjunto, archivo).").tag(config=True)
+
+    _decisiones: dict | None = None
+
+    # -- nbgrader's entry point
+    def collect(self, submitted_file: str) -> dict | None:
+        if self._decisiones is None:
+            self._decisiones = {}
+            try:
+                self._preparar()
+            except Exception:       # a bug here must not look like "nothing submitted"
+                self.log.error("La recogida falló:\n%s", traceback.format_exc())
+                raise
+        return self._decisiones.get(os.path.abspath(submitted_file))
+
+    # -- the whole download at once
+    def _rutas(self) -> dict[str, Path]:
+        app = self.parent
+        raiz = Path(app.coursedir.root)
+        extraido = Path(app._format_collect_path(app.extracted_directory))
+        descargas = raiz / app.downloaded_directory
+        return {"raiz": raiz, "extraido": extraido, "archivo": Path(app._format_collect_path(app.archive_directory)),
+                "informe": extraido.parent / INFORME,
+                "lista": descargas / LISTA,
+                "release": raiz / app.coursedir.release_directory}
+
+    def _preparar(self) -> None:
+        patrones = {clave: re.compile(valor) for clave, valor in self.patrones.items()}
+        rutas = self._rutas()
+        tarea = self.parent.coursedir.assignment_id
+        informe = leer_informe(rutas["informe"])
+        informe.setdefault("extraccion", {})
+        lista = leer_lista(rutas["lista"])
+        resultado = clasificar(rutas["extraido"], tarea, rutas["release"], lista, informe["extraccion"],
+                               formatos.buscar_hoja_moodle(rutas["archivo"]), patrones)
+        for linea in resultado["lineas"]:
+            (self.log.warning if linea.get("aviso") else self.log.info)("%s", linea["texto"])
+        self._decisiones = resultado.pop("decisiones")
+        informe.update(resultado)
+        informe["tarea"] = tarea
+        informe["lista_de_clase"] = str(rutas["lista"]) if lista else ""
+        guardar_informe(rutas["informe"], informe)
+
+
+def _cuadernos(carpeta: Path) -> dict[str, set[str]]:
+    return {p.name: (_ids_calificados(p) or set()) for p in sorted(carpeta.glob("*.ipynb"))} \
+        if carpeta.is_dir() else {}
+
+
+def _destino(ruta: Path, nombre: str, propios: dict[str, set[str]], ajenos: dict[str, dict[str, set[str]]]
+             ) -> tuple[str | None, str, bool]:
+    """Which notebook of the assignment a submitted notebook is: (name or None, Spanish note, exact?)."""
+    if nombre in propios:
+        return nombre, "", True
+    ids = _ids_calificados(ruta)
+    if ids:
+        # the notebook whose graded cells it shares most (quiz ids repeat across lessons)
+        solapes = [(len(ids & g), t == "", t, c) for t, cuadernos in [("", propios), *ajenos.items()]
+                   for c, g in cuadernos.items()]
+        mejor = max(solapes, default=None)
+        if mejor and mejor[0]:
+            _, propio, otra, cuaderno = mejor
+            if propio:
+                return cuaderno, (f"«{legible(nombre)}» no se llama como el cuaderno de la tarea: se califica "
+                                  f"como {cuaderno}"), False
+            return None, f"«{legible(nombre)}» es un cuaderno de la tarea {otra}, no de esta: no se califica aquí", \
+                False
+    base = _base(nombre)
+    por_nombre = [c for c in propios if _base(c) == base]
+    if len(por_nombre) == 1:
+        return por_nombre[0], f"«{legible(nombre)}» se califica como {por_nombre[0]} (nombre cambiado)", False
+    if len(propios) == 1:
+        unico = next(iter(propios))
+        return unico, f"«{legible(nombre)}» no se llama como el cuaderno de la tarea: se califica como {unico}", False
+    return None, f"no se sabe a qué cuaderno de la tarea corresponde «{legible(nombre)}»: no se califica", False
+
+
+def _motivo_ignorado(ident: Identidad, nombre: str) -> str:
+    sufijo = Path(nombre).suffix.lower()
+    if ident.plugin == "onlinetext" or ident.plugin == "texto":
+        return "es texto en línea escrito en el LMS, no un cuaderno"
+    if sufijo in OTROS_COMPRIMIDOS:
+        return f"es un comprimido {sufijo} (sólo se abren .zip; que suba el .ipynb o un .zip)"
+    return "no es un cuaderno (.ipynb)"
+
+
+def asignar_ids(identidades: list[Identidad], lista: ListaDeClase, correos: dict[str, str]
+                ) -> tuple[dict, dict, list[tuple[tuple[str, str], str]]]:
+    """Course ids for the LMS identities of one download.
+
+    Returns:
+        ``(ids, como, avisos)``: id per identity key, how it was found
+        (Spanish, '' for the fallback) and warnings.  Two different people
+        never share an id: clashes get the LMS number appended.
+    """
+    ids, como, avisos = {}, {}, []
+    del_roster = set(lista.ids())
+    for ident in identidades:
+        alumno, forma = lista.buscar(ident, correos.get(ident.lms_id, "") if ident.lms == "moodle" else "")
+        if alumno:
+            ids[ident.clave], como[ident.clave] = alumno.id, f"lista de clase, {forma}"
+        else:
+            ids[ident.clave], como[ident.clave] = id_provisional(ident), ""
+            if lista:
+                motivo = f" ({forma})" if forma else ""
+                avisos.append((ident.clave, f"{ident.describir()} no está en la lista de clase{motivo}: "
+                                            f"se usa el id provisional «{ids[ident.clave]}»"))
+    duenos: dict[str, list[tuple[str, str]]] = {}
+    for clave, id_ in ids.items():
+        duenos.setdefault(id_, []).append(clave)
+    por_clave = {i.clave: i for i in identidades}
+    for id_, claves in duenos.items():
+        if len(claves) == 1 and (como[claves[0]] or id_ not in del_roster):
+            continue
+        # two people of the download share an id, or a fallback id is someone else's on the roster
+        for clave in claves:
+            ids[clave], como[clave] = f"{id_provisional(por_clave[clave])}_{formatos.slug(clave[1])}", ""
+            avisos.append((clave, f"el id «{id_}» lo reclaman varias personas: se usa «{ids[clave]}» "
+                                  "(una lista de clase con correos lo evita)"))
+    return ids, como, avisos
+
+
+def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, extraccion: dict,
+               hoja: formatos.HojaMoodle | None = None, patrones: dict | None = None) -> dict:
+    """Decide, for every file of an extracted LMS download, whether and as what it is collected.
+
+    Args:
+        extraido: the extraction folder (``downloaded/<tarea>/extracted``).
+        tarea: the assignment id.
+        release: the course's ``release/`` folder.
+        lista: the roster (may be empty).
+        extraccion: what the extractor reported (``anidados``, ``rechazos``...).
+        hoja: Moodle's grading worksheet for this assignment, if downloaded
+            (its e-mails help match the roster).
+        patrones: compiled name patterns overriding :mod:`lms.formatos`'s.
+
+    Returns:
+        A dict with ``decisiones`` (absolute path → ``{"student_id",
+        "file_id"}``), ``entregas`` (course id → LMS identity and notebooks),
+        ``lineas`` (the report: ``{"alumno", "texto", "aviso"}``) and
+        ``sin_entrega`` (roster ids with nothing collected).
+    """
+    propios = _cuadernos(release / tarea)
+    ajenos = {p.name: _cuadernos(p) for p in sorted(release.iterdir()) if p.is_dir() and p.name != tarea} \
+        if release.is_dir() else {}
+    carpetas_de_zip = {tuple(Path(a).parts) for a in extraccion.get("anidados", [])}
+    descargas = {tuple(Path(d).parts): t for d, t in extraccion.get("descargas", {}).items()}
+
+    def fecha_de_descarga(partes: tuple[str, ...], ruta: Path) -> float:
+        for n in range(len(partes), 0, -1):
+            if partes[:n] in descargas:
+                return descargas[partes[:n]]
+        try:
+            return ruta.lstat().st_mtime
+        except OSError:
+            return 0.0
+
+    correos = hoja.correos() if hoja else {}
+    candidatos: list[_Candidato] = []
+    sueltos: list[tuple[Identidad | None, str]] = []       # (identity, Spanish text) of files not collected
+    ultima: dict[tuple[str, str], float] = {}              # identity → its newest download
+    generales: list[dict] = []
+    identidades: dict[tuple[str, str], Identidad] = {}
+    for carpeta, subcarpetas, nombres in os.walk(extraido, followlinks=False):
+        subcarpetas.sort()
+        for nombre in sorted(nombres):
+            ruta = Path(carpeta) / nombre
+            relativa = ruta.relative_to(extraido)
+            visible = legible(relativa.as_posix())
+            encontrado = formatos.identificar(relativa.parts, carpetas_de_zip, patrones)
+            if not encontrado:
+                if nombre.lower().endswith(".csv") and formatos.hoja_moodle(ruta):
+                    generales.append({"texto": f"hoja de calificación de Moodle «{visible}»: se usará para "
+                                               "devolver las notas"})
+                elif nombre.lower().endswith(".csv") and formatos.libro_canvas(ruta):
+                    generales.append({"texto": f"libro de calificaciones de Canvas «{visible}»: se usará para "
+                                               "devolver las notas"})
+                else:
+                    sueltos.append((None, f"se ignora «{visible}»: no sigue los nombres de Moodle ni de Canvas"))
+                continue
+            ident, resto = encontrado
+            identidades.setdefault(ident.clave, ident)
+            descarga = fecha_de_descarga(relativa.parts, ruta)
+            ultima[ident.clave] = max(ultima.get(ident.clave, 0.0), descarga)
+            if ".ipynb_checkpoints" in resto[:-1]:
+                sueltos.append((ident, f"se ignora «{visible}»: es una copia automática de Jupyter"))
+                continue
+            archivo = resto[-1] if resto else nombre
+            if not archivo.lower().endswith(".ipynb"):
+                sueltos.append((ident, f"se ignora «{visible}»: {_motivo_ignorado(ident, archivo)}"))
+                continue
+            cuaderno, nota, exacto = _destino(ruta, archivo, propios, ajenos)
+            if cuaderno is None:
+                sueltos.append((ident, nota))
+                continue
+            try:
+                minuto = int(ruta.lstat().st_mtime // 60)
+            except OSError:
+                minuto = 0
+            candidatos.append(_Candidato(ruta, visible, ident, cuaderno, nota, exacto, minuto, descarga))
+
+    anidados = [(a, formatos.identificar(Path(a).parts, carpetas_de_zip, patrones))
+                for a in extraccion.get("anidados", [])]
+    rechazos = [(r, formatos.identificar(tuple(Path(r["archivo"]).parts[1:]) or ("",), carpetas_de_zip, patrones))
+                for r in extraccion.get("rechazos", [])]
+    for _, encontrado in anidados + rechazos:
+        if encontrado:
+            identidades.setdefault(encontrado[0].clave, encontrado[0])
+    ids, como, avisos_ids = asignar_ids(list(identidades.values()), lista, correos)
+    lineas: list[dict] = []
+    por_alumno: dict[str, list[dict]] = {}
+
+    def anotar(clave, texto: str, aviso: bool = False) -> None:
+        alumno = ids[clave]
+        por_alumno.setdefault(alumno, []).append({"alumno": alumno, "texto": f"{alumno}: {texto}", "aviso": aviso})
+
+    decisiones, entregas = {}, {}
+    grupos: dict[tuple[str, str], list[_Candidato]] = {}
+    for c in candidatos:
+        grupos.setdefault((ids[c.ident.clave], c.cuaderno), []).append(c)
+    for (alumno, cuaderno), grupo in sorted(grupos.items()):
+        # latest download first, then Canvas's attachment order, then file time, then the exact name
+        grupo.sort(key=lambda c: (c.descarga // 60, c.ident.adjunto if c.ident.adjunto is not None else -1,
+                                  c.minuto, c.exacto, c.relativa))
+        ganador = grupo[-1]
+        if ganador.descarga < ultima[ganador.ident.clave] - 60:
+            # a newer download of this submission no longer brings this notebook: the student replaced it
+            for c in grupo:
+                anotar(c.ident.clave, f"se descarta «{c.relativa}»: es de una descarga anterior y su entrega más "
+                                      f"reciente ya no trae {cuaderno}", aviso=True)
+            continue
+        decisiones[os.path.abspath(ganador.ruta)] = {"student_id": alumno, "file_id": cuaderno}
+        ident = ganador.ident
+        entrada = entregas.setdefault(alumno, {
+            "lms": ident.lms, "lms_id": ident.lms_id, "nombre": ident.nombre, "prefijo": ident.prefijo,
+            "formato": ident.formato, "adjunto": ident.adjunto, "tarde": ident.tarde,
+            "como": como[ident.clave], "cuadernos": {}})
+        entrada["cuadernos"][cuaderno] = ganador.relativa
+        if ganador.nota:
+            anotar(ident.clave, ganador.nota)
+        for perdedor in grupo[:-1]:
+            anotar(perdedor.ident.clave, f"{cuaderno} llegó {len(grupo)} veces: se califica la versión más "
+                                         f"reciente «{ganador.relativa}» y se descarta «{perdedor.relativa}»",
+                   aviso=True)
+    for ident, texto in sueltos:
+        if ident is None:
+            lineas.append({"alumno": None, "texto": texto, "aviso": True})
+        else:
+            anotar(ident.clave, texto, aviso=True)
+    for clave, texto in avisos_ids:
+        anotar(clave, texto, aviso=True)
+    for anidado, encontrado in anidados:
+        if encontrado:
+            anotar(encontrado[0].clave, f"se descomprimió «{legible(anidado)}.zip»")
+    for rechazo, encontrado in rechazos:
+        texto = f"ARCHIVO RECHAZADO «{rechazo['archivo']}»: {rechazo['motivo']}"
+        if encontrado:
+            anotar(encontrado[0].clave, texto, aviso=True)
+        else:
+            lineas.append({"alumno": None, "texto": texto, "aviso": True})
+    for clave, ident in identidades.items():
+        alumno = ids[clave]
+        cabeza = f"{alumno} ← {ident.describir()}" + (f", {como[clave]}" if como[clave] else "")
+        if alumno in entregas:
+            cabeza += ": " + ", ".join(sorted(entregas[alumno]["cuadernos"]))
+            if entregas[alumno]["tarde"]:
+                cabeza += " (Canvas la marca como entregada tarde)"
+        else:
+            cabeza += ": ningún cuaderno de la tarea en su entrega; no se califica"
+        por_alumno.setdefault(alumno, []).insert(0, {"alumno": alumno, "texto": cabeza,
+                                                     "aviso": alumno not in entregas})
+    for alumno in sorted(por_alumno):
+        vistos = set()
+        for linea in por_alumno[alumno]:
+            if linea["texto"] not in vistos:
+                vistos.add(linea["texto"])
+                lineas.append(linea)
+    lineas = generales + lineas
+    for aviso in lista.avisos:
+        lineas.append({"alumno": None, "texto": aviso, "aviso": True})
+    sin_entrega = [a for a in lista.ids() if a not in entregas]
+    if lista and sin_entrega:
+        lineas.append({"alumno": None, "texto": "sin entrega (en la lista de clase): " + ", ".join(sin_entrega)})
+    return {"decisiones": decisiones, "entregas": entregas, "lineas": lineas, "sin_entrega": sin_entrega}
