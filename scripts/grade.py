@@ -145,6 +145,15 @@ def cuadernos_ajenos(alumno: str, tarea: str) -> list[str]:
     return motivos
 
 
+def avisos_de_archivos(log: str, tarea: str) -> dict[str, list[str]]:
+    """Reports about students' files (links, special files, budgets…) in an nbgrader log."""
+    from grader_tests.archivos_alumno import MARCA
+    avisos: dict[str, list[str]] = {}
+    for m in re.finditer(rf"{MARCA} de '([^'\n]*)' en '{re.escape(tarea)}': ([^\n]*)", log):
+        avisos.setdefault(m[1], []).append(m[2].strip())
+    return avisos
+
+
 def asegurar_fila(alumno: str, tarea: str) -> bool:
     """Give ``alumno`` a grade row for ``tarea`` when nbgrader could not create one.
 
@@ -235,6 +244,7 @@ def calificar(forzar_muestras: bool = False) -> dict:
                 if "exists multiple times" in linea:
                     gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
                     lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")
+            lista += avisos_de_archivos(log, tarea).get(alumno, [])
             for ruta in sorted((RAIZ / "autograded" / alumno / tarea).glob("*.ipynb")):
                 lista += problemas_del_cuaderno(ruta)
             lista += cuadernos_ajenos(alumno, tarea)
@@ -243,6 +253,9 @@ def calificar(forzar_muestras: bool = False) -> dict:
             if lista:
                 razones[(alumno, tarea)] = list(dict.fromkeys(lista))
         comentarios = nbgrader("generate_feedback", tarea, "--force", check=False)
+        for alumno, avisos in avisos_de_archivos(comentarios.stdout + comentarios.stderr, tarea).items():
+            lista = razones.setdefault((alumno, tarea), [])
+            lista += [a for a in avisos if a not in lista]
         if comentarios.returncode != 0:
             # a broken feedback template must not pass unnoticed: the TA has no feedback to send
             sys.stderr.write(comentarios.stdout[-2000:] + comentarios.stderr[-2000:])
