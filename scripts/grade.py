@@ -106,7 +106,8 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
         if celda.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
             continue
         texto = "".join(s.get("text", "") for s in celda.get("outputs", []) if s.get("output_type") == "stream")
-        for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido"):
+        for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido",
+                      "Evidencia inválida"):
             if clave in texto:
                 try:
                     objetivo = especificacion(meta["grade_id"]).objetivo
@@ -220,6 +221,7 @@ def calificar(forzar_muestras: bool = False) -> dict:
         inicio = time.time()
         proceso = nbgrader("autograde", tarea, "--force", check=False)
         logs = lineas_por_alumno(proceso.stdout + proceso.stderr, tarea)
+        avisos_lote = avisos_de_archivos(proceso.stdout + proceso.stderr, tarea)
         fallidos = set(re.findall(rf"for assignment '{re.escape(tarea)}' for student '([^']+)'|"
                                   rf"processing assignment '{re.escape(tarea)}' for student '([^']+)'",
                                   proceso.stdout + proceso.stderr))
@@ -244,7 +246,7 @@ def calificar(forzar_muestras: bool = False) -> dict:
                 if "exists multiple times" in linea:
                     gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
                     lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")
-            lista += avisos_de_archivos(log, tarea).get(alumno, [])
+            lista += avisos_lote.get(alumno, []) + avisos_de_archivos(log, tarea).get(alumno, [])
             for ruta in sorted((RAIZ / "autograded" / alumno / tarea).glob("*.ipynb")):
                 lista += problemas_del_cuaderno(ruta)
             lista += cuadernos_ajenos(alumno, tarea)
