@@ -296,25 +296,29 @@ class KernelAislado(AsyncKernelManager):
 def atravesables(args: list[str]) -> list[str]:
     """``--chmod 0755`` for the sandbox-made folders on the way to each mount of ``args``.
 
-    Only folders bubblewrap creates in the sandbox's own root (never a mount
-    from the host: its mode stays the host's).
+    bubblewrap creates them with the mode of the host's folder (``/root`` and
+    pytest's temporary folders are 0700).  Only folders made inside the
+    sandbox's own file systems are changed, never a folder bound from the host
+    nor a tmpfs mount point (``/tmp`` keeps its 1777).
     """
-    montajes, i = set(), 0
-    opciones = {"--ro-bind": 2, "--bind": 2, "--ro-bind-try": 2, "--bind-try": 2, "--tmpfs": 1,
-                "--dev": 1, "--proc": 1, "--symlink": 2}
+    enlazados, propios, i = set(), set(), 0
+    opciones = {"--ro-bind": (2, True), "--bind": (2, True), "--ro-bind-try": (2, True),
+                "--bind-try": (2, True), "--tmpfs": (1, False), "--dev": (1, True), "--proc": (1, True),
+                "--symlink": (2, True)}
     while i < len(args):
-        n = opciones.get(args[i])
-        if n:
-            montajes.add(os.path.normpath(args[i + n]))
+        if args[i] in opciones:
+            n, del_anfitrion = opciones[args[i]]
+            (enlazados if del_anfitrion else propios).add(os.path.normpath(args[i + n]))
             i += n + 1
         else:
             i += 1
     cambios = set()
-    for destino in montajes:
+    for destino in enlazados | propios:
         partes = destino.strip("/").split("/")
         for k in range(1, len(partes)):
             ancestro = "/" + "/".join(partes[:k])
-            if ancestro in montajes or any(ancestro.startswith(m.rstrip("/") + "/") for m in montajes):
+            if ancestro in enlazados or ancestro in propios \
+                    or any(ancestro.startswith(m.rstrip("/") + "/") for m in enlazados):
                 continue
             cambios.add(ancestro)
     resultado = []
