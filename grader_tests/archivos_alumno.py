@@ -94,8 +94,8 @@ def tipo_de(modo: int, enlaces: int = 1) -> str | None:
 
 
 def tamaño_de(st: os.stat_result) -> int:
-    """Bytes a copy of the file would write: the logical size, never less than what it occupies."""
-    return max(st.st_size, getattr(st, "st_blocks", 0) * 512)
+    """Bytes a copy of the file would write: its logical size (a sparse file's holes count)."""
+    return st.st_size
 
 
 def _mib(n: int) -> str:
