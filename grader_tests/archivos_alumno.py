@@ -22,6 +22,9 @@ nbgrader's permission changes) goes through this module (see
 * **Writes never go through a link**: a file is written to a fresh name in
   its folder (``O_CREAT | O_EXCL | O_NOFOLLOW``) and renamed over the target
   (``os.replace`` replaces a link, it never follows it).
+* **Nothing a browser would run**: a student's ``.html``, ``.svg``, ``.js``…
+  (``ACTIVOS``) never enters the TA's copies; formgrader serves the
+  autograded folder by URL from the TA's own origin.
 * **Names are data**: reports show them escaped (no control characters, no
   terminal or log injection) and shortened.
 
@@ -47,6 +50,9 @@ MARCA = "Archivos de la entrega"
 # nbgrader's own files in a submission (written by `nbgrader submit`)
 ARCHIVOS_NBGRADER = ("timestamp.txt", "submission_secret.txt")
 PROFUNDIDAD_MAXIMA = 16
+# files a browser would run if a TA opened them from formgrader (it serves the
+# autograded folder by URL): a student's are removed from the TA's copies
+ACTIVOS = (".html", ".htm", ".xhtml", ".shtml", ".svg", ".svgz", ".xml", ".xsl", ".js", ".mjs", ".swf", ".pdf")
 BLOQUE = 1 << 20
 
 _NOFOLLOW = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
@@ -236,7 +242,14 @@ def sanear(carpeta: str, presupuesto: PresupuestoEntrega, propios: set[str] = fr
         _quitar(carpeta, entrada.ruta)
         avisos.append(f"se ignoró una carpeta anidada a más de {PROFUNDIDAD_MAXIMA} niveles: "
                       f"{nombre_legible(entrada.ruta)}")
-    _, descartadas = elegir(recorrido.entradas, presupuesto.archivos, presupuesto.bytes_totales, propios)
+    restantes = []
+    for entrada in recorrido.entradas:
+        if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
+            _quitar(carpeta, entrada.ruta)
+            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {nombre_legible(entrada.ruta)}")
+        else:
+            restantes.append(entrada)
+    _, descartadas = elegir(restantes, presupuesto.archivos, presupuesto.bytes_totales, propios)
     for entrada in descartadas:
         _quitar(carpeta, entrada.ruta)
     if descartadas:
@@ -383,7 +396,14 @@ def copiar_entrega(origen: str, destino: str, presupuesto: PresupuestoEntrega, i
     for entrada in recorrido.profundas:
         avisos.append(f"se ignoró una carpeta anidada a más de {PROFUNDIDAD_MAXIMA} niveles: "
                       f"{nombre_legible(entrada.ruta)}")
-    candidatas = [e for e in recorrido.entradas if not excluir(e.ruta)]
+    candidatas = []
+    for entrada in recorrido.entradas:
+        if excluir(entrada.ruta):
+            continue
+        if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
+            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {nombre_legible(entrada.ruta)}")
+            continue
+        candidatas.append(entrada)
     guardadas, descartadas = elegir(candidatas, presupuesto.archivos, presupuesto.bytes_totales, propios)
     if descartadas:
         avisos.append(_resumen_descartes(descartadas, presupuesto.archivos, presupuesto.bytes_totales,

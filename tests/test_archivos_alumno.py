@@ -238,3 +238,13 @@ def test_caja_entorno_identidad_y_procesos(tmp_path, monkeypatch, cgrupos):
     procesos = int(r.stdout.split("procesos ")[1].split()[0])
     assert 0 < procesos < 40, r.stdout
     assert stat.S_IMODE(alumno.stat().st_mode) and alumno.stat().st_uid == os.getuid()
+
+
+def test_los_archivos_que_un_navegador_ejecutaria_no_entran(tmp_path, presupuesto):
+    carpeta = tmp_path / "alumno"
+    carpeta.mkdir()
+    for nombre in ("pagina.html", "dibujo.SVG", "codigo.js", "datos.csv"):
+        (carpeta / nombre).write_text("<script>alert(1)</script>")
+    avisos = aa.sanear(str(carpeta), presupuesto)
+    assert sorted(p.name for p in carpeta.iterdir()) == ["datos.csv"]
+    assert sum("un navegador ejecutaría" in a for a in avisos) == 3
