@@ -118,7 +118,13 @@ def _dormidos() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def lote(tmp_path_factory):
+def lote(lote_hostil):
+    """The session's hostile battery, graded once (tests/conftest.py, ``lote_hostil``)."""
+    return lote_hostil
+
+
+def calificar_lote(tmp_path_factory) -> dict:
+    """Build the hostile course, grade it twice with scripts/grade.py, release the feedback."""
     base = tmp_path_factory.mktemp("seguridad")
     curso = copiar_curso(base / "curso")
     privado = base / "ta_privado" / "clave_privada"          # a TA file outside the course
