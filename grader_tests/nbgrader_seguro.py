@@ -71,8 +71,15 @@ def _es_cuaderno(ruta: str) -> bool:
 
 
 def _init_assignment(self, assignment_id: str, student_id: str) -> None:
-    """Copy the student's non-notebook files into the destination, safely (see module doc)."""
-    from nbgrader.converters import GenerateFeedback
+    """Copy the student's non-notebook files into the destination, safely (see module doc).
+
+    Only for the converters whose input is a student's folder (autograde from
+    ``submitted/``, generate_feedback from ``autograded/``); the others read the
+    TA's own ``source/`` and keep nbgrader's behaviour.
+    """
+    from nbgrader.converters import Autograde, GenerateFeedback
+    if not isinstance(self, (Autograde, GenerateFeedback)):
+        return _originales["BaseConverter.init_assignment"](self, assignment_id, student_id)
     origen = self._format_source(assignment_id, student_id)
     destino = self._format_dest(assignment_id, student_id)
     presupuesto = aa.PresupuestoEntrega(parent=self)

@@ -294,9 +294,10 @@ def test_nada_de_la_clave_ni_del_ta_llega_a_los_comentarios(lote):
     marcas = [SECRETO_TA, CONTENIDO_TA.strip(), "SQLite format 3", "### BEGIN SOLUTION",
               "### BEGIN HIDDEN TESTS", "root:"]
     referencia = (curso / "grader_tests" / "referencia.py").read_text()
-    quiz = (curso / "grader_tests" / "quiz_codificacion_posicional.py").read_text()
-    # distinctive lines of the answer key (long enough not to be ordinary code)
-    marcas += [l.strip() for l in (referencia + quiz).splitlines() if len(l.strip()) > 50][:40]
+    # distinctive lines of the reference implementation (the quiz's explanations are
+    # feedback by design, so the quiz module is not a mark)
+    marcas += [l.strip() for l in referencia.splitlines()
+               if len(l.strip()) > 45 and ("=" in l or "return" in l) and '"""' not in l][:40]
     for ruta in _recorrer(curso / "feedback"):
         if ruta.is_file():
             texto = ruta.read_bytes().decode("utf-8", errors="replace")
