@@ -361,10 +361,10 @@ def _salida_de(lote, alumno: str) -> str:
 def test_limites_de_procesos_y_memoria_del_arbol(lote):
     from grader_tests import limites_kernel
     texto = _salida_de(lote, "c27_procesos")
-    limitados = re.search(r"PROCESOS_LIMITADOS (\d+)", texto)
+    limitados = re.search(r"PROCESOS_LIMITADOS\s+(\d+)", texto)
     assert limitados and int(limitados[1]) < 64, texto[-500:]
     if limites_kernel.disponible():   # the memory of the tree is limited only with cgroups (README)
-        matados = re.search(r"HIJOS_MATADOS (\d+)", texto)
+        matados = re.search(r"HIJOS_MATADOS\s+(\d+)", texto)
         assert matados and int(matados[1]) >= 1, texto[-500:]
 
 

@@ -28,9 +28,10 @@ MARKDOWN = f'''## Mis notas
 
 SALIDAS = f'''
 from IPython.display import HTML, Javascript, display
-display(HTML("<b>negrita</b><script>{CARGA}</script><img src=x onerror=\\\\"{CARGA}\\\\">"))
-display(Javascript("{CARGA}"))
-display({{"image/png": "x\\\\" onerror=\\\\"{CARGA}", "text/plain": "imagen"}}, raw=True)
+_carga = {CARGA!r}
+display(HTML("<b>negrita</b><script>" + _carga + "</script><img src=x onerror=" + repr(_carga) + ">"))
+display(Javascript(_carga))
+display({{"image/png": 'x" onerror="' + _carga, "text/plain": "imagen"}}, raw=True)
 display({{"application/vnd.jupyter.widget-view+json": {{"model_id": "x"}}, "text/plain": "w"}}, raw=True)
 '''
 

@@ -59,7 +59,8 @@ def test_formgrader_entrega_hostil_inerte_y_nota_manual(lote_hostil, pagina, cap
         assert pagina.evaluate("""() => Array.from(document.scripts)
             .filter(s => (s.textContent || '').includes('__inyectado')).length""") == 0
         assert pagina.evaluate("""() => Array.from(document.querySelectorAll('*')).filter(e =>
-            Array.from(e.attributes).some(a => a.name.startsWith('on'))).length""") == 0
+            Array.from(e.attributes).some(a => a.name.startsWith('on') && a.value.includes('__inyectado')
+                || /^\\s*javascript:/i.test(a.value))).length""") == 0
 
         # a manual score for the values cell and a comment on the answer, as a TA types them
         puntos = pagina.locator("input.score#positional_encoding_valores")
