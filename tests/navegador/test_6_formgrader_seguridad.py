@@ -49,7 +49,10 @@ def test_formgrader_entrega_hostil_inerte_y_nota_manual(lote_hostil, pagina, cap
     registro.unlink(missing_ok=True)
     servidor = lab.ServidorLab(curso, cwd=curso, registro=registro).arrancar()
     try:
-        pagina.goto(servidor.enlace(f"formgrader/submissions/{id_cuaderno}/?index=0"))
+        # logged in as a TA is: JupyterLab first (the token sets the session cookie), then formgrader
+        pagina.goto(servidor.enlace("lab?reset"))
+        lab.esperar_lab(pagina)
+        pagina.goto(f"{servidor.url}/formgrader/submissions/{id_cuaderno}/?index=0")
         pagina.locator("input.score").first.wait_for(timeout=60_000)
         pagina.wait_for_timeout(1500)                 # time for anything that would run
         captura("entrega-hostil")
@@ -86,7 +89,7 @@ def test_formgrader_entrega_hostil_inerte_y_nota_manual(lote_hostil, pagina, cap
             const r = await fetch(url, {method: 'POST',
                 headers: m ? {'X-CSRFToken': decodeURIComponent(m[1])} : {}});
             return [r.status, await r.text()]; }""",
-            servidor.enlace(f"formgrader/api/assignment/{TAREA}/{ALUMNO}/generate_feedback"))
+            f"{servidor.url}/formgrader/api/assignment/{TAREA}/{ALUMNO}/generate_feedback")
         assert respuesta[0] == 200, respuesta
         assert json.loads(respuesta[1]).get("success"), respuesta[1][-2000:]
     finally:
