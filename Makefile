@@ -3,7 +3,8 @@
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
 #   make release regenerate release/ from source/ with nbgrader generate_assignment
 #   make lab     JupyterLab (in Spanish) from the course root
-#   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets
+#   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
+#                memory of judging forged evidence
 
 PYTHON ?= python3
 VENV   := .venv
@@ -43,6 +44,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/bench_autograde.py
 	$(BIN)/python scripts/bench_widgets.py
 	$(BIN)/python scripts/bench_lms.py
+	$(BIN)/python scripts/bench_evidencia.py
 
 clean:
 	rm -rf submitted autograded/*/ feedback grades.csv gradebook.db .nbgrader.log para_subir

@@ -20,6 +20,13 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
 from grader_tests.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
 from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOcultas  # noqa: E402
+from grader_tests import nbgrader_seguro  # noqa: E402
+from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
+from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
+
+# Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
+# grader_tests/archivos_alumno.py; README, «Seguridad»).
+nbgrader_seguro.aplicar()
 from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
 
 c = get_config()  # noqa: F821
@@ -63,6 +70,7 @@ c.Autograde.sanitize_preprocessors = [
 # right after execution and before the grades are saved.
 c.Autograde.autograde_preprocessors = [
     EjecucionAislada,
+    SanearTrasElKernel,
     JuzgarEvidencias,
     IgnorePattern,
     ClearMetadataPreprocessor,
@@ -73,13 +81,25 @@ c.Autograde.autograde_preprocessors = [
 ]
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
-c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
-# ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/).
-c.HTMLExporter.template_name = "retroalimentacion"
-c.HTMLExporter.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
+c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, AvisosEnComentarios, CSSHTMLHeaderPreprocessor]
+# ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/),
+# for generate_feedback only (formgrader keeps its own templates).
+c.GenerateFeedback.exporter_class = ExportadorRetroalimentacion
+c.ExportadorRetroalimentacion.template_name = "retroalimentacion"
+c.ExportadorRetroalimentacion.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
 
 # LMS downloads (Moodle, Canvas) for `nbgrader zip_collect` and `make grade`: unpacking within
 # budgets and the LMS's file names (lms/; README, «Con Moodle» / «Con Canvas»).
 c.ZipCollectApp.extractor_plugin = "lms.recogida.ExtraccionSegura"
 c.ZipCollectApp.collector_plugin = "lms.recogida.NombresDelLMS"
+
+# Students' HTML is inert in the feedback and in formgrader (grader_tests/html_seguro.py).
+c.HTMLExporter.sanitize_html = True
+c.HTMLExporter.preprocessors = ["grader_tests.html_seguro.SanearCuaderno"]
+c.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
+                          "clean_html": "grader_tests.html_seguro.limpiar_html"}
+
+# The exchange steps on the TA's side (grader_tests/intercambio.py).
+c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
+c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"

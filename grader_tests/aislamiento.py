@@ -16,9 +16,21 @@ the kernel command in Debian's ``bubblewrap``:
   other students' folders do not exist for the student's code;
 * no network (private network namespace; the kernel talks to nbgrader over
   Unix sockets, ZeroMQ's ``ipc`` transport, in a private folder);
-* an unprivileged uid (``nobody``), a private PID namespace that dies with
-  the kernel (no process survives the notebook), a private ``/tmp``;
-* resource limits: address space (memory), file size, no core dumps.
+* an unprivileged identity that cannot read root-only files even when the
+  TA is root: for a TA who is not root, a user namespace mapping ``nobody``
+  to the TA's uid; for root, bubblewrap sets the sandbox up as root and the
+  kernel's launcher drops to the real uid/gid ``nobody`` (65534), no
+  supplementary groups, ``no_new_privs``, before Python starts.  Every file
+  under /etc that is not world-readable (``/etc/shadow*``, ``/etc/gshadow*``,
+  ``/etc/ssl/private``…) is masked as well;
+* a minimal, explicit environment (``entorno_minimo``): none of the TA's
+  variables (tokens, credentials, paths) reaches the kernel;
+* a private PID namespace that dies with the kernel (no process survives the
+  notebook), a private ``/tmp``;
+* resource limits: address space (memory) and file size per process, no core
+  dumps; for the kernel's whole process tree a control group (memory and
+  number of processes) where the machine allows it, else ``RLIMIT_NPROC``
+  (``limites_kernel``).
 
 Cell time is limited by ``Execute.timeout``; the whole notebook by
 ``EjecucionAislada.presupuesto_total``.  When the kernel dies (``os._exit``,
@@ -31,6 +43,7 @@ import functools
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -42,6 +55,8 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import from_dict
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer, Unicode
+
+from . import archivos_alumno, limites_kernel
 
 PAQUETE = Path(__file__).resolve().parent
 # what the student's kernel may import from grader_tests
@@ -90,8 +105,35 @@ class KernelAislado(AsyncKernelManager):
     archivo_maximo = Integer(256 * 1024 ** 2, help="Largest file the kernel may write, bytes.").tag(config=True)
     tmp_maximo = Integer(256 * 1024 ** 2, help="Size of the kernel's private /tmp (RAM), bytes.").tag(config=True)
     exigir = Bool(True, help="Refuse to run without bubblewrap (unless CURSO_SIN_AISLAMIENTO=1).").tag(config=True)
+    uid_alumno = Integer(65534, help="uid/gid the kernel runs as when the TA is root (nobody).").tag(config=True)
+    procesos_maximos = Integer(
+        128, help="Processes and threads of the kernel's whole tree (cgroup pids.max or RLIMIT_NPROC).").tag(config=True)
+    memoria_total = Integer(
+        4 * 1024 ** 3, help="Memory of the kernel's whole tree, /tmp included, bytes (cgroups only).").tag(config=True)
+    usar_cgrupos = Bool(True, help="Use a control group per kernel where the machine allows it.").tag(config=True)
 
     _carpeta_privada: str | None = None
+    _grupo: limites_kernel.GrupoKernel | None = None
+    _carpeta_alumno: str | None = None
+
+    @property
+    def como_root(self) -> bool:
+        """The TA is root: bubblewrap runs privileged and the kernel drops to ``uid_alumno``."""
+        return os.geteuid() == 0 and self.uid_alumno != 0
+
+    def entorno_minimo(self) -> dict[str, str]:
+        """The kernel's whole environment: explicit, none of the TA's variables."""
+        entorno = {
+            "PATH": os.pathsep.join([os.path.join(sys.prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
+            "HOME": "/tmp", "MPLCONFIGDIR": "/tmp/matplotlib", "IPYTHONDIR": "/tmp/ipython",
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1",
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "CURSO_AISLADO": "1",
+        }
+        # nbgrader tells the hidden tests which step runs them (grader_tests.cliente)
+        if os.environ.get("NBGRADER_EXECUTION") in ("autograde", "validate"):
+            entorno["NBGRADER_EXECUTION"] = os.environ["NBGRADER_EXECUTION"]
+        return entorno
 
     async def _async_pre_start_kernel(self, **kw):
         # Unix sockets in a private folder instead of TCP ports
@@ -117,12 +159,17 @@ class KernelAislado(AsyncKernelManager):
                 "exporta CURSO_SIN_AISLAMIENTO=1.")
         raiz = os.path.realpath(self.raiz or os.getcwd())
         cwd = os.path.realpath(cwd)
+        if self.como_root:
+            # set up as root (no path the TA can reach is out of reach for the mounts); the
+            # kernel's launcher below keeps only the capabilities to become uid_alumno
+            identidad = ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        else:
+            identidad = ["--unshare-user", "--uid", "65534", "--gid", "65534"]
         args = [bwrap, *self.sistema_visible(), "--dev", "/dev", "--proc", "/proc",
                 # private /tmp and /dev/shm, in RAM: capped so a student cannot fill the TA's memory
-                "--size", str(self.tmp_maximo), "--tmpfs", "/tmp",
-                "--size", str(self.tmp_maximo), "--tmpfs", "/dev/shm",
-                "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-                "--unshare-user", "--uid", "65534", "--gid", "65534",
+                "--perms", "1777", "--size", str(self.tmp_maximo), "--tmpfs", "/tmp",
+                "--perms", "1777", "--size", str(self.tmp_maximo), "--tmpfs", "/dev/shm",
+                "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", *identidad,
                 "--die-with-parent", "--hostname", "aislado"]
         ocultar = carpetas_a_ocultar(raiz)
         for carpeta in ocultar:                               # parents before children
@@ -138,35 +185,56 @@ class KernelAislado(AsyncKernelManager):
                 args += ["--ro-bind", str(PAQUETE / nombre), os.path.join(paquete, nombre)]
         args += ["--bind", cwd, cwd,
                  "--bind", self._carpeta_privada, self._carpeta_privada,
-                 "--setenv", "HOME", "/tmp", "--setenv", "MPLCONFIGDIR", "/tmp/matplotlib",
-                 "--setenv", "IPYTHONDIR", "/tmp/ipython", "--setenv", "CURSO_AISLADO", "1",
-                 # the parent PID is invisible in the new PID namespace: ipykernel must not poll it
-                 "--unsetenv", "JPY_PARENT_PID",
-                 "--chdir", cwd]
+                 "--clearenv"]
+        for nombre, valor in self.entorno_minimo().items():
+            args += ["--setenv", nombre, valor]
+        args += ["--chdir", cwd]
+        if self.como_root:
+            # folders bubblewrap creates on the way to a mount copy the host's mode (/root is
+            # 0700): uid_alumno must be able to cross them to reach Python and its own folder
+            args += atravesables(args)
         # the empty folders that hide the course are read-only too: nothing the
         # kernel writes outside its own folder and /tmp is kept or seen by anyone
         for carpeta in ocultar:
             args += ["--remount-ro", carpeta]
         args += ["--remount-ro", "/"]          # the sandbox's own root: nothing to write there either
-        limites = (f"import resource as r, os, sys;"
-                   f"r.setrlimit(r.RLIMIT_AS, ({self.memoria_maxima}, {self.memoria_maxima}));"
-                   f"r.setrlimit(r.RLIMIT_FSIZE, ({self.archivo_maximo}, {self.archivo_maximo}));"
-                   f"r.setrlimit(r.RLIMIT_CORE, (0, 0));"
-                   f"os.execv(sys.argv[1], sys.argv[1:])")
-        return args + [sys.executable, "-c", limites, *comando]
+        limites = [f"import resource as r, os, sys",
+                   f"r.setrlimit(r.RLIMIT_AS, ({self.memoria_maxima}, {self.memoria_maxima}))",
+                   f"r.setrlimit(r.RLIMIT_FSIZE, ({self.archivo_maximo}, {self.archivo_maximo}))",
+                   f"r.setrlimit(r.RLIMIT_CORE, (0, 0))"]
+        if self._grupo is None:
+            # fallback without cgroups: processes of this uid (in the sandbox's user namespace)
+            limites.append(f"r.setrlimit(r.RLIMIT_NPROC, ({self.procesos_maximos}, {self.procesos_maximos}))")
+        if self.como_root:
+            u = int(self.uid_alumno)
+            limites += [f"os.setgroups([])", f"os.setgid({u})", f"os.setuid({u})",
+                        "import ctypes; ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)",      # PR_SET_NO_NEW_PRIVS
+                        f"assert os.getuid() == os.geteuid() == {u} and not os.getgroups()"]
+        limites.append("os.execv(sys.argv[1], sys.argv[1:])")
+        envuelto = args + [sys.executable, "-c", "; ".join(limites), *comando]
+        if self._grupo is not None:
+            # join the kernel's control group before bubblewrap starts: every process inherits it
+            unirse = ("import os, sys, json\n"
+                      "for f in json.loads(sys.argv[1]):\n"
+                      "    open(f, 'w').write(str(os.getpid()))\n"
+                      "os.execv(sys.argv[2], sys.argv[2:])")
+            envuelto = [sys.executable, "-c", unirse, json.dumps(self._grupo.archivos_procs), *envuelto]
+        return envuelto
 
     @staticmethod
     def sistema_visible() -> list[str]:
         """bwrap arguments exposing only the system the kernel needs, read-only.
 
-        A whitelist, not the whole disk: /usr and /etc (with the shadow files
-        masked), the merged-/usr symlinks, CPU topology for BLAS.  Other
+        A whitelist, not the whole disk: /usr and /etc (with every file or
+        folder that is not world-readable masked: the shadow files, private
+        keys…), the merged-/usr symlinks, CPU topology for BLAS.  Other
         folders (/home, /root, /work, /opt, /srv, /var, /mnt…) do not exist for
         the student, so no other clone of the course, gradebook or answer key
         on the machine can be read.  Python and the venv are added by ``envolver``.
         """
-        args = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
-                "--ro-bind-try", "/dev/null", "/etc/shadow", "--ro-bind-try", "/dev/null", "/etc/gshadow"]
+        args = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+        for ruta, es_carpeta in privados_de("/etc"):
+            args += ["--tmpfs", ruta, "--remount-ro", ruta] if es_carpeta else ["--ro-bind", "/dev/null", ruta]
         for carpeta in ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
             if os.path.islink(carpeta):
                 args += ["--symlink", os.readlink(carpeta), carpeta]
@@ -175,15 +243,119 @@ class KernelAislado(AsyncKernelManager):
         args += ["--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
         return args
 
+    def _preparar(self, cwd: str) -> None:
+        """Before a sandboxed process starts: its control group and, as root, the folders it owns."""
+        if self.usar_cgrupos and shutil.which("bwrap"):
+            self._grupo = limites_kernel.crear_grupo(
+                f"curso-kernel-{os.getpid()}-{os.path.basename(self._carpeta_privada or 'x')}",
+                self.memoria_total, self.procesos_maximos)
+        if self.como_root and shutil.which("bwrap"):
+            # the kernel (uid_alumno) writes its own folder and talks through the private one
+            u = int(self.uid_alumno)
+            self._carpeta_alumno = cwd
+            os.chown(cwd, u, u, follow_symlinks=False)
+            os.chown(self._carpeta_privada, u, u)
+            if self.connection_file and os.path.exists(self.connection_file):
+                os.chown(self.connection_file, u, u)
+
+    def _liberar(self) -> None:
+        """After it ended: nothing of it left running, its folder back to the TA, no private folder."""
+        if self._grupo is not None:
+            self._grupo.vaciar()
+            self._grupo = None
+        if self._carpeta_alumno:
+            # what the kernel left is handled next by nbgrader_seguro.SanearTrasElKernel
+            archivos_alumno.cambiar_dueño(self._carpeta_alumno, os.getuid(), os.getgid())
+            self._carpeta_alumno = None
+        if self._carpeta_privada:
+            shutil.rmtree(self._carpeta_privada, ignore_errors=True)
+            self._carpeta_privada = None
+
     async def _async_launch_kernel(self, kernel_cmd, **kw):
-        cwd = kw.get("cwd") or os.getcwd()
+        cwd = os.path.realpath(kw.get("cwd") or os.getcwd())
+        self._preparar(cwd)
         return await super()._async_launch_kernel(self.envolver(list(kernel_cmd), cwd), **kw)
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
-        if not restart and self._carpeta_privada:
-            shutil.rmtree(self._carpeta_privada, ignore_errors=True)
-            self._carpeta_privada = None
+        if not restart:
+            self._liberar()
+
+    def ejecutar(self, comando: list[str], cwd: str, timeout: float = 60) -> subprocess.CompletedProcess:
+        """Run a plain command in the same sandbox a kernel gets (tests, diagnostics); text output."""
+        self._carpeta_privada = tempfile.mkdtemp(prefix="curso-kernel-")
+        cwd = os.path.realpath(cwd)
+        try:
+            self._preparar(cwd)
+            return subprocess.run(self.envolver(comando, cwd), cwd=cwd, capture_output=True, text=True,
+                                  timeout=timeout, stdin=subprocess.DEVNULL)
+        finally:
+            self._liberar()
+
+
+def atravesables(args: list[str]) -> list[str]:
+    """``--chmod 0755`` for the sandbox-made folders on the way to each mount of ``args``.
+
+    bubblewrap creates them with the mode of the host's folder (``/root`` and
+    pytest's temporary folders are 0700).  Only folders made inside the
+    sandbox's own file systems are changed, never a folder bound from the host
+    nor a tmpfs mount point (``/tmp`` keeps its 1777).
+    """
+    enlazados, propios, i = set(), set(), 0
+    opciones = {"--ro-bind": (2, True), "--bind": (2, True), "--ro-bind-try": (2, True),
+                "--bind-try": (2, True), "--tmpfs": (1, False), "--dev": (1, True), "--proc": (1, True),
+                "--symlink": (2, True)}
+    while i < len(args):
+        if args[i] in opciones:
+            n, del_anfitrion = opciones[args[i]]
+            (enlazados if del_anfitrion else propios).add(os.path.normpath(args[i + n]))
+            i += n + 1
+        else:
+            i += 1
+    cambios = set()
+    for destino in enlazados | propios:
+        partes = destino.strip("/").split("/")
+        for k in range(1, len(partes)):
+            ancestro = "/" + "/".join(partes[:k])
+            if ancestro in enlazados or ancestro in propios \
+                    or any(ancestro.startswith(m.rstrip("/") + "/") for m in enlazados):
+                continue
+            cambios.add(ancestro)
+    resultado = []
+    for carpeta in sorted(cambios):
+        resultado += ["--chmod", "0755", carpeta]
+    return resultado
+
+
+@functools.lru_cache(maxsize=None)
+def privados_de(carpeta: str) -> tuple[tuple[str, bool], ...]:
+    """Files and folders under ``carpeta`` that others may not read: ``(path, is_folder)``.
+
+    Their content is masked in the sandbox whatever uid the kernel has.
+    Folders that others cannot enter are masked whole (not walked).
+    """
+    privados = []
+    pendientes = [carpeta]
+    while pendientes:
+        actual = pendientes.pop()
+        try:
+            with os.scandir(actual) as it:
+                hijos = list(it)
+        except OSError:
+            continue
+        for hijo in hijos:
+            try:
+                st = hijo.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if not st.st_mode & stat.S_IXOTH or not st.st_mode & stat.S_IROTH:
+                    privados.append((hijo.path, True))
+                else:
+                    pendientes.append(hijo.path)
+            elif stat.S_ISREG(st.st_mode) and not st.st_mode & stat.S_IROTH:
+                privados.append((hijo.path, False))
+    return tuple(sorted(privados))
 
 
 def _error(nombre: str, mensaje: str):

@@ -21,6 +21,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from . import juez
 from .casos import especificacion
+from .evidencia import EvidenciaInvalida, comprobar
 from .cliente import MIME_EVIDENCIA
 from .saneamiento import NOTA_CELDA_EDITADA, celda_editada
 from .veredicto import Veredicto
@@ -66,6 +67,10 @@ def veredicto_de_celda(celda: NotebookNode, notebook: str | None) -> Veredicto |
     if len(evidencias) > 1:
         return Veredicto(0, maximo, ["La celda publicó varios resultados de corrección; "
                                      "sólo cuenta uno y no se sabe cuál es el auténtico."])
+    try:
+        comprobar(evidencias[0]["data"][MIME_EVIDENCIA])     # bounded before anything is rebuilt
+    except EvidenciaInvalida as exc:
+        return Veredicto(0, maximo, [f"Evidencia inválida: {exc}. La celda vale 0."])
     veredicto = juez.juzgar(evidencias[0]["data"][MIME_EVIDENCIA], maximo, notebook, grade_id=grade_id)
     if errores:
         error = errores[-1]

@@ -135,6 +135,14 @@ def serializar(valor: object, profundidad: int = 0) -> dict:
     return {"tipo": "otro", "clase": type(valor).__name__, "texto": _repr_corto(valor)}
 
 
+def _dtype_numerico(texto) -> np.dtype:
+    """A numeric dtype of at most 16 bytes (never void, object or structured: no huge allocation)."""
+    dtype = np.dtype(str(texto)[:16])
+    if dtype.kind not in "biufc" or dtype.itemsize > 16 or dtype.fields or dtype.subdtype:
+        raise ValueError(f"dtype no admitido: {str(texto)[:16]}")
+    return dtype
+
+
 def deserializar(datos: dict) -> object:
     """Rebuild the value described by ``serializar`` (trusted side).
 
@@ -155,11 +163,15 @@ def deserializar(datos: dict) -> object:
     if tipo == "str":
         return str(datos["valor"])
     if tipo == "escalar_numpy":
-        return np.dtype(datos["dtype"]).type(deserializar(datos["valor"]))
+        return _dtype_numerico(datos["dtype"]).type(deserializar(datos["valor"]))
     if tipo == "ndarray":
-        crudo = base64.b64decode(datos["datos"])
         forma = tuple(int(n) for n in datos["shape"])
-        dtype = np.dtype(datos["dtype"])
+        dtype = _dtype_numerico(datos["dtype"])
+        if len(forma) > 8 or any(n < 0 for n in forma) or math.prod(forma) > MAX_ELEMENTOS:
+            raise ValueError("array con forma no válida")
+        if len(datos["datos"]) != 4 * math.ceil(dtype.itemsize * math.prod(forma) / 3):
+            raise ValueError("array con tamaño inconsistente")
+        crudo = base64.b64decode(datos["datos"])
         if dtype.itemsize * math.prod(forma) != len(crudo):
             raise ValueError("array con tamaño inconsistente")
         array = np.frombuffer(crudo, dtype=dtype).reshape(forma).copy()

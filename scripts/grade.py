@@ -106,7 +106,8 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
         if celda.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
             continue
         texto = "".join(s.get("text", "") for s in celda.get("outputs", []) if s.get("output_type") == "stream")
-        for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido"):
+        for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido",
+                      "Evidencia inválida"):
             if clave in texto:
                 try:
                     objetivo = especificacion(meta["grade_id"]).objetivo
@@ -144,6 +145,15 @@ def cuadernos_ajenos(alumno: str, tarea: str) -> list[str]:
     motivos += [f"el cuaderno {n} no es de la tarea (¿lo renombraste?): no se califica"
                 for n in sorted(entregados - esperados)]
     return motivos
+
+
+def avisos_de_archivos(log: str, tarea: str) -> dict[str, list[str]]:
+    """Reports about students' files (links, special files, budgets…) in an nbgrader log."""
+    from grader_tests.archivos_alumno import MARCA
+    avisos: dict[str, list[str]] = {}
+    for m in re.finditer(rf"{MARCA} de '([^'\n]*)' en '{re.escape(tarea)}': ([^\n]*)", log):
+        avisos.setdefault(m[1], []).append(m[2].strip())
+    return avisos
 
 
 def asegurar_fila(alumno: str, tarea: str) -> bool:
@@ -215,6 +225,7 @@ def calificar(forzar_muestras: bool = False) -> dict:
         inicio = time.time()
         proceso = nbgrader("autograde", tarea, "--force", check=False)
         logs = lineas_por_alumno(proceso.stdout + proceso.stderr, tarea)
+        avisos_lote = avisos_de_archivos(proceso.stdout + proceso.stderr, tarea)
         fallidos = set(re.findall(rf"for assignment '{re.escape(tarea)}' for student '([^']+)'|"
                                   rf"processing assignment '{re.escape(tarea)}' for student '([^']+)'",
                                   proceso.stdout + proceso.stderr))
@@ -240,6 +251,7 @@ def calificar(forzar_muestras: bool = False) -> dict:
                 if "exists multiple times" in linea:
                     gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
                     lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")
+            lista += avisos_lote.get(alumno, []) + avisos_de_archivos(log, tarea).get(alumno, [])
             for ruta in sorted((RAIZ / "autograded" / alumno / tarea).glob("*.ipynb")):
                 lista += problemas_del_cuaderno(ruta)
             lista += cuadernos_ajenos(alumno, tarea)
@@ -248,6 +260,9 @@ def calificar(forzar_muestras: bool = False) -> dict:
             if lista:
                 razones[(alumno, tarea)] = list(dict.fromkeys(lista))
         comentarios = nbgrader("generate_feedback", tarea, "--force", check=False)
+        for alumno, avisos in avisos_de_archivos(comentarios.stdout + comentarios.stderr, tarea).items():
+            lista = razones.setdefault((alumno, tarea), [])
+            lista += [a for a in avisos if a not in lista]
         if comentarios.returncode != 0:
             # a broken feedback template must not pass unnoticed: the TA has no feedback to send
             sys.stderr.write(comentarios.stdout[-2000:] + comentarios.stderr[-2000:])

@@ -33,15 +33,15 @@ def entorno() -> dict:
 
 
 def ejecutar(curso: Path, *args: str, check: bool = True, timeout: int = 900,
-             variables: dict | None = None) -> subprocess.CompletedProcess:
-    """Run a command (``nbgrader ...`` or ``python ...``) in the course copy (extra env ``variables``)."""
+             env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run a command (``nbgrader ...`` or ``python ...``) in the course copy (``env``: extra variables)."""
     cmd = list(args)
     if cmd[0] in ("nbgrader", "jupyter"):
         cmd[0] = str(BIN / cmd[0])
     elif cmd[0] == "python":
         cmd[0] = sys.executable
-    proceso = subprocess.run(cmd, cwd=curso, env={**entorno(), **(variables or {})}, capture_output=True,
-                             text=True, timeout=timeout)
+    proceso = subprocess.run(cmd, cwd=curso, env={**entorno(), **(env or {})}, capture_output=True, text=True,
+                             timeout=timeout)
     if check and proceso.returncode != 0:
         raise AssertionError(f"{' '.join(args)} falló ({proceso.returncode}):\n{proceso.stdout}\n{proceso.stderr}")
     return proceso

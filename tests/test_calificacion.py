@@ -114,7 +114,7 @@ def test_calificar_dos_veces_da_las_mismas_notas(curso):
     c = curso[0]
     antes = _notas(c)
     # the second time on a terminal that only prints ASCII: the table degrades, nothing crashes
-    salida = ejecutar(c, "python", "scripts/grade.py", variables={"PYTHONIOENCODING": "ascii"})
+    salida = ejecutar(c, "python", "scripts/grade.py", env={"PYTHONIOENCODING": "ascii"})
     assert _notas(c) == antes
     assert re.search(r"^perfecta\s+\S+ / \S+", salida.stdout, re.M), salida.stdout[-2000:]
     assert "Observaciones (lo que no se pudo calificar" in salida.stdout   # 'Observaciones' has no accent

@@ -1,11 +1,18 @@
-"""Hostile and broken submissions graded in one batch (issue 6).
+"""Hostile and broken submissions graded in one batch (issues 6 and 10).
 
 One temporary course, one student per case of ``tests/hostiles/`` (each built
-from the release notebook as a student would), graded with
-``scripts/grade.py`` as a TA does, twice.  Checks: the batch completes, every
-student has a grade row and a score or a Spanish reason in the table, each
-case scores what it must, nothing outside the graded folders changes, no
-process outlives its notebook, and grading again gives the same scores.
+from the release notebook as a student would, with nbgrader's
+``timestamp.txt`` and ``submission_secret.txt``), graded with
+``scripts/grade.py`` as a TA does, twice, with a secret in the TA's
+environment and a private TA file next to the course.  Checks: the batch
+completes, every student has a grade row and a score or a Spanish reason in
+the table, each case scores what it must, nothing outside the graded folders
+changes (contents and modes; the TA's file included), no link or special file
+survives in autograded/ or feedback/, nothing of the answer key or the TA's
+environment reaches any feedback file, students' scripts are inert in the
+feedback, the process limits hold, no process outlives its notebook,
+``release_feedback`` skips only the student whose nbgrader files are broken,
+and grading again gives the same scores.
 """
 from __future__ import annotations
 
@@ -14,6 +21,8 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -32,18 +41,33 @@ LIMITES = """
 c.Execute.timeout = 20
 c.EjecucionAislada.presupuesto_total = 60
 c.KernelAislado.memoria_maxima = 2 * 1024 ** 3
+c.KernelAislado.memoria_total = 1024 ** 3
+c.KernelAislado.procesos_maximos = 64
 """
+SECRETO_TA = CASOS["c26_entorno"].SECRETO
+CONTENIDO_TA = "-----BEGIN PRIVATE KEY----- clave del profesorado\n"
 
 
 def _huellas(raiz: Path, carpetas) -> dict[str, str]:
+    """Content and mode of every regular file under ``carpetas`` (links and special files: their kind)."""
     huellas = {}
     for carpeta in carpetas:
         base = raiz / carpeta
-        rutas = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
+        rutas = [base] if base.is_file() else sorted(base.rglob("*"))
         for ruta in rutas:
             if "__pycache__" in ruta.parts:
                 continue
-            huellas[str(ruta.relative_to(raiz))] = hashlib.sha256(ruta.read_bytes()).hexdigest()
+            st = ruta.lstat()
+            clave = str(ruta.relative_to(raiz))
+            if stat.S_ISLNK(st.st_mode):
+                huellas[clave] = f"enlace -> {os.readlink(ruta)}"
+            elif stat.S_ISREG(st.st_mode):
+                if st.st_size > 64 * 1024 ** 2:      # the sparse GiB of c20: its size says enough
+                    huellas[clave] = f"{oct(st.st_mode)} {st.st_size} bytes"
+                else:
+                    huellas[clave] = f"{oct(st.st_mode)} {hashlib.sha256(ruta.read_bytes()).hexdigest()}"
+            elif not stat.S_ISDIR(st.st_mode):
+                huellas[clave] = f"especial {stat.S_IFMT(st.st_mode)}"
     return huellas
 
 
@@ -94,29 +118,49 @@ def _dormidos() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso = copiar_curso(tmp_path_factory.mktemp("seguridad"))
+def lote(lote_hostil):
+    """The session's hostile battery, graded once (tests/conftest.py, ``lote_hostil``)."""
+    return lote_hostil
+
+
+def calificar_lote(tmp_path_factory) -> dict:
+    """Build the hostile course, grade it twice with scripts/grade.py, release the feedback."""
+    base = tmp_path_factory.mktemp("seguridad")
+    curso = copiar_curso(base / "curso")
+    privado = base / "ta_privado" / "clave_privada"          # a TA file outside the course
+    privado.parent.mkdir()
+    privado.write_text(CONTENIDO_TA)
+    privado.chmod(0o600)
+    intercambio = base / "intercambio"
+    intercambio.mkdir()
     with open(curso / "nbgrader_config.py", "a") as f:
-        f.write(LIMITES)
+        f.write(LIMITES + f"c.Exchange.root = {str(intercambio)!r}\n")
     ejecutar(curso, "nbgrader", "generate_assignment", TAREA, "--force")
     for alumno, caso in CASOS.items():
         entrega = curso / "submitted" / alumno / TAREA
         shutil.copytree(curso / "release" / TAREA, entrega)
+        # what `nbgrader submit` leaves next to the notebook
+        (entrega / "timestamp.txt").write_text("2026-11-30 10:00:00.000000 UTC")
+        (entrega / "submission_secret.txt").write_text(hashlib.sha256(alumno.encode()).hexdigest())
         caso.preparar(entrega)
     # the gradebook as the first run leaves it is the "before" of the second run
     protegidas = ["grader_tests", "source", "release", "submitted", "nbgrader_config.py", "scripts"]
     antes = _huellas(curso, protegidas)
-    primera = ejecutar(curso, "python", "scripts/grade.py", timeout=600)
+    antes_ta = (privado.stat().st_mode, privado.read_text())
+    entorno_ta = {"CURSO_SECRETO_TA": SECRETO_TA}
+    primera = ejecutar(curso, "python", "scripts/grade.py", timeout=900, env=entorno_ta)
     despues_1 = _huellas(curso, protegidas)
     notas_1 = _notas(curso)
     puntos_1 = {a: _puntos(curso, a) for a in CASOS}
     estructura_1 = _estructura(curso)
     db_1 = (curso / "gradebook.db").stat().st_size
-    segunda = ejecutar(curso, "python", "scripts/grade.py", timeout=600)
+    segunda = ejecutar(curso, "python", "scripts/grade.py", timeout=900, env=entorno_ta)
+    publicar = ejecutar(curso, "nbgrader", "release_feedback", TAREA, check=False, env=entorno_ta)
     return {"curso": curso, "salida": primera.stdout, "salida_2": segunda.stdout,
             "antes": antes, "despues": despues_1, "despues_2": _huellas(curso, protegidas),
             "notas": notas_1, "notas_2": _notas(curso), "puntos": puntos_1,
-            "estructura": estructura_1, "estructura_2": _estructura(curso), "db_1": db_1}
+            "estructura": estructura_1, "estructura_2": _estructura(curso), "db_1": db_1,
+            "privado": privado, "antes_ta": antes_ta, "intercambio": intercambio, "publicar": publicar}
 
 
 def _maximo(lote) -> float:
@@ -218,7 +262,7 @@ def _observaciones(lote, alumno: str) -> list[str]:
 
 def test_solo_las_celdas_editadas_de_verdad_se_senalan(lote):
     # untouched test cells raise no "checksum has changed" observation
-    for alumno in ("zz_honesta", "c00_control", "c20_modulo_editado"):
+    for alumno in ("zz_honesta", "c00_control", "c29_modulo_editado"):
         assert not any("modificada" in l for l in _observaciones(lote, alumno)), _observaciones(lote, alumno)
 
 
@@ -237,15 +281,150 @@ def test_la_celda_agotada_conserva_el_codigo_del_alumno(lote):
 
 def test_el_archivo_editado_se_nombra_en_el_cuaderno_y_en_los_comentarios(lote):
     curso = lote["curso"]
-    texto = (curso / "autograded" / "c20_modulo_editado" / TAREA / hostiles.CUADERNO).read_text()
+    texto = (curso / "autograded" / "c29_modulo_editado" / TAREA / hostiles.CUADERNO).read_text()
     assert "Aviso de la corrección" in texto and "explorable_escalera.py" in texto
-    html = (curso / "feedback" / "c20_modulo_editado" / TAREA / hostiles.CUADERNO.replace(".ipynb", ".html"))
+    html = (curso / "feedback" / "c29_modulo_editado" / TAREA / hostiles.CUADERNO.replace(".ipynb", ".html"))
     assert "Aviso de la corrección" in html.read_text()
     # the course's copy was used, not the student's
     original = (curso / "release" / TAREA / "explorable_escalera.py").read_bytes()
-    assert (curso / "autograded" / "c20_modulo_editado" / TAREA / "explorable_escalera.py").read_bytes() == original
+    assert (curso / "autograded" / "c29_modulo_editado" / TAREA / "explorable_escalera.py").read_bytes() == original
     assert "Aviso de la corrección" not in (curso / "autograded" / "zz_honesta" / TAREA / hostiles.CUADERNO).read_text()
 
 
 def test_calificar_otra_vez_da_lo_mismo(lote):
     assert lote["notas_2"] == lote["notas"]
+
+
+def _recorrer(carpeta: Path):
+    for raiz, carpetas, archivos in os.walk(carpeta):
+        for nombre in carpetas + archivos:
+            yield Path(raiz) / nombre
+
+
+def test_ningun_archivo_del_ta_cambia_ni_de_modo(lote):
+    privado = lote["privado"]
+    assert not privado.is_symlink()
+    assert (privado.stat().st_mode, privado.read_text()) == lote["antes_ta"]
+    # the course's own files: same content AND mode (the huellas hold both)
+    assert lote["despues_2"] == lote["antes"]
+    db = lote["curso"] / "gradebook.db"
+    assert stat.S_ISREG(db.lstat().st_mode) and db.lstat().st_nlink == 1
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        con.close()
+
+
+def test_en_autograded_y_feedback_solo_hay_archivos_y_carpetas(lote):
+    for carpeta in ("autograded", "feedback"):
+        for ruta in _recorrer(lote["curso"] / carpeta):
+            st = ruta.lstat()
+            assert stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode), (ruta, stat.filemode(st.st_mode))
+            assert stat.S_ISDIR(st.st_mode) or st.st_nlink == 1, ruta
+
+
+def test_nada_de_la_clave_ni_del_ta_llega_a_los_comentarios(lote):
+    curso = lote["curso"]
+    marcas = [SECRETO_TA, CONTENIDO_TA.strip(), "SQLite format 3", "### BEGIN SOLUTION",
+              "### BEGIN HIDDEN TESTS", "root:"]
+    referencia = (curso / "grader_tests" / "referencia.py").read_text()
+    # distinctive lines of the reference implementation (the quiz's explanations are
+    # feedback by design, so the quiz module is not a mark)
+    marcas += [l.strip() for l in referencia.splitlines()
+               if len(l.strip()) > 45 and ("=" in l or "return" in l) and '"""' not in l][:40]
+    for ruta in _recorrer(curso / "feedback"):
+        if ruta.is_file():
+            texto = ruta.read_bytes().decode("utf-8", errors="replace")
+            for marca in marcas:
+                assert marca not in texto, (ruta, marca[:60])
+    # nor in what the kernels printed (the TA's environment)
+    for ruta in (curso / "autograded").rglob("*.ipynb"):
+        assert SECRETO_TA not in ruta.read_text(errors="replace"), ruta
+
+
+def test_las_cargas_se_quedan_en_la_inundacion(lote):
+    carpeta = lote["curso"] / "feedback" / "c23_inundacion" / TAREA
+    assert carpeta.is_dir()
+    assert sum(1 for _ in _recorrer(carpeta)) <= 30
+    autograded = lote["curso"] / "autograded" / "c23_inundacion" / TAREA
+    assert sum(1 for _ in _recorrer(autograded)) <= 200
+
+
+class _Activo(HTMLParser):
+    """Anything in an HTML page that would run: scripts with content, on* handlers, javascript: URLs."""
+
+    def __init__(self):
+        super().__init__()
+        self.activo: list[str] = []
+        self._en_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self._en_script = tag == "script"
+        for nombre, valor in attrs:
+            if nombre.lower().startswith("on"):
+                self.activo.append(f"<{tag} {nombre}>")
+            if nombre.lower() in ("href", "src", "action") and (valor or "").strip().lower().startswith(
+                    ("javascript:", "data:text")):
+                self.activo.append(f"<{tag} {nombre}={valor[:40]}>")
+            if tag in ("iframe", "object", "embed", "svg"):
+                self.activo.append(f"<{tag}>")
+
+    def handle_endtag(self, tag):
+        self._en_script = False
+
+    def handle_data(self, data):
+        if self._en_script and "__inyectado" in data:
+            self.activo.append(f"<script>{data[:60]}")
+
+
+def test_los_guiones_del_alumno_no_se_activan_en_los_comentarios(lote):
+    html = (lote["curso"] / "feedback" / "c25_html" / TAREA /
+            hostiles.CUADERNO.replace(".ipynb", ".html")).read_text()
+    assert CASOS["c25_html"].TEXTO_VISIBLE in html
+    assert "negrita" in html                        # the harmless part of display(HTML(...)) stays
+    analizador = _Activo()
+    analizador.feed(html)
+    assert analizador.activo == []
+    assert "Puntos" in html                         # still the Spanish template
+
+
+def _salida_de(lote, alumno: str) -> str:
+    return _salidas(lote["curso"] / "autograded" / alumno / TAREA / hostiles.CUADERNO)
+
+
+def test_limites_de_procesos_y_memoria_del_arbol(lote):
+    from grader_tests import limites_kernel
+    texto = _salida_de(lote, "c27_procesos")
+    limitados = re.search(r"PROCESOS_LIMITADOS\s+(\d+)", texto)
+    assert limitados and int(limitados[1]) < 64, texto[-500:]
+    if limites_kernel.disponible():   # the memory of the tree is limited only with cgroups (README)
+        matados = re.search(r"HIJOS_MATADOS\s+(\d+)", texto)
+        assert matados and int(matados[1]) >= 1, texto[-500:]
+
+
+def test_el_kernel_no_es_root_ni_ve_el_entorno_del_ta(lote):
+    texto = _salida_de(lote, "c26_entorno")
+    assert re.search(r"uid (\d+) euid (\d+)", texto) and "uid 0 " not in texto, texto[-500:]
+    assert "LECTURA_BLOQUEADA /etc/shadow" in texto or "shadow" not in texto
+
+
+def test_release_feedback_publica_a_todos_menos_al_roto(lote):
+    from nbgrader.utils import notebook_hash
+    proceso = lote["publicar"]
+    assert proceso.returncode == 0, proceso.stdout + proceso.stderr
+    salida = proceso.stdout + proceso.stderr
+    curso = lote["curso"]
+    publicados = {p.name for p in (lote["intercambio"] / "atencion-y-posicion" / "feedback").glob("*.html")}
+    cuaderno = Path(hostiles.CUADERNO).stem
+    for alumno in CASOS:
+        html = curso / "feedback" / alumno / TAREA / f"{cuaderno}.html"
+        if not html.exists():
+            continue
+        secreto = hashlib.sha256(alumno.encode()).hexdigest()
+        nombre = notebook_hash(secret=secreto, notebook_id=cuaderno) + ".html"
+        if alumno == "c28_archivos_nbgrader":
+            assert nombre not in publicados
+            assert re.search(r"c28_archivos_nbgrader.*submission_secret", salida), salida[-2000:]
+        else:
+            assert nombre in publicados, alumno

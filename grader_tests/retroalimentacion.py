@@ -1,0 +1,38 @@
+"""The exporter of ``nbgrader generate_feedback``: the Spanish template, only there.
+
+``nbgrader_config.py`` sets ``c.GenerateFeedback.exporter_class`` to
+``ExportadorRetroalimentacion``, so the Spanish feedback template
+(``plantillas/retroalimentacion``) is used by ``nbgrader generate_feedback``
+and by formgrader's «Generate feedback» buttons, and nowhere else: formgrader
+keeps nbgrader's own templates for its views (before, a global
+``HTMLExporter.template_name`` broke them with ``TemplateNotFound``).
+
+formgrader's API forces ``HTMLExporter.template_name = 'feedback'`` when it
+generates feedback; configuration of this subclass (its own section) wins over
+the parent's, and the defaults below make it independent of configuration.
+The sanitising configuration of every ``HTMLExporter`` (``html_seguro``)
+applies here too.
+"""
+from __future__ import annotations
+
+import os
+
+from nbconvert.exporters import HTMLExporter
+from traitlets import default
+
+PLANTILLAS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plantillas")
+PLANTILLA = "retroalimentacion"
+
+
+class ExportadorRetroalimentacion(HTMLExporter):
+    """``HTMLExporter`` with the course's Spanish feedback template (``plantillas/retroalimentacion``)."""
+
+    export_from_notebook = None          # not offered as a generic «Download as» format
+
+    @default("template_name")
+    def _template_name_default(self):
+        return PLANTILLA
+
+    @default("extra_template_basedirs")
+    def _extra_template_basedirs_default(self):
+        return [PLANTILLAS]

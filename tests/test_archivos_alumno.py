@@ -1,0 +1,250 @@
+"""Unit tests of the TA-side handling of untrusted students' files, HTML and evidence (issue 10).
+
+Fast (no nbgrader run): ``archivos_alumno`` (links, special files, budgets,
+no-follow copies, permissions and writes), ``html_seguro`` (sanitiser),
+``evidencia`` (bounds before deserialisation) and, where bubblewrap is
+installed, the sandbox's environment, identity and process limits
+(``KernelAislado.ejecutar``), with cgroups and with the documented fallback.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader_tests import archivos_alumno as aa
+from grader_tests.evidencia import EvidenciaInvalida, comprobar
+from grader_tests.html_seguro import SanearCuaderno, limpiar_html
+
+
+@pytest.fixture
+def presupuesto():
+    return aa.PresupuestoEntrega(archivos=20, bytes_totales=10_000, archivos_comentarios=3,
+                                 bytes_comentarios=1000, archivo_comentarios=500)
+
+
+def _hostil(carpeta: Path, fuera: Path) -> None:
+    carpeta.mkdir(parents=True)
+    (carpeta / "cuaderno.ipynb").write_text("{}")
+    (carpeta / "explorable.py").write_text("x = 1\n")
+    (carpeta / "notas.txt").write_text("mías\n")
+    os.symlink(fuera, carpeta / "enlace.txt")
+    os.symlink(fuera.parent, carpeta / "carpeta_enlace")
+    os.symlink("/dev/zero", carpeta / "ceros")
+    os.mkfifo(carpeta / "tuberia")
+    os.link(fuera, carpeta / "duro.txt")
+    with open(carpeta / "disperso.bin", "wb") as f:
+        f.truncate(1024 ** 3)
+
+
+def test_sanear_quita_enlaces_especiales_y_lo_que_excede(tmp_path, presupuesto):
+    fuera = tmp_path / "ta" / "secreto.txt"
+    fuera.parent.mkdir()
+    fuera.write_text("secreto")
+    fuera.chmod(0o600)
+    carpeta = tmp_path / "alumno"
+    _hostil(carpeta, fuera)
+    avisos = aa.sanear(str(carpeta), presupuesto, {"explorable.py"})
+    quedan = sorted(p.name for p in carpeta.iterdir())
+    assert quedan == ["cuaderno.ipynb", "explorable.py", "notas.txt"]
+    texto = "\n".join(avisos)
+    for esperado in ("se ignoró un enlace simbólico: enlace.txt", "un enlace simbólico: carpeta_enlace",
+                     "una tubería con nombre (FIFO): tuberia", "varios enlaces duros: duro.txt",
+                     "un enlace simbólico: ceros", "por superar el límite de la entrega"):
+        assert esperado in texto, texto
+    assert fuera.read_text() == "secreto" and stat.S_IMODE(fuera.stat().st_mode) == 0o600
+
+
+def test_copiar_entrega_nunca_sigue_y_respeta_los_presupuestos(tmp_path, presupuesto):
+    fuera = tmp_path / "clave.py"
+    fuera.write_text("CLAVE")
+    origen, destino = tmp_path / "enviada", tmp_path / "calificada"
+    _hostil(origen, fuera)
+    for i in range(50):
+        (origen / f"f{i:02d}.txt").write_text("x")
+    avisos = aa.copiar_entrega(str(origen), str(destino), presupuesto, ignorar=[".ipynb_checkpoints"],
+                               propios={"explorable.py"}, excluir=lambda r: r.endswith(".ipynb"))
+    copiados = list(destino.rglob("*"))
+    assert all(p.is_file() and not p.is_symlink() for p in copiados)
+    assert len(copiados) <= presupuesto.archivos
+    assert (destino / "explorable.py").exists() and not (destino / "cuaderno.ipynb").exists()
+    assert not any("CLAVE" in p.read_text(errors="replace") for p in copiados)
+    assert any("límite de la entrega" in a for a in avisos)
+    # feedback mode: the assignment's files and at most 3 small student files
+    comentarios = tmp_path / "comentarios"
+    avisos = aa.copiar_entrega(str(origen), str(comentarios), presupuesto, ignorar=[],
+                               propios={"explorable.py"}, solo_propios_y_pequeños=True)
+    nombres = {p.name for p in comentarios.iterdir()}
+    assert "explorable.py" in nombres and len(nombres - {"explorable.py", "cuaderno.ipynb"}) <= 3
+    assert any("no se copian a los comentarios" in a for a in avisos)
+
+
+def test_una_entrega_que_es_un_enlace_no_se_copia(tmp_path, presupuesto):
+    (tmp_path / "ajena").mkdir()
+    os.symlink(tmp_path / "ajena", tmp_path / "entrega")
+    with pytest.raises(OSError):
+        aa.copiar_entrega(str(tmp_path / "entrega"), str(tmp_path / "destino"), presupuesto, ignorar=[])
+
+
+def test_escribir_y_cambiar_permisos_nunca_atraviesan_un_enlace(tmp_path):
+    ajeno = tmp_path / "gradebook.db"
+    ajeno.write_bytes(b"SQLite format 3\0 datos")
+    ajeno.chmod(0o600)
+    carpeta = tmp_path / "autograded"
+    carpeta.mkdir()
+    os.symlink(ajeno, carpeta / "cuaderno.ipynb")
+    os.symlink(ajeno, carpeta / "otro.txt")
+    aa.escribir_atomico(str(carpeta / "cuaderno.ipynb"), lambda fd: os.write(fd, b"{}"))
+    aa.cambiar_permisos(str(carpeta), 0o444)
+    assert ajeno.read_bytes() == b"SQLite format 3\0 datos"
+    assert stat.S_IMODE(ajeno.stat().st_mode) == 0o600
+    assert not (carpeta / "cuaderno.ipynb").is_symlink()
+    assert (carpeta / "cuaderno.ipynb").read_text() == "{}"
+    assert stat.S_IMODE((carpeta / "cuaderno.ipynb").stat().st_mode) == 0o444
+
+
+def test_leer_pequeño_no_bloquea_en_una_fifo_ni_sigue_enlaces(tmp_path):
+    os.mkfifo(tmp_path / "timestamp.txt")
+    assert aa.leer_pequeño(str(tmp_path / "timestamp.txt")) is None
+    (tmp_path / "real.txt").write_text("2026-01-01")
+    os.symlink(tmp_path / "real.txt", tmp_path / "enlace.txt")
+    assert aa.leer_pequeño(str(tmp_path / "enlace.txt")) is None
+    assert aa.leer_pequeño(str(tmp_path / "real.txt")) == "2026-01-01"
+
+
+def test_los_nombres_se_muestran_sin_caracteres_de_control():
+    assert aa.nombre_legible("a\nb\x1b[31m") == "a\\x0ab\\x1b[31m"
+    assert len(aa.nombre_legible("x" * 500)) == 100
+
+
+def test_el_recorrido_es_lineal_en_una_inundacion(tmp_path, presupuesto):
+    carpeta = tmp_path / "inundada"
+    carpeta.mkdir()
+    for i in range(5000):
+        (carpeta / f"{i:05d}").write_text("")
+    avisos = aa.sanear(str(carpeta), presupuesto)
+    assert len(list(carpeta.iterdir())) == presupuesto.archivos
+    assert "4980 archivos" in avisos[0]
+
+
+# ------------------------------------------------------------------ HTML
+
+def test_limpiar_html_quita_lo_activo_y_conserva_imagenes_tablas_y_matematicas():
+    html = ('<p onclick="x()">Hola $a&lt;b$</p><script>alert(1)</script><img src="data:image/png;base64,AAAA" '
+            'onerror="alert(1)"><img src="https://fuera/espia.png"><a href="javascript:alert(1)">a</a>'
+            '<iframe src="x"></iframe><table><tr><th>h</th><td>1</td></tr></table><div id="multi_head">d</div>')
+    limpio = limpiar_html(html)
+    for prohibido in ("script", "onclick", "onerror", "javascript", "iframe", "espia", 'id="multi_head"'):
+        assert prohibido not in limpio, prohibido
+    for conservado in ('src="data:image/png;base64,AAAA"', "<table>", "<th>h</th>", "$a&lt;b$"):
+        assert conservado in limpio, conservado
+
+
+def test_sanear_cuaderno_deja_solo_salidas_inertes():
+    import nbformat
+    nb = nbformat.v4.new_notebook()
+    celda = nbformat.v4.new_code_cell("x")
+    celda.metadata = {"tags": ['"><script>'], "nbgrader": {"grade_id": "a\"><script>", "points": 1, "grade": True}}
+    celda.outputs = [
+        nbformat.v4.new_output("display_data", {"application/javascript": "alert(1)", "text/plain": "js"}),
+        nbformat.v4.new_output("display_data", {"image/png": 'x" onerror="alert(1)', "text/plain": "img"}),
+        nbformat.v4.new_output("display_data", {"text/html": "<b>ok</b><script>alert(1)</script>"}),
+        nbformat.v4.new_output("display_data", {"application/vnd.jupyter.widget-view+json": {"model_id": "1"}}),
+    ]
+    celda["id"] = 'x"><script>'
+    nb.cells = [celda]
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+    nb, _ = SanearCuaderno().preprocess(nb, {})
+    c = nb.cells[0]
+    assert "widgets" not in nb.metadata
+    assert set(c.metadata) == {"nbgrader"} and c.metadata.nbgrader.grade_id == "a___script_"
+    assert c.id == "celda-0"
+    assert [list(s.data) for s in c.outputs] == [["text/plain"], ["text/plain"], ["text/html"], ["text/plain"]]
+    assert c.outputs[2].data["text/html"] == "<b>ok</b>"
+
+
+# -------------------------------------------------------------- evidence
+
+@pytest.mark.parametrize("valor", [
+    {"tipo": "escalar_numpy", "dtype": "V1500000000", "valor": {"tipo": "int", "valor": "0"}},
+    {"tipo": "ndarray", "dtype": "<f8", "shape": [100000, 100000], "datos": ""},
+    {"tipo": "ndarray", "dtype": "|O", "shape": [1], "datos": "AAAAAAAAAAA="},
+    {"tipo": "ndarray", "dtype": "<f8", "shape": [2], "datos": "AAAA"},
+    {"tipo": "list", "longitud": 10 ** 6, "elementos": [{"tipo": "none"}] * 30000},
+    {"tipo": "str", "valor": "x" * (9 * 1024 ** 2)},
+])
+def test_evidencia_fuera_de_los_limites_se_rechaza(valor):
+    with pytest.raises(EvidenciaInvalida):
+        comprobar({"grade_id": "g", "resultados": [{"resultado": valor}]})
+
+
+def test_evidencia_anidada_sin_fin_se_rechaza_sin_recursion():
+    x = {"tipo": "none"}
+    for _ in range(50_000):
+        x = {"tipo": "list", "longitud": 1, "elementos": [x]}
+    with pytest.raises(EvidenciaInvalida, match="anidada"):
+        comprobar(x)
+
+
+def test_evidencia_honesta_pasa():
+    import numpy as np
+    from grader_tests.serializacion import serializar
+    comprobar({"grade_id": "g", "resultados": [{"resultado": serializar(np.ones((50, 64)))}]})
+
+
+# -------------------------------------------------------------- sandbox
+
+SIN_BWRAP = shutil.which("bwrap") is None
+PRUEBA_CAJA = r'''
+import os, subprocess
+print("uid", os.getuid(), os.geteuid(), os.getgroups())
+print("entorno", sorted(os.environ))
+for f in ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-"):
+    try:
+        if open(f).read():
+            print("LEIDO", f)
+    except OSError:
+        pass
+hijos = []
+try:
+    for _ in range(500):
+        hijos.append(subprocess.Popen(["sleep", "30"]))
+except OSError:
+    pass
+print("procesos", len(hijos))
+for h in hijos:
+    h.kill()
+    h.wait()
+'''
+
+
+@pytest.mark.skipif(SIN_BWRAP, reason="sin bubblewrap (apt-get install bubblewrap)")
+@pytest.mark.parametrize("cgrupos", [True, False], ids=["cgroups-si-hay", "respaldo-rlimit_nproc"])
+def test_caja_entorno_identidad_y_procesos(tmp_path, monkeypatch, cgrupos):
+    from grader_tests.aislamiento import KernelAislado
+    monkeypatch.setenv("TOKEN_DEL_PROFESORADO", "no-debe-verse")
+    caja = KernelAislado(raiz=str(tmp_path), usar_cgrupos=cgrupos, procesos_maximos=40)
+    alumno = tmp_path / "autograded" / "a" / "t"
+    alumno.mkdir(parents=True)
+    r = caja.ejecutar([sys.executable, "-c", PRUEBA_CAJA], str(alumno))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "TOKEN_DEL_PROFESORADO" not in r.stdout and "LEIDO" not in r.stdout
+    uid = int(r.stdout.split("uid ")[1].split()[0])
+    assert uid != 0 and "[0" not in r.stdout.split("uid ")[1].splitlines()[0].split("]")[0][-3:]
+    procesos = int(r.stdout.split("procesos ")[1].split()[0])
+    assert 0 < procesos < 40, r.stdout
+    assert stat.S_IMODE(alumno.stat().st_mode) and alumno.stat().st_uid == os.getuid()
+
+
+def test_los_archivos_que_un_navegador_ejecutaria_no_entran(tmp_path, presupuesto):
+    carpeta = tmp_path / "alumno"
+    carpeta.mkdir()
+    for nombre in ("pagina.html", "dibujo.SVG", "codigo.js", "datos.csv"):
+        (carpeta / nombre).write_text("<script>alert(1)</script>")
+    avisos = aa.sanear(str(carpeta), presupuesto)
+    assert sorted(p.name for p in carpeta.iterdir()) == ["datos.csv"]
+    assert sum("un navegador ejecutaría" in a for a in avisos) == 3
