@@ -188,7 +188,8 @@ class KernelAislado(AsyncKernelManager):
                  "--clearenv"]
         for nombre, valor in self.entorno_minimo().items():
             args += ["--setenv", nombre, valor]
-        args += ["--chdir", cwd]
+        if not self.como_root:
+            args += ["--chdir", cwd]
         if self.como_root:
             # folders bubblewrap creates on the way to a mount copy the host's mode (/root is
             # 0700): uid_alumno must be able to cross them to reach Python and its own folder
@@ -209,7 +210,10 @@ class KernelAislado(AsyncKernelManager):
             u = int(self.uid_alumno)
             limites += [f"os.setgroups([])", f"os.setgid({u})", f"os.setuid({u})",
                         "import ctypes; ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)",      # PR_SET_NO_NEW_PRIVS
-                        f"assert os.getuid() == os.geteuid() == {u} and not os.getgroups()"]
+                        f"assert os.getuid() == os.geteuid() == {u} and not os.getgroups()",
+                        # bubblewrap, root without capabilities, cannot enter a 0700 folder
+                        # of uid_alumno: the kernel enters its own folder once it is that uid
+                        f"os.chdir({cwd!r})"]
         limites.append("os.execv(sys.argv[1], sys.argv[1:])")
         envuelto = args + [sys.executable, "-c", "; ".join(limites), *comando]
         if self._grupo is not None:

@@ -311,4 +311,5 @@ def test_la_bateria_usa_como_ayudantes_los_nombres_publicos_del_corrector():
                 definidos.add(nodo.name)
             elif isinstance(nodo, ast.Name) and isinstance(nodo.ctx, ast.Store):
                 definidos.add(nodo.id)
-        assert nombres <= definidos, sorted(nombres - definidos)
+        assert nombres <= definidos, (f"{archivo.relative_to(RAIZ)}: define también (p. ej. con `= trampa`) "
+                                      f"estos nombres de grader_tests: {sorted(nombres - definidos)}")

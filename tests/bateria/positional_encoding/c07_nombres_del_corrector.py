@@ -24,6 +24,9 @@ ARGUMENTOS = ArraySubclase = AvisarArchivosModificados = CLAVE = ERRORES = ERROR
     puntos_por_defecto = quiz = quiz_atencion_multicabeza = quiz_codificacion_posicional = \
     recoger_evidencia = reconocer = referencia = salidas_del_veredicto = saneamiento = serializacion \
     = serializar = veredicto = veredicto_de_celda = trampa
+# módulos del lado del profesorado (nunca llegan al kernel; sus nombres, por si acaso)
+archivos_alumno = evidencia = html_seguro = intercambio = limites_kernel = nbgrader_seguro = \
+    retroalimentacion = trampa
 softmax_filas = trampa
 
 
