@@ -97,6 +97,11 @@ class AjustesHub:
         """nbgrader's JupyterHub group of the course's students (Assignments tab)."""
         return f"nbgrader-{self.curso}"
 
+    @staticmethod
+    def perfil_datos() -> Path:
+        """Jupyter data folder of the formgrader service (see the WORKAROUND in jupyterhub_config.py)."""
+        return PERFILES / "servicio-datos"
+
     def perfil(self, nombre: str) -> str:
         """``JUPYTER_CONFIG_PATH`` of a profile: its own folder, then the common one."""
         return os.pathsep.join(str(PERFILES / p) for p in (nombre, "comun"))
