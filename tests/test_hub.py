@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from hub_cliente import RAIZ, Usuario, hub_de_prueba
+from hub_cliente import ARTEFACTOS, RAIZ, Usuario, hub_de_prueba
 
 sys.path.insert(0, str(RAIZ))
 from scripts import samples  # noqa: E402
@@ -144,7 +144,8 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
         carpeta = alumno.get(f"api/contents/{hub.curso}/{TAREA}/feedback").json()
         marcas = [c["path"] for c in carpeta["content"] if c["type"] == "directory"]
         assert marcas, f"{nombre}: no llegó ningún comentario"
-        html = alumno.get(f"files/{marcas[-1]}/{CUADERNO.replace('.ipynb', '.html')}").text
+        html = alumno.get(f"files/{marcas[-1]}/{CUADERNO.replace('.ipynb', '.html')}").content.decode("utf-8")
+        (ARTEFACTOS / f"comentarios-{muestra_de[nombre]}.html").write_text(html, encoding="utf-8")
         assert "Puntos:" in html and "Celda de prueba" in html, f"{nombre}: comentarios no en español"
         for oculto in ("BEGIN HIDDEN TESTS", "corregir(", "grader_tests"):
             assert oculto not in html, f"{nombre}: los comentarios enseñan código oculto ({oculto})"
