@@ -23,12 +23,19 @@ AJUSTES_CURSO = AQUI.parent.parent / ".jupyter" / "lab" / "user-settings"
 OVERRIDES = AQUI / "jupyter" / "comun" / "lab" / "overrides.json"
 
 
+# On the hub only: a class gets no "news about Jupyter?" pop-up nor update checks.
+SOLO_HUB = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
 def overrides(ajustes: Path = AJUSTES_CURSO) -> dict:
-    """``{"<extension>:<plugin>": {setting: value}}`` from a user-settings folder."""
-    resultado = {}
+    """``{"<extension>:<plugin>": {setting: value}}`` from a user-settings folder, plus :data:`SOLO_HUB`."""
+    resultado = dict(SOLO_HUB)
     for archivo in sorted(ajustes.rglob("*.jupyterlab-settings")):
         extension = archivo.parent.relative_to(ajustes).as_posix()
-        resultado[f"{extension}:{archivo.stem}"] = json5.loads(archivo.read_text(encoding="utf-8"))
+        clave = f"{extension}:{archivo.stem}"
+        resultado[clave] = {**resultado.get(clave, {}), **json5.loads(archivo.read_text(encoding="utf-8"))}
     return resultado
 
 
