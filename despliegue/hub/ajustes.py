@@ -97,10 +97,9 @@ class AjustesHub:
         """nbgrader's JupyterHub group of the course's students (Assignments tab)."""
         return f"nbgrader-{self.curso}"
 
-    @staticmethod
-    def perfil_datos() -> Path:
-        """Jupyter data folder of the formgrader service (see the WORKAROUND in jupyterhub_config.py)."""
-        return PERFILES / "servicio-datos"
+    def perfil_datos(self) -> Path:
+        """Jupyter data folder of the formgrader service, in its own course (WORKAROUND in jupyterhub_config.py)."""
+        return self.raiz_curso / "despliegue" / "hub" / "jupyter" / "servicio-datos"
 
     def perfil(self, nombre: str) -> str:
         """``JUPYTER_CONFIG_PATH`` of a profile: its own folder, then the common one."""

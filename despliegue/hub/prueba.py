@@ -45,7 +45,7 @@ from ajustes import PROXY_LOCAL, RAIZ_REPO, accesible_para_todos, bin_hub  # noq
 CONFIGURACION = AQUI / "jupyterhub_config.py"
 # what the service's copy of the course holds: a TA's clone without .git or .venv
 COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas",
-          "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml"]
+          "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"
 
 
@@ -137,7 +137,7 @@ class HubDePrueba:
                        check=True, capture_output=True, text=True)
         cuenta = pwd.getpwnam(self.cuenta_servicio)
         # the course, private to the service's account
-        ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+        ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "node_modules")
         self.raiz_curso.mkdir()
         for nombre in COPIAR:
             origen = RAIZ_REPO / nombre
@@ -311,12 +311,13 @@ def main(argv: list[str] | None = None) -> int:
     for nombre in hub.alumnado:
         print(f"  {nombre:<22}  alumnado     {hub.claves[nombre]}")
     print(f"\nFormgrader (profesorado): {hub.url}/services/{hub.curso}/formgrader")
-    print("El alumnado usa la pestaña Assignments de JupyterLab (menú Nbgrader → Assignments).")
+    print("El alumnado usa la pestaña Assignments de JupyterLab (menú Nbgrader → Assignment List).")
     print(f"Curso del servicio: {hub.raiz_curso}   Intercambio: {hub.intercambio}")
     print("\nCtrl-C para parar" + (" (se conservan cuentas y carpetas)." if args.conservar
                                    else " y borrar las cuentas y carpetas de la prueba."))
     detener = []
     signal.signal(signal.SIGTERM, lambda *_: detener.append(1))
+    signal.signal(signal.SIGINT, signal.default_int_handler)   # Ctrl-C, even when started in the background
     try:
         while not detener and hub.proceso and hub.proceso.poll() is None:
             time.sleep(0.5)
