@@ -357,3 +357,27 @@ def test_imagen_sin_codigo_del_curso():
     assert reglas[0] == "*", "el contexto debe excluirlo todo salvo lo que se copia"
     for origen in copias:
         assert f"!{origen}" in reglas, f"{origen} no está permitido en Dockerfile.dockerignore"
+
+
+# ------------------------------------------------------------------ the trial launcher
+
+def test_la_prueba_explica_lo_que_le_falta(monkeypatch):
+    import prueba
+    monkeypatch.setattr(prueba.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(prueba, "bin_hub", lambda: Path("/no/existe/bin"))
+    motivo = prueba.que_falta()
+    assert "como root" in motivo and "no está jupyterhub" in motivo
+
+
+def test_python_accesible_para_todas_las_cuentas(tmp_path):
+    privado = tmp_path / "privado"
+    (privado / "bin").mkdir(parents=True)
+    ejecutable = privado / "bin" / "python"
+    ejecutable.write_text("")
+    ejecutable.chmod(0o755)
+    privado.chmod(0o700)                       # like /root with pyenv inside
+    assert not ajustes.accesible_para_todos(ejecutable)
+    privado.chmod(0o755)
+    tmp_path.chmod(0o755)
+    assert ajustes.accesible_para_todos(ejecutable) == all(
+        p.stat().st_mode & 0o001 for p in ejecutable.resolve().parents)

@@ -181,22 +181,28 @@ class HubDePrueba:
         return env
 
     # ------------------------------------------------------------ run
-    def arrancar(self, espera: float = 120) -> "HubDePrueba":
-        env = self.entorno()
+    def arrancar(self, espera: float = 120, intentos: int = 3) -> "HubDePrueba":
+        """Start the hub; retried because JupyterHub gives its managed service only 10 s to answer.
+
+        On a loaded machine the formgrader service (JupyterLab + nbgrader) can take
+        longer, and the hub then exits ("Cannot connect to ... service"); a
+        department's server restarts it the same way (systemd ``Restart=on-failure``).
+        """
         self.registro.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.registro, "ab") as log:
-            self.proceso = subprocess.Popen(
-                [str(bin_hub() / "jupyterhub"), "-f", str(CONFIGURACION)], cwd=self.estado, env=env,
-                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        limite = time.monotonic() + espera
-        while time.monotonic() < limite:
-            if self.proceso.poll() is not None:
-                break
-            if self._responde(f"{self.url}/hub/health") and self._responde(
-                    f"http://127.0.0.1:{self.puertos['servicio']}/services/{self.curso}/api", aceptar=(200, 403)):
-                return self
-            time.sleep(0.3)
-        self.parar()
+        for _intento in range(intentos):
+            env = self.entorno()
+            with open(self.registro, "ab") as log:
+                self.proceso = subprocess.Popen(
+                    [str(bin_hub() / "jupyterhub"), "-f", str(CONFIGURACION)], cwd=self.estado, env=env,
+                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            limite = time.monotonic() + espera
+            while time.monotonic() < limite and self.proceso.poll() is None:
+                if self._responde(f"{self.url}/hub/health") and self._responde(
+                        f"http://127.0.0.1:{self.puertos['servicio']}/services/{self.curso}/api",
+                        aceptar=(200, 403)):
+                    return self
+                time.sleep(0.3)
+            self.parar()
         raise ErrorDePrueba(f"JupyterHub no arrancó; mira {self.registro}:\n{self.leer_registro()[-4000:]}")
 
     @staticmethod
