@@ -25,7 +25,6 @@ Every path, name and port comes from ``CURSO_HUB_*`` variables (ajustes.py).
 """
 import os
 import sys
-from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ajustes import bin_entorno, leer  # noqa: E402
