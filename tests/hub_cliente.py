@@ -61,6 +61,10 @@ def hub_de_prueba(nombre_registro: str, alumnos: int = 2):
                              cuenta_servicio=f"hp{sufijo}-grader", registro=registro)
     with hub:
         yield hub
+        grupo = hub.proceso.pid
+    # nothing the hub started survives it (proxy, service, user servers)
+    assert not prueba._grupo_vivo(grupo), "quedan procesos del hub tras pararlo"
+    assert not hub.pids_del_proxy(), "queda el proxy del hub tras pararlo"
 
 
 class Usuario:

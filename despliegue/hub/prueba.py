@@ -223,7 +223,9 @@ class HubDePrueba:
 
     def parar(self) -> None:
         """Stop the hub (it stops its servers, the service and the proxy), then any leftover of our accounts."""
-        if self.proceso and self.proceso.poll() is None:
+        if self.proceso:
+            # the whole process group, even when the hub itself already exited: a hub that
+            # gave up at start leaves its proxy (same group) running otherwise
             try:
                 os.killpg(self.proceso.pid, signal.SIGTERM)
             except ProcessLookupError:
@@ -231,10 +233,37 @@ class HubDePrueba:
             try:
                 self.proceso.wait(timeout=30)
             except subprocess.TimeoutExpired:
+                pass
+            limite = time.monotonic() + 10
+            while time.monotonic() < limite and _grupo_vivo(self.proceso.pid):
+                time.sleep(0.2)
+            try:
                 os.killpg(self.proceso.pid, signal.SIGKILL)
-                self.proceso.wait(timeout=10)
+            except ProcessLookupError:
+                pass
+            self.proceso.wait(timeout=10)
         self.proceso = None
+        # JupyterHub starts the proxy in a session of its own and stops it on a clean exit
+        # only; after a failed start it is still there, named in the hub's pid file
+        for pid in self.pids_del_proxy():
+            _terminar(pid)
         _terminar_procesos_de({pwd.getpwnam(n).pw_uid for n in self.creadas if existe_cuenta(n)})
+
+    def pids_del_proxy(self) -> list[int]:
+        """Running configurable-http-proxy processes of this trial (by their API port)."""
+        if "proxy" not in self.puertos:
+            return []
+        marca = f"--api-port\0{self.puertos['proxy']}\0"
+        pids = []
+        for entrada in Path("/proc").iterdir():
+            if entrada.name.isdigit():
+                try:
+                    linea = (entrada / "cmdline").read_text(errors="replace")
+                except OSError:
+                    continue
+                if "configurable-http-proxy" in linea and marca in linea:
+                    pids.append(int(entrada.name))
+        return pids
 
     def limpiar(self) -> None:
         """Stop everything and remove the accounts and folders this trial created."""
@@ -262,6 +291,35 @@ def _cambiar_dueno(raiz: Path, uid: int, gid: int) -> None:
         os.chown(carpeta, uid, gid)
         for nombre in archivos:
             os.chown(os.path.join(carpeta, nombre), uid, gid, follow_symlinks=False)
+
+
+def _terminar(pid: int) -> None:
+    """SIGTERM, then SIGKILL after 5 s, one process this trial started."""
+    for sennal, espera in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 2.0)):
+        try:
+            os.kill(pid, sennal)
+        except ProcessLookupError:
+            return
+        limite = time.monotonic() + espera
+        while time.monotonic() < limite:
+            if not Path(f"/proc/{pid}").exists() or "zombie" in _estado(pid):
+                return
+            time.sleep(0.1)
+
+
+def _estado(pid: int) -> str:
+    try:
+        return next(l for l in Path(f"/proc/{pid}/status").read_text().splitlines() if l.startswith("State:"))
+    except (OSError, StopIteration):
+        return "zombie"
+
+
+def _grupo_vivo(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
 
 
 def _terminar_procesos_de(uids: set[int]) -> None:
