@@ -5,6 +5,7 @@
 #   make lab     JupyterLab (in Spanish) from the course root
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
 #                memory of judging forged evidence
+#   make hub     the course's JupyterHub on 127.0.0.1 with throwaway accounts (as root; despliegue/)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -13,7 +14,12 @@ export PATH := $(BIN):$(PATH)
 
 ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
 
-.PHONY: grade test release lab bench clean venv
+# The hub's environment (despliegue/README.md): a Python every account can run, the
+# course's requirements, JupyterHub, and the proxy from npm.
+PYTHON_HUB ?= /usr/bin/python3
+VENV_HUB   := .venv-hub
+
+.PHONY: grade test release lab bench clean venv hub
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,8 +27,15 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+$(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt despliegue/hub/proxy/package-lock.json
+	test -x $(VENV_HUB)/bin/python || $(PYTHON_HUB) -m venv $(VENV_HUB)
+	$(VENV_HUB)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r despliegue/requirements-hub.txt
+	mkdir -p $(VENV_HUB)/proxy && cp despliegue/hub/proxy/package.json despliegue/hub/proxy/package-lock.json $(VENV_HUB)/proxy/
+	cd $(VENV_HUB)/proxy && npm ci --no-fund --no-audit --loglevel=error
 	touch $@
 
 venv: $(VENV)/.installed
@@ -37,7 +50,12 @@ lab: $(VENV)/.installed
 	JUPYTERLAB_SETTINGS_DIR=$(CURDIR)/.jupyter/lab/user-settings $(BIN)/jupyter lab
 
 test: $(VENV)/.installed-dev
+	@$(MAKE) --no-print-directory $(VENV_HUB)/.installed || \
+		echo "AVISO: no se pudo crear $(VENV_HUB) (hace falta $(PYTHON_HUB) con venv y npm): se omitirán las pruebas del hub"
 	$(BIN)/python -m pytest
+
+hub: $(VENV_HUB)/.installed
+	$(VENV_HUB)/bin/python despliegue/hub/prueba.py $(HUB_ARGS)
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/bench_hidden_tests.py

@@ -1,0 +1,168 @@
+"""Settings of the course's JupyterHub, read from ``CURSO_HUB_*`` environment variables.
+
+One place for what changes between a department's server and the loopback
+trial (``make hub``, the hub tests): ``jupyterhub_config.py`` and
+``prueba.py`` both read them through :func:`leer`.  Every variable has the
+default a single-machine department server would use (``despliegue/README.md``).
+
+=============================  ==============================================  =========================================
+variable                       meaning                                         default
+=============================  ==============================================  =========================================
+``CURSO_HUB_CURSO``            course id (``c.CourseDirectory.course_id``)     ``atencion-y-posicion``
+``CURSO_HUB_RAIZ_CURSO``       course root the formgrader service runs in      ``/srv/curso-atencion/curso``
+``CURSO_HUB_INTERCAMBIO``      nbgrader exchange root (mode 1777)              ``/srv/nbgrader/exchange``
+``CURSO_HUB_CUENTA_SERVICIO``  Unix account of the formgrader service          ``grader-<course id>``
+``CURSO_HUB_PROFESORADO``      TAs / instructors (names, comma-separated)     (none)
+``CURSO_HUB_ALUMNADO``         students (names, or ``@file`` with one a line)  (none)
+``CURSO_HUB_ADMIN``            hub administrators                              (none)
+``CURSO_HUB_URL``              public URL the proxy listens on                 ``http://127.0.0.1:8000``
+``CURSO_HUB_URL_INTERNA``      the hub's own API (servers talk to it)          ``http://127.0.0.1:8081``
+``CURSO_HUB_URL_PROXY``        the proxy's REST API                            ``http://127.0.0.1:8001``
+``CURSO_HUB_URL_SERVICIO``     where the formgrader service listens            ``http://127.0.0.1:9999``
+``CURSO_HUB_AUTENTICADOR``     JupyterHub authenticator class or entry point   ``pam``
+``CURSO_HUB_PROXY``            ``configurable-http-proxy`` command             ``.venv-hub/proxy`` copy, else on ``PATH``
+``CURSO_HUB_ESTADO``           folder of jupyterhub.sqlite and the cookie key  the current folder
+=============================  ==============================================  =========================================
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+AQUI = Path(__file__).resolve().parent
+PERFILES = AQUI / "jupyter"
+RAIZ_REPO = AQUI.parent.parent
+# The environment `make hub` builds for the trial and the hub tests: Python from the
+# system (every account must be able to run it; a Python under /root is not),
+# requirements.txt + requirements-hub.txt, and configurable-http-proxy from npm.
+ENTORNO_LOCAL = RAIZ_REPO / ".venv-hub"
+PROXY_LOCAL = ENTORNO_LOCAL / "proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
+
+NOMBRE_VALIDO = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+
+
+class AjustesInvalidos(ValueError):
+    """A ``CURSO_HUB_*`` variable holds something the hub cannot use (Spanish message)."""
+
+
+def _nombres(valor: str, variable: str) -> list[str]:
+    """Names separated by commas or blanks; ``@path`` reads them from a file (one a line, # comments)."""
+    valor = valor.strip()
+    if valor.startswith("@"):
+        ruta = Path(valor[1:])
+        try:
+            texto = ruta.read_text(encoding="utf-8")
+        except OSError as error:
+            raise AjustesInvalidos(f"{variable}: no se puede leer la lista {ruta}: {error}") from None
+        valor = "\n".join(linea.split("#", 1)[0] for linea in texto.splitlines())
+    nombres = [n for n in re.split(r"[\s,]+", valor) if n]
+    malos = [n for n in nombres if not NOMBRE_VALIDO.match(n)]
+    if malos:
+        raise AjustesInvalidos(
+            f"{variable}: nombres de usuario no válidos {malos} (minúsculas, dígitos, '-' o '_', "
+            "empezando por letra, hasta 32 caracteres)")
+    return list(dict.fromkeys(nombres))
+
+
+@dataclass(frozen=True)
+class AjustesHub:
+    """What the hub needs to know about this installation (see the module's table)."""
+
+    curso: str = "atencion-y-posicion"
+    raiz_curso: Path = Path("/srv/curso-atencion/curso")
+    intercambio: Path = Path("/srv/nbgrader/exchange")
+    cuenta_servicio: str = ""
+    profesorado: tuple[str, ...] = ()
+    alumnado: tuple[str, ...] = ()
+    admin: tuple[str, ...] = ()
+    url: str = "http://127.0.0.1:8000"
+    url_interna: str = "http://127.0.0.1:8081"
+    url_proxy: str = "http://127.0.0.1:8001"
+    url_servicio: str = "http://127.0.0.1:9999"
+    autenticador: str = "pam"
+    proxy: str = ""
+    estado: Path = field(default_factory=Path.cwd)
+
+    @property
+    def grupo_profesorado(self) -> str:
+        """nbgrader's JupyterHub group of the course's graders (formgrader access)."""
+        return f"formgrade-{self.curso}"
+
+    @property
+    def grupo_alumnado(self) -> str:
+        """nbgrader's JupyterHub group of the course's students (Assignments tab)."""
+        return f"nbgrader-{self.curso}"
+
+    def perfil_datos(self) -> Path:
+        """Jupyter data folder of the formgrader service, in its own course (WORKAROUND in jupyterhub_config.py)."""
+        return self.raiz_curso / "despliegue" / "hub" / "jupyter" / "servicio-datos"
+
+    def perfil(self, nombre: str) -> str:
+        """``JUPYTER_CONFIG_PATH`` of a profile: its own folder, then the common one."""
+        return os.pathsep.join(str(PERFILES / p) for p in (nombre, "comun"))
+
+
+def leer(entorno: dict | None = None) -> AjustesHub:
+    """The settings from ``entorno`` (default ``os.environ``); raises :class:`AjustesInvalidos`."""
+    e = os.environ if entorno is None else entorno
+    curso = e.get("CURSO_HUB_CURSO", AjustesHub.curso).strip()
+    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9_-]*$", curso):
+        raise AjustesInvalidos(f"CURSO_HUB_CURSO: «{curso}» no vale como nombre de curso y de servicio")
+    cuenta = e.get("CURSO_HUB_CUENTA_SERVICIO", f"grader-{curso}").strip()
+    if not NOMBRE_VALIDO.match(cuenta):
+        raise AjustesInvalidos(f"CURSO_HUB_CUENTA_SERVICIO: «{cuenta}» no es un nombre de cuenta válido")
+    profesorado = _nombres(e.get("CURSO_HUB_PROFESORADO", ""), "CURSO_HUB_PROFESORADO")
+    alumnado = _nombres(e.get("CURSO_HUB_ALUMNADO", ""), "CURSO_HUB_ALUMNADO")
+    ambos = sorted(set(profesorado) & set(alumnado))
+    if ambos:
+        raise AjustesInvalidos(f"{ambos} están a la vez en CURSO_HUB_PROFESORADO y CURSO_HUB_ALUMNADO")
+    proxy = e.get("CURSO_HUB_PROXY") or (str(PROXY_LOCAL) if PROXY_LOCAL.exists() else
+                                         shutil.which("configurable-http-proxy") or "")
+    return AjustesHub(
+        curso=curso,
+        raiz_curso=Path(e.get("CURSO_HUB_RAIZ_CURSO", AjustesHub.raiz_curso)),
+        intercambio=Path(e.get("CURSO_HUB_INTERCAMBIO", AjustesHub.intercambio)),
+        cuenta_servicio=cuenta,
+        profesorado=tuple(profesorado),
+        alumnado=tuple(alumnado),
+        admin=tuple(_nombres(e.get("CURSO_HUB_ADMIN", ""), "CURSO_HUB_ADMIN")),
+        url=e.get("CURSO_HUB_URL", AjustesHub.url),
+        url_interna=e.get("CURSO_HUB_URL_INTERNA", AjustesHub.url_interna),
+        url_proxy=e.get("CURSO_HUB_URL_PROXY", AjustesHub.url_proxy),
+        url_servicio=e.get("CURSO_HUB_URL_SERVICIO", AjustesHub.url_servicio),
+        autenticador=e.get("CURSO_HUB_AUTENTICADOR", AjustesHub.autenticador),
+        proxy=proxy,
+        estado=Path(e.get("CURSO_HUB_ESTADO") or Path.cwd()),
+    )
+
+
+def bin_entorno() -> Path:
+    """bin/ of the Python environment the hub runs from (single-user servers use the same)."""
+    return Path(sys.executable).parent
+
+
+def bin_hub() -> Path:
+    """bin/ of the environment to start the hub from: ``.venv-hub`` if built, else this one."""
+    local = ENTORNO_LOCAL / "bin"
+    return local if (local / "jupyterhub").exists() else bin_entorno()
+
+
+def accesible_para_todos(ruta: Path) -> bool:
+    """Can any account run ``ruta`` (every folder above it searchable, the file readable)?
+
+    The hub starts each user's server with this environment's Python: an
+    interpreter under a private home (pyenv in /root, for instance) fails with
+    "Permission denied" for everyone but its owner.
+    """
+    import stat
+    real = Path(os.path.realpath(ruta))
+    try:
+        if not real.stat().st_mode & stat.S_IROTH:
+            return False
+        return all(p.stat().st_mode & stat.S_IXOTH for p in real.parents)
+    except OSError:
+        return False

@@ -1,0 +1,15 @@
+"""JupyterLab settings shared by every server of the course's hub.
+
+- Spanish by default: lab/overrides.json holds the course's JupyterLab
+  settings (.jupyter/lab/user-settings of the course, as defaults a user can
+  still change); despliegue/hub/ajustes_lab.py writes it and a test keeps both
+  in sync.
+- No news or update checks: a class gets no pop-ups about JupyterLab releases.
+"""
+import os
+
+c = get_config()  # noqa: F821
+
+c.LabApp.app_settings_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab")
+c.LabApp.news_url = None
+c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"

@@ -1,0 +1,140 @@
+"""JupyterHub for a class of the course (one machine, real Unix accounts).
+
+    jupyterhub -f despliegue/hub/jupyterhub_config.py      # as root, from the course's environment
+
+What it sets up (nbgrader's "one class, multiple graders" layout, with
+nbgrader's JupyterHub auth plugin; despliegue/README.md explains each choice):
+
+- Accounts: real Unix users, PAM by default (``CURSO_HUB_AUTENTICADOR`` names
+  another authenticator: LDAP, LTI 1.3, OAuth...).  Only the listed TAs and
+  students (and users an admin adds) may log in.
+- Groups: ``formgrade-<course>`` (TAs: access to the formgrader service) and
+  ``nbgrader-<course>`` (students: the course's assignments in the
+  Assignments tab).  nbgrader's ``JupyterHubAuthPlugin`` reads them.
+- The formgrader runs as a hub service named after the course, under its own
+  Unix account, in the course root (which only that account can read: hidden
+  tests, gradebook and submissions stay private).  TAs reach it from the hub's
+  Services menu; students get 403.
+- Single-user servers (LocalProcessSpawner) get a JupyterLab profile by group:
+  students only see nbgrader's Assignments tab and Validate button; TAs also
+  see the course list; the service has the formgrader and Create Assignment.
+  All of them open JupyterLab in Spanish.
+- The exchange is a shared folder with nbgrader's permissions (root 1777).
+
+Every path, name and port comes from ``CURSO_HUB_*`` variables (ajustes.py).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ajustes import bin_entorno, leer  # noqa: E402
+
+c = get_config()  # noqa: F821
+a = leer()
+BIN = bin_entorno()
+RUTA = os.pathsep.join([str(BIN), "/usr/local/bin", "/usr/bin", "/bin"])
+
+# ---------------------------------------------------------------- network and state
+c.JupyterHub.bind_url = a.url
+c.JupyterHub.hub_bind_url = a.url_interna
+c.ConfigurableHTTPProxy.api_url = a.url_proxy
+if a.proxy:
+    c.ConfigurableHTTPProxy.command = [a.proxy]
+c.ConfigurableHTTPProxy.pid_file = str(a.estado / "jupyterhub-proxy.pid")
+c.JupyterHub.db_url = f"sqlite:///{a.estado / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(a.estado / "jupyterhub_cookie_secret")
+c.JupyterHub.template_vars = {
+    "announcement_login": "Curso «Atención multicabeza y codificación posicional»: "
+                          "entra con tu usuario y contraseña del departamento.",
+}
+
+# ---------------------------------------------------------------- who may log in
+c.JupyterHub.authenticator_class = a.autenticador
+c.Authenticator.allowed_users = set(a.profesorado) | set(a.alumnado)
+c.Authenticator.admin_users = set(a.admin)
+c.Authenticator.allow_existing_users = True     # users an admin adds later may log in too
+
+# nbgrader's groups: TAs grade, students take the course.  Students added later
+# from the formgrader (or `nbgrader db student add`) join nbgrader-<course>
+# through nbgrader's JupyterHubAuthPlugin, with the service's token below.
+# The service's account is a hub user in the TAs' group too, as nbgrader's docs do:
+# the formgrader lists the exchange through the auth plugin, which asks the hub
+# for that user's groups (404 and a formgrader error page if it is not there).
+# It has no password, so nobody logs in as it.
+c.JupyterHub.load_groups = {
+    a.grupo_profesorado: {"users": [*a.profesorado, a.cuenta_servicio]},
+    a.grupo_alumnado: {"users": list(a.alumnado)},
+}
+
+c.JupyterHub.load_roles = [
+    # Server tokens may read their owner's groups (nbgrader's auth plugin asks
+    # the hub which courses the user takes) and, for TAs, find the course's
+    # service (nbgrader's course list).  A token never gets more than its owner has.
+    {
+        "name": "server",
+        "scopes": ["users:activity!user", "access:servers!server", "read:users:name!user",
+                   "read:users:groups!user", "list:services", f"read:services!service={a.curso}"],
+    },
+    # TAs: open the formgrader service and see it listed.
+    {
+        "name": f"profesorado-{a.curso}",
+        "groups": [a.grupo_profesorado],
+        "scopes": [f"access:services!service={a.curso}", "list:services",
+                   f"read:services!service={a.curso}"],
+    },
+    # The formgrader service: read who is in which group, and enrol students
+    # in the course's student group (and only there).
+    {
+        "name": f"servicio-{a.curso}",
+        "services": [a.curso],
+        "scopes": ["list:users", "read:users:name", "read:users:groups", "list:groups",
+                   "read:groups", f"groups!group={a.grupo_alumnado}"],
+    },
+]
+
+# ---------------------------------------------------------------- the formgrader service
+c.JupyterHub.services = [
+    {
+        "name": a.curso,
+        "display": True,
+        "url": a.url_servicio,
+        "command": [str(BIN / "jupyterhub-singleuser")],
+        "user": a.cuenta_servicio,
+        "cwd": str(a.raiz_curso),            # nbgrader reads the course's nbgrader_config.py here
+        "oauth_no_confirm": True,
+        "environment": {
+            "JUPYTER_CONFIG_PATH": a.perfil("servicio"),
+            "JUPYTERHUB_DEFAULT_URL": "/formgrader",   # the hub's Services menu opens the formgrader
+            "JUPYTERHUB_USER": a.cuenta_servicio,      # nbgrader's exchange code requires it
+            # grader_tests comes from the course root (nbgrader's process and the sandboxed
+            # kernels alike): the shared environment holds no course code students could read
+            "PYTHONPATH": str(a.raiz_curso),
+            # WORKAROUND (issue 12, until the feedback template scoping of issue 10 lands):
+            # formgrader's Generate feedback asks nbconvert for a template named "feedback",
+            # which the course's template folder hides; this data path offers the course's
+            # Spanish template under that name.  Remove with servicio-datos/ once fixed.
+            "JUPYTER_PATH": str(a.perfil_datos()),
+            "CURSO_HUB_CURSO": a.curso,
+            "CURSO_HUB_INTERCAMBIO": str(a.intercambio),
+            "PATH": RUTA,
+        },
+    },
+]
+
+# ---------------------------------------------------------------- single-user servers
+c.JupyterHub.spawner_class = "localprocess"
+c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
+c.Spawner.default_url = "/lab"
+c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 120
+c.Spawner.environment = {"CURSO_HUB_CURSO": a.curso, "CURSO_HUB_INTERCAMBIO": str(a.intercambio), "PATH": RUTA}
+
+
+def perfil_por_grupo(spawner):
+    """Students get the student profile; members of formgrade-<course> the TAs' one."""
+    grupos = {g.name for g in spawner.user.groups}
+    perfil = "profesorado" if a.grupo_profesorado in grupos else "alumnado"
+    spawner.environment = {**spawner.environment, "JUPYTER_CONFIG_PATH": a.perfil(perfil)}
+
+
+c.Spawner.pre_spawn_hook = perfil_por_grupo

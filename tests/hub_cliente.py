@@ -1,0 +1,163 @@
+"""What the hub tests share: the trial hub as a fixture and a browser-less user of it.
+
+- ``que_impide_el_hub()``: why the hub tests cannot run here (not root, no
+  ``.venv-hub``...), or None.  With ``CURSO_EXIGIR_HUB=1`` (``.ci/run``) the
+  tests fail with that reason instead of being skipped.
+- ``hub_de_prueba(...)``: ``despliegue/hub/prueba.py``'s ``HubDePrueba`` with
+  throwaway accounts of random names, started and cleaned up.
+- ``Usuario``: one person on the hub over HTTP (``requests``): logs in through
+  the hub's form, starts a server through the hub's REST API, and calls
+  nbgrader's own HTTP endpoints (Assignments tab, Validate, formgrader) with
+  the XSRF token each server expects, as the JupyterLab front end does.
+"""
+from __future__ import annotations
+
+import contextlib
+import html
+import os
+import re
+import secrets
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+RAIZ = Path(__file__).resolve().parent.parent
+DESPLIEGUE_HUB = RAIZ / "despliegue" / "hub"
+if str(DESPLIEGUE_HUB) not in sys.path:
+    sys.path.insert(0, str(DESPLIEGUE_HUB))
+
+import prueba  # noqa: E402  (despliegue/hub/prueba.py)
+
+EXIGIR = os.environ.get("CURSO_EXIGIR_HUB", "").strip() not in ("", "0", "no", "false")
+ARTEFACTOS = RAIZ / "test-artifacts" / "hub"
+
+
+def que_impide_el_hub() -> str | None:
+    return prueba.que_falta()
+
+
+def omitir_o_fallar() -> None:
+    """Skip (developer without root or .venv-hub) or fail (CI) when the hub cannot run."""
+    motivo = que_impide_el_hub()
+    if motivo:
+        texto = f"pruebas del hub: {motivo}. Se ejecutan como root tras `make test` (crea .venv-hub)."
+        if EXIGIR:
+            pytest.fail("CURSO_EXIGIR_HUB=1 exige las pruebas del hub, pero " + texto, pytrace=False)
+        pytest.skip(texto)
+
+
+@contextlib.contextmanager
+def hub_de_prueba(nombre_registro: str, alumnos: int = 2):
+    """A started trial hub with one TA and ``alumnos`` students (random names); cleaned up after."""
+    omitir_o_fallar()
+    sufijo = secrets.token_hex(3)
+    ARTEFACTOS.mkdir(parents=True, exist_ok=True)
+    registro = ARTEFACTOS / f"{nombre_registro}.log"
+    registro.unlink(missing_ok=True)
+    hub = prueba.HubDePrueba([f"hp{sufijo}-ta"], [f"hp{sufijo}-al{i}" for i in range(1, alumnos + 1)],
+                             cuenta_servicio=f"hp{sufijo}-grader", registro=registro)
+    with hub:
+        yield hub
+        grupo = hub.proceso.pid
+    # nothing the hub started survives it (proxy, service, user servers)
+    assert not prueba._grupo_vivo(grupo), "quedan procesos del hub tras pararlo"
+    assert not hub.pids_del_proxy(), "queda el proxy del hub tras pararlo"
+
+
+class Usuario:
+    """One account of the hub, driven over HTTP."""
+
+    def __init__(self, hub: "prueba.HubDePrueba", nombre: str):
+        import requests
+        self.hub = hub
+        self.nombre = nombre
+        self.s = requests.Session()
+
+    # ------------------------------------------------------------ hub
+    def entrar(self) -> "Usuario":
+        """Log in with the hub's login form (PAM and the password the trial set)."""
+        pagina = self.s.get(f"{self.hub.url}/hub/login", timeout=30)
+        pagina.raise_for_status()
+        xsrf = re.search(r'name="_xsrf"\s+value="([^"]+)"', pagina.text)
+        datos = {"username": self.nombre, "password": self.hub.claves[self.nombre]}
+        if xsrf:
+            datos["_xsrf"] = html.unescape(xsrf[1])
+        r = self.s.post(f"{self.hub.url}/hub/login?next=", data=datos, allow_redirects=False, timeout=60)
+        assert r.status_code == 302, f"{self.nombre} no pudo entrar ({r.status_code}): {r.text[:500]}"
+        return self
+
+    def _xsrf(self, ruta: str) -> str:
+        """The ``_xsrf`` cookie a server under ``ruta`` set (hub: /hub/, a server: /user/<n>/)."""
+        candidatas = [c for c in self.s.cookies if c.name == "_xsrf" and ruta.startswith(c.path or "/")]
+        assert candidatas, f"sin cookie _xsrf para {ruta}: {[(c.name, c.path) for c in self.s.cookies]}"
+        return max(candidatas, key=lambda c: len(c.path or "")).value
+
+    def arrancar_servidor(self, espera: float = 150) -> "Usuario":
+        """Start the user's server through the hub's REST API and open its JupyterLab (OAuth)."""
+        self.s.get(f"{self.hub.url}/hub/home", timeout=30).raise_for_status()     # sets the hub's _xsrf
+        api = f"{self.hub.url}/hub/api/users/{self.nombre}"
+        r = self.s.post(f"{api}/server", headers={"X-XSRFToken": self._xsrf("/hub/api/")}, timeout=60)
+        assert r.status_code in (201, 202, 400), f"arrancar el servidor de {self.nombre}: {r.status_code} {r.text}"
+        limite = time.monotonic() + espera
+        while time.monotonic() < limite:
+            modelo = self.s.get(api, headers={"X-XSRFToken": self._xsrf("/hub/api/")}, timeout=30).json()
+            servidor = modelo.get("servers", {}).get("")
+            if servidor and servidor.get("ready"):
+                break
+            time.sleep(0.5)
+        else:
+            raise AssertionError(f"el servidor de {self.nombre} no arrancó en {espera} s")
+        lab = self.s.get(f"{self.hub.url}/user/{self.nombre}/lab", timeout=60)
+        assert lab.status_code == 200, f"JupyterLab de {self.nombre}: {lab.status_code}"
+        self.pagina_lab = lab.text
+        return self
+
+    # ------------------------------------------------------------ the user's server
+    @property
+    def prefijo(self) -> str:
+        return f"/user/{self.nombre}/"
+
+    def get(self, ruta: str, **kw):
+        return self.s.get(f"{self.hub.url}{self.prefijo}{ruta}", timeout=120, **kw)
+
+    def post(self, ruta: str, datos=None, json=None, **kw):
+        cabeceras = {"X-XSRFToken": self._xsrf(self.prefijo)}
+        return self.s.post(f"{self.hub.url}{self.prefijo}{ruta}", data=datos, json=json, headers=cabeceras,
+                           timeout=600, **kw)
+
+    def put(self, ruta: str, json=None):
+        cabeceras = {"X-XSRFToken": self._xsrf(self.prefijo)}
+        return self.s.put(f"{self.hub.url}{self.prefijo}{ruta}", json=json, headers=cabeceras, timeout=120)
+
+    def tareas(self) -> dict[str, dict]:
+        """nbgrader's Assignments tab list: ``{assignment_id: {status, path, ...}}``."""
+        r = self.get(f"assignments?course_id={quote(self.hub.curso)}")
+        r.raise_for_status()
+        respuesta = r.json()
+        assert respuesta["success"], respuesta
+        return {t["assignment_id"]: t for t in respuesta["value"]}
+
+    def accion(self, accion: str, tarea: str) -> dict:
+        """Fetch / submit / fetch_feedback from the Assignments tab."""
+        r = self.post(f"assignments/{accion}", datos={"assignment_id": tarea, "course_id": self.hub.curso})
+        r.raise_for_status()
+        return r.json()
+
+    # ------------------------------------------------------------ the formgrader service
+    @property
+    def servicio(self) -> str:
+        return f"/services/{self.hub.curso}/"
+
+    def abrir_formgrader(self):
+        """GET the formgrader through the hub (OAuth); returns the final response."""
+        return self.s.get(f"{self.hub.url}{self.servicio}formgrader", timeout=60)
+
+    def formgrader(self, metodo: str, ruta: str, **kw):
+        cabeceras = {"X-XSRFToken": self._xsrf(self.servicio)}
+        r = self.s.request(metodo, f"{self.hub.url}{self.servicio}formgrader/api/{ruta}", headers=cabeceras,
+                           timeout=900, **kw)
+        r.raise_for_status()
+        return r.json()

@@ -1,0 +1,114 @@
+"""The course's JupyterHub in Chromium: the student's Assignments tab and the TA's Generate feedback.
+
+As root, with the trial hub (despliegue/hub/prueba.py; accounts made for the
+test and removed after): the student logs in through the hub's page, lands in
+JupyterLab in Spanish, sees no instructor entry in the Nbgrader menu, opens
+the Assignment List, fetches the lesson and submits it with the tab's
+buttons; the TA logs in, opens the formgrader service and clicks
+«Generate Feedback» in Manage Assignments.  Steps a person would not click
+(the TA's release, collect and autograde; typing the answers) go over HTTP,
+like tests/test_hub.py, which covers them.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from . import laboratorio as lab
+from .conftest import RAIZ
+
+sys.path.insert(0, str(RAIZ / "tests"))
+from hub_cliente import Usuario, hub_de_prueba  # noqa: E402
+
+sys.path.insert(0, str(RAIZ))
+from scripts import samples  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+TAREA = "02_codificacion_posicional"
+CUADERNO = "codificacion_posicional.ipynb"
+
+
+def _entrar(pagina, hub, nombre: str, siguiente: str = "") -> None:
+    """Log in with the hub's form, as a person does."""
+    destino = f"{hub.url}/hub/login" + (f"?next={siguiente}" if siguiente else "")
+    pagina.goto(destino)
+    pagina.fill("#username_input", nombre)
+    pagina.fill("#password_input", hub.claves[nombre])
+    pagina.click("#login_submit")
+
+
+def _etiquetas_del_menu(pagina, titulo: str) -> list[str]:
+    pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=titulo).first.click()
+    etiquetas = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()
+    pagina.keyboard.press("Escape")
+    return [e.strip() for e in etiquetas]
+
+
+def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(navegador, captura, tmp_path):
+    with hub_de_prueba("hub-navegador", alumnos=1) as hub:
+        profesora, alumna = hub.profesorado[0], hub.alumnado[0]
+        ta = Usuario(hub, profesora).entrar()
+        assert ta.abrir_formgrader().status_code == 200
+        assert ta.formgrader("POST", f"assignment/{TAREA}/assign")["success"]
+        assert ta.formgrader("POST", f"assignment/{TAREA}/release")["success"]
+
+        # --- the student, in Chromium: log in, JupyterLab in Spanish, the Assignments tab
+        pagina = lab.nueva_pagina(navegador)
+        captura.pagina = pagina
+        _entrar(pagina, hub, alumna)
+        pagina.wait_for_url(f"**/user/{alumna}/lab**", timeout=150_000)
+        pagina.wait_for_selector("#jp-main-dock-panel", timeout=90_000)
+        pagina.wait_for_selector("#jp-MainMenu .lm-MenuBar-itemLabel >> text=Archivo", timeout=60_000)
+        menu_nbgrader = _etiquetas_del_menu(pagina, "Nbgrader")
+        assert "Assignment List" in menu_nbgrader, menu_nbgrader
+        for solo_profesorado in ("Formgrader", "Course List", "Create assignment"):
+            assert solo_profesorado not in menu_nbgrader, f"el alumnado ve «{solo_profesorado}»: {menu_nbgrader}"
+
+        lab.menu(pagina, "Nbgrader", "Assignment List")
+        publicada = pagina.locator("#released_assignments_list .list_item", has_text=TAREA)
+        publicada.wait_for(timeout=60_000)
+        captura("alumna-assignments")
+        publicada.locator("button", has_text="Fetch").click()
+        descargada = pagina.locator("#fetched_assignments_list .list_item", has_text=TAREA)
+        descargada.first.wait_for(timeout=60_000)
+
+        # the student's answers (the perfect sample), saved into the fetched notebook
+        alumna_http = Usuario(hub, alumna).entrar()
+        assert alumna_http.s.get(f"{hub.url}/user/{alumna}/lab", timeout=60).status_code == 200
+        samples.build_student("perfecta", samples.RESPUESTAS / "perfecta.py", RAIZ / "release", tmp_path)
+        contenido = json.loads((tmp_path / "perfecta" / TAREA / CUADERNO).read_text(encoding="utf-8"))
+        guardado = alumna_http.put(f"api/contents/{hub.curso}/{TAREA}/{CUADERNO}",
+                                   json={"type": "notebook", "format": "json", "content": contenido})
+        assert guardado.status_code in (200, 201), guardado.text[:300]
+
+        descargada.first.locator("button", has_text="Submit").click()
+        pagina.locator("#submitted_assignments_list .list_item", has_text=TAREA).first.wait_for(timeout=120_000)
+        captura("alumna-entregada")
+        assert alumna_http.tareas()[TAREA]["status"] == "submitted"
+
+        # --- the TA collects and autogrades (HTTP), then clicks Generate Feedback in Chromium
+        assert ta.formgrader("POST", f"assignment/{TAREA}/collect")["success"]
+        autograde = ta.formgrader("POST", f"submission/{TAREA}/{alumna}/autograde")
+        assert autograde["success"], autograde.get("error") or autograde
+
+        pagina_ta = lab.nueva_pagina(navegador)
+        captura.pagina = pagina_ta
+        _entrar(pagina_ta, hub, profesora, siguiente=f"/services/{hub.curso}/formgrader")
+        pagina_ta.wait_for_url(f"**/services/{hub.curso}/formgrader**", timeout=60_000)
+        fila = pagina_ta.locator("tr", has_text=TAREA)
+        fila.first.wait_for(timeout=60_000)
+        captura("profesora-formgrader")
+        fila.first.locator("td.generate-feedback a").click()
+        modal = pagina_ta.locator("#success-modal, #error-modal")
+        modal.first.wait_for(timeout=300_000)
+        captura("profesora-generate-feedback")
+        texto = modal.first.inner_text()
+        assert pagina_ta.locator("#success-modal").count() == 1, f"Generate Feedback falló:\n{texto[:3000]}"
+
+        comentarios = list((hub.raiz_curso / "feedback" / alumna / TAREA).glob("*.html"))
+        assert comentarios, "Generate Feedback no escribió los comentarios"
+        html = comentarios[0].read_text(encoding="utf-8")
+        assert "Puntos:" in html and "BEGIN HIDDEN TESTS" not in html

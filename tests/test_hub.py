@@ -1,0 +1,153 @@
+"""The course's JupyterHub (despliegue/hub/) end to end over HTTP, as each person uses it.
+
+As root: a TA and two students (real Unix accounts made for the test, PAM
+passwords), the formgrader service under its own account, the hub and the
+proxy on free loopback ports.  Every step goes through the hub and nbgrader's
+own HTTP endpoints (what JupyterLab's Assignments tab and the formgrader
+pages call): the TA generates and releases a lesson, each student fetches it,
+answers (the sample answers ``perfecta`` and ``pe_concatenada``), validates
+and submits; the TA collects, autogrades, generates and releases feedback;
+the students fetch it.  Scores must equal the command-line run of the same
+answers (``curso_calificado``), the feedback must be Spanish without hidden
+test code, students get 403 on the formgrader and no instructor extension.
+The accounts and folders are removed afterwards.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from hub_cliente import ARTEFACTOS, RAIZ, Usuario, hub_de_prueba
+
+sys.path.insert(0, str(RAIZ))
+from scripts import samples  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+TAREA = "02_codificacion_posicional"
+CUADERNO = "codificacion_posicional.ipynb"
+MUESTRAS = ("perfecta", "pe_concatenada")     # what each student types: examples/respuestas/<muestra>.py
+
+
+@pytest.fixture(scope="module")
+def hub():
+    with hub_de_prueba("hub-http") as h:
+        yield h
+
+
+def _cuaderno_contestado(muestra: str, destino: Path) -> dict:
+    """The release notebook with ``muestra``'s answers planted where the student writes."""
+    samples.build_student(muestra, samples.RESPUESTAS / f"{muestra}.py", RAIZ / "release", destino)
+    return json.loads((destino / muestra / TAREA / CUADERNO).read_text(encoding="utf-8"))
+
+
+def _notas_linea_de_ordenes(curso: Path) -> dict[str, tuple[float, float]]:
+    from nbgrader.api import Gradebook
+    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+        return {s.student.id: (s.score, s.max_score) for s in gb.find_assignment(TAREA).submissions}
+
+
+def _config_de_pagina(html: str) -> dict:
+    m = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.S)
+    assert m, "la página de JupyterLab no trae su configuración"
+    return json.loads(m[1])
+
+
+def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
+    ta = Usuario(hub, hub.profesorado[0]).entrar()
+    alumnos = {nombre: Usuario(hub, nombre).entrar() for nombre in hub.alumnado}
+    muestra_de = dict(zip(hub.alumnado, MUESTRAS))
+
+    # --- the TA: the formgrader service, generate and release the lesson
+    pagina = ta.abrir_formgrader()
+    assert pagina.status_code == 200 and "Manage Assignments" in pagina.text, pagina.text[:500]
+    assert ta.formgrader("POST", f"assignment/{TAREA}/assign")["success"]
+    liberada = ta.formgrader("POST", f"assignment/{TAREA}/release")
+    assert liberada["success"], liberada
+
+    # --- the TA's own server: no formgrader there, but the course list links to the service
+    ta.arrancar_servidor()
+    assert ta.get("formgrader").status_code == 404
+    cursos = ta.get("formgraders").json()
+    assert cursos["success"], cursos
+    assert [c["course_id"] for c in cursos["value"]] == [hub.curso], cursos
+    assert f"/services/{hub.curso}/" in cursos["value"][0]["url"]
+
+    # --- each student: Assignments tab, answer, Validate, submit
+    for nombre, alumno in alumnos.items():
+        alumno.arrancar_servidor()
+        config = _config_de_pagina(alumno.pagina_lab)
+        desactivadas = set(config.get("disabledExtensions", []))
+        assert {"@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment",
+                "@jupyter/nbgrader:course-list"} <= desactivadas, desactivadas
+        assert "@jupyter/nbgrader:assignment-list" not in desactivadas
+        ajustes = alumno.get("lab/api/settings/@jupyterlab/translation-extension:plugin").json()
+        # Spanish is the default (overrides.json), not a setting written in the student's home
+        assert ajustes["schema"]["properties"]["locale"]["default"] == "es_ES", ajustes["schema"]
+        assert alumno.get("formgrader").status_code == 404          # no formgrader server extension
+        assert alumno.get("formgraders").status_code == 404         # no course list either
+
+        assert alumno.tareas()[TAREA]["status"] == "released"
+        alumno.accion("fetch", TAREA)
+        tarea = alumno.tareas()[TAREA]
+        assert tarea["status"] == "fetched", tarea
+        ruta = f"{hub.curso}/{TAREA}/{CUADERNO}"
+        assert alumno.get(f"api/contents/{ruta}?content=0").status_code == 200
+
+        contenido = _cuaderno_contestado(muestra_de[nombre], tmp_path / nombre)
+        guardado = alumno.put(f"api/contents/{ruta}", json={"type": "notebook", "format": "json",
+                                                              "content": contenido})
+        assert guardado.status_code in (200, 201), guardado.text[:300]
+        validacion = alumno.post("assignments/validate", datos={"path": ruta}).json()
+        assert validacion["success"], validacion
+        if muestra_de[nombre] == "perfecta":
+            resultado = validacion["value"]
+            resultado = json.loads(resultado) if isinstance(resultado, str) else resultado
+            assert not resultado.get("failed") and not resultado.get("changed"), resultado
+        alumno.accion("submit", TAREA)
+        enviadas = alumno.tareas()[TAREA]
+        assert enviadas["status"] == "submitted" and enviadas["submissions"], enviadas
+
+        # students never reach the course's service
+        assert alumno.abrir_formgrader().status_code == 403
+
+    # --- the TA: collect, autograde each submission, compare with the command line
+    recogida = ta.formgrader("POST", f"assignment/{TAREA}/collect")
+    assert recogida["success"], recogida
+    for nombre in alumnos:
+        resultado = ta.formgrader("POST", f"submission/{TAREA}/{nombre}/autograde")
+        assert resultado["success"], resultado.get("error") or resultado
+    entregas = {e["student"]: e for e in ta.formgrader("GET", f"submissions/{TAREA}")}
+    linea = _notas_linea_de_ordenes(curso_calificado.curso)
+    for nombre, muestra in muestra_de.items():
+        assert entregas[nombre]["autograded"], entregas[nombre]
+        assert (entregas[nombre]["score"], entregas[nombre]["max_score"]) == linea[muestra], (
+            f"{nombre} ({muestra}): hub {entregas[nombre]['score']} / {entregas[nombre]['max_score']}, "
+            f"línea de órdenes {linea[muestra]}")
+    perfecta = next(n for n, m in muestra_de.items() if m == "perfecta")
+    otra = next(n for n in alumnos if n != perfecta)
+    assert entregas[perfecta]["score"] == entregas[perfecta]["max_score"]
+    assert 0 < entregas[otra]["score"] < entregas[otra]["max_score"]
+
+    # --- feedback: generated and released from the formgrader, fetched by each student
+    generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
+    assert generada["success"], generada.get("error") or generada
+    publicada = ta.formgrader("POST", f"assignment/{TAREA}/release_feedback")
+    assert publicada["success"], publicada.get("error") or publicada
+    for nombre, alumno in alumnos.items():
+        alumno.accion("fetch_feedback", TAREA)
+        carpeta = alumno.get(f"api/contents/{hub.curso}/{TAREA}/feedback").json()
+        marcas = [c["path"] for c in carpeta["content"] if c["type"] == "directory"]
+        assert marcas, f"{nombre}: no llegó ningún comentario"
+        html = alumno.get(f"files/{marcas[-1]}/{CUADERNO.replace('.ipynb', '.html')}").content.decode("utf-8")
+        (ARTEFACTOS / f"comentarios-{muestra_de[nombre]}.html").write_text(html, encoding="utf-8")
+        assert "Puntos:" in html and "Celda de prueba" in html, f"{nombre}: comentarios no en español"
+        for oculto in ("BEGIN HIDDEN TESTS", "corregir(", "grader_tests"):
+            assert oculto not in html, f"{nombre}: los comentarios enseñan código oculto ({oculto})"
+        if muestra_de[nombre] != "perfecta":
+            assert "Diagnóstico probable" in html, f"{nombre}: el comentario no explica el error"
