@@ -129,6 +129,10 @@ class KernelAislado(AsyncKernelManager):
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1",
             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
             "CURSO_AISLADO": "1",
+            # the kernel imports the public grader_tests modules from where this process
+            # imports them (an editable install or, on the hub, PYTHONPATH = the course root);
+            # inside the sandbox those folders hold only the public modules
+            "PYTHONPATH": os.pathsep.join(sorted({os.path.dirname(p) for p in paquetes_visibles()})),
         }
         # nbgrader tells the hidden tests which step runs them (grader_tests.cliente)
         if os.environ.get("NBGRADER_EXECUTION") in ("autograde", "validate"):

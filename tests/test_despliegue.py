@@ -131,11 +131,9 @@ def test_grupos_de_nbgrader_y_servicio_del_curso(config_hub):
     assert entorno["JUPYTER_CONFIG_PATH"].split(":")[0].endswith("jupyter/servicio")
     assert entorno["PYTHONPATH"] == "/srv/prueba/curso"
     assert entorno["JUPYTERHUB_DEFAULT_URL"] == "/formgrader"
-    # WORKAROUND until issue 10: the course's Spanish template is also nbgrader's "feedback"
-    assert entorno["JUPYTER_PATH"] == "/srv/prueba/curso/despliegue/hub/jupyter/servicio-datos"
-    plantilla = HUB / "jupyter" / "servicio-datos" / "nbconvert" / "templates" / "feedback"
-    assert plantilla.resolve() == (RAIZ / "plantillas" / "retroalimentacion").resolve()
-    assert (plantilla / "index.html.j2").exists()
+    # formgrader's Generate feedback finds the Spanish template through the course's own
+    # config (grader_tests/retroalimentacion.py), no data path of the service's
+    assert "JUPYTER_PATH" not in entorno
 
 
 def test_roles_con_scopes_que_existen_y_solo_el_profesorado_entra_al_servicio(config_hub):

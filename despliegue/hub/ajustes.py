@@ -97,10 +97,6 @@ class AjustesHub:
         """nbgrader's JupyterHub group of the course's students (Assignments tab)."""
         return f"nbgrader-{self.curso}"
 
-    def perfil_datos(self) -> Path:
-        """Jupyter data folder of the formgrader service, in its own course (WORKAROUND in jupyterhub_config.py)."""
-        return self.raiz_curso / "despliegue" / "hub" / "jupyter" / "servicio-datos"
-
     def perfil(self, nombre: str) -> str:
         """``JUPYTER_CONFIG_PATH`` of a profile: its own folder, then the common one."""
         return os.pathsep.join(str(PERFILES / p) for p in (nombre, "comun"))

@@ -109,11 +109,6 @@ c.JupyterHub.services = [
             # grader_tests comes from the course root (nbgrader's process and the sandboxed
             # kernels alike): the shared environment holds no course code students could read
             "PYTHONPATH": str(a.raiz_curso),
-            # WORKAROUND (issue 12, until the feedback template scoping of issue 10 lands):
-            # formgrader's Generate feedback asks nbconvert for a template named "feedback",
-            # which the course's template folder hides; this data path offers the course's
-            # Spanish template under that name.  Remove with servicio-datos/ once fixed.
-            "JUPYTER_PATH": str(a.perfil_datos()),
             "CURSO_HUB_CURSO": a.curso,
             "CURSO_HUB_INTERCAMBIO": str(a.intercambio),
             "PATH": RUTA,

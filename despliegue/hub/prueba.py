@@ -44,7 +44,7 @@ from ajustes import PROXY_LOCAL, RAIZ_REPO, accesible_para_todos, bin_hub  # noq
 
 CONFIGURACION = AQUI / "jupyterhub_config.py"
 # what the service's copy of the course holds: a TA's clone without .git or .venv
-COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas",
+COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
           "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"
 
