@@ -2,7 +2,7 @@
 #   make grade   release, autograde the submissions (samples if none), feedback, grades.csv, table
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
 #   make release regenerate release/ from source/ with nbgrader generate_assignment
-#   make lab     JupyterLab (in Spanish) from the course root
+#   make lab     JupyterLab from the course root (Spanish by default: ajustes_jupyterlab/)
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets
 
 PYTHON ?= python3
@@ -14,7 +14,7 @@ ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
 
 .PHONY: grade test release lab bench clean venv
 
-$(VENV)/.installed: requirements.txt pyproject.toml
+$(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterlab/*.toml ajustes_jupyterlab/*/*.json)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
@@ -33,7 +33,7 @@ release: $(VENV)/.installed
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
 lab: $(VENV)/.installed
-	JUPYTERLAB_SETTINGS_DIR=$(CURDIR)/.jupyter/lab/user-settings $(BIN)/jupyter lab
+	$(BIN)/jupyter lab
 
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
