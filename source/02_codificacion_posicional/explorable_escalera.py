@@ -818,8 +818,12 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
         options=[("intercalada (artículo)", "intercalada"),
                  ("[sin | cos] concatenada", "concatenada")],
         value=disposicion, description="disposición",
-        style={"description_width": "130px", "button_width": "190px"})
+        style={"description_width": "130px", "button_width": "190px"},
+        layout=widgets.Layout(width="auto"))
     control_disposicion.add_class("explorable-escalera-disposicion")
+    # Las reglas de ipywidgets para una fila con etiqueta (las de los deslizadores): la
+    # etiqueta alineada con las de arriba y los botones a su derecha, no debajo.
+    control_disposicion.add_class("widget-inline-hbox")
     figura = _FiguraEscalera(T, d_model, pareja, disposicion)
     # La imagen se enseña a su tamaño en píxeles: estirada se vería borrosa.
     imagen = widgets.Image(format="png", layout=widgets.Layout(
