@@ -66,3 +66,6 @@ c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPr
 c.HTMLExporter.template_name = "retroalimentacion"
 c.HTMLExporter.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
+# Explorables in the feedback: the still picture the student last saw, never a live widget.
+from grader_tests.explorables_en_comentarios import ExplorablesComoImagen  # noqa: E402
+c.GenerateFeedback.preprocessors.insert(0, ExplorablesComoImagen)
