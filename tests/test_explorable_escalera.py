@@ -590,3 +590,22 @@ def test_imagen_a_su_tamano(caja):
     """The Image widget is shown at the PNG's pixel width (not stretched, so it is sharp)."""
     ancho = _pixeles(caja.imagen.value).shape[1]
     assert caja.imagen.layout.width == f"{ancho}px"
+
+
+def test_salida_fija_una_sola_vez_por_rafaga_de_cambios(caja, monkeypatch):
+    """In a kernel the fallback (a second copy of the PNG) travels once per burst, after 0.5 s."""
+    pendientes, actualizados = [], []
+    monkeypatch.setattr(esc, "_mas_tarde", lambda funcion, segundos: pendientes.append((funcion, segundos)))
+
+    class Asa:
+        def update(self, datos, **kwargs):
+            actualizados.append(datos)
+
+    caja._respaldo = Asa()
+    for pareja in (1, 2, 3):
+        caja.control_pareja.value = pareja
+    assert [s for _, s in pendientes] == [0.5] and actualizados == []
+    pendientes[0][0]()
+    assert len(actualizados) == 1 and "pareja i = 3" in actualizados[0]["text/plain"]
+    caja.control_pareja.value = 4
+    assert len(pendientes) == 2

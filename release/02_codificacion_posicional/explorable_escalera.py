@@ -731,6 +731,19 @@ def html_respaldo(png: bytes, nombre: str, estado: str) -> str:
         f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/></div>')
 
 
+def _mas_tarde(funcion, segundos: float) -> None:
+    """Llama a ``funcion`` dentro de ``segundos`` en el bucle del núcleo; ya, si no hay núcleo."""
+    try:
+        from IPython import get_ipython
+        bucle = get_ipython().kernel.io_loop
+    except Exception:  # noqa: BLE001 - fuera de un núcleo de Jupyter (pruebas, scripts)
+        bucle = None
+    if bucle is None:
+        funcion()
+    else:
+        bucle.call_later(segundos, funcion)
+
+
 class ExplorableEscalera(widgets.VBox):
     """La caja del explorable; sus controles y salidas son atributos.
 
@@ -745,6 +758,7 @@ class ExplorableEscalera(widgets.VBox):
     """
 
     _respaldo = None
+    _respaldo_pendiente = False
 
     def datos_respaldo(self) -> dict:
         """El mimebundle de la salida fija: HTML con aviso e imagen, y texto plano."""
@@ -761,7 +775,18 @@ class ExplorableEscalera(widgets.VBox):
                                  display_id=True)
 
     def actualizar_respaldo(self) -> None:
-        """Pone en la salida fija la imagen y el estado de ahora (si la caja se ha mostrado)."""
+        """Pone en la salida fija la imagen y el estado de ahora (si la caja se ha mostrado).
+
+        En un núcleo, medio segundo después y una sola vez por ráfaga de cambios: así la
+        salida fija (otra copia de la imagen) no viaja al navegador en cada pulsación.
+        """
+        if self._respaldo is None or self._respaldo_pendiente:
+            return
+        self._respaldo_pendiente = True
+        _mas_tarde(self._enviar_respaldo, 0.5)
+
+    def _enviar_respaldo(self) -> None:
+        self._respaldo_pendiente = False
         if self._respaldo is not None:
             self._respaldo.update(self.datos_respaldo(), raw=True, metadata=METADATOS_RESPALDO)
 
