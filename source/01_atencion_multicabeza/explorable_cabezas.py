@@ -552,7 +552,9 @@ def _mas_tarde(funcion, segundos: float) -> None:
     if bucle is None:
         funcion()
     else:
-        bucle.call_later(segundos, funcion)
+        # add_callback es seguro desde cualquier hilo y despierta al bucle (los mensajes de
+        # los widgets pueden atenderse en otro hilo); ya dentro, se programa la espera.
+        bucle.add_callback(bucle.call_later, segundos, funcion)
 
 
 if widgets is not None:
