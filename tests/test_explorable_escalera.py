@@ -609,3 +609,30 @@ def test_salida_fija_una_sola_vez_por_rafaga_de_cambios(caja, monkeypatch):
     assert len(actualizados) == 1 and "pareja i = 3" in actualizados[0]["text/plain"]
     caja.control_pareja.value = 4
     assert len(pendientes) == 2
+
+
+def test_mas_tarde_usa_el_bucle_del_nucleo_desde_cualquier_hilo(monkeypatch):
+    """In a kernel: add_callback (thread-safe, wakes the loop) that schedules call_later; else now."""
+    import IPython
+
+    llamadas = []
+
+    class Bucle:
+        def add_callback(self, funcion, *args):
+            llamadas.append(("add_callback", funcion.__name__, args))
+            funcion(*args)
+
+        def call_later(self, segundos, funcion):
+            llamadas.append(("call_later", segundos, funcion))
+
+    class Shell:
+        kernel = type("K", (), {"io_loop": Bucle()})()
+
+    hecho = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: Shell())
+    esc._mas_tarde(lambda: hecho.append(1), 0.5)
+    assert [l[:2] for l in llamadas] == [("add_callback", "call_later"), ("call_later", 0.5)]
+    assert hecho == []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: None)
+    esc._mas_tarde(lambda: hecho.append(2), 0.5)
+    assert hecho == [2]
