@@ -22,7 +22,8 @@ kernel and ≤ 150 ms in the browser, on a machine with no other load: the
 script prints the load average before and after, so a run on a busy machine
 shows it.
 
-Usage: ``.venv/bin/python scripts/bench_widgets.py [--repeticiones 20]``.
+Usage: ``.venv/bin/python scripts/bench_widgets.py [--repeticiones 20] [--release DIR] [--solo-nucleo]``
+(``--release`` measures another version, e.g. ``git worktree``'s copy of an older release/).
 """
 from __future__ import annotations
 
@@ -153,7 +154,7 @@ def recorrido_cabezas(n: int) -> list[Paso]:
 
 # ----------------------------------------------------------------------------- lesson 2
 
-def recorrido_escalera(n: int) -> list[Paso]:
+def recorrido_escalera(n: int, con_casillas: bool = True) -> list[Paso]:
     r = Recorrido()
     inicial = {"T": 64, "d": 32, "i": 0, "disp": "intercalada"}
     estado = dict(inicial)
@@ -196,7 +197,8 @@ def recorrido_escalera(n: int) -> list[Paso]:
     for que, tipo in (("d", "d_model (tecla)"), ("T", "T (tecla)"), ("i", "pareja i (tecla)")):
         reiniciar()
         if que == "i":
-            teclear("d", 64, "", medir=False)        # 32 pairs: room for n new ones
+            for _ in range(16):                      # d_model 64: 32 pairs, room for n new ones
+                tecla("d", +1, "", medir=False)
         for _ in range(n):
             tecla(que, +1, tipo)
         for k in range(n):
@@ -207,11 +209,12 @@ def recorrido_escalera(n: int) -> list[Paso]:
         disposicion("concatenada" if estado["disp"] == "intercalada" else "intercalada")
     for k in range(n):
         disposicion("concatenada" if estado["disp"] == "intercalada" else "intercalada")
-    reiniciar()
-    for k in range(n):
-        teclear("d", 34 + 2 * k, "d_model (casilla)")
-    for k in range(n):
-        teclear("d", 32 + 2 * n - (2 if k % 2 == 0 else 0), "d_model (casilla)")
+    if con_casillas:
+        reiniciar()
+        for k in range(n):
+            teclear("d", 34 + 2 * k, "d_model (casilla)")
+        for k in range(n):
+            teclear("d", 32 + 2 * n - (2 if k % 2 == 0 else 0), "d_model (casilla)")
     return r.pasos
 
 
@@ -315,53 +318,76 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeticiones", type=int, default=20,
                         help="interacciones por fila (primera visita y repetida); por defecto 20")
+    parser.add_argument("--release", type=Path, default=None,
+                        help="carpeta con las tareas publicadas que se miden (por defecto, release/); "
+                             "sirve para medir una versión anterior")
+    parser.add_argument("--solo-nucleo", action="store_true", help="sin navegador: sólo el núcleo")
     args = parser.parse_args(argv)
     n = args.repeticiones
-    faltas = lab.faltas_del_navegador()
+    faltas = None if args.solo_nucleo else lab.faltas_del_navegador()
     if faltas:
         print(f"No se puede medir en el navegador: {faltas}. {lab.COMO_ACTIVARLAS}")
         return 1
 
     import matplotlib
     matplotlib.use("Agg")
-    from playwright.sync_api import sync_playwright
 
     carga_antes = os.getloadavg()
-    recorridos = {"explorable_cabezas": recorrido_cabezas(n), "explorable_escalera": recorrido_escalera(n)}
     base = Path(tempfile.mkdtemp(prefix="bench-widgets-"))
-    nucleo, navegador = {}, {}
+    nucleo, navegador, recorridos = {}, {}, {}
     try:
-        origen = release(base)
+        origen = args.release.resolve() if args.release else release(base)
         alumno = base / "alumno"
         for tarea in TAREAS:
             shutil.copytree(origen / tarea, alumno / tarea)
         for tarea, (_, modulo) in TAREAS.items():
-            nucleo[modulo] = agrupar(en_nucleo(cargar(alumno / tarea, modulo), recorridos[modulo]))
-        with lab.ServidorLab(alumno, registro=base / "servidor.log") as servidor, sync_playwright() as pw:
-            chromium = lab.lanzar_chromium(pw)
-            pagina = lab.nueva_pagina(chromium, 1300, 1500)
-            for tarea, (cuaderno, modulo) in TAREAS.items():
-                lab.ejecutar_leccion(pagina, servidor, f"{tarea}/{cuaderno}")
-                navegador[modulo] = agrupar(en_navegador(pagina, modulo, recorridos[modulo]))
-            chromium.close()
+            mod = cargar(alumno / tarea, modulo)
+            recorridos[modulo] = (recorrido_cabezas(n) if modulo == "explorable_cabezas" else
+                                  recorrido_escalera(n, con_casillas=hasattr(mod, "revisar_valor")))
+            nucleo[modulo] = agrupar(en_nucleo(mod, recorridos[modulo]))
+        if args.solo_nucleo:
+            navegador = {m: {clave: [] for clave in medidas} for m, medidas in nucleo.items()}
+        else:
+            navegador = medir_en_navegador(alumno, base, recorridos)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     carga_despues = os.getloadavg()
+    imprimir(n, origen, recorridos, nucleo, navegador, carga_antes, carga_despues)
+    return 0
 
+
+def medir_en_navegador(alumno: Path, base: Path, recorridos: dict) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    navegador = {}
+    with lab.ServidorLab(alumno, registro=base / "servidor.log") as servidor, sync_playwright() as pw:
+        chromium = lab.lanzar_chromium(pw)
+        pagina = lab.nueva_pagina(chromium, 1300, 1500)
+        for tarea, (cuaderno, modulo) in TAREAS.items():
+            lab.ejecutar_leccion(pagina, servidor, f"{tarea}/{cuaderno}")
+            navegador[modulo] = agrupar(en_navegador(pagina, modulo, recorridos[modulo]))
+        chromium.close()
+    return navegador
+
+
+def imprimir(n, origen, recorridos, nucleo, navegador, carga_antes, carga_despues) -> None:
     cabecera = ("explorable", "interacción", "visita", "n", "navegador mediana", "p95",
                 "núcleo mediana", "p95")
     filas, avisos = [], []
     for modulo in recorridos:
-        for (tipo, visita), tiempos in navegador[modulo].items():
-            del_nucleo = nucleo[modulo][(tipo, visita)]
-            nav_med, nuc_med = statistics.median(tiempos), statistics.median(del_nucleo)
-            filas.append((modulo, tipo, visita, str(len(tiempos)), f"{nav_med:.0f} ms",
-                          f"{percentil(tiempos, 95):.0f} ms", f"{nuc_med:.1f} ms",
-                          f"{percentil(del_nucleo, 95):.1f} ms"))
-            avisos.append(("" if nav_med <= OBJETIVO_NAVEGADOR_MS else "  ← navegador por encima del objetivo")
+        for (tipo, visita), del_nucleo in nucleo[modulo].items():
+            tiempos = navegador[modulo][(tipo, visita)]
+            nuc_med = statistics.median(del_nucleo)
+            nav_med = statistics.median(tiempos) if tiempos else None
+            filas.append((modulo, tipo, visita, str(len(del_nucleo)),
+                          "—" if nav_med is None else f"{nav_med:.0f} ms",
+                          "—" if nav_med is None else f"{percentil(tiempos, 95):.0f} ms",
+                          f"{nuc_med:.1f} ms", f"{percentil(del_nucleo, 95):.1f} ms"))
+            avisos.append(("" if nav_med is None or nav_med <= OBJETIVO_NAVEGADOR_MS
+                           else "  ← navegador por encima del objetivo")
                           + ("" if nuc_med <= OBJETIVO_NUCLEO_MS else "  ← núcleo por encima del objetivo"))
     anchos = [max(len(str(x)) for x in col) for col in zip(cabecera, *filas)]
-    print(f"Respuesta de los explorables ({n} interacciones por fila; objetivo: mediana ≤ "
+    print(f"Respuesta de los explorables de {origen} ({n} interacciones por fila; objetivo: mediana ≤ "
           f"{OBJETIVO_NAVEGADOR_MS} ms en el navegador y ≤ {OBJETIVO_NUCLEO_MS} ms en el núcleo)")
     print(f"carga media de la máquina (1, 5, 15 min): antes {', '.join(f'{x:.2f}' for x in carga_antes)}; "
           f"después {', '.join(f'{x:.2f}' for x in carga_despues)}; {os.cpu_count()} núcleos")
@@ -369,7 +395,6 @@ def main(argv: list[str] | None = None) -> int:
     print("  ".join("-" * w for w in anchos))
     for fila, aviso in zip(filas, avisos):
         print("  ".join(x.ljust(w) for x, w in zip(fila, anchos)) + aviso)
-    return 0
 
 
 if __name__ == "__main__":
