@@ -2,7 +2,7 @@
 #   make grade   release, autograde the submissions (samples if none), feedback, grades.csv, table
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
 #   make release regenerate release/ from source/ with nbgrader generate_assignment
-#   make lab     JupyterLab (in Spanish) from the course root
+#   make lab     JupyterLab from the course root (Spanish by default: ajustes_jupyterlab/)
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
 #                memory of judging forged evidence
 #   make hub     the course's JupyterHub on 127.0.0.1 with throwaway accounts (as root; despliegue/)
@@ -21,7 +21,7 @@ VENV_HUB   := .venv-hub
 
 .PHONY: grade test release lab bench clean venv hub
 
-$(VENV)/.installed: requirements.txt pyproject.toml
+$(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterlab/*.toml ajustes_jupyterlab/*/*.json)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
@@ -47,7 +47,7 @@ release: $(VENV)/.installed
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
 lab: $(VENV)/.installed
-	JUPYTERLAB_SETTINGS_DIR=$(CURDIR)/.jupyter/lab/user-settings $(BIN)/jupyter lab
+	$(BIN)/jupyter lab
 
 test: $(VENV)/.installed-dev
 	@$(MAKE) --no-print-directory $(VENV_HUB)/.installed || \

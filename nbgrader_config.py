@@ -103,3 +103,7 @@ c.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2ht
 # The exchange steps on the TA's side (grader_tests/intercambio.py).
 c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
 c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"
+
+# Explorables in the feedback: the still picture the student last saw, never a live widget.
+from grader_tests.explorables_en_comentarios import ExplorablesComoImagen  # noqa: E402
+c.GenerateFeedback.preprocessors.insert(0, ExplorablesComoImagen)

@@ -19,8 +19,9 @@ PREGUNTAS: dict[str, Pregunta] = {
             "normaliza. La cabeza única suma los cuatro términos y hace un "
             "solo softmax, de modo que la exponencial los convierte en un producto: una palabra "
             "necesita puntuar bien en todas las reglas. Las cuatro cabezas hacen cuatro softmax, "
-            "cada uno con su denominador, y entregan cuatro repartos distintos que W^O combina "
-            "después. El número de parámetros de W^Q y W^K es el mismo en las dos."
+            "cada uno con su denominador; cada cabeza lee sus valores con su reparto y W^O combina "
+            "después las cuatro salidas A_i V_i. El número de parámetros de W^Q y W^K es el mismo en "
+            "las dos."
         ),
     ),
     "comprueba_respuesta_2": Entero(

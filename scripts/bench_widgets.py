@@ -1,28 +1,43 @@
-"""Benchmark (not a test): how fast the two explorables answer (issue 7 §4).
+"""Benchmark (not a test): how fast the two explorables answer, first visit and cached (issue 13).
 
-Browser side: a real JupyterLab (the project's environment, the student's
-release in a temporary folder) and Debian's Chromium through Playwright.  For
-each interaction, the time from the user's event (pointerdown on a button,
-keydown on a slider's handle, input on the row selector) to the moment the new
-figure is in the ``<img>`` and decoded (ipywidgets Image swaps its ``src``; a
-MutationObserver catches it and awaits ``img.decode()``).
+Every interaction kind of both explorables is measured twice over the same
+scripted walk, once in the browser and once in Python:
 
-Server side: the same update called directly in Python (``Button.click()``,
-setting a control's ``value``), which is what the kernel does per event:
-compute, draw with matplotlib, encode the PNG.
+- **navegador**: a real JupyterLab (the project's environment, the student's
+  release in a temporary folder) and Debian's Chromium through Playwright.
+  Time from the user's event (pointerdown on a button, keydown on a slider's
+  handle or on Enter in a box, input on the row selector) to the moment the new
+  figure is in the ``<img>`` and decoded (ipywidgets Image swaps its ``src``; a
+  MutationObserver catches it and awaits ``img.decode()``).
+- **núcleo**: the same update called directly in Python (``Button.click()``,
+  setting a control's ``value``), which is what the kernel does per event:
+  compute, draw with matplotlib, encode the PNG, update the labels and the
+  static fallback (serialised as the kernel would send it).
 
-Targets: median ≤ 300 ms in the browser, ≤ 50 ms on the server.
-Usage: ``.venv/bin/python scripts/bench_widgets.py [--repeticiones 10]``.
+Each kind is measured on **first visits** (states the explorable has never
+drawn: the walk starts from a freshly created explorable and only moves to new
+states) and **cached** (alternating between two states already drawn).
+Reported: median and p95 per row.  Targets (issue 13): median ≤ 50 ms in the
+kernel and ≤ 150 ms in the browser, on a machine with no other load: the
+script prints the load average before and after, so a run on a busy machine
+shows it.
+
+Usage: ``.venv/bin/python scripts/bench_widgets.py [--repeticiones 20] [--release DIR] [--solo-nucleo]``
+(``--release`` measures another version, e.g. ``git worktree``'s copy of an older release/).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 RAIZ = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(RAIZ / "tests"))
@@ -30,24 +45,258 @@ sys.path.insert(0, str(RAIZ))
 
 from navegador import laboratorio as lab  # noqa: E402
 
-OBJETIVO_NAVEGADOR_MS = 300
-OBJETIVO_SERVIDOR_MS = 50
+OBJETIVO_NAVEGADOR_MS = 150
+OBJETIVO_NUCLEO_MS = 50
 TAREAS = {
     "01_atencion_multicabeza": ("atencion_multicabeza.ipynb", "explorable_cabezas"),
     "02_codificacion_posicional": ("codificacion_posicional.ipynb", "explorable_escalera"),
+}
+SELECTOR_IMAGEN = {
+    "explorable_cabezas": ".explorable-cabezas .explorable-cabezas-mapa",
+    "explorable_escalera": ".explorable-escalera .explorable-escalera-imagen",
 }
 
 VIGILAR = """(sel) => {
     const img = document.querySelector(sel);
     window.__bench = {t0: null, t1: null, selector: sel};
-    const inicio = () => { if (window.__bench.t0 === null) window.__bench.t0 = performance.now(); };
-    for (const ev of ['pointerdown', 'keydown', 'input']) document.addEventListener(ev, inicio, true);
+    if (!window.__benchOyentes) {
+        const inicio = () => { if (window.__bench.t0 === null) window.__bench.t0 = performance.now(); };
+        for (const ev of ['pointerdown', 'keydown', 'input']) document.addEventListener(ev, inicio, true);
+        window.__benchOyentes = true;
+    }
     new MutationObserver(async () => {
         const el = document.querySelector(window.__bench.selector);
         try { await el.decode(); } catch (e) {}
         if (window.__bench.t0 !== null && window.__bench.t1 === null) window.__bench.t1 = performance.now();
     }).observe(img, {attributes: true, attributeFilter: ['src']});
 }"""
+
+
+@dataclass
+class Paso:
+    """One step of a walk: the same action for the browser and for the Python replica."""
+    tipo: str                          # interaction kind ("" for an untimed step)
+    visita: str                        # "primera" or "repetida"
+    navegador: Callable | None = None  # (pagina, caja) -> None: the timed event
+    preparar: Callable | None = None   # (pagina, caja) -> None: before the clock starts
+    nucleo: Callable | None = None     # (caja) -> None
+    reinicio: bool = False             # a fresh explorable (re-run its cell)
+
+
+class Recorrido:
+    """Builds a walk and labels each step by whether its state was already drawn."""
+
+    def __init__(self):
+        self.pasos: list[Paso] = []
+        self.vistos: set = set()
+
+    def reiniciar(self, estado) -> None:
+        self.pasos.append(Paso("", "", reinicio=True))
+        self.vistos = {estado}
+
+    def paso(self, tipo, estado, navegador, nucleo, preparar=None, medir=True) -> None:
+        visita = "repetida" if estado in self.vistos else "primera"
+        self.vistos.add(estado)
+        self.pasos.append(Paso(tipo if medir else "", visita, navegador, preparar, nucleo))
+
+
+# ----------------------------------------------------------------------------- lesson 1
+
+def recorrido_cabezas(n: int) -> list[Paso]:
+    mapas = ["Cabeza 1", "Cabeza 2", "Cabeza 3", "Cabeza 4", "Suma"]
+    filas = ["duerme", "persiguen", "ratón", "gatos", "el", "pequeño", "que", "los"]
+    r = Recorrido()
+
+    def boton(nombre):
+        return (lambda p, c: c.locator(".explorable-cabezas-boton", has_text=nombre).click(),
+                lambda caja: caja.botones[nombre].click())
+
+    def fila(nombre):
+        return (lambda p, c: c.locator(".explorable-cabezas-fila select").select_option(nombre),
+                lambda caja: setattr(caja.selector_fila, "value", nombre))
+
+    # Buttons, first visits: every map of one row, then the next row (untimed), and so on.
+    r.reiniciar(("Suma", "duerme"))
+    mapa, fila_actual, hechos = "Suma", "duerme", 0
+    for f in filas:
+        if hechos == n:
+            break
+        if f != fila_actual:
+            r.paso("", (mapa, f), *fila(f), medir=False)
+            fila_actual = f
+        for m in mapas:
+            if (m, f) not in r.vistos and hechos < n:
+                r.paso("botón (clic)", (m, f), *boton(m))
+                mapa, hechos = m, hechos + 1
+    for _ in range(n):                          # cached: two maps already drawn on this row
+        m = next(x for x in mapas if x != mapa and (x, fila_actual) in r.vistos)
+        r.paso("botón (clic)", (m, fila_actual), *boton(m))
+        mapa = m
+    # Rows, first visits: every row of one map, then the next map (untimed).
+    r.reiniciar(("Suma", "duerme"))
+    mapa, fila_actual, hechos = "Suma", "duerme", 0
+    for m in ["Suma"] + mapas[:4]:
+        if hechos == n:
+            break
+        if m != mapa:
+            r.paso("", (m, fila_actual), *boton(m), medir=False)
+            mapa = m
+        for f in filas:
+            if (m, f) not in r.vistos and hechos < n:
+                r.paso("fila (selector)", (m, f), *fila(f))
+                fila_actual, hechos = f, hechos + 1
+    for _ in range(n):
+        f = next(x for x in filas if x != fila_actual and (mapa, x) in r.vistos)
+        r.paso("fila (selector)", (mapa, f), *fila(f))
+        fila_actual = f
+    return r.pasos
+
+
+# ----------------------------------------------------------------------------- lesson 2
+
+def recorrido_escalera(n: int, con_casillas: bool = True) -> list[Paso]:
+    r = Recorrido()
+    inicial = {"T": 64, "d": 32, "i": 0, "disp": "intercalada"}
+    estado = dict(inicial)
+    clave = lambda: (estado["T"], estado["d"], estado["i"], estado["disp"])  # noqa: E731
+    controles = {"d": ("d-model", "control_d_model", 2), "T": ("t", "control_T", 1),
+                 "i": ("pareja", "control_pareja", 1)}
+
+    def tecla(que, sentido, tipo, medir=True):
+        clase, atributo, paso = controles[que]
+        estado[que] += sentido * paso
+        boton = "ArrowRight" if sentido > 0 else "ArrowLeft"
+        r.paso(tipo, clave(),
+               lambda p, c: p.keyboard.press(boton),
+               lambda caja: setattr(getattr(caja, atributo), "value",
+                                    getattr(caja, atributo).value + sentido * paso),
+               preparar=lambda p, c: c.locator(f".explorable-escalera-{clase} .noUi-handle").focus(),
+               medir=medir)
+
+    def teclear(que, valor, tipo, medir=True):
+        clase, atributo, _ = controles[que]
+        estado[que] = valor
+        casilla = atributo.replace("control_", "texto_")
+        r.paso(tipo, clave(),
+               lambda p, c: c.locator(f".explorable-escalera-{clase}-texto input").press("Enter"),
+               lambda caja: setattr(getattr(caja, casilla), "value", valor),
+               preparar=lambda p, c: c.locator(f".explorable-escalera-{clase}-texto input").fill(str(valor)),
+               medir=medir)
+
+    def disposicion(valor, medir=True):
+        estado["disp"] = valor
+        r.paso("disposición (clic)", clave(),
+               lambda p, c: c.locator(".explorable-escalera-disposicion button",
+                                      has_text="concatenada" if valor == "concatenada" else "intercalada").click(),
+               lambda caja: setattr(caja.control_disposicion, "value", valor), medir=medir)
+
+    def reiniciar():
+        estado.update(inicial)
+        r.reiniciar(clave())
+
+    for que, tipo in (("d", "d_model (tecla)"), ("T", "T (tecla)"), ("i", "pareja i (tecla)")):
+        reiniciar()
+        if que == "i":
+            for _ in range(16):                      # d_model 64: 32 pairs, room for n new ones
+                tecla("d", +1, "", medir=False)
+        for _ in range(n):
+            tecla(que, +1, tipo)
+        for k in range(n):
+            tecla(que, -1 if k % 2 == 0 else +1, tipo)
+    reiniciar()
+    for k in range(n):                               # every click lands on a heatmap never drawn
+        tecla("T", +1, "", medir=False)
+        disposicion("concatenada" if estado["disp"] == "intercalada" else "intercalada")
+    for k in range(n):
+        disposicion("concatenada" if estado["disp"] == "intercalada" else "intercalada")
+    if con_casillas:
+        reiniciar()
+        for k in range(n):
+            teclear("d", 34 + 2 * k, "d_model (casilla)")
+        for k in range(n):
+            teclear("d", 32 + 2 * n - (2 if k % 2 == 0 else 0), "d_model (casilla)")
+    return r.pasos
+
+
+# ----------------------------------------------------------------------------- running a walk
+
+class _RespaldoSerializado:
+    """Stands in for the kernel's display handle: serialises the fallback as a message would."""
+
+    def update(self, datos, **kwargs):
+        json.dumps({"data": datos, "metadata": kwargs.get("metadata")})
+
+
+def en_nucleo(modulo, pasos: list[Paso]) -> list[tuple[str, str, float]]:
+    medidas, caja = [], None
+    for paso in pasos:
+        if paso.reinicio:
+            caja = modulo.crear_explorable()
+            caja._respaldo = _RespaldoSerializado()
+            continue
+        inicio = time.perf_counter()
+        paso.nucleo(caja)
+        if paso.tipo:
+            medidas.append((paso.tipo, paso.visita, (time.perf_counter() - inicio) * 1000))
+    return medidas
+
+
+def _reejecutar_explorable(pagina, selector: str) -> None:
+    """Run the explorable's cell again (a fresh explorable, nothing drawn yet), wait for it."""
+    pagina.evaluate("""() => {
+        const p = window.jupyterapp.shell.currentWidget;
+        const i = p.content.widgets.findIndex(c => c.model.type === 'code' &&
+            c.model.sharedModel.getSource().includes('crear_explorable('));
+        p.content.activeCellIndex = i;
+        return window.jupyterapp.commands.execute('notebook:run-cell');
+    }""")
+    pagina.wait_for_timeout(300)
+    lab.esperar_nucleo_libre(pagina)
+    pagina.wait_for_selector(selector)
+    pagina.wait_for_timeout(300)
+
+
+def en_navegador(pagina, modulo: str, pasos: list[Paso]) -> list[tuple[str, str, float]]:
+    selector = SELECTOR_IMAGEN[modulo]
+    clase_caja = selector.split()[0]
+    medidas = []
+    for paso in pasos:
+        caja = pagina.locator(clase_caja).first
+        if paso.reinicio:
+            _reejecutar_explorable(pagina, selector)
+            caja = pagina.locator(clase_caja).first
+            caja.scroll_into_view_if_needed()
+            pagina.evaluate(VIGILAR, selector)
+            continue
+        if paso.preparar:
+            paso.preparar(pagina, caja)
+        pagina.evaluate("() => { window.__bench.t0 = null; window.__bench.t1 = null; }")
+        paso.navegador(pagina, caja)
+        pagina.wait_for_function("() => window.__bench.t1 !== null", timeout=30_000, polling=10)
+        ms = pagina.evaluate("() => window.__bench.t1 - window.__bench.t0")
+        lab.esperar_nucleo_libre(pagina)      # the label/panel/fallback updates of the same event
+        pagina.wait_for_timeout(100)
+        if paso.tipo:
+            medidas.append((paso.tipo, paso.visita, ms))
+    return medidas
+
+
+# ----------------------------------------------------------------------------- report
+
+def percentil(datos: list[float], p: float) -> float:
+    """The p-th percentile (0-100), linear between order statistics."""
+    ordenados = sorted(datos)
+    posicion = (len(ordenados) - 1) * p / 100
+    abajo = int(posicion)
+    arriba = min(abajo + 1, len(ordenados) - 1)
+    return ordenados[abajo] + (ordenados[arriba] - ordenados[abajo]) * (posicion - abajo)
+
+
+def agrupar(medidas):
+    grupos: dict = {}
+    for tipo, visita, ms in medidas:
+        grupos.setdefault((tipo, visita), []).append(ms)
+    return grupos
 
 
 def release(destino: Path) -> Path:
@@ -60,103 +309,6 @@ def release(destino: Path) -> Path:
     return curso / "release"
 
 
-def medir(pagina, accion) -> float:
-    """ms from the user's event to the decoded new figure."""
-    pagina.evaluate("() => { window.__bench.t0 = null; window.__bench.t1 = null; }")
-    accion()
-    pagina.wait_for_function("() => window.__bench.t1 !== null", timeout=30_000, polling=10)
-    ms = pagina.evaluate("() => window.__bench.t1 - window.__bench.t0")
-    lab.esperar_nucleo_libre(pagina)      # the label/panel updates of the same event
-    pagina.wait_for_timeout(100)
-    return ms
-
-
-def navegador_cabezas(pagina, n: int) -> dict[str, list[float]]:
-    caja = pagina.locator(".explorable-cabezas").first
-    caja.scroll_into_view_if_needed()
-    pagina.evaluate(VIGILAR, ".explorable-cabezas .explorable-cabezas-mapa")
-    botones = ["Cabeza 1", "Cabeza 2", "Cabeza 3", "Cabeza 4", "Suma"]
-    filas = ["persiguen", "duerme", "ratón", "gatos", "el"]
-    tiempos = {"botón (clic)": [], "fila (selector)": []}
-    for i in range(n):
-        boton = caja.locator(".explorable-cabezas-boton", has_text=botones[i % 5])
-        tiempos["botón (clic)"].append(medir(pagina, boton.click))
-    selector = caja.locator(".explorable-cabezas-fila select")
-    for i in range(n):
-        fila = filas[i % 5] if selector.input_value() != filas[i % 5] else filas[(i + 1) % 5]
-        tiempos["fila (selector)"].append(medir(pagina, lambda: selector.select_option(fila)))
-    return tiempos
-
-
-def navegador_escalera(pagina, n: int) -> dict[str, list[float]]:
-    caja = pagina.locator(".explorable-escalera").first
-    caja.scroll_into_view_if_needed()
-    pagina.evaluate(VIGILAR, ".explorable-escalera .explorable-escalera-imagen")
-    tiempos = {}
-    for clase, nombre in (("d-model", "d_model (tecla)"), ("t", "T (tecla)"), ("pareja", "pareja i (tecla)")):
-        asa = caja.locator(f".explorable-escalera-{clase} .noUi-handle")
-        tiempos[nombre] = []
-        for i in range(n):
-            tecla = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
-            asa.focus()
-            tiempos[nombre].append(medir(pagina, lambda: pagina.keyboard.press(tecla)))
-    botones = caja.locator(".explorable-escalera-disposicion button")
-    tiempos["disposición (clic)"] = []
-    for i in range(n):
-        boton = botones.nth(1 if i % 2 == 0 else 0)
-        tiempos["disposición (clic)"].append(medir(pagina, boton.click))
-    return tiempos
-
-
-def cronometrar(funcion, n: int) -> list[float]:
-    tiempos = []
-    for i in range(n):
-        inicio = time.perf_counter()
-        funcion(i)
-        tiempos.append((time.perf_counter() - inicio) * 1000)
-    return tiempos
-
-
-def servidor_cabezas(modulo, n: int) -> dict[str, list[float]]:
-    caja = modulo.crear_explorable()
-    botones = list(caja.botones.values())
-    filas = ["persiguen", "duerme", "ratón", "gatos", "el"]
-    return {
-        "botón (clic)": cronometrar(lambda i: botones[i % 5].click(), n),
-        "fila (selector)": cronometrar(
-            lambda i: setattr(caja.selector_fila, "value", filas[i % 5]), n),
-    }
-
-
-def servidor_escalera(modulo, n: int) -> dict[str, list[float]]:
-    caja = modulo.crear_explorable()
-
-    def mover(control, paso):
-        return lambda i: setattr(control, "value", control.value + (paso if i % 2 == 0 else -paso))
-
-    return {
-        "d_model (tecla)": cronometrar(mover(caja.control_d_model, 2), n),
-        "T (tecla)": cronometrar(mover(caja.control_T, 1), n),
-        "pareja i (tecla)": cronometrar(mover(caja.control_pareja, 1), n),
-        "disposición (clic)": cronometrar(lambda i: setattr(
-            caja.control_disposicion, "value", "concatenada" if i % 2 == 0 else "intercalada"), n),
-    }
-
-
-def solo_dibujo(modulo, n: int) -> list[float]:
-    """ms of matplotlib alone (draw + PNG encode) for one update, the bulk of the server time."""
-    if hasattr(modulo, "dibujar_mapa"):
-        fig, ax = modulo.nueva_figura()
-        mapas = modulo.calcular_mapas()
-        nombres = list(mapas)
-
-        def una(i):
-            modulo.dibujar_mapa(ax, mapas[nombres[i % 5]], nombres[i % 5], "duerme")
-            modulo.figura_a_png(fig)
-        return cronometrar(una, n)
-    return cronometrar(lambda i: modulo.figura_a_png(modulo.dibujar(64 + i % 2, 32, i % 4, "intercalada")), n)
-
-
 def cargar(carpeta: Path, nombre: str):
     from conftest import cargar_modulo
     return cargar_modulo(carpeta / f"{nombre}.py", nombre)
@@ -164,66 +316,85 @@ def cargar(carpeta: Path, nombre: str):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeticiones", type=int, default=10)
+    parser.add_argument("--repeticiones", type=int, default=20,
+                        help="interacciones por fila (primera visita y repetida); por defecto 20")
+    parser.add_argument("--release", type=Path, default=None,
+                        help="carpeta con las tareas publicadas que se miden (por defecto, release/); "
+                             "sirve para medir una versión anterior")
+    parser.add_argument("--solo-nucleo", action="store_true", help="sin navegador: sólo el núcleo")
     args = parser.parse_args(argv)
     n = args.repeticiones
-    faltas = lab.faltas_del_navegador()
+    faltas = None if args.solo_nucleo else lab.faltas_del_navegador()
     if faltas:
         print(f"No se puede medir en el navegador: {faltas}. {lab.COMO_ACTIVARLAS}")
         return 1
 
     import matplotlib
     matplotlib.use("Agg")
-    from playwright.sync_api import sync_playwright
 
+    carga_antes = os.getloadavg()
     base = Path(tempfile.mkdtemp(prefix="bench-widgets-"))
-    filas = []
+    nucleo, navegador, recorridos = {}, {}, {}
     try:
-        origen = release(base)
+        origen = args.release.resolve() if args.release else release(base)
         alumno = base / "alumno"
         for tarea in TAREAS:
             shutil.copytree(origen / tarea, alumno / tarea)
-
-        servidor, dibujo = {}, {}
         for tarea, (_, modulo) in TAREAS.items():
             mod = cargar(alumno / tarea, modulo)
-            servidor[tarea] = (servidor_cabezas if modulo == "explorable_cabezas" else servidor_escalera)(mod, n)
-            dibujo[tarea] = statistics.median(solo_dibujo(mod, n))
-
-        navegador = {}
-        with lab.ServidorLab(alumno, registro=base / "servidor.log") as lab_servidor, sync_playwright() as pw:
-            chromium = lab.lanzar_chromium(pw)
-            pagina = lab.nueva_pagina(chromium, 1300, 1500)
-            for tarea, (cuaderno, modulo) in TAREAS.items():
-                lab.ejecutar_leccion(pagina, lab_servidor, f"{tarea}/{cuaderno}")
-                medidor = navegador_cabezas if modulo == "explorable_cabezas" else navegador_escalera
-                navegador[tarea] = medidor(pagina, n)
-            chromium.close()
-
-        for tarea, (_, modulo) in TAREAS.items():
-            for interaccion, tiempos in navegador[tarea].items():
-                del_servidor = servidor[tarea][interaccion]
-                filas.append((modulo, interaccion, statistics.median(tiempos), max(tiempos),
-                              statistics.median(del_servidor), max(del_servidor)))
+            recorridos[modulo] = (recorrido_cabezas(n) if modulo == "explorable_cabezas" else
+                                  recorrido_escalera(n, con_casillas=hasattr(mod, "revisar_valor")))
+            nucleo[modulo] = agrupar(en_nucleo(mod, recorridos[modulo]))
+        if args.solo_nucleo:
+            navegador = {m: {clave: [] for clave in medidas} for m, medidas in nucleo.items()}
+        else:
+            navegador = medir_en_navegador(alumno, base, recorridos)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+    carga_despues = os.getloadavg()
+    imprimir(n, origen, recorridos, nucleo, navegador, carga_antes, carga_despues)
+    return 0
 
-    cabecera = ("explorable", "interacción", "navegador mediana", "máx", "servidor mediana", "máx")
-    texto = [(a, b, f"{c:.0f} ms", f"{d:.0f} ms", f"{e:.1f} ms", f"{f:.1f} ms") for a, b, c, d, e, f in filas]
-    anchos = [max(len(str(x)) for x in col) for col in zip(cabecera, *texto)]
-    print(f"Respuesta de los explorables ({n} interacciones por fila; objetivo: mediana ≤ "
-          f"{OBJETIVO_NAVEGADOR_MS} ms en el navegador, ≤ {OBJETIVO_SERVIDOR_MS} ms en el servidor)")
+
+def medir_en_navegador(alumno: Path, base: Path, recorridos: dict) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    navegador = {}
+    with lab.ServidorLab(alumno, registro=base / "servidor.log") as servidor, sync_playwright() as pw:
+        chromium = lab.lanzar_chromium(pw)
+        pagina = lab.nueva_pagina(chromium, 1300, 1500)
+        for tarea, (cuaderno, modulo) in TAREAS.items():
+            lab.ejecutar_leccion(pagina, servidor, f"{tarea}/{cuaderno}")
+            navegador[modulo] = agrupar(en_navegador(pagina, modulo, recorridos[modulo]))
+        chromium.close()
+    return navegador
+
+
+def imprimir(n, origen, recorridos, nucleo, navegador, carga_antes, carga_despues) -> None:
+    cabecera = ("explorable", "interacción", "visita", "n", "navegador mediana", "p95",
+                "núcleo mediana", "p95")
+    filas, avisos = [], []
+    for modulo in recorridos:
+        for (tipo, visita), del_nucleo in nucleo[modulo].items():
+            tiempos = navegador[modulo][(tipo, visita)]
+            nuc_med = statistics.median(del_nucleo)
+            nav_med = statistics.median(tiempos) if tiempos else None
+            filas.append((modulo, tipo, visita, str(len(del_nucleo)),
+                          "—" if nav_med is None else f"{nav_med:.0f} ms",
+                          "—" if nav_med is None else f"{percentil(tiempos, 95):.0f} ms",
+                          f"{nuc_med:.1f} ms", f"{percentil(del_nucleo, 95):.1f} ms"))
+            avisos.append(("" if nav_med is None or nav_med <= OBJETIVO_NAVEGADOR_MS
+                           else "  ← navegador por encima del objetivo")
+                          + ("" if nuc_med <= OBJETIVO_NUCLEO_MS else "  ← núcleo por encima del objetivo"))
+    anchos = [max(len(str(x)) for x in col) for col in zip(cabecera, *filas)]
+    print(f"Respuesta de los explorables de {origen} ({n} interacciones por fila; objetivo: mediana ≤ "
+          f"{OBJETIVO_NAVEGADOR_MS} ms en el navegador y ≤ {OBJETIVO_NUCLEO_MS} ms en el núcleo)")
+    print(f"carga media de la máquina (1, 5, 15 min): antes {', '.join(f'{x:.2f}' for x in carga_antes)}; "
+          f"después {', '.join(f'{x:.2f}' for x in carga_despues)}; {os.cpu_count()} núcleos")
     print("  ".join(h.ljust(w) for h, w in zip(cabecera, anchos)))
     print("  ".join("-" * w for w in anchos))
-    for fila, (_, _, c, _, e, _) in zip(texto, filas):
-        marcas = ("" if c <= OBJETIVO_NAVEGADOR_MS else "  ← navegador por encima del objetivo") + (
-            "" if e <= OBJETIVO_SERVIDOR_MS else "  ← servidor por encima del objetivo")
-        print("  ".join(x.ljust(w) for x, w in zip(fila, anchos)) + marcas)
-    print()
-    for tarea, (_, modulo) in TAREAS.items():
-        print(f"{modulo}: sólo matplotlib (dibujar la figura y codificar el PNG), mediana "
-              f"{dibujo[tarea]:.1f} ms por actualización")
-    return 0
+    for fila, aviso in zip(filas, avisos):
+        print("  ".join(x.ljust(w) for x, w in zip(fila, anchos)) + aviso)
 
 
 if __name__ == "__main__":

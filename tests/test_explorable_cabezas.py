@@ -183,8 +183,41 @@ def test_dibujo_con_etiquetas_y_pesos(ex, mapas):
     assert [t.get_text() for t in ax.get_yticklabels()] == list(ex.PALABRAS)
     textos = [t.get_text() for t in ax.texts]
     assert len(textos) == 64
-    assert f"{fila(ex, mapas, 'Suma', 'duerme').max():.2f}" in textos
+    assert f"{fila(ex, mapas, 'Suma', 'duerme').max():.3f}" in textos
     assert ex.figura_a_png(fig).startswith(b"\x89PNG")
+
+
+def test_pesos_con_tres_decimales_como_el_panel_y_la_leccion(ex, mapas):
+    """0.125 (uniform rows) is written 0.125 on the map, as in the panel and the prose (not 0.12)."""
+    fig, ax = ex.nueva_figura()
+    ex.dibujar_mapa(ax, mapas["Cabeza 3"], "Mapa «Cabeza 3»", "duerme")
+    fila_duerme = [t.get_text() for t in ax.texts][7 * 8:8 * 8]
+    assert fila_duerme == ["0.125"] * 8
+    panel = ex.texto_resumen(ex.resumen_fila(mapas, "duerme"), "duerme")
+    assert "0.125 a cada palabra" in panel
+
+
+def test_escala_de_color_llega_al_mayor_peso_y_no_a_1(ex, mapas):
+    """Contrast: the darkest colour is the largest weight of the five maps (0.514), rounded up."""
+    maximo = max(float(A.max()) for A in mapas.values())
+    assert maximo == pytest.approx(0.5135, abs=1e-4)
+    assert ex.escala_de_color(mapas) == pytest.approx(0.6)
+    assert ex.escala_de_color({"x": np.array([[0.5, 0.5]])}) == pytest.approx(0.5)
+    assert ex.escala_de_color({"x": np.array([[1.0, 0.0]])}) == pytest.approx(1.0)
+    caja = ex.crear_explorable()
+    fig = caja._pintor.fig
+    imagen = fig.axes[0].get_images()[0]
+    assert imagen.get_clim() == pytest.approx((0.0, 0.6))
+    assert fig.axes[1].get_ylabel() == "peso de atención"     # the colour bar says what it measures
+
+
+def test_letra_legible(ex, mapas):
+    """Word labels and weights are at least 13 px in the 100-dpi PNG."""
+    fig, ax = ex.nueva_figura()
+    ex.dibujar_mapa(ax, mapas["Suma"], "Mapa «Suma»", "duerme", tope=0.6)
+    assert fig.dpi == 100
+    for texto in ax.texts + ax.get_xticklabels() + ax.get_yticklabels():
+        assert texto.get_fontsize() * fig.dpi / 72 >= 13
 
 
 # --- wiring (headless) -------------------------------------------------------
@@ -256,12 +289,40 @@ def test_dos_explorables_independientes(ex):
         ex.crear_explorable(mapa_inicial="Cabeza 9")
 
 
-def test_salida_estatica(caja):
-    """Outside a widget frontend the box still shows the map (PNG) and the summary as HTML."""
-    datos = caja._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in datos
-    assert "data:image/png;base64," in datos["text/html"]
-    assert "explorable-cabezas-estatico" in datos["text/html"]
+def test_salida_fija_con_aviso_imagen_y_resumen(caja):
+    """The static fallback: Spanish hint to run the cell again, the current PNG and the summary."""
+    import base64
+
+    assert "application/vnd.jupyter.widget-view+json" in caja._repr_mimebundle_()
+    assert "explorable-vivo" in caja._dom_classes
+    datos = caja.datos_respaldo()
+    assert 'class="explorable-respaldo"' in datos["text/html"]
+    assert "ejecuta esta celda otra vez" in datos["text/html"]
+    assert base64.b64encode(caja.imagen.value).decode() in datos["text/html"]
+    assert caja.panel.value in datos["text/html"]
+    assert "mapa «Suma», fila «duerme»" in datos["text/plain"]
+
+
+def test_al_mostrarse_deja_la_salida_fija_y_la_pone_al_dia(caja, monkeypatch, ex):
+    import IPython.display
+
+    mostrados, actualizados = [], []
+
+    class Asa:
+        def update(self, datos, **kwargs):
+            actualizados.append((datos, kwargs))
+
+    def display(datos, **kwargs):
+        mostrados.append((datos, kwargs))
+        return Asa() if kwargs.get("display_id") else None
+
+    monkeypatch.setattr(IPython.display, "display", display)
+    caja._ipython_display_()
+    assert [sorted(d) for d, _ in mostrados][0] == sorted(caja._repr_mimebundle_())
+    assert mostrados[1][1]["metadata"] == ex.METADATOS_RESPALDO
+    caja.botones["Cabeza 2"].click()
+    datos, kwargs = actualizados[-1]
+    assert "mapa «Cabeza 2»" in datos["text/plain"] and kwargs["metadata"] == ex.METADATOS_RESPALDO
 
 
 # --- fast redraw: same picture as a fresh draw, shown at its own size ---------
@@ -285,7 +346,8 @@ def test_redibujo_igual_que_dibujo_nuevo(ex, mapas):
         accion()
         nombre, fila_elegida = caja.mapa_seleccionado, caja.selector_fila.value
         fig, ax = ex.nueva_figura()
-        ex.dibujar_mapa(ax, mapas[nombre], f"Mapa «{nombre}»", fila_elegida)
+        ex.dibujar_mapa(ax, mapas[nombre], f"Mapa «{nombre}»", fila_elegida,
+                        tope=ex.escala_de_color(mapas))
         np.testing.assert_array_equal(_pixeles(caja.imagen.value), _pixeles(ex.figura_a_png(fig)))
 
 

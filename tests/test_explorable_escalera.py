@@ -1,6 +1,7 @@
 """Tests of the lesson-2 explorable (the wavelength ladder): pure layer and headless wiring."""
 from __future__ import annotations
 
+import base64
 import inspect
 
 import matplotlib
@@ -189,6 +190,81 @@ def test_ni_las_curvas_ni_los_senos_del_modulo_sirven_para_el_ejercicio():
         assert not np.allclose(atajo, ref, **TOLERANCIA_PE)  # not enough to pass
 
 
+def test_curvas_con_T_1_no_inventan_posiciones():
+    """T = 1: the curve is the single position 0 (the old code drew up to position 1)."""
+    curvas = esc.curvas_de_pareja(1, 8, 0)
+    assert curvas["x"].tolist() == [0.0] and curvas["pos"].tolist() == [0.0]
+
+
+# ---- ticks: integers inside the axis, on every axis that counts things
+
+@pytest.mark.parametrize("n, esperado", [(1, [0]), (2, [0, 1]), (8, list(range(8))),
+                                         (9, [0, 2, 4, 6, 8]), (32, [0, 4, 8, 12, 16, 20, 24, 28]),
+                                         (64, [0, 8, 16, 24, 32, 40, 48, 56]),
+                                         (200, [0, 25, 50, 75, 100, 125, 150, 175])])
+def test_marcas_enteras(n, esperado):
+    assert esc.marcas_enteras(n, 8) == esperado
+
+
+def test_marcas_enteras_siempre_dentro_y_enteras():
+    for n in range(1, 1001):
+        marcas = esc.marcas_enteras(n, 8)
+        assert marcas[0] == 0 and all(isinstance(m, int) for m in marcas), n
+        assert 1 <= len(marcas) <= 8 and marcas[-1] <= n - 1, n
+        assert marcas == sorted(set(marcas)), n
+
+
+def test_marcas_enteras_rechaza_ejes_vacios():
+    with pytest.raises(ValueError):
+        esc.marcas_enteras(0)
+
+
+# ---- labels that follow the layout
+
+def test_rotulo_de_columnas_sigue_a_la_disposicion():
+    intercalada = esc.etiqueta_columnas("intercalada")
+    concatenada = esc.etiqueta_columnas("concatenada")
+    assert "izquierda" in intercalada and "derecha" in intercalada
+    assert "cada mitad" in concatenada and "izquierda" not in concatenada
+    assert "2i+1" in esc.titulo_mapa("intercalada") and "[sin | cos]" in esc.titulo_mapa("concatenada")
+    with pytest.raises(ValueError):
+        esc.etiqueta_columnas("al revés")
+
+
+@pytest.mark.parametrize("disposicion, columnas", [("intercalada", "10 y 11"), ("concatenada", "5 y 21")])
+def test_titulo_de_curvas_da_las_columnas_de_la_disposicion(disposicion, columnas):
+    assert esc.titulo_curvas(5, 32, disposicion) == f"Pareja 5 (columnas {columnas}): λ ≈ 111.7"
+
+
+def test_nota_con_d_model_2_dice_que_las_disposiciones_coinciden():
+    """At d_model = 2 both layouts are the same matrix: the note says so instead of "0.00"."""
+    assert esc.comparar_disposiciones(10, 2)["vectores"] == 0.0
+    for disposicion in esc.DISPOSICIONES:
+        nota = esc.texto_disposicion(10, 2, disposicion)
+        assert "misma matriz" in nota and "diferencia máxima" not in nota
+    assert "diferencia máxima" in esc.texto_disposicion(10, 4, "concatenada")
+
+
+# ---- typed values: refused visibly, the value in use stays
+
+def test_revisar_valor_acepta_lo_que_vale():
+    assert esc.revisar_valor("d_model", 48, 32, 2, 128, par=True) == (48, None)
+
+
+@pytest.mark.parametrize("valor, palabra", [(33, "par"), (512, "de 2 a 128"), (0, "de 2 a 128"),
+                                            (-4, "de 2 a 128")])
+def test_revisar_valor_rechaza_d_model_impar_o_fuera_de_rango(valor, palabra):
+    usado, mensaje = esc.revisar_valor("d_model", valor, 32, 2, 128, par=True)
+    assert usado == 32
+    assert palabra in mensaje and f"d_model = {valor} no vale" in mensaje
+    assert "Sigue d_model = 32" in mensaje
+
+
+def test_revisar_valor_explica_el_rango_si_se_le_da_motivo():
+    _, mensaje = esc.revisar_valor("pareja i", 16, 3, 0, 15, motivo_rango="(hay 16 parejas)")
+    assert "de 0 a 15. (hay 16 parejas)" in mensaje
+
+
 def test_mapa_en_float16_no_pasa_la_tolerancia_del_ejercicio():
     matriz = esc.matriz_para_mapa(50, 16, "intercalada")["matriz"]
     assert matriz.dtype == np.float16
@@ -197,13 +273,16 @@ def test_mapa_en_float16_no_pasa_la_tolerancia_del_ejercicio():
 
 # ---------------------------------------------------------------- rendering
 
+def _textos(fig):
+    return [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text()]
+
+
 def test_dibujar_tiene_tres_paneles_y_el_mapa_fijo_en_menos_uno_uno():
     fig = esc.dibujar(24, 32, 3, "intercalada")
-    ax_mapa, ax_curvas, ax_escalera = fig.axes[:3]
+    ax_mapa, _barra, ax_curvas, ax_escalera = fig.axes
     imagen = ax_mapa.get_images()[0]
     assert imagen.get_clim() == (-1.0, 1.0)
     assert imagen.get_array().shape == (24, 32)
-    assert ax_mapa.get_xlabel() and ax_mapa.get_ylabel()
     assert ax_escalera.get_yscale() == "log"
     referencias = [linea.get_ydata()[0] for linea in ax_escalera.get_lines()
                    if len(linea.get_ydata()) == 2 and linea.get_ydata()[0] == linea.get_ydata()[1]]
@@ -211,11 +290,90 @@ def test_dibujar_tiene_tres_paneles_y_el_mapa_fijo_en_menos_uno_uno():
     # the two highlighted columns (rectangles) are those of pair 3
     bordes = sorted(p.get_x() + 0.5 for p in ax_mapa.patches)
     assert bordes == [6, 7]
+    textos = [t.get_text() for t in _textos(fig)]
+    assert "posición pos" in textos and esc.etiqueta_columnas("intercalada") in textos
+    assert esc.titulo_mapa("intercalada") in textos
 
 
-def test_figura_a_png_da_un_png():
+def test_figura_a_png_da_un_png_de_1000_pixeles():
     png = esc.figura_a_png(esc.dibujar(8, 8, 0, "concatenada"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert _pixeles(png).shape == (560, 1000, 3)
+
+
+def test_letra_legible_y_simbolos_con_mathtext():
+    """Every text is at least 13 px (100 dpi); λ_i is set as math, never a literal underscore."""
+    fig = esc.dibujar(64, 32, 2, "intercalada")
+    for texto in _textos(fig):
+        assert texto.get_fontsize() * fig.dpi / 72 >= 13, texto.get_text()
+        cadena = texto.get_text()
+        fuera_de_formulas = cadena.split("$")[0::2]
+        assert not any("_" in trozo for trozo in fuera_de_formulas), cadena
+    assert r"$\lambda_i$ (posiciones)" == fig.axes[3].get_ylabel()
+
+
+@pytest.mark.parametrize("T, d_model", [(1, 2), (2, 4), (17, 34), (64, 32), (200, 128)])
+def test_marcas_enteras_en_los_ejes_que_cuentan(T, d_model):
+    """Positions, columns and pairs: integer ticks inside the data, also at T = 1 and d_model = 2."""
+    fig = esc.dibujar(T, d_model, 0, "intercalada")
+    ax_mapa, _barra, ax_curvas, ax_escalera = fig.axes
+    for marcas, n in ((ax_mapa.get_yticks(), T), (ax_mapa.get_xticks(), d_model),
+                      (ax_curvas.get_xticks(), T), (ax_escalera.get_xticks(), esc.PAREJAS_MAX)):
+        assert len(marcas) and all(float(m).is_integer() and 0 <= m <= n - 1 for m in marcas), marcas
+    if T == 1:
+        assert list(ax_mapa.get_yticks()) == [0] and list(ax_curvas.get_xticks()) == [0]
+        assert ax_curvas.get_xlim() == (-0.5, 0.5)
+    if d_model == 2:
+        assert list(ax_mapa.get_xticks()) == [0, 1]
+
+
+def test_las_leyendas_no_tapan_datos():
+    """Both legends sit outside their axes, so no curve, rung or line can be under them."""
+    fig = esc.dibujar(64, 32, 0, "intercalada")
+    fig.canvas.draw()
+    _mapa, _barra, ax_curvas, ax_escalera = fig.axes
+    leyendas = fig.legends + [ax_escalera.get_legend()]
+    assert len(leyendas) == 2
+    for leyenda in leyendas:
+        caja = leyenda.get_window_extent()
+        for ax in (ax_curvas, ax_escalera):
+            assert not caja.overlaps(ax.get_window_extent()), leyenda
+
+
+def test_escalera_con_ejes_fijos_se_inclina_menos_al_subir_d_model():
+    """The prose: raising d_model makes the ladder's line less steep. The picture must agree."""
+    def pendiente(d_model):
+        fig = esc.dibujar(64, d_model, 0, "intercalada")
+        ax = fig.axes[3]
+        x, y = ax.transData.transform(np.column_stack(ax.get_lines()[0].get_data()))[[0, -1]].T
+        return (y[1] - y[0]) / (x[1] - x[0]), ax.get_xlim(), ax.get_ylim()
+    pendientes = [pendiente(d) for d in (8, 32, 128)]
+    assert pendientes[0][1:] == pendientes[1][1:] == pendientes[2][1:]   # same axes
+    assert pendientes[0][0] > 2 * pendientes[1][0] > 4 * pendientes[2][0] > 0
+
+
+@pytest.mark.parametrize("disposicion", esc.DISPOSICIONES)
+def test_cada_trozo_contiene_sus_artistas(disposicion):
+    """The saved pieces of the canvas hold everything drawn in them, in the extreme states."""
+    for estado in [(1, 2, 0), (200, 128, 63), (17, 34, 16), (200, 2, 0), (1, 128, 0)]:
+        figura = esc._FiguraEscalera(*estado, disposicion)
+        figura.png()
+        renderer = figura.fig.canvas.get_renderer()
+        for texto in _textos(figura.fig):     # nothing is cut at the edges of the picture
+            caja = texto.get_window_extent(renderer)
+            assert caja.x0 >= 0 and caja.y0 >= 0 and caja.x1 <= 1000 and caja.y1 <= 560, texto
+        encima = [a for _, a in figura.capa_estado]      # drawn every time, over every piece
+        with esc._escondidos(encima):
+            for nombre, (bbox, _clave, artistas, _tope) in figura._trozos.items():
+                for artista in artistas:
+                    extension = artista.get_tightbbox(renderer)
+                    assert bbox.x0 <= extension.x0 and extension.x1 <= bbox.x1, (nombre, estado)
+                    assert bbox.y0 <= extension.y0 and extension.y1 <= bbox.y1, (nombre, estado)
+        cajas = [b for b, *_ in figura._trozos.values()]
+        for i, una in enumerate(cajas):
+            for otra in cajas[i + 1:]:
+                interseccion = matplotlib.transforms.Bbox.intersection(una, otra)
+                assert interseccion is None or interseccion.width * interseccion.height == 0
 
 
 # ---------------------------------------------------------------- headless wiring
@@ -230,22 +388,36 @@ def test_explorable_con_valores_por_defecto(caja):
                            "columnas": (0, 1), "longitud": pytest.approx(2 * np.pi)}
     assert caja.imagen.value[:8] == b"\x89PNG\r\n\x1a\n"
     assert "6.3 posiciones" in caja.etiqueta_longitud.value
-    for parte, clase in [(caja, "explorable-escalera"),
+    for parte, clase in [(caja, "explorable-escalera"), (caja, "explorable-vivo"),
                          (caja.children[0], "explorable-escalera-controles"),
                          (caja.imagen, "explorable-escalera-imagen"),
                          (caja.etiqueta_longitud, "explorable-escalera-longitud"),
                          (caja.nota_disposicion, "explorable-escalera-nota"),
+                         (caja.aviso, "explorable-escalera-aviso"),
                          (caja.control_d_model, "explorable-escalera-d-model"),
+                         (caja.texto_d_model, "explorable-escalera-d-model-texto"),
                          (caja.control_T, "explorable-escalera-t"),
+                         (caja.texto_T, "explorable-escalera-t-texto"),
                          (caja.control_pareja, "explorable-escalera-pareja"),
+                         (caja.texto_pareja, "explorable-escalera-pareja-texto"),
                          (caja.control_disposicion, "explorable-escalera-disposicion")]:
         assert clase in parte._dom_classes
     assert caja.control_d_model.description == "d_model (par)"
     assert caja.control_T.description == "T (posiciones)"
     assert caja.control_pareja.description == "pareja i"
     assert caja.control_disposicion.description == "disposición"
-    assert not caja.control_d_model.continuous_update
-    assert not caja.control_T.continuous_update
+    assert (caja.texto_d_model.value, caja.texto_T.value, caja.texto_pareja.value) == (32, 64, 0)
+    for control in (caja.control_d_model, caja.control_T, caja.control_pareja):
+        assert not control.continuous_update and not control.readout
+    assert caja.aviso.value == ""
+
+
+def test_botones_de_disposicion_con_sitio_para_su_texto(caja):
+    """The toggle buttons get a width for their longest label (they were cut at the default)."""
+    ancho = caja.control_disposicion.style.button_width
+    assert ancho.endswith("px")
+    letras = max(len(etiqueta) for etiqueta, _ in caja.control_disposicion.options)
+    assert int(ancho[:-2]) >= 8 * letras
 
 
 @pytest.mark.parametrize("d_model, pareja", [(32, 2), (32, 15), (64, 7), (8, 3)])
@@ -256,6 +428,7 @@ def test_longitud_mostrada_sigue_la_formula(caja, d_model, pareja):
     assert caja.estado["longitud"] == pytest.approx(esperado)
     assert f"≈ {esc.formatear_posiciones(esperado)} posiciones" in caja.etiqueta_longitud.value
     assert f"Pareja {pareja} " in caja.etiqueta_longitud.value
+    assert (caja.texto_d_model.value, caja.texto_pareja.value) == (d_model, pareja)
 
 
 def test_pareja_elegida_resalta_sus_columnas(caja):
@@ -269,6 +442,7 @@ def test_cambiar_d_model_ajusta_el_maximo_de_la_pareja(caja):
     caja.control_d_model.value = 8
     assert caja.control_pareja.max == 3
     assert caja.estado["pareja"] == 3 and caja.estado["d_model"] == 8
+    assert caja.texto_pareja.value == 3
     caja.control_d_model.value = 64
     assert caja.control_pareja.max == 31
 
@@ -280,7 +454,7 @@ def test_solo_se_ofrecen_d_model_pares(caja):
 def test_cambiar_T_redibuja(caja):
     antes = caja.imagen.value
     caja.control_T.value = 120
-    assert caja.estado["T"] == 120
+    assert caja.estado["T"] == 120 and caja.texto_T.value == 120
     assert caja.imagen.value != antes
 
 
@@ -298,16 +472,82 @@ def test_alternar_disposicion(caja):
     assert caja.estado["columnas"] == (6, 7)
 
 
+def test_teclear_un_valor_valido_lo_usa(caja):
+    caja.texto_d_model.value = 48
+    assert caja.control_d_model.value == 48 and caja.estado["d_model"] == 48
+    assert caja.aviso.value == ""
+    caja.texto_T.value = 7
+    caja.texto_pareja.value = 20
+    assert (caja.estado["T"], caja.estado["pareja"]) == (7, 20)
+
+
+@pytest.mark.parametrize("valor, palabra", [(33, "par"), (512, "de 2 a 128"), (0, "de 2 a 128")])
+def test_teclear_d_model_que_no_vale_se_rechaza_a_la_vista(caja, valor, palabra):
+    """Typed odd / out-of-range d_model: Spanish message, the box shows the value in use, no redraw."""
+    antes = caja.imagen.value
+    caja.texto_d_model.value = valor
+    assert caja.texto_d_model.value == 32 and caja.control_d_model.value == 32
+    assert caja.estado["d_model"] == 32 and caja.imagen.value == antes
+    assert palabra in caja.aviso.value and "Sigue d_model = 32" in caja.aviso.value
+    caja.control_T.value = 65      # the next accepted change clears the message
+    assert caja.aviso.value == ""
+
+
+def test_teclear_T_o_pareja_fuera_de_rango_se_rechaza(caja):
+    caja.texto_T.value = 500
+    assert caja.texto_T.value == 64 and "de 1 a 200" in caja.aviso.value
+    caja.texto_pareja.value = 16
+    assert caja.texto_pareja.value == 0
+    assert "de 0 a 15" in caja.aviso.value and "hay 16 parejas" in caja.aviso.value
+
+
 def test_dos_explorables_no_comparten_estado():
     uno, otro = esc.crear_explorable(), esc.crear_explorable()
     uno.control_pareja.value = 5
     assert otro.estado["pareja"] == 0
 
 
-def test_vista_estatica_incluye_imagen(caja):
+def test_valores_iniciales_que_no_ofrece_se_rechazan():
+    for argumentos in ({"d_model": 256}, {"T": 0}, {"pareja": 16}, {"disposicion": "otra"}):
+        with pytest.raises(ValueError):
+            esc.crear_explorable(**argumentos)
+
+
+# ---------------------------------------------------------------- static fallback
+
+def test_vista_del_widget_y_salida_fija_aparte(caja):
     datos = caja._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in datos
-    assert "image/png" in datos
+    respaldo = caja.datos_respaldo()
+    assert 'class="explorable-respaldo"' in respaldo["text/html"]
+    assert "ejecuta esta celda otra vez" in respaldo["text/html"]
+    assert "data:image/png;base64," + base64.b64encode(caja.imagen.value).decode() in respaldo["text/html"]
+    assert "d_model = 32, T = 64" in respaldo["text/plain"]
+
+
+def test_al_mostrarse_deja_widget_y_salida_fija_que_sigue_a_cada_cambio(caja, monkeypatch):
+    """In a notebook: two outputs (widget, then the marked static fallback) and updates per change."""
+    import IPython.display
+
+    mostrados, actualizados = [], []
+
+    class Asa:
+        def update(self, datos, **kwargs):
+            actualizados.append((datos, kwargs))
+
+    def display(datos, **kwargs):
+        mostrados.append((datos, kwargs))
+        return Asa() if kwargs.get("display_id") else None
+
+    monkeypatch.setattr(IPython.display, "display", display)
+    caja._ipython_display_()
+    assert len(mostrados) == 2
+    assert "application/vnd.jupyter.widget-view+json" in mostrados[0][0]
+    assert mostrados[1][1]["metadata"] == esc.METADATOS_RESPALDO
+    caja.control_pareja.value = 3
+    datos, kwargs = actualizados[-1]
+    assert base64.b64encode(caja.imagen.value).decode() in datos["text/html"]
+    assert "pareja i = 3" in datos["text/plain"] and kwargs["metadata"] == esc.METADATOS_RESPALDO
 
 
 # ---------------------------------------------------------------- fast redraw
@@ -324,7 +564,8 @@ def test_redibujo_igual_que_dibujo_nuevo(caja):
     pasos = [("control_pareja", 5), ("control_disposicion", "concatenada"), ("control_T", 10),
              ("control_d_model", 8), ("control_pareja", 2), ("control_T", 64),
              ("control_d_model", 32), ("control_disposicion", "intercalada"), ("control_pareja", 0),
-             ("control_pareja", 5)]
+             ("control_pareja", 5), ("control_T", 1), ("control_d_model", 2), ("control_T", 200),
+             ("control_d_model", 128), ("control_pareja", 63), ("control_disposicion", "concatenada")]
     for control, valor in pasos:
         setattr(getattr(caja, control), "value", valor)
         e = caja.estado
@@ -333,17 +574,65 @@ def test_redibujo_igual_que_dibujo_nuevo(caja):
 
 
 def test_cambiar_pareja_no_toca_el_fondo(caja):
-    """Changing only the pair keeps the heatmap image and the ladder's rungs as they were."""
+    """Changing only the pair keeps the heatmap image as it was and reuses the saved pieces."""
     figura = esc._FiguraEscalera(64, 32, 0, "intercalada")
+    figura.png()
     datos = figura.imagen.get_array().copy()
-    peldanos = figura.peldanos.get_ydata().copy()
     figura.poner(64, 32, 7, "intercalada")
+    figura.png()
     np.testing.assert_array_equal(figura.imagen.get_array(), datos)
-    np.testing.assert_array_equal(figura.peldanos.get_ydata(), peldanos)
     assert [p.get_x() + 0.5 for p in figura.recuadros] == [14, 15]
+    assert {nombre: len(g) for nombre, g in figura._guardados.items()} == {
+        "titulo": 1, "rotulo": 1, "mapa": 1, "curvas": 1}
 
 
 def test_imagen_a_su_tamano(caja):
     """The Image widget is shown at the PNG's pixel width (not stretched, so it is sharp)."""
     ancho = _pixeles(caja.imagen.value).shape[1]
     assert caja.imagen.layout.width == f"{ancho}px"
+
+
+def test_salida_fija_una_sola_vez_por_rafaga_de_cambios(caja, monkeypatch):
+    """In a kernel the fallback (a second copy of the PNG) travels once per burst, after 0.5 s."""
+    pendientes, actualizados = [], []
+    monkeypatch.setattr(esc, "_mas_tarde", lambda funcion, segundos: pendientes.append((funcion, segundos)))
+
+    class Asa:
+        def update(self, datos, **kwargs):
+            actualizados.append(datos)
+
+    caja._respaldo = Asa()
+    for pareja in (1, 2, 3):
+        caja.control_pareja.value = pareja
+    assert [s for _, s in pendientes] == [0.5] and actualizados == []
+    pendientes[0][0]()
+    assert len(actualizados) == 1 and "pareja i = 3" in actualizados[0]["text/plain"]
+    caja.control_pareja.value = 4
+    assert len(pendientes) == 2
+
+
+def test_mas_tarde_usa_el_bucle_del_nucleo_desde_cualquier_hilo(monkeypatch):
+    """In a kernel: add_callback (thread-safe, wakes the loop) that schedules call_later; else now."""
+    import IPython
+
+    llamadas = []
+
+    class Bucle:
+        def add_callback(self, funcion, *args):
+            llamadas.append(("add_callback", funcion.__name__, args))
+            funcion(*args)
+
+        def call_later(self, segundos, funcion):
+            llamadas.append(("call_later", segundos, funcion))
+
+    class Shell:
+        kernel = type("K", (), {"io_loop": Bucle()})()
+
+    hecho = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: Shell())
+    esc._mas_tarde(lambda: hecho.append(1), 0.5)
+    assert [l[:2] for l in llamadas] == [("add_callback", "call_later"), ("call_later", 0.5)]
+    assert hecho == []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: None)
+    esc._mas_tarde(lambda: hecho.append(2), 0.5)
+    assert hecho == [2]

@@ -11,17 +11,21 @@ El módulo tiene tres capas:
 1. Funciones puras (arrays de NumPy dentro, arrays o textos fuera):
    ``matriz_rasgos`` → ``matrices_reglas`` → ``consultas_y_claves`` →
    ``mapa_atencion`` / ``calcular_mapas`` → ``resumen_fila`` / ``texto_resumen``.
+   ``escala_de_color`` elige el tope de la escala de color a partir de los mapas.
 2. Dibujo: ``dibujar_mapa`` pinta un mapa en unos ejes de matplotlib y
    ``figura_a_png`` lo convierte en bytes PNG.
 3. Conexión con ipywidgets: ``crear_explorable`` monta los botones, el selector
    de fila, la imagen y el panel de resumen.  Las funciones de respuesta no tocan ninguna
-   variable global: todo el estado vive dentro de la caja que se devuelve.
+   variable global: todo el estado vive dentro de la caja que se devuelve.  Al
+   mostrarse en un cuaderno, la caja deja además una salida fija (aviso e
+   imagen) que sólo se ve si el explorable ya no está vivo.
 """
 from __future__ import annotations
 
 import base64
 import html
 import io
+import math
 
 import numpy as np
 
@@ -208,6 +212,25 @@ def ganadoras(fila_pesos: np.ndarray, tolerancia: float = 1e-9) -> list[int]:
     return [int(t) for t in np.flatnonzero(fila_pesos >= fila_pesos.max() - tolerancia)]
 
 
+def escala_de_color(mapas: dict[str, np.ndarray], paso: float = 0.1) -> float:
+    """Tope de la escala de color: el mayor peso de todos los mapas, redondeado hacia arriba.
+
+    Sección «El explorable: cuatro reglas, cuatro cabezas».  Todos los mapas
+    comparten la escala (así se comparan entre sí), pero no llega hasta 1: con
+    estas reglas ningún peso pasa de 0.52, y una escala de 0 a 1 dejaría los
+    mapas casi blancos.
+
+    Parámetros:
+        mapas: dict nombre → array (T, T) de pesos en [0, 1].
+        paso: el tope se redondea hacia arriba a un múltiplo de ``paso`` (float > 0).
+
+    Devuelve:
+        float en (0, 1].
+    """
+    maximo = max(float(np.max(A)) for A in mapas.values())
+    return min(1.0, math.ceil(round(maximo / paso, 9)) * paso)
+
+
 def resumen_fila(mapas: dict[str, np.ndarray], fila: str | int) -> list[dict]:
     """Para la fila elegida, hacia qué palabra tira cada mapa y con qué peso.
 
@@ -272,47 +295,60 @@ def texto_resumen(resumen: list[dict], fila: str, seleccionado: str | None = Non
 # 2. Dibujo
 # ---------------------------------------------------------------------------
 
-def nueva_figura():
-    """Figura de matplotlib propia (sin pyplot, así no se muestra sola).
+PPP = 100
+"""Puntos por pulgada del PNG: la figura de 6.4 × 5.6 pulgadas mide 640 × 560 píxeles."""
+LETRA = 10.5           # puntos: unos 15 píxeles a 100 ppp
+LETRA_NUMEROS = 9.5    # los pesos escritos en las casillas: unos 13 píxeles
 
-    Sección: «El explorable: cuatro reglas, cuatro cabezas».
+
+def nueva_figura():
+    """Figura de matplotlib propia (sin pyplot, así no se muestra sola), con su barra de color.
+
+    Sección «El explorable: cuatro reglas, cuatro cabezas».
 
     Devuelve:
-        (fig, ax): ``matplotlib.figure.Figure`` de 6 × 5 pulgadas y sus ejes.
+        (fig, ax): ``matplotlib.figure.Figure`` de 6.4 × 5.6 pulgadas a 100 ppp y los
+        ejes del mapa; los de la barra de color quedan en ``ax.eje_barra``.
     """
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(6.2, 5.2), dpi=90)
-    ax = fig.add_subplot(1, 1, 1)
+    fig = Figure(figsize=(6.4, 5.6), dpi=PPP)
+    ax = fig.add_axes((0.19, 0.2, 0.63, 0.72))
+    ax.eje_barra = fig.add_axes((0.84, 0.2, 0.03, 0.72))
     return fig, ax
 
 
-def dibujar_mapa(ax, A: np.ndarray, titulo: str, fila: str | int | None = None) -> None:
+def dibujar_mapa(ax, A: np.ndarray, titulo: str, fila: str | int | None = None,
+                 tope: float = 1.0) -> None:
     """Pinta un mapa (T, T) en ``ax``: fila = quien pregunta, columna = quien contesta.
 
-    Sección: «El explorable: cuatro reglas, cuatro cabezas».
+    Sección «El explorable: cuatro reglas, cuatro cabezas».
 
-    La primera vez (o si cambia T) los ejes se vacían y se monta el dibujo;
-    las siguientes sólo se cambian los datos, los números, sus colores, el
-    título y el recuadro de los artistas que ya existen (el mismo dibujo que
-    uno nuevo, sin volver a montar los ejes).
+    La primera vez (o si cambian T o el tope) los ejes se vacían y se monta el
+    dibujo, con una barra de color de 0 a ``tope`` si ``ax`` trae ``eje_barra``;
+    las siguientes sólo se cambian los datos, los números (con tres decimales,
+    como el panel y la lección), sus colores, el título y el recuadro de los
+    artistas que ya existen (el mismo dibujo que uno nuevo, sin volver a montar
+    los ejes).
 
     Parámetros:
         ax: ejes de matplotlib.
         A: array (T, T) de pesos en [0, 1].
         titulo: str que se escribe encima.
         fila: palabra o índice de la fila que se recuadra (None: ninguna).
+        tope: peso (float) con el color más oscuro; ``escala_de_color`` lo calcula.
     """
     T = A.shape[0]
     artistas = getattr(ax, "_explorable_cabezas", None)
-    if artistas is None or artistas["T"] != T or artistas["imagen"] not in ax.images:
-        artistas = _montar_mapa(ax, T)
+    if (artistas is None or artistas["T"] != T or artistas["tope"] != tope
+            or artistas["imagen"] not in ax.images):
+        artistas = _montar_mapa(ax, T, tope)
     artistas["imagen"].set_data(A)
     for s in range(T):
         for t in range(T):
             texto = artistas["numeros"][s][t]
-            texto.set_text(f"{A[s, t]:.2f}")
-            texto.set_color("white" if A[s, t] > 0.55 else "black")
+            texto.set_text(f"{A[s, t]:.3f}")
+            texto.set_color("white" if A[s, t] > 0.6 * tope else "black")
     artistas["titulo"].set_text(titulo)
     recuadro = artistas["recuadro"]
     if fila is None:
@@ -323,41 +359,44 @@ def dibujar_mapa(ax, A: np.ndarray, titulo: str, fila: str | int | None = None) 
         recuadro.set_visible(True)
 
 
-def _montar_mapa(ax, T: int) -> dict:
+def _montar_mapa(ax, T: int, tope: float) -> dict:
     """Vacía ``ax`` y crea una vez los artistas de un mapa (T, T); los guarda en los ejes."""
     from matplotlib.patches import Rectangle
 
     ax.clear()
-    imagen = ax.imshow(np.zeros((T, T)), cmap="Blues", vmin=0.0, vmax=1.0)
+    imagen = ax.imshow(np.zeros((T, T)), cmap="Blues", vmin=0.0, vmax=tope)
     ax.set_xticks(range(T))
     ax.set_yticks(range(T))
-    ax.set_xticklabels(PALABRAS[:T], rotation=45, ha="right")
-    ax.set_yticklabels(PALABRAS[:T])
-    ax.set_xlabel("quien contesta (columna)")
-    ax.set_ylabel("quien pregunta (fila)")
+    ax.set_xticklabels(PALABRAS[:T], rotation=45, ha="right", fontsize=LETRA)
+    ax.set_yticklabels(PALABRAS[:T], fontsize=LETRA)
+    ax.set_xlabel("quien contesta (columna)", fontsize=LETRA)
+    ax.set_ylabel("quien pregunta (fila)", fontsize=LETRA)
     # Con «y» fija el título no recalcula su altura en cada dibujo (no hay marcas arriba).
-    titulo = ax.set_title("", y=1.0)
-    numeros = [[ax.text(t, s, "", ha="center", va="center", fontsize=8) for t in range(T)]
-               for s in range(T)]
+    titulo = ax.set_title("", y=1.0, fontsize=LETRA + 1)
+    numeros = [[ax.text(t, s, "", ha="center", va="center", fontsize=LETRA_NUMEROS)
+                for t in range(T)] for s in range(T)]
     # El recuadro va encima de todo lo demás de los ejes: así se puede pintar
     # solo sobre un fondo guardado y queda igual que en un dibujo completo.
     recuadro = ax.add_patch(Rectangle((-0.5, -0.5), T, 1, fill=False, edgecolor="crimson",
-                                      linewidth=2, zorder=10, visible=False))
-    artistas = {"T": T, "imagen": imagen, "numeros": numeros, "titulo": titulo,
+                                      linewidth=2.5, zorder=10, visible=False))
+    eje_barra = getattr(ax, "eje_barra", None)
+    if eje_barra is not None:
+        eje_barra.clear()
+        barra = ax.figure.colorbar(imagen, cax=eje_barra)
+        barra.set_label("peso de atención", fontsize=LETRA)
+        barra.ax.tick_params(labelsize=LETRA_NUMEROS)
+    artistas = {"T": T, "tope": tope, "imagen": imagen, "numeros": numeros, "titulo": titulo,
                 "recuadro": recuadro}
     ax._explorable_cabezas = artistas
     return artistas
 
 
 def _lienzo(fig):
-    """El lienzo Agg de ``fig`` (se crea si no lo tiene); la maqueta se calcula una sola vez."""
+    """El lienzo Agg de ``fig`` (se crea si no lo tiene)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
-    if not getattr(fig, "_explorable_maquetada", False):
-        fig.tight_layout()   # las etiquetas no cambian: basta con maquetar la primera vez
-        fig._explorable_maquetada = True
     return fig.canvas
 
 
@@ -368,7 +407,7 @@ def _png_del_lienzo(lienzo) -> bytes:
     ancho, alto = lienzo.get_width_height()
     rgba = Image.frombuffer("RGBA", (ancho, alto), lienzo.buffer_rgba(), "raw", "RGBA", 0, 1)
     buffer = io.BytesIO()
-    rgba.convert("RGB").save(buffer, format="png", compress_level=3)
+    rgba.convert("RGB").save(buffer, format="png", compress_level=1)
     return buffer.getvalue()
 
 
@@ -395,11 +434,14 @@ class _PintorMapas:
     mapas, se pinta una vez; encima, el mapa (imagen, bordes, 64 números,
     título), que sólo depende del mapa elegido; y encima, el recuadro de la
     fila.  Cada capa se guarda y al cambiar algo sólo se repinta lo que cambia.
-    Los PNG ya hechos se guardan por (mapa, fila).
+    Los PNG ya hechos se guardan por (mapa, fila).  ``preparar`` pinta de
+    antemano la capa de cada mapa: así ninguna pulsación tiene que dibujar 64
+    números, ni siquiera la primera vez que se ve un mapa.
     """
 
-    def __init__(self, mapas: dict[str, np.ndarray]):
+    def __init__(self, mapas: dict[str, np.ndarray], tope: float = 1.0):
         self.mapas = mapas
+        self.tope = tope
         self.fig, self.ax = nueva_figura()
         self._marco = None  # región del lienzo con sólo el marco
         self._fondos = {}   # nombre del mapa -> región del lienzo con el mapa sin recuadro
@@ -415,7 +457,22 @@ class _PintorMapas:
         clave = (nombre, fila)
         if clave in self._pngs:
             return self._pngs[clave]
-        dibujar_mapa(self.ax, self.mapas[nombre], f"Mapa «{nombre}»", None)
+        lienzo = self._fondo(nombre)
+        recuadro = self.ax._explorable_cabezas["recuadro"]
+        recuadro.set_y(PALABRAS.index(fila) - 0.5)
+        recuadro.set_visible(True)
+        self.ax.draw_artist(recuadro)
+        self._pngs[clave] = _png_del_lienzo(lienzo)
+        return self._pngs[clave]
+
+    def preparar(self) -> None:
+        """Pinta y guarda la capa de cada mapa (unos 20 ms por mapa, al crear el explorable)."""
+        for nombre in self.mapas:
+            self._fondo(nombre)
+
+    def _fondo(self, nombre: str):
+        """Deja en el lienzo el mapa ``nombre`` sin recuadro (de lo guardado si lo hay)."""
+        dibujar_mapa(self.ax, self.mapas[nombre], f"Mapa «{nombre}»", None, tope=self.tope)
         lienzo = _lienzo(self.fig)
         fondo = self._fondos.get(nombre)
         if fondo is None:
@@ -434,12 +491,7 @@ class _PintorMapas:
             fondo = self._fondos[nombre] = lienzo.copy_from_bbox(self.fig.bbox)
         else:
             lienzo.restore_region(fondo)
-        recuadro = self.ax._explorable_cabezas["recuadro"]
-        recuadro.set_y(PALABRAS.index(fila) - 0.5)
-        recuadro.set_visible(True)
-        self.ax.draw_artist(recuadro)
-        self._pngs[clave] = _png_del_lienzo(lienzo)
-        return self._pngs[clave]
+        return lienzo
 
 
 # ---------------------------------------------------------------------------
@@ -451,25 +503,105 @@ try:  # el módulo se puede importar (y probar) sin ipywidgets
 except ImportError:  # pragma: no cover
     widgets = None
 
+METADATOS_RESPALDO = {"explorable": {"respaldo": True}}
+"""Marca de la salida fija que acompaña al explorable (la lee la retroalimentación)."""
+
+# Mientras el explorable está vivo en JupyterLab su salida fija no se ve; si se
+# pierde (cuaderno reabierto, núcleo reiniciado) se ve ella en lugar del aviso
+# en inglés de ipywidgets («Error displaying widget: model not found»).
+_ESTILO_RESPALDO = (
+    "<style>.jp-OutputArea:has(.explorable-vivo) .explorable-respaldo{display:none}"
+    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-output.jupyter-widgets"
+    ":not(:has(*)){display:none}</style>")
+
+
+def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
+    """La salida fija del explorable: un aviso en español y la última imagen, en HTML.
+
+    Sección: «El explorable: cuatro reglas, cuatro cabezas».  Es lo que ve quien
+    abre el cuaderno guardado sin que el explorable esté vivo (sin núcleo, o
+    con uno nuevo): le dice que vuelva a ejecutar la celda y le enseña la
+    imagen que mostró por última vez.
+
+    Parámetros:
+        png: bytes PNG de la figura; nombre: nombre del explorable (str);
+        estado: lo que muestra la imagen (str, texto plano); extra: HTML propio
+        del explorable que va debajo de la imagen (el panel de resumen).
+
+    Devuelve:
+        str con HTML (la imagen va dentro, en base64).
+    """
+    datos = base64.b64encode(bytes(png)).decode("ascii")
+    return (
+        f'<div class="explorable-respaldo">{_ESTILO_RESPALDO}'
+        f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
+        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir o el núcleo se "
+        "ha reiniciado). Para volver a usarlo, ejecuta esta celda otra vez (Mayús + Intro). "
+        "Mientras tanto, esta es la última imagen que mostró "
+        f"({html.escape(estado)}):</p>"
+        f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/>{extra}</div>')
+
+
+def _mas_tarde(funcion, segundos: float) -> None:
+    """Llama a ``funcion`` dentro de ``segundos`` en el bucle del núcleo; ya, si no hay núcleo."""
+    try:
+        from IPython import get_ipython
+        bucle = get_ipython().kernel.io_loop
+    except Exception:  # noqa: BLE001 - fuera de un núcleo de Jupyter (pruebas, scripts)
+        bucle = None
+    if bucle is None:
+        funcion()
+    else:
+        # add_callback es seguro desde cualquier hilo y despierta al bucle (los mensajes de
+        # los widgets pueden atenderse en otro hilo); ya dentro, se programa la espera.
+        bucle.add_callback(bucle.call_later, segundos, funcion)
+
 
 if widgets is not None:
     class CajaExplorable(widgets.VBox):
-        """La caja del explorable; en una salida estática se ve como imagen y texto.
+        """La caja del explorable.
 
         Sección: «El explorable: cuatro reglas, cuatro cabezas».
 
         Además de los widgets hijos, guarda referencias a sus partes:
         ``botones`` (dict nombre → Button), ``selector_fila`` (Dropdown),
-        ``imagen`` (Image), ``leyenda`` (HTML) y ``panel`` (HTML).
+        ``imagen`` (Image), ``leyenda`` (HTML) y ``panel`` (HTML).  Al
+        mostrarse en un cuaderno deja dos salidas: el widget y, debajo, una
+        salida fija (``html_respaldo``) que se actualiza con cada cambio y sólo
+        se ve cuando el widget ya no está vivo.
         """
 
-        def _repr_mimebundle_(self, **kwargs):
-            datos = super()._repr_mimebundle_(**kwargs) or {}
-            png = base64.b64encode(self.imagen.value).decode("ascii")
-            datos["text/html"] = (
-                f'<div class="explorable-cabezas-estatico">{self.leyenda.value}'
-                f'<img src="data:image/png;base64,{png}"/>{self.panel.value}</div>')
-            return datos
+        _respaldo = None
+        _respaldo_pendiente = False
+
+        def datos_respaldo(self) -> dict:
+            """El mimebundle de la salida fija: HTML con aviso, imagen y resumen; texto plano."""
+            estado = f"mapa «{self.mapa_seleccionado}», fila «{self.selector_fila.value}»"
+            return {"text/html": html_respaldo(self.imagen.value, "cuatro reglas, cuatro cabezas",
+                                               estado, self.panel.value),
+                    "text/plain": f"Explorable «cuatro reglas, cuatro cabezas» ({estado})"}
+
+        def _ipython_display_(self, **kwargs):
+            from IPython.display import display
+            display(self._repr_mimebundle_(**kwargs), raw=True)
+            self._respaldo = display(self.datos_respaldo(), raw=True, metadata=METADATOS_RESPALDO,
+                                     display_id=True)
+
+        def actualizar_respaldo(self) -> None:
+            """Pone en la salida fija la imagen y el estado de ahora (si la caja se ha mostrado).
+
+            En un núcleo, medio segundo después y una sola vez por ráfaga de cambios: así
+            la salida fija (otra copia de la imagen) no viaja al navegador en cada pulsación.
+            """
+            if self._respaldo is None or self._respaldo_pendiente:
+                return
+            self._respaldo_pendiente = True
+            _mas_tarde(self._enviar_respaldo, 0.5)
+
+        def _enviar_respaldo(self) -> None:
+            self._respaldo_pendiente = False
+            if self._respaldo is not None:
+                self._respaldo.update(self.datos_respaldo(), raw=True, metadata=METADATOS_RESPALDO)
 
 
 def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
@@ -484,8 +616,8 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
         mapas: dict nombre → array (T, T); por defecto ``calcular_mapas()``.
 
     Devuelve:
-        ``CajaExplorable`` (un ``ipywidgets.VBox``) con clase CSS
-        ``explorable-cabezas``.  Partes: botones «Cabeza 1» … «Suma» (clase
+        ``CajaExplorable`` (un ``ipywidgets.VBox``) con clases CSS
+        ``explorable-cabezas`` y ``explorable-vivo``.  Partes: botones «Cabeza 1» … «Suma» (clase
         ``explorable-cabezas-boton``, dentro de ``explorable-cabezas-botones``),
         Dropdown «Fila» (``explorable-cabezas-fila``), Image
         (``explorable-cabezas-mapa``), HTML de leyenda
@@ -501,7 +633,8 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
     if fila_inicial not in PALABRAS:
         raise ValueError(f"fila_inicial debe ser una de {list(PALABRAS)}, no {fila_inicial!r}.")
 
-    pintor = _PintorMapas(mapas)
+    pintor = _PintorMapas(mapas, escala_de_color(mapas))
+    pintor.preparar()
 
     botones = {}
     for nombre in mapas:
@@ -526,7 +659,9 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
 
     caja = CajaExplorable([fila_botones, selector, leyenda, imagen, panel])
     caja.add_class("explorable-cabezas")
+    caja.add_class("explorable-vivo")
     caja.botones, caja.selector_fila = botones, selector
+    caja._pintor = pintor
     caja.imagen, caja.leyenda, caja.panel = imagen, leyenda, panel
     caja.mapa_seleccionado = mapa_inicial
 
@@ -538,6 +673,7 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
         leyenda.value = (f"<p>Mapa: <b>{html.escape(nombre)}</b> · fila: "
                          f"<b>{html.escape(fila)}</b></p>")
         panel.value = texto_resumen(resumen_fila(mapas, fila), fila, seleccionado=nombre)
+        caja.actualizar_respaldo()
 
     def al_pulsar(boton) -> None:
         caja.mapa_seleccionado = boton.description

@@ -7,15 +7,18 @@ parejas en escala logarítmica.
 
 El módulo tiene tres capas, cada una encima de la anterior:
 
-1. Funciones puras (arrays de entrada, arrays o números de salida), sin
-   matplotlib ni widgets: ``frecuencias``, ``longitudes_de_onda``,
+1. Funciones puras (números y arrays de entrada, arrays o textos de salida),
+   sin matplotlib ni widgets: ``frecuencias``, ``longitudes_de_onda``,
    ``longitud_maxima``, ``columnas_de_pareja``, ``matriz_para_mapa``,
-   ``curvas_de_pareja``, ``comparar_disposiciones`` y los textos.
+   ``curvas_de_pareja``, ``comparar_disposiciones``, ``marcas_enteras``,
+   ``revisar_valor`` y los textos (``texto_longitud``, ``texto_disposicion``,
+   ``titulo_mapa``, ``etiqueta_columnas``, ``titulo_curvas``).
 2. Dibujo: ``dibujar`` recibe el estado y devuelve una figura de matplotlib;
-   ``figura_a_png`` la convierte en bytes PNG.
+   ``figura_a_png`` la convierte en bytes PNG. El explorable usa
+   ``_FiguraEscalera``, que da el mismo PNG pintando sólo lo que cambia.
 3. Conexión con ipywidgets: ``crear_explorable`` devuelve la caja con los
-   controles, la imagen y los textos. Las funciones de respuesta sólo tocan los widgets de
-   su propia caja.
+   controles, la imagen y los textos. Las funciones de respuesta sólo tocan los
+   widgets de su propia caja.
 
 Nota para quien lo lea buscando atajos: aquí no hay nada que resuelva el
 ejercicio ``positional_encoding``. Todos los senos y cosenos que salen de este
@@ -25,17 +28,18 @@ unas tres cifras: para pintar basta, y el ejercicio pide 1e-6.
 from __future__ import annotations
 
 import base64
+import contextlib
+import html
 import io
 
 import ipywidgets as widgets
-import matplotlib
-
-matplotlib.use("Agg")  # se dibuja siempre a PNG; no hace falta ventana
-import numpy as np  # noqa: E402
-from PIL import Image  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import FixedLocator, LogLocator, NullFormatter
+from matplotlib.transforms import Bbox
+from PIL import Image
 
 BASE = 10000.0
 """La base del artículo: la pareja i gira a 1 / BASE^(2i/d_model) radianes por posición."""
@@ -43,6 +47,15 @@ BASE = 10000.0
 DISPOSICIONES = ("intercalada", "concatenada")
 """«intercalada»: la del artículo (seno en 2i, coseno en 2i+1).
 «concatenada»: [senos | cosenos], la que usan algunas bibliotecas."""
+
+D_MODEL_MIN, D_MODEL_MAX = 2, 128
+"""Los d_model que ofrece el explorable (pares). Con más de 128 columnas el mapa ya no se lee."""
+
+T_MIN, T_MAX = 1, 200
+"""Las longitudes de secuencia que ofrece el explorable."""
+
+PAREJAS_MAX = D_MODEL_MAX // 2
+"""Parejas con el d_model más ancho: el eje de la escalera siempre llega hasta aquí."""
 
 COLOR_SENO = "black"
 COLOR_COSENO = "#1a9641"  # verde: se distingue sobre el rojo y el azul del mapa
@@ -71,6 +84,9 @@ def frecuencias(d_model: int) -> np.ndarray:
     Devuelve:
         Array float64 de forma (d_model/2,), en radianes por posición,
         decreciente: ω_0 = 1.
+
+    Lanza:
+        ValueError si d_model es impar o menor que 2.
     """
     d_model = _comprobar_d_model(d_model)
     i = np.arange(d_model // 2, dtype=np.float64)  # (d_model/2,)
@@ -112,6 +128,9 @@ def columnas_de_pareja(pareja: int, d_model: int, disposicion: str) -> tuple[int
 
     Devuelve:
         (columna del seno, columna del coseno), dos int.
+
+    Lanza:
+        ValueError si la pareja no existe con ese d_model o la disposición es otra.
     """
     d_model = _comprobar_d_model(d_model)
     mitad = d_model // 2
@@ -155,6 +174,9 @@ def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
           - "es_seno": bool de forma (d_model,), qué columnas llevan senos;
           - "pareja_de_columna": int de forma (d_model,), la pareja de cada columna;
           - "disposicion": la disposición recibida.
+
+    Lanza:
+        ValueError con T < 1, d_model impar o menor que 2, o una disposición desconocida.
     """
     d_model = _comprobar_d_model(d_model)
     if disposicion not in DISPOSICIONES:
@@ -184,14 +206,15 @@ def curvas_de_pareja(T: int, d_model: int, pareja: int, muestras_por_posicion: i
     """Seno y coseno de una pareja frente a la posición, para el panel de curvas.
 
     Sección «El explorable». Devuelve la curva continua (muestreada entre
-    posiciones enteras) y los valores en las posiciones enteras 0 … T−1, que
-    son los que de verdad aparecen en la matriz. Los valores van en float16
-    (unas tres cifras): bastan para dibujar y no sirven como respuesta del
-    ejercicio ``positional_encoding``.
+    posiciones enteras, de 0 a T − 1) y los valores en las posiciones enteras
+    0 … T−1, que son los que de verdad aparecen en la matriz. Los valores van
+    en float16 (unas tres cifras): bastan para dibujar y no sirven como
+    respuesta del ejercicio ``positional_encoding``.
 
     Devuelve:
         dict con
-          - "x": float64 de forma (n,), las posiciones de la curva continua;
+          - "x": float64 de forma (n,), las posiciones de la curva continua
+            (n = (T − 1)·muestras_por_posicion + 1; con T = 1, sólo la posición 0);
           - "seno", "coseno": float16 de forma (n,), la curva continua;
           - "pos": float64 de forma (T,); "seno_pos", "coseno_pos": float16 de forma (T,);
           - "longitud": float, la longitud de onda de la pareja en posiciones.
@@ -199,7 +222,7 @@ def curvas_de_pareja(T: int, d_model: int, pareja: int, muestras_por_posicion: i
     d_model = _comprobar_d_model(d_model)
     _ = columnas_de_pareja(pareja, d_model, "intercalada")  # valida la pareja
     omega = frecuencias(d_model)[pareja]
-    ultimo = max(int(T) - 1, 1)
+    ultimo = int(T) - 1
     x = np.linspace(0.0, ultimo, ultimo * muestras_por_posicion + 1)  # (n,)
     pos = np.arange(int(T), dtype=np.float64)  # (T,)
     return {
@@ -218,7 +241,8 @@ def comparar_disposiciones(T: int, d_model: int) -> dict:
 
     Sección «El explorable» (nota de la disposición). Las dos matrices tienen
     las mismas columnas en otro orden; reordenar columnas no cambia ningún
-    producto escalar entre filas, pero sí cada vector.
+    producto escalar entre filas, pero sí cada vector (salvo con d_model = 2,
+    en que las dos disposiciones son la misma: [seno, coseno]).
 
     Devuelve:
         dict de float:
@@ -231,6 +255,67 @@ def comparar_disposiciones(T: int, d_model: int) -> dict:
         "productos": float(np.max(np.abs(a @ a.T - b @ b.T))),  # (T, T) cada producto
         "vectores": float(np.max(np.abs(a - b))),
     }
+
+
+_PASOS = (1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50, 64, 100, 128, 200, 250, 500, 1000)
+
+
+def marcas_enteras(n: int, maximo_marcas: int = 8) -> list[int]:
+    """Marcas de un eje que cuenta cosas (posiciones, columnas, parejas): enteros de 0 a n − 1.
+
+    Sección «El explorable». Empieza en 0 y avanza con el paso más corto de
+    1, 2, 4, 5, 8, 10, 16, 20, 25, 32… que deja como mucho ``maximo_marcas``
+    marcas. Nunca da una marca fuera de 0 … n − 1 ni una que no sea entera.
+
+    Parámetros:
+        n: cuántas cosas hay (int ≥ 1).
+        maximo_marcas: tope de marcas (int ≥ 1).
+
+    Devuelve:
+        lista de int creciente que empieza en 0; con n = 1, [0].
+
+    Lanza:
+        ValueError si n < 1 o maximo_marcas < 1.
+    """
+    n, maximo_marcas = int(n), int(maximo_marcas)
+    if n < 1 or maximo_marcas < 1:
+        raise ValueError(f"hacen falta n ≥ 1 y maximo_marcas ≥ 1; han llegado {n} y {maximo_marcas}.")
+    for paso in _PASOS:
+        if -(-n // paso) <= maximo_marcas:
+            return list(range(0, n, paso))
+    return [0]
+
+
+def revisar_valor(nombre: str, valor: int, actual: int, minimo: int, maximo: int,
+                  par: bool = False, motivo_rango: str = "") -> tuple[int, str | None]:
+    """Decide si un valor tecleado se puede usar; si no, se queda el de antes y se dice por qué.
+
+    Sección «El explorable». Es lo que hace el explorable cuando escribes un
+    número en una de sus casillas: un valor fuera de rango o impar (si tiene
+    que ser par) se rechaza con un mensaje en español y el explorable sigue
+    con el valor que tenía.
+
+    Parámetros:
+        nombre: cómo se llama el valor en el mensaje (str, p. ej. "d_model").
+        valor: lo que se ha tecleado (int).
+        actual: el valor que se está usando (int).
+        minimo, maximo: límites inclusivos (int).
+        par: True si el valor tiene que ser par.
+        motivo_rango: frase que explica el rango (str, opcional).
+
+    Devuelve:
+        (valor que se usa, mensaje o None): el tecleado y None si vale; el
+        actual y un mensaje (str) si no.
+    """
+    valor, actual = int(valor), int(actual)
+    if not minimo <= valor <= maximo:
+        explicacion = f" {motivo_rango}" if motivo_rango else ""
+        return actual, (f"{nombre} = {valor} no vale: aquí va de {minimo} a {maximo}.{explicacion} "
+                        f"Sigue {nombre} = {actual}.")
+    if par and valor % 2:
+        return actual, (f"{nombre} = {valor} no vale: tiene que ser par, porque cada pareja ocupa "
+                        f"dos columnas. Sigue {nombre} = {actual}.")
+    return valor, None
 
 
 def formatear_posiciones(x: float, decimales: int = 1) -> str:
@@ -251,12 +336,22 @@ def texto_longitud(pareja: int, d_model: int, disposicion: str) -> str:
 
 
 def texto_disposicion(T: int, d_model: int, disposicion: str) -> str:
-    """La nota sobre la disposición elegida, con la comparación calculada (HTML sencillo)."""
-    comparacion = comparar_disposiciones(T, d_model)
+    """La nota sobre la disposición elegida, con la comparación calculada (HTML sencillo).
+
+    Sección «El explorable». Con d_model = 2 hay una sola pareja y las dos
+    disposiciones son la misma matriz, y la nota lo dice en vez de comparar.
+    """
+    d_model = _comprobar_d_model(d_model)
     if disposicion == "intercalada":
         donde = "la pareja i ocupa las columnas 2i y 2i+1 (así lo escribe el artículo)"
     else:
-        donde = f"los senos van en las columnas 0…{d_model // 2 - 1} y los cosenos detrás"
+        donde = (f"los senos van en las columnas 0…{d_model // 2 - 1} y los cosenos en "
+                 f"{d_model // 2}…{d_model - 1}")
+    if d_model == 2:
+        return (f"<b>Disposición {disposicion}</b>: {donde}. Con d_model = 2 sólo hay una pareja, "
+                "y las dos disposiciones dan la misma matriz, [seno | coseno]: la diferencia "
+                "aparece a partir de d_model = 4.")
+    comparacion = comparar_disposiciones(T, d_model)
     return (
         f"<b>Disposición {disposicion}</b>: {donde}. "
         "Las dos disposiciones tienen las mismas columnas en otro orden, y un producto "
@@ -268,174 +363,303 @@ def texto_disposicion(T: int, d_model: int, disposicion: str) -> str:
     )
 
 
+def titulo_mapa(disposicion: str) -> str:
+    """Título del mapa de calor según la disposición (sección «El explorable»)."""
+    if disposicion == "intercalada":
+        return "PE intercalada (artículo): seno en 2i, coseno en 2i+1"
+    if disposicion == "concatenada":
+        return "PE concatenada [sin | cos]: senos y luego cosenos"
+    raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
+
+
+def etiqueta_columnas(disposicion: str) -> str:
+    """Rótulo del eje de columnas: dónde quedan las parejas rápidas y las lentas.
+
+    Sección «El explorable». En la disposición intercalada las rápidas están a
+    la izquierda y las lentas a la derecha; en la concatenada eso pasa dentro
+    de cada mitad (senos, luego cosenos).
+    """
+    if disposicion == "intercalada":
+        return "columna de PE\n(parejas rápidas a la izquierda, lentas a la derecha)"
+    if disposicion == "concatenada":
+        return "columna de PE\n(en cada mitad, parejas rápidas al principio y lentas al final)"
+    raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
+
+
+def titulo_curvas(pareja: int, d_model: int, disposicion: str) -> str:
+    """Título del panel de curvas: la pareja, sus columnas y su longitud de onda."""
+    col_seno, col_coseno = columnas_de_pareja(pareja, d_model, disposicion)
+    lam = longitudes_de_onda(d_model)[pareja]
+    return f"Pareja {pareja} (columnas {col_seno} y {col_coseno}): λ ≈ {formatear_posiciones(lam)}"
+
+
 # ---------------------------------------------------------------------------
 # 2. Dibujo
 # ---------------------------------------------------------------------------
 
-def dibujar(T: int, d_model: int, pareja: int, disposicion: str) -> Figure:
-    """Figura con tres paneles: mapa de calor, curvas de la pareja y escalera.
+PPP = 100
+"""Puntos por pulgada del PNG: a 100, la figura de 10 × 5.6 pulgadas mide 1000 × 560 píxeles."""
+TAMANO = (10.0, 5.6)
+LETRA = 10.5      # puntos: unos 15 píxeles a 100 ppp
+LETRA_PEQUENA = 9.5
+ENCIMA = 2.6      # por encima de los bordes (2.5): se puede pintar sobre un fondo guardado
 
-    Sección «El explorable». No usa pyplot (no hay estado global): la figura
-    se crea, se devuelve y quien la recibe la convierte en PNG.
-    """
-    return _FiguraEscalera(T, d_model, pareja, disposicion).fig
+# Dónde está cada panel (fracciones de la figura).
+_POS_MAPA = (0.085, 0.165, 0.325, 0.725)       # izquierda, abajo, ancho, alto
+_POS_BARRA = (0.423, 0.165, 0.012, 0.725)
+_POS_CURVAS = (0.575, 0.625, 0.255, 0.29)
+_POS_ESCALERA = (0.575, 0.115, 0.255, 0.35)
+# Trozos del lienzo que se guardan aparte (no se solapan): a la izquierda del corte
+# vertical, el título del mapa (arriba), el mapa y su rótulo (abajo); a la derecha, arriba
+# del corte horizontal, las curvas; el resto (barra de color, escalera, leyendas), fijo.
+_CORTE_X = 0.515
+_CORTE_Y = 0.515
+_CORTE_TITULO = 0.905
+_CORTE_ROTULO = 0.095
 
 
 class _FiguraEscalera:
-    """Una figura de tres paneles que se monta una vez y luego sólo se actualiza.
+    """La figura de tres paneles: se monta una vez y después sólo se actualiza.
 
     Sección «El explorable». ``poner`` cambia los datos de los artistas que ya
-    existen (sin volver a montar ejes ni maquetar) y ``png`` pinta por capas:
-    el fondo (todo lo que depende de T, d_model y la disposición) se guarda y,
-    si sólo cambia la pareja, se repone y se pinta encima sólo lo de la pareja
-    (recuadros, curvas con su título y leyenda, el círculo de la escalera y su
-    leyenda), que va por encima de todo lo demás de sus ejes. El resultado es
-    el mismo PNG que el de un dibujo completo.
+    existen, con marcas enteras que calcula ``marcas_enteras``; ``png`` pinta
+    por trozos del lienzo que no se solapan, cada uno guardado según lo que lo
+    hace cambiar:
+
+    - el fondo (barra de color, escalera con sus ejes fijos, leyendas y
+      rótulos fijos), igual para todos los estados, se pinta una vez;
+    - el título y el rótulo de columnas del mapa, según la disposición;
+    - el mapa con sus marcas, según (T, d_model, disposición);
+    - el marco de las curvas con sus marcas, según T;
+    - encima, lo que depende de todo a la vez (recuadros de la pareja, curvas y
+      su título, peldaños, círculo y línea de T), que va por encima de todo lo
+      demás de sus ejes y se pinta cada vez.
+
+    El resultado es el mismo PNG, píxel a píxel, que el de un dibujo completo
+    (``dibujar`` + ``figura_a_png``).
     """
 
-    MAX_FONDOS = 24
+    MAX_MAPAS = 24
+    MAX_CURVAS = 24
     MAX_PNGS = 96
 
     def __init__(self, T: int, d_model: int, pareja: int, disposicion: str):
-        fig = Figure(figsize=(11.5, 5.0), dpi=72)
-        fig.subplots_adjust(left=0.06, right=0.985, bottom=0.1, top=0.94, wspace=0.22, hspace=0.5)
-        rejilla = fig.add_gridspec(2, 2, width_ratios=[1.25, 1.0])
-        ax_mapa = fig.add_subplot(rejilla[:, 0])
-        ax_curvas = fig.add_subplot(rejilla[0, 1])
-        ax_escalera = fig.add_subplot(rejilla[1, 1])
+        fig = Figure(figsize=TAMANO, dpi=PPP)
+        FigureCanvasAgg(fig)
+        ax_mapa = fig.add_axes(_POS_MAPA)
+        ax_barra = fig.add_axes(_POS_BARRA)
+        ax_curvas = fig.add_axes(_POS_CURVAS)
+        ax_escalera = fig.add_axes(_POS_ESCALERA)
         self.fig, self.ax_mapa, self.ax_curvas, self.ax_escalera = fig, ax_mapa, ax_curvas, ax_escalera
-        encima = 2.6  # por encima de los bordes (2.5): se puede pintar sobre un fondo guardado
+        for ax in (ax_mapa, ax_barra, ax_curvas, ax_escalera):
+            ax.tick_params(labelsize=LETRA_PEQUENA)
+        izquierda, abajo, ancho, alto = _POS_MAPA
 
         # Mapa de calor: filas = posiciones, columnas = coordenadas.
         self.imagen = ax_mapa.imshow(np.zeros((1, 2)), cmap="RdBu_r", vmin=-1.0, vmax=1.0,
                                      aspect="auto", interpolation="nearest")
-        fig.colorbar(self.imagen, ax=ax_mapa, shrink=0.85, label="valor de PE")
+        barra = fig.colorbar(self.imagen, cax=ax_barra, ticks=[-1, -0.5, 0, 0.5, 1])
+        barra.set_label("valor de PE", fontsize=LETRA_PEQUENA)
         self.recuadros = [ax_mapa.add_patch(Rectangle((-0.5, -0.5), 1.0, 1.0, fill=False,
-                                                      edgecolor=color, linewidth=2.5, zorder=encima))
+                                                      edgecolor=color, linewidth=2.5, zorder=ENCIMA))
                           for color in (COLOR_SENO, COLOR_COSENO)]
-        self.division = ax_mapa.axvline(0.5, color="black", linewidth=1.0, linestyle=":")
-        self.titulo_mapa = ax_mapa.set_title("", y=1.0)
-        ax_mapa.set_xlabel("coordenada (columna de PE)  ·  rápidas a la izquierda, lentas a la derecha")
-        ax_mapa.set_ylabel("posición pos")
+        self.division = ax_mapa.axvline(0.5, color="black", linewidth=1.2, linestyle=":")
+        # Título y rótulos del mapa en sitios fijos de la figura: no dependen de las marcas.
+        self.titulo_mapa = fig.text(izquierda + ancho / 2, abajo + alto + 0.025, "",
+                                    ha="center", va="bottom", fontsize=LETRA)
+        self.rotulo_columnas = fig.text(izquierda + ancho / 2, 0.02, "", ha="center", va="bottom",
+                                        fontsize=LETRA, linespacing=1.25)
+        fig.text(0.025, abajo + alto / 2, "posición pos", rotation=90, ha="left", va="center",
+                 fontsize=LETRA)
 
-        # Curvas de la pareja elegida.
-        (self.seno,) = ax_curvas.plot([], [], color=COLOR_SENO, label="seno", zorder=encima)
-        (self.coseno,) = ax_curvas.plot([], [], color=COLOR_COSENO, label="coseno", zorder=encima)
-        (self.seno_pos,) = ax_curvas.plot([], [], "o", color=COLOR_SENO, markersize=3, zorder=encima)
-        (self.coseno_pos,) = ax_curvas.plot([], [], "o", color=COLOR_COSENO, markersize=3,
-                                            zorder=encima)
-        ax_curvas.set_ylim(-1.1, 1.1)
-        self.titulo_curvas = ax_curvas.set_title("", y=1.0)
-        ax_curvas.set_xlabel("posición pos")
-        self.leyenda_curvas = ax_curvas.legend(loc="lower left", fontsize=8)
+        # Curvas de la pareja elegida; la leyenda va fuera de los ejes: nunca tapa una curva.
+        (self.seno,) = ax_curvas.plot([], [], color=COLOR_SENO, linewidth=1.6, label="seno",
+                                      zorder=ENCIMA)
+        (self.coseno,) = ax_curvas.plot([], [], color=COLOR_COSENO, linewidth=1.6, label="coseno",
+                                        zorder=ENCIMA)
+        (self.seno_pos,) = ax_curvas.plot([], [], "o", color=COLOR_SENO, markersize=3.5, zorder=ENCIMA)
+        (self.coseno_pos,) = ax_curvas.plot([], [], "o", color=COLOR_COSENO, markersize=3.5,
+                                            zorder=ENCIMA)
+        ax_curvas.set_ylim(-1.15, 1.15)
+        ax_curvas.yaxis.set_major_locator(FixedLocator([-1, 0, 1]))
+        self.titulo_curvas = ax_curvas.set_title("", fontsize=LETRA, y=1.0, pad=6, loc="left")
+        c_izq, c_abajo, c_ancho, c_alto = _POS_CURVAS
+        fig.text(c_izq + c_ancho / 2, c_abajo - 0.085, "posición pos", ha="center", va="bottom",
+                 fontsize=LETRA)
+        fig.legend(handles=[self.seno, self.coseno], loc="upper left",
+                   bbox_to_anchor=(c_izq + c_ancho + 0.012, c_abajo + c_alto),
+                   borderaxespad=0.0, fontsize=LETRA_PEQUENA)
         ax_curvas.grid(alpha=0.3)
 
-        # Escalera de longitudes de onda (escala logarítmica: una recta).
+        # Escalera de longitudes de onda: ejes fijos (hasta 64 parejas, λ de 1 a 300 000),
+        # para que al subir d_model se vea la recta menos inclinada.
         ax_escalera.set_yscale("log")
-        (self.peldanos,) = ax_escalera.plot([0], [1.0], "o-", color="0.35", markersize=3, label="λ_i")
-        (self.elegido,) = ax_escalera.plot([0], [1.0], "o", color="black", markersize=9,
+        ax_escalera.set_xlim(-2, PAREJAS_MAX + 1)
+        ax_escalera.set_ylim(0.7, 3e5)
+        ax_escalera.xaxis.set_major_locator(FixedLocator(marcas_enteras(PAREJAS_MAX, 9)))
+        ax_escalera.yaxis.set_major_locator(LogLocator(base=10, numticks=10))
+        ax_escalera.yaxis.set_minor_formatter(NullFormatter())
+        (self.peldanos,) = ax_escalera.plot([0], [1.0], "o-", color="0.35", markersize=3.5,
+                                            linewidth=1.2, label=r"$\lambda_i$ de cada pareja",
+                                            zorder=ENCIMA)
+        (self.elegido,) = ax_escalera.plot([0], [1.0], "o", color="black", markersize=10,
                                            markerfacecolor="none", markeredgewidth=2,
-                                           label="pareja elegida", zorder=encima)
-        ax_escalera.axhline(2 * np.pi * BASE, color="purple", linestyle="--", linewidth=1,
-                            label="2π·10000 ≈ 62 832")
-        self.linea_T = ax_escalera.axhline(1.0, color="green", linestyle=":", linewidth=1, label="T")
-        ax_escalera.set_xlabel("pareja i")
-        ax_escalera.set_ylabel("λ_i (posiciones)")
-        ax_escalera.set_title("Escalera de longitudes de onda", y=1.0)
-        self.leyenda_escalera = ax_escalera.legend(loc="lower right", fontsize=8)
+                                           label="pareja elegida", zorder=ENCIMA)
+        limite = ax_escalera.axhline(2 * np.pi * BASE, color="purple", linestyle="--", linewidth=1.2,
+                                     label=r"$2\pi\cdot 10000$")
+        self.linea_T = ax_escalera.axhline(1.0, color="green", linestyle=":", linewidth=1.6,
+                                           label="T (longitud)", zorder=ENCIMA)
+        ax_escalera.set_xlabel("pareja i", fontsize=LETRA, labelpad=2)
+        ax_escalera.set_ylabel(r"$\lambda_i$ (posiciones)", fontsize=LETRA)
+        ax_escalera.set_title("Escalera de longitudes de onda", fontsize=LETRA, y=1.0, pad=6)
+        ax_escalera.legend(handles=[self.peldanos, self.elegido, limite, self.linea_T],
+                           loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                           fontsize=LETRA_PEQUENA)
         ax_escalera.grid(alpha=0.3)
 
-        # Lo que depende sólo de la pareja, en el orden en que lo pinta un dibujo completo.
-        self.capa_pareja = [(ax_mapa, r) for r in self.recuadros] + [
+        # Lo que se pinta cada vez, encima de los trozos guardados (en el orden de un dibujo completo).
+        self.capa_estado = [(ax_mapa, r) for r in self.recuadros] + [
             (ax_curvas, a) for a in (self.seno, self.coseno, self.seno_pos, self.coseno_pos,
-                                     self.titulo_curvas, self.leyenda_curvas)] + [
-            (ax_escalera, self.elegido), (ax_escalera, self.leyenda_escalera)]
-        self._fondos = {}  # (T, d_model, disposición) -> región guardada del lienzo
+                                     self.titulo_curvas)] + [
+            (ax_escalera, a) for a in (self.peldanos, self.elegido, self.linea_T)]
+        # Trozos guardados: nombre -> (recuadro del lienzo, clave según el estado, artistas, tope).
+        W, H = fig.bbox.width, fig.bbox.height
+        x, y_rotulo, y_titulo, y_curvas = _CORTE_X * W, _CORTE_ROTULO * H, _CORTE_TITULO * H, _CORTE_Y * H
+        self._trozos = {
+            "titulo": (Bbox.from_extents(0, y_titulo, x, H), lambda e: e[3], [self.titulo_mapa], 2),
+            "rotulo": (Bbox.from_extents(0, 0, x, y_rotulo), lambda e: e[3], [self.rotulo_columnas], 2),
+            "mapa": (Bbox.from_extents(0, y_rotulo, x, y_titulo), lambda e: (e[0], e[1], e[3]),
+                     [ax_mapa], self.MAX_MAPAS),
+            "curvas": (Bbox.from_extents(x, y_curvas, W, H), lambda e: e[0], [ax_curvas],
+                       self.MAX_CURVAS),
+        }
+        self._guardados = {nombre: {} for nombre in self._trozos}
+        self._fondo = None
         self._pngs = {}    # (T, d_model, pareja, disposición) -> bytes PNG
-        self._fondo_puesto = None
+        self._puesto_mapa = self._puesto_curvas = None
         self.estado = None
         self.poner(T, d_model, pareja, disposicion)
+
+    @property
+    def ancho_px(self) -> int:
+        return int(round(self.fig.bbox.width))
+
+    # --- datos de los artistas -------------------------------------------------
 
     def poner(self, T: int, d_model: int, pareja: int, disposicion: str) -> None:
         """Cambia los artistas para (T, d_model, pareja, disposición); sólo lo que cambie."""
         T, d_model, pareja = int(T), _comprobar_d_model(d_model), int(pareja)
+        if T < T_MIN:
+            raise ValueError(f"T tiene que ser al menos {T_MIN}; ha llegado {T}.")
         columnas = columnas_de_pareja(pareja, d_model, disposicion)  # también valida
-        fondo = (T, d_model, disposicion)
-        if self._fondo_puesto != fondo:
-            self._poner_fondo(T, d_model, disposicion)
-            self._fondo_puesto = fondo
+        if self._puesto_mapa != (T, d_model, disposicion):
+            self._poner_mapa(T, d_model, disposicion)
+        if self._puesto_curvas != T:
+            self._poner_marco_curvas(T)
         if self.estado != (T, d_model, pareja, disposicion):
-            self._poner_pareja(T, d_model, pareja, columnas)
+            self._poner_estado(T, d_model, pareja, disposicion, columnas)
         self.estado = (T, d_model, pareja, disposicion)
 
-    def _poner_fondo(self, T: int, d_model: int, disposicion: str) -> None:
+    def _poner_mapa(self, T: int, d_model: int, disposicion: str) -> None:
         mapa = matriz_para_mapa(T, d_model, disposicion)
         ax = self.ax_mapa
         self.imagen.set_data(mapa["matriz"])
         self.imagen.set_extent((-0.5, d_model - 0.5, T - 0.5, -0.5))
         ax.set_xlim(-0.5, d_model - 0.5)
         ax.set_ylim(T - 0.5, -0.5)
-        for recuadro in self.recuadros:
-            recuadro.set_height(T)
-        if disposicion == "intercalada":
-            self.titulo_mapa.set_text("PE intercalada (artículo): seno en 2i, coseno en 2i+1")
-            self.division.set_visible(False)
-        else:
-            self.titulo_mapa.set_text("PE concatenada [sin | cos]")
-            self.division.set_xdata([d_model / 2 - 0.5] * 2)
-            self.division.set_visible(True)
-        self.ax_curvas.set_xlim(0, max(T - 1, 1))
-        parejas, lams = np.arange(d_model // 2), longitudes_de_onda(d_model)
-        self.peldanos.set_data(parejas, lams)
-        # El círculo siempre cae en un peldaño; se pone en uno para que no cuente lo de antes.
-        self.elegido.set_data(parejas[:1], lams[:1])
-        self.linea_T.set_ydata([T, T])
-        self.linea_T.set_label(f"T = {T}")
-        self.leyenda_escalera.get_texts()[3].set_text(f"T = {T}")
-        self.ax_escalera.relim()
-        self.ax_escalera.autoscale_view()
+        ax.xaxis.set_major_locator(FixedLocator(marcas_enteras(d_model, 8)))
+        ax.yaxis.set_major_locator(FixedLocator(marcas_enteras(T, 8)))
+        self.titulo_mapa.set_text(titulo_mapa(disposicion))
+        self.rotulo_columnas.set_text(etiqueta_columnas(disposicion))
+        self.division.set_xdata([d_model / 2 - 0.5] * 2)
+        self.division.set_visible(disposicion == "concatenada")
+        self._puesto_mapa = (T, d_model, disposicion)
 
-    def _poner_pareja(self, T: int, d_model: int, pareja: int, columnas: tuple[int, int]) -> None:
+    def _poner_marco_curvas(self, T: int) -> None:
+        if T == 1:
+            self.ax_curvas.set_xlim(-0.5, 0.5)   # una sola posición: el eje no inventa otras
+        else:
+            self.ax_curvas.set_xlim(0, T - 1)
+        self.ax_curvas.xaxis.set_major_locator(FixedLocator(marcas_enteras(T, 8)))
+        self._puesto_curvas = T
+
+    def _poner_estado(self, T: int, d_model: int, pareja: int, disposicion: str,
+                      columnas: tuple[int, int]) -> None:
         for recuadro, columna in zip(self.recuadros, columnas):
-            recuadro.set_x(columna - 0.5)
+            recuadro.set_bounds(columna - 0.5, -0.5, 1.0, T)
         curvas = curvas_de_pareja(T, d_model, pareja)
         self.seno.set_data(curvas["x"], curvas["seno"])
         self.coseno.set_data(curvas["x"], curvas["coseno"])
         self.seno_pos.set_data(curvas["pos"], curvas["seno_pos"])
         self.coseno_pos.set_data(curvas["pos"], curvas["coseno_pos"])
-        self.titulo_curvas.set_text(
-            f"Pareja {pareja}: λ ≈ {formatear_posiciones(curvas['longitud'])} posiciones")
-        etiquetas = (f"seno (col. {columnas[0]})", f"coseno (col. {columnas[1]})")
-        for linea, texto, etiqueta in zip((self.seno, self.coseno),
-                                          self.leyenda_curvas.get_texts(), etiquetas):
-            linea.set_label(etiqueta)
-            texto.set_text(etiqueta)
+        self.titulo_curvas.set_text(titulo_curvas(pareja, d_model, disposicion))
+        self.peldanos.set_data(np.arange(d_model // 2), longitudes_de_onda(d_model))
         self.elegido.set_data([pareja], [curvas["longitud"]])
+        self.linea_T.set_ydata([T, T])
+
+    # --- pintar por trozos -------------------------------------------------------
+
+    def _trozo(self, nombre: str):
+        bbox, clave_de, artistas, tope = self._trozos[nombre]
+        guardados = self._guardados[nombre]
+        clave = clave_de(self.estado)
+        trozo = guardados.get(clave)
+        if trozo is None:
+            lienzo = self.fig.canvas
+            lienzo.restore_region(self._fondo)
+            encima = [a for eje, a in self.capa_estado if eje in artistas]
+            with _escondidos(encima):
+                renderer = lienzo.get_renderer()
+                for artista in artistas:
+                    artista.draw(renderer)
+            trozo = _guardar(guardados, clave, lienzo.copy_from_bbox(bbox), tope)
+        return trozo
 
     def png(self) -> bytes:
-        """El PNG del estado puesto; pinta sólo las capas que no estén guardadas."""
+        """El PNG del estado puesto; pinta sólo los trozos que no estén guardados."""
         if self.estado in self._pngs:
             return self._pngs[self.estado]
         lienzo = self.fig.canvas
-        if not isinstance(lienzo, FigureCanvasAgg):
-            lienzo = FigureCanvasAgg(self.fig)
-        clave_fondo = self.estado[:2] + self.estado[3:]
-        fondo = self._fondos.get(clave_fondo)
-        if fondo is None:
-            for _, artista in self.capa_pareja:
-                artista.set_visible(False)
-            try:
+        if self._fondo is None:
+            variables = [a for _, _, artistas, _ in self._trozos.values() for a in artistas]
+            with _escondidos(variables + [a for _, a in self.capa_estado]):
                 lienzo.draw()
-            finally:
-                for _, artista in self.capa_pareja:
-                    artista.set_visible(True)
-            fondo = _guardar(self._fondos, clave_fondo,
-                             lienzo.copy_from_bbox(self.fig.bbox), self.MAX_FONDOS)
-        else:
-            lienzo.restore_region(fondo)
-        for ax, artista in self.capa_pareja:
+            self._fondo = lienzo.copy_from_bbox(self.fig.bbox)
+        trozos = [self._trozo(nombre) for nombre in self._trozos]
+        lienzo.restore_region(self._fondo)
+        for trozo in trozos:
+            lienzo.restore_region(trozo)
+        for ax, artista in self.capa_estado:
             ax.draw_artist(artista)
         return _guardar(self._pngs, self.estado, _png_del_lienzo(lienzo), self.MAX_PNGS)
+
+
+def dibujar(T: int, d_model: int, pareja: int, disposicion: str) -> Figure:
+    """Figura con tres paneles: mapa de calor, curvas de la pareja y escalera.
+
+    Sección «El explorable». No usa pyplot (no hay estado global): la figura
+    se crea, se devuelve y quien la recibe la convierte en PNG con ``figura_a_png``.
+
+    Parámetros:
+        T: posiciones (int ≥ 1); d_model: anchura (par, 2 … 128); pareja: i (int,
+        0 … d_model/2 − 1); disposicion: "intercalada" o "concatenada".
+
+    Devuelve:
+        ``matplotlib.figure.Figure`` de 10 × 5.6 pulgadas a 100 ppp (1000 × 560 píxeles).
+    """
+    return _FiguraEscalera(T, d_model, pareja, disposicion).fig
+
+
+@contextlib.contextmanager
+def _escondidos(artistas: list):
+    """Esconde ``artistas`` mientras dura el bloque ``with`` y después los vuelve a enseñar."""
+    for artista in artistas:
+        artista.set_visible(False)
+    try:
+        yield
+    finally:
+        for artista in artistas:
+            artista.set_visible(True)
 
 
 def _guardar(cache: dict, clave, valor, maximo: int):
@@ -451,12 +675,16 @@ def _png_del_lienzo(lienzo) -> bytes:
     ancho, alto = lienzo.get_width_height()
     rgba = Image.frombuffer("RGBA", (ancho, alto), lienzo.buffer_rgba(), "raw", "RGBA", 0, 1)
     buffer = io.BytesIO()
-    rgba.convert("RGB").save(buffer, format="png", compress_level=3)
+    rgba.convert("RGB").save(buffer, format="png", compress_level=1)
     return buffer.getvalue()
 
 
 def figura_a_png(fig: Figure) -> bytes:
-    """Los bytes PNG de una figura de matplotlib (sin pyplot ni pantalla)."""
+    """Los bytes PNG de una figura de matplotlib (sin pyplot ni pantalla).
+
+    Devuelve:
+        bytes que empiezan por la firma PNG ``b"\\x89PNG"``.
+    """
     lienzo = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     lienzo.draw()
     return _png_del_lienzo(lienzo)
@@ -466,109 +694,257 @@ def figura_a_png(fig: Figure) -> bytes:
 # 3. Conexión con ipywidgets
 # ---------------------------------------------------------------------------
 
+METADATOS_RESPALDO = {"explorable": {"respaldo": True}}
+"""Marca de la salida fija que acompaña al explorable (la lee la retroalimentación)."""
+
+# Mientras el explorable está vivo en JupyterLab su salida fija no se ve; si se
+# pierde (cuaderno reabierto, núcleo reiniciado) se ve ella en lugar del aviso
+# en inglés de ipywidgets («Error displaying widget: model not found»).
+_ESTILO_RESPALDO = (
+    "<style>.jp-OutputArea:has(.explorable-vivo) .explorable-respaldo{display:none}"
+    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-output.jupyter-widgets"
+    ":not(:has(*)){display:none}</style>")
+
+
+def html_respaldo(png: bytes, nombre: str, estado: str) -> str:
+    """La salida fija del explorable: un aviso en español y la última imagen, en HTML.
+
+    Sección «El explorable». Es lo que ve quien abre el cuaderno guardado sin
+    que el explorable esté vivo (sin núcleo, o con uno nuevo): le dice que
+    vuelva a ejecutar la celda y le enseña la imagen que mostró por última vez.
+
+    Parámetros:
+        png: bytes PNG de la figura; nombre: nombre del explorable (str);
+        estado: descripción de lo que muestra la imagen (str, texto plano).
+
+    Devuelve:
+        str con HTML (la imagen va dentro, en base64).
+    """
+    datos = base64.b64encode(bytes(png)).decode("ascii")
+    return (
+        f'<div class="explorable-respaldo">{_ESTILO_RESPALDO}'
+        f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
+        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir o el núcleo se "
+        "ha reiniciado). Para volver a usarlo, ejecuta esta celda otra vez (Mayús + Intro). "
+        "Mientras tanto, esta es la última imagen que mostró "
+        f"({html.escape(estado)}):</p>"
+        f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/></div>')
+
+
+def _mas_tarde(funcion, segundos: float) -> None:
+    """Llama a ``funcion`` dentro de ``segundos`` en el bucle del núcleo; ya, si no hay núcleo."""
+    try:
+        from IPython import get_ipython
+        bucle = get_ipython().kernel.io_loop
+    except Exception:  # noqa: BLE001 - fuera de un núcleo de Jupyter (pruebas, scripts)
+        bucle = None
+    if bucle is None:
+        funcion()
+    else:
+        # add_callback es seguro desde cualquier hilo y despierta al bucle (los mensajes de
+        # los widgets pueden atenderse en otro hilo); ya dentro, se programa la espera.
+        bucle.add_callback(bucle.call_later, segundos, funcion)
+
+
 class ExplorableEscalera(widgets.VBox):
     """La caja del explorable; sus controles y salidas son atributos.
 
-    Atributos: ``control_d_model``, ``control_T``, ``control_pareja``,
-    ``control_disposicion`` (entradas); ``imagen``, ``etiqueta_longitud``,
-    ``nota_disposicion`` (salidas); ``estado`` (dict con lo último dibujado).
+    Atributos: ``control_d_model``, ``control_T``, ``control_pareja`` (deslizadores),
+    ``texto_d_model``, ``texto_T``, ``texto_pareja`` (casillas para teclear),
+    ``control_disposicion`` (botones); ``imagen``, ``etiqueta_longitud``,
+    ``nota_disposicion``, ``aviso`` (salidas); ``estado`` (dict con lo último dibujado).
+
+    Al mostrarse en un cuaderno deja dos salidas: el widget y, debajo, una
+    salida fija (``html_respaldo``) que se actualiza con cada cambio y sólo se
+    ve cuando el widget ya no está vivo.
     """
 
-    def _repr_mimebundle_(self, **kwargs):
-        # Además de la vista del widget, una imagen fija: así una ejecución
-        # sin widgets (nbconvert, una vista estática) enseña algo.
-        datos = super()._repr_mimebundle_(**kwargs)
-        datos["image/png"] = base64.b64encode(self.imagen.value).decode("ascii")
-        datos["text/plain"] = "Explorable: la escalera de longitudes de onda"
-        return datos
+    _respaldo = None
+    _respaldo_pendiente = False
+
+    def datos_respaldo(self) -> dict:
+        """El mimebundle de la salida fija: HTML con aviso e imagen, y texto plano."""
+        e = self.estado
+        estado = (f"d_model = {e['d_model']}, T = {e['T']}, pareja i = {e['pareja']}, "
+                  f"disposición {e['disposicion']}")
+        return {"text/html": html_respaldo(self.imagen.value, "escalera de longitudes de onda", estado),
+                "text/plain": f"Explorable «escalera de longitudes de onda» ({estado})"}
+
+    def _ipython_display_(self, **kwargs):
+        from IPython.display import display
+        display(self._repr_mimebundle_(**kwargs), raw=True)
+        self._respaldo = display(self.datos_respaldo(), raw=True, metadata=METADATOS_RESPALDO,
+                                 display_id=True)
+
+    def actualizar_respaldo(self) -> None:
+        """Pone en la salida fija la imagen y el estado de ahora (si la caja se ha mostrado).
+
+        En un núcleo, medio segundo después y una sola vez por ráfaga de cambios: así la
+        salida fija (otra copia de la imagen) no viaja al navegador en cada pulsación.
+        """
+        if self._respaldo is None or self._respaldo_pendiente:
+            return
+        self._respaldo_pendiente = True
+        _mas_tarde(self._enviar_respaldo, 0.5)
+
+    def _enviar_respaldo(self) -> None:
+        self._respaldo_pendiente = False
+        if self._respaldo is not None:
+            self._respaldo.update(self.datos_respaldo(), raw=True, metadata=METADATOS_RESPALDO)
+
+
+def _control_numerico(descripcion: str, valor: int, minimo: int, maximo: int, paso: int,
+                      clase: str) -> tuple:
+    """Una fila con deslizador y casilla: (fila, deslizador, casilla)."""
+    deslizador = widgets.IntSlider(
+        value=valor, min=minimo, max=maximo, step=paso, description=descripcion, readout=False,
+        continuous_update=False, style={"description_width": "130px"},
+        layout=widgets.Layout(width="400px"))
+    casilla = widgets.IntText(value=valor, layout=widgets.Layout(width="72px"),
+                              tooltip=f"Escribe {descripcion} y pulsa Intro")
+    deslizador.add_class(f"explorable-escalera-{clase}")
+    casilla.add_class(f"explorable-escalera-{clase}-texto")
+    fila = widgets.HBox([deslizador, casilla], layout=widgets.Layout(align_items="center"))
+    return fila, deslizador, casilla
 
 
 def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
                      disposicion: str = "intercalada"):
     """Crea el explorable y lo devuelve listo para mostrar (la última línea de una celda).
 
-    Sección «El explorable». Controles: d_model (pares de 2 a 128), T (1 a 200),
-    la pareja elegida y la disposición. Cada cambio vuelve a dibujar la figura
-    y actualiza el texto de la longitud de onda y la nota de la disposición.
+    Sección «El explorable». Controles: d_model (pares de 2 a 128), T (1 a 200)
+    y la pareja elegida, cada uno con deslizador y casilla para teclear, y la
+    disposición. Cada cambio vuelve a dibujar la figura y actualiza el texto
+    de la longitud de onda y la nota de la disposición. Un valor tecleado que
+    no vale se rechaza con un aviso en español y la casilla vuelve al valor en uso.
 
     Devuelve:
         Un ``ipywidgets.VBox`` (subclase ``ExplorableEscalera``) con clases CSS
-        ``explorable-escalera``, ``explorable-escalera-controles``,
-        ``explorable-escalera-imagen``, ``explorable-escalera-longitud`` y
-        ``explorable-escalera-nota``.
+        ``explorable-escalera``, ``explorable-vivo``, ``explorable-escalera-controles``,
+        ``explorable-escalera-imagen``, ``explorable-escalera-longitud``,
+        ``explorable-escalera-nota`` y ``explorable-escalera-aviso``.
+
+    Lanza:
+        ValueError si los valores iniciales no son de los que ofrece el explorable.
     """
     d_model = _comprobar_d_model(d_model)
-    estilo = {"description_width": "170px"}
-    ancho = widgets.Layout(width="420px")
+    for nombre, valor, minimo, maximo in (("d_model", d_model, D_MODEL_MIN, D_MODEL_MAX),
+                                          ("T", T, T_MIN, T_MAX),
+                                          ("pareja", pareja, 0, d_model // 2 - 1)):
+        if not minimo <= int(valor) <= maximo:
+            raise ValueError(f"{nombre} tiene que estar entre {minimo} y {maximo}; ha llegado {valor}.")
+    if disposicion not in DISPOSICIONES:
+        raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
 
-    control_d_model = widgets.IntSlider(
-        value=d_model, min=2, max=128, step=2, description="d_model (par)",
-        continuous_update=False, style=estilo, layout=ancho)
-    control_T = widgets.IntSlider(
-        value=T, min=1, max=200, step=1, description="T (posiciones)",
-        continuous_update=False, style=estilo, layout=ancho)
-    control_pareja = widgets.IntSlider(
-        value=pareja, min=0, max=d_model // 2 - 1, step=1, description="pareja i",
-        continuous_update=False, style=estilo, layout=ancho)
+    fila_d, control_d_model, texto_d_model = _control_numerico(
+        "d_model (par)", d_model, D_MODEL_MIN, D_MODEL_MAX, 2, "d-model")
+    fila_T, control_T, texto_T = _control_numerico("T (posiciones)", T, T_MIN, T_MAX, 1, "t")
+    fila_i, control_pareja, texto_pareja = _control_numerico(
+        "pareja i", pareja, 0, d_model // 2 - 1, 1, "pareja")
     control_disposicion = widgets.ToggleButtons(
         options=[("intercalada (artículo)", "intercalada"),
                  ("[sin | cos] concatenada", "concatenada")],
-        value=disposicion, description="disposición", style=estilo)
+        value=disposicion, description="disposición",
+        style={"description_width": "130px", "button_width": "190px"},
+        layout=widgets.Layout(width="auto"))
+    control_disposicion.add_class("explorable-escalera-disposicion")
+    # Las reglas de ipywidgets para una fila con etiqueta (las de los deslizadores): la
+    # etiqueta alineada con las de arriba y los botones a su derecha, no debajo.
+    control_disposicion.add_class("widget-inline-hbox")
     figura = _FiguraEscalera(T, d_model, pareja, disposicion)
     # La imagen se enseña a su tamaño en píxeles: estirada se vería borrosa.
-    ancho_px = int(round(figura.fig.get_figwidth() * figura.fig.dpi))
     imagen = widgets.Image(format="png", layout=widgets.Layout(
-        width=f"{ancho_px}px", max_width="100%", height="auto"))
+        width=f"{figura.ancho_px}px", max_width="100%", height="auto"))
     etiqueta_longitud = widgets.HTML()
     nota_disposicion = widgets.HTML(layout=widgets.Layout(max_width="900px"))
-
-    for control, sufijo in ((control_d_model, "d-model"), (control_T, "t"),
-                            (control_pareja, "pareja"), (control_disposicion, "disposicion")):
-        control.add_class(f"explorable-escalera-{sufijo}")
+    aviso = widgets.HTML()
     imagen.add_class("explorable-escalera-imagen")
     etiqueta_longitud.add_class("explorable-escalera-longitud")
     nota_disposicion.add_class("explorable-escalera-nota")
+    aviso.add_class("explorable-escalera-aviso")
 
-    controles = widgets.VBox([control_d_model, control_T, control_pareja, control_disposicion])
+    controles = widgets.VBox([fila_d, fila_T, fila_i, control_disposicion, aviso])
     controles.add_class("explorable-escalera-controles")
 
     caja = ExplorableEscalera(children=[controles, etiqueta_longitud, imagen, nota_disposicion])
     caja.add_class("explorable-escalera")
-    caja.control_d_model = control_d_model
-    caja.control_T = control_T
-    caja.control_pareja = control_pareja
+    caja.add_class("explorable-vivo")
+    caja.control_d_model, caja.texto_d_model = control_d_model, texto_d_model
+    caja.control_T, caja.texto_T = control_T, texto_T
+    caja.control_pareja, caja.texto_pareja = control_pareja, texto_pareja
     caja.control_disposicion = control_disposicion
     caja.imagen = imagen
     caja.etiqueta_longitud = etiqueta_longitud
     caja.nota_disposicion = nota_disposicion
+    caja.aviso = aviso
     caja.estado = {}
-    caja._sin_redibujar = False
+    en_curso = {"si": False}   # mientras el propio explorable mueve sus controles
     notas = {}  # (T, d_model, disposición) -> nota ya calculada
 
-    def redibujar(_cambio=None):
-        if caja._sin_redibujar:
-            return
+    def redibujar() -> None:
         d = control_d_model.value
-        # El máximo de la pareja sigue a d_model; al moverlo no se redibuja dos veces.
-        caja._sin_redibujar = True
-        try:
-            control_pareja.max = d // 2 - 1
-        finally:
-            caja._sin_redibujar = False
         t, i, disp = control_T.value, control_pareja.value, control_disposicion.value
         figura.poner(t, d, i, disp)  # sólo cambia lo que depende de lo que ha cambiado
         imagen.value = figura.png()
         etiqueta_longitud.value = texto_longitud(i, d, disp)
         if (t, d, disp) not in notas:
-            _guardar(notas, (t, d, disp), texto_disposicion(t, d, disp), _FiguraEscalera.MAX_FONDOS)
+            _guardar(notas, (t, d, disp), texto_disposicion(t, d, disp), _FiguraEscalera.MAX_MAPAS)
         nota_disposicion.value = notas[(t, d, disp)]
         caja.estado = {
             "d_model": d, "T": t, "pareja": i, "disposicion": disp,
             "columnas": columnas_de_pareja(i, d, disp),
             "longitud": float(longitudes_de_onda(d)[i]),
         }
+        caja.actualizar_respaldo()
+
+    def sincronizar() -> None:
+        """Casillas = deslizadores; el máximo de la pareja sigue a d_model."""
+        control_pareja.max = control_d_model.value // 2 - 1   # recorta la pareja si hace falta
+        for casilla, control in ((texto_d_model, control_d_model), (texto_T, control_T),
+                                 (texto_pareja, control_pareja)):
+            casilla.value = control.value
+
+    def al_mover(_cambio=None) -> None:
+        if en_curso["si"]:
+            return
+        en_curso["si"] = True
+        try:
+            sincronizar()
+            aviso.value = ""
+        finally:
+            en_curso["si"] = False
+        redibujar()
+
+    def al_teclear(casilla, control, nombre, minimo, maximo_de, par=False, motivo=""):
+        def respuesta(_cambio) -> None:
+            if en_curso["si"]:
+                return
+            usado, mensaje = revisar_valor(nombre, casilla.value, control.value, minimo, maximo_de(),
+                                           par=par, motivo_rango=motivo())
+            en_curso["si"] = True
+            try:
+                control.value = usado
+                sincronizar()
+                aviso.value = ("" if mensaje is None else
+                               f'<span style="color:#b35c00">⚠ {html.escape(mensaje)}</span>')
+            finally:
+                en_curso["si"] = False
+            if mensaje is None:
+                redibujar()
+        return respuesta
 
     for control in (control_d_model, control_T, control_pareja, control_disposicion):
-        control.observe(redibujar, names="value")
+        control.observe(al_mover, names="value")
+    texto_d_model.observe(al_teclear(
+        texto_d_model, control_d_model, "d_model", D_MODEL_MIN, lambda: D_MODEL_MAX, par=True,
+        motivo=lambda: "(El artículo usa 512, pero un mapa de tantas columnas ya no se lee.)"),
+        names="value")
+    texto_T.observe(al_teclear(texto_T, control_T, "T", T_MIN, lambda: T_MAX, motivo=lambda: ""),
+                    names="value")
+    texto_pareja.observe(al_teclear(
+        texto_pareja, control_pareja, "pareja i", 0, lambda: control_d_model.value // 2 - 1,
+        motivo=lambda: f"(Con d_model = {control_d_model.value} hay {control_d_model.value // 2} "
+                       "parejas, numeradas desde 0.)"),
+        names="value")
     redibujar()
     return caja

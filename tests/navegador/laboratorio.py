@@ -5,7 +5,8 @@ can use the same server and browser without importing pytest fixtures:
 
 - ``ServidorLab``: a real ``jupyter lab`` from the project's environment on a
   random free localhost port, with a token, a root directory of our choice and
-  the course's JupyterLab settings (Spanish), stopped afterwards.
+  empty user settings (so the interface is what the course environment gives a
+  student by default: Spanish, from ajustes_jupyterlab/), stopped afterwards.
 - ``lanzar_chromium``: Debian's Chromium driven by Playwright's sync API.
 - helpers to open a notebook, run all its cells, read cell outputs and hash
   the PNG a widget is showing.
@@ -27,7 +28,6 @@ from pathlib import Path
 
 RAIZ = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CURSO_CHROMIUM") or "/usr/bin/chromium")
-AJUSTES_LAB = RAIZ / ".jupyter" / "lab" / "user-settings"
 ARTEFACTOS = RAIZ / "test-artifacts" / "navegador"
 
 ARGS_CHROMIUM = [
@@ -70,14 +70,15 @@ class ServidorLab:
     """A JupyterLab server on 127.0.0.1:<free port> serving ``raiz``.
 
     ``cwd`` is where the server process runs (nbgrader's server extensions
-    read ``nbgrader_config.py`` from there); by default, ``raiz``.  The
-    course's settings directory is copied into a private folder and passed as
-    ``JUPYTERLAB_SETTINGS_DIR``, exactly what ``make lab`` does, so the server
-    speaks Spanish and nothing the browser changes is written into the repo.
+    read ``nbgrader_config.py`` from there); by default, ``raiz``.  The user
+    settings live in a private, empty folder (``JUPYTERLAB_SETTINGS_DIR``;
+    ``ajustes`` copies a folder of settings into it): the interface is the
+    environment's default, what a student's own ``jupyter lab`` shows, and
+    nothing the browser changes is written into the repo or ~/.jupyter.
     """
 
     def __init__(self, raiz: Path, cwd: Path | None = None, registro: Path | None = None,
-                 ajustes: Path = AJUSTES_LAB):
+                 ajustes: Path | None = None):
         self.raiz = Path(raiz).resolve()
         self.cwd = Path(cwd or raiz).resolve()
         self.token = secrets.token_hex(16)
@@ -97,7 +98,7 @@ class ServidorLab:
 
     def entorno(self) -> dict:
         ajustes = self._privado / "user-settings"
-        if self.ajustes.is_dir():
+        if self.ajustes is not None and self.ajustes.is_dir():
             shutil.copytree(self.ajustes, ajustes, dirs_exist_ok=True)
         else:
             ajustes.mkdir(parents=True, exist_ok=True)

@@ -1,28 +1,37 @@
 """Lesson 2 in the browser: the notebook runs, and the wavelength ladder follows its controls.
 
-Section «El explorable: la escalera de longitudes de onda»: sliders d_model,
-T and «pareja i», the layout toggle (intercalada / [sin | cos] concatenada),
-the figure (PE heatmap on the left, the pair's curves top right, the ladder of
-wavelengths bottom right) and the label with λ = 2π·10000^(2i/d_model).
+Section «El explorable: la escalera de longitudes de onda»: d_model, T and
+«pareja i» (each a slider plus a box to type in), the layout toggle
+(intercalada / [sin | cos] concatenada), the figure (PE heatmap on the left,
+the pair's curves top right, the ladder of wavelengths bottom right) and the
+label with λ = 2π·10000^(2i/d_model).  Also: a typed value the explorable does
+not offer is refused in Spanish; the layout buttons show their whole text; and
+after saving, stopping the kernel and reopening, the cell shows the last
+picture with a Spanish hint instead of ipywidgets' English error.
 """
 from __future__ import annotations
 
 import base64
 import io
+import json
 import math
 import re
+import shutil
+import urllib.request
 
 from PIL import Image
 
 from . import laboratorio as lab
+from .conftest import TAREAS
 
-CUADERNO = "02_codificacion_posicional/codificacion_posicional.ipynb"
+TAREA = "02_codificacion_posicional"
+CUADERNO = f"reabrir/{TAREA}/{TAREAS[TAREA]}"
 IMAGEN = ".explorable-escalera .explorable-escalera-imagen"
 
-# Panels of the figure as fractions of the PNG (left, top, right, bottom), inside
-# the axes of explorable_escalera.dibujar: heatmap (left), ladder (bottom right).
-MAPA = (0.07, 0.07, 0.42, 0.89)
-ESCALERA = (0.62, 0.58, 0.98, 0.89)
+# Panels of the figure as fractions of the PNG (left, top, right, bottom), inside the axes of
+# explorable_escalera (_POS_MAPA, _POS_ESCALERA): heatmap (left), ladder (bottom right).
+MAPA = (0.09, 0.12, 0.40, 0.83)
+ESCALERA = (0.58, 0.54, 0.82, 0.88)
 ETIQUETA = re.compile(r"Pareja (\d+) · columnas (\d+) \(seno\) y (\d+) \(coseno\) · "
                       r"λ = 2π·10000\^\((\d+)/(\d+)\) ≈ ([\d  ]+\.\d) posiciones")
 
@@ -58,35 +67,65 @@ def _comprobar_longitud(texto: str, pareja: int, d_model: int) -> dict:
     return leida
 
 
-def _escribir_en_lectura(caja, clase: str, valor: int) -> None:
-    """Type a value into a slider's readout and press Enter (as a student can)."""
-    lectura = caja.locator(f".explorable-escalera-{clase} .widget-readout")
-    lectura.click()
-    lectura.press("Control+a")
-    lectura.type(str(valor))
-    lectura.press("Enter")
+def _teclear(caja, clase: str, valor: int) -> None:
+    """Type a value into a control's box and press Enter (as a student can)."""
+    casilla = caja.locator(f".explorable-escalera-{clase}-texto input")
+    casilla.fill(str(valor))
+    casilla.press("Enter")
 
 
-def test_explorable_escalera_controles(servidor_alumno, pagina, captura):
+def _cerrar_nucleos(servidor) -> None:
+    with urllib.request.urlopen(servidor.enlace("api/sessions"), timeout=10) as r:
+        sesiones = json.load(r)
+    for sesion in sesiones:
+        peticion = urllib.request.Request(servidor.enlace(f"api/sessions/{sesion['id']}"), method="DELETE")
+        urllib.request.urlopen(peticion, timeout=30).close()
+
+
+def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, captura):
+    shutil.copytree(carpeta_alumno / TAREA, carpeta_alumno / "reabrir" / TAREA, dirs_exist_ok=True)
     pagina.set_viewport_size({"width": 1300, "height": 1500})
     lab.ejecutar_leccion(pagina, servidor_alumno, CUADERNO)
     caja = pagina.locator(".explorable-escalera").first
     caja.scroll_into_view_if_needed()
     etiqueta = caja.locator(".explorable-escalera-longitud")
-    lectura = lambda clase: int(caja.locator(f".explorable-escalera-{clase} .widget-readout").inner_text())  # noqa: E731
+    aviso = caja.locator(".explorable-escalera-aviso")
+    casilla = lambda clase: int(caja.locator(f".explorable-escalera-{clase}-texto input").input_value())  # noqa: E731
     captura("cuaderno-ejecutado")
 
     # As the lesson starts: d_model = 32, T = 64, pair 0, the paper's layout.
-    assert (lectura("d-model"), lectura("t"), lectura("pareja")) == (32, 64, 0)
+    assert (casilla("d-model"), casilla("t"), casilla("pareja")) == (32, 64, 0)
     _comprobar_longitud(etiqueta.inner_text(), 0, 32)
     imagen = lab.huella_imagen(pagina, IMAGEN)
     assert imagen and imagen["bytes"] > 5000
+    assert pagina.locator(".explorable-respaldo").first.is_hidden(), "la salida fija no se ve en vivo"
     captura("inicial-d32-T64-pareja0", caja)
 
-    # d_model: 32 -> 64 (more rungs, the heatmap gets twice the columns).
-    _escribir_en_lectura(caja, "d-model", 64)
+    # The layout buttons show their whole label (they used to be cut: «intercalada (artíc…»).
+    for boton in caja.locator(".explorable-escalera-disposicion button").all():
+        ancho = boton.evaluate("b => [b.scrollWidth, b.clientWidth]")
+        assert ancho[0] <= ancho[1], f"el botón «{boton.inner_text()}» no cabe: {ancho}"
+    assert caja.locator(".explorable-escalera-disposicion button").all_inner_texts() == [
+        "intercalada (artículo)", "[sin | cos] concatenada"]
+    etiquetas = caja.locator(".explorable-escalera-controles .widget-label:visible")
+    bordes = [e.evaluate("e => e.getBoundingClientRect().right") for e in etiquetas.all()]
+    assert len(bordes) == 4 and max(bordes) - min(bordes) <= 4, f"etiquetas desalineadas: {bordes}"
+    captura("controles", caja.locator(".explorable-escalera-controles"))
+
+    # A d_model the explorable does not offer: refused in Spanish, the box shows the value in use.
+    for valor, motivo in ((33, "tiene que ser par"), (512, "aquí va de 2 a 128")):
+        _teclear(caja, "d-model", valor)
+        aviso.filter(has_text=f"d_model = {valor} no vale").wait_for()
+        assert motivo in aviso.inner_text() and "Sigue d_model = 32" in aviso.inner_text()
+        lab.esperar_nucleo_libre(pagina)
+        assert casilla("d-model") == 32
+        assert lab.huella_imagen(pagina, IMAGEN)["sha"] == imagen["sha"], "un valor rechazado no redibuja"
+        captura(f"rechazo-d{valor}", caja.locator(".explorable-escalera-controles"))
+
+    # d_model typed: 32 -> 64 (more rungs, the heatmap gets twice the columns); the message goes.
+    _teclear(caja, "d-model", 64)
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
-    assert lectura("d-model") == 64
+    assert casilla("d-model") == 64 and aviso.inner_text().strip() == ""
     assert _cambios(imagen, nueva) == {"mapa": True, "escalera": True}
     _comprobar_longitud(etiqueta.inner_text(), 0, 64)
     imagen = nueva
@@ -101,16 +140,16 @@ def test_explorable_escalera_controles(servidor_alumno, pagina, captura):
     pagina.mouse.move(x + 45, y, steps=6)
     pagina.mouse.up()
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
-    T = lectura("t")
+    T = casilla("t")
     assert T > 64, f"arrastrar el asa a la derecha tenía que subir T; vale {T}"
     assert _cambios(imagen, nueva) == {"mapa": True, "escalera": True}  # rows; the T line
     imagen = nueva
     captura(f"d64-T{T}", caja)
 
-    # The pair: 5 -> columns 10 and 11, λ = 2π·10000^(10/64).
-    _escribir_en_lectura(caja, "pareja", 5)
+    # The pair typed: 5 -> columns 10 and 11, λ = 2π·10000^(10/64).
+    _teclear(caja, "pareja", 5)
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
-    assert lectura("pareja") == 5
+    assert casilla("pareja") == 5
     assert _cambios(imagen, nueva) == {"mapa": True, "escalera": True}  # frames; the circled rung
     leida = _comprobar_longitud(etiqueta.inner_text(), 5, 64)
     assert (leida["seno"], leida["coseno"]) == (10, 11)
@@ -131,8 +170,28 @@ def test_explorable_escalera_controles(servidor_alumno, pagina, captura):
     caja.locator(".explorable-escalera-pareja .noUi-handle").focus()
     pagina.keyboard.press("ArrowRight")
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
-    assert lectura("pareja") == 6
+    assert casilla("pareja") == 6
     leida = _comprobar_longitud(etiqueta.inner_text(), 6, 64)
     assert (leida["seno"], leida["coseno"]) == (6, 38)
     assert _cambios(imagen, nueva)["escalera"]
+    imagen = nueva
     captura(f"d64-T{T}-pareja6-concatenada", caja)
+
+    # Save, stop the kernel, reopen: the last picture with a Spanish hint, not ipywidgets' error.
+    pagina.wait_for_function("""(fin) => {
+        const r = document.querySelector('.explorable-respaldo img');
+        return r && r.src.endsWith(fin); }""", arg=imagen["b64"][-200:], timeout=30_000)
+    pagina.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    pagina.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
+    _cerrar_nucleos(servidor_alumno)
+    lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
+    lab.cerrar_dialogos(pagina)
+    respaldo = pagina.locator(".explorable-respaldo").first
+    respaldo.scroll_into_view_if_needed()
+    respaldo.wait_for(state="visible")
+    assert "ejecuta esta celda otra vez" in respaldo.inner_text()
+    guardada = respaldo.locator("img").get_attribute("src").split(",", 1)[1]
+    assert guardada == imagen["b64"], "la salida fija tiene que ser la última imagen que se vio"
+    salida = respaldo.locator("xpath=ancestor::div[contains(@class, 'jp-OutputArea')][1]")
+    assert "Error displaying widget" not in salida.inner_text()
+    captura("reabierto-sin-nucleo", salida)

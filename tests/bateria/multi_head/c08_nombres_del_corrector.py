@@ -26,7 +26,7 @@ ARGUMENTOS = ArraySubclase = AvisarArchivosModificados = CLAVE = ERRORES = ERROR
     = serializar = veredicto = veredicto_de_celda = trampa
 # módulos del lado del profesorado (nunca llegan al kernel; sus nombres, por si acaso)
 archivos_alumno = evidencia = html_seguro = intercambio = limites_kernel = nbgrader_seguro = \
-    retroalimentacion = trampa
+    retroalimentacion = explorables_en_comentarios = ExplorablesComoImagen = trampa
 
 
 def softmax_filas(E):
