@@ -200,7 +200,7 @@ def test_extensiones_de_nbgrader_por_perfil(perfil, apagadas, encendidas):
 
 def test_el_hub_abre_jupyterlab_con_los_ajustes_del_curso():
     assert (HUB / "jupyter" / "comun" / "lab" / "overrides.json").read_text(encoding="utf-8") == \
-        ajustes_lab.texto(), "overrides.json no coincide con .jupyter/: python despliegue/hub/ajustes_lab.py"
+        ajustes_lab.texto(), "overrides.json no coincide con ajustes_jupyterlab/: python despliegue/hub/ajustes_lab.py"
     assert ajustes_lab.overrides()["@jupyterlab/translation-extension:plugin"]["locale"] == "es_ES"
 
 

@@ -1,9 +1,10 @@
-"""JupyterLab defaults of the hub's servers from the course's own JupyterLab settings.
+"""JupyterLab defaults of the hub's servers from the course's own JupyterLab defaults.
 
-The course keeps its JupyterLab settings (Spanish locale, Spanish names for
-the menus the language pack misses) in ``.jupyter/lab/user-settings/``, which
-``make lab`` uses.  On the hub they become *defaults* (JupyterLab's
-``overrides.json``), so every student starts in Spanish and can still change
+The course ships its JupyterLab defaults (Spanish locale, Spanish names for
+the menus the language pack misses) as the package ``ajustes_jupyterlab/``
+(an ``overrides.d`` file every course environment installs).  The hub's
+``overrides.json`` repeats them and adds what only a class needs
+(:data:`SOLO_HUB`), so every student starts in Spanish and can still change
 it::
 
     python despliegue/hub/ajustes_lab.py      # rewrites jupyter/comun/lab/overrides.json
@@ -19,7 +20,7 @@ from pathlib import Path
 import json5
 
 AQUI = Path(__file__).resolve().parent
-AJUSTES_CURSO = AQUI.parent.parent / ".jupyter" / "lab" / "user-settings"
+AJUSTES_CURSO = AQUI.parent.parent / "ajustes_jupyterlab" / "overrides.d"
 OVERRIDES = AQUI / "jupyter" / "comun" / "lab" / "overrides.json"
 
 
@@ -30,12 +31,11 @@ SOLO_HUB = {
 
 
 def overrides(ajustes: Path = AJUSTES_CURSO) -> dict:
-    """``{"<extension>:<plugin>": {setting: value}}`` from a user-settings folder, plus :data:`SOLO_HUB`."""
+    """``{"<extension>:<plugin>": {setting: value}}`` from an ``overrides.d`` folder, plus :data:`SOLO_HUB`."""
     resultado = dict(SOLO_HUB)
-    for archivo in sorted(ajustes.rglob("*.jupyterlab-settings")):
-        extension = archivo.parent.relative_to(ajustes).as_posix()
-        clave = f"{extension}:{archivo.stem}"
-        resultado[clave] = {**resultado.get(clave, {}), **json5.loads(archivo.read_text(encoding="utf-8"))}
+    for archivo in sorted(ajustes.glob("*.json")):
+        for clave, valores in json5.loads(archivo.read_text(encoding="utf-8")).items():
+            resultado[clave] = {**resultado.get(clave, {}), **valores}
     return resultado
 
 

@@ -1,7 +1,7 @@
 """JupyterLab settings shared by every server of the course's hub.
 
 - Spanish by default: lab/overrides.json holds the course's JupyterLab
-  settings (.jupyter/lab/user-settings of the course, as defaults a user can
+  defaults (ajustes_jupyterlab/overrides.d of the course, as defaults a user can
   still change); despliegue/hub/ajustes_lab.py writes it and a test keeps both
   in sync.
 - No news or update checks: a class gets no pop-ups about JupyterLab releases.
