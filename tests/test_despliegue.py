@@ -338,7 +338,9 @@ def test_imagen_con_los_mismos_requisitos_que_el_hub():
     for requisito in ("requirements.txt", "despliegue/requirements-hub.txt"):
         assert f"COPY {requisito} " in texto and requisito in makefile
     alumno = texto.split("AS calificador")[0]
-    assert "pip install -r /opt/curso/requirements.txt -r /opt/curso/requirements-hub.txt" in alumno
+    assert "cd /opt/curso && pip install -r requirements.txt -r requirements-hub.txt" in alumno
+    # requirements.txt installs the course's JupyterLab defaults from a folder next to it
+    assert "COPY ajustes_jupyterlab/ /opt/curso/ajustes_jupyterlab/" in alumno
     assert "bubblewrap" in texto.split("AS calificador")[1]
     # the profiles land where config.yaml's hook looks for them
     assert "COPY despliegue/hub/jupyter/ /opt/curso/jupyter/" in alumno
@@ -355,6 +357,8 @@ def test_imagen_sin_codigo_del_curso():
     assert reglas[0] == "*", "el contexto debe excluirlo todo salvo lo que se copia"
     for origen in copias:
         assert f"!{origen}" in reglas, f"{origen} no está permitido en Dockerfile.dockerignore"
+    for local in ("ajustes_jupyterlab/build/", "ajustes_jupyterlab/*.egg-info/"):
+        assert local in reglas, f"{local} (restos de un pip install local) no debe entrar en la imagen"
 
 
 # ------------------------------------------------------------------ the trial launcher
