@@ -96,14 +96,13 @@ c.ZipCollectApp.collector_plugin = "lms.recogida.NombresDelLMS"
 
 # Students' HTML is inert in the feedback and in formgrader (grader_tests/html_seguro.py).
 c.HTMLExporter.sanitize_html = True
-c.HTMLExporter.preprocessors = ["grader_tests.html_seguro.SanearCuaderno"]
+# Explorables first: each becomes the still picture of its fallback, which the sanitiser
+# below keeps (it drops the marks that identify a fallback and every widget reference).
+c.HTMLExporter.preprocessors = ["grader_tests.explorables_en_comentarios.ExplorablesComoImagen",
+                                "grader_tests.html_seguro.SanearCuaderno"]
 c.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
                           "clean_html": "grader_tests.html_seguro.limpiar_html"}
 
 # The exchange steps on the TA's side (grader_tests/intercambio.py).
 c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
 c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"
-
-# Explorables in the feedback: the still picture the student last saw, never a live widget.
-from grader_tests.explorables_en_comentarios import ExplorablesComoImagen  # noqa: E402
-c.GenerateFeedback.preprocessors.insert(0, ExplorablesComoImagen)
