@@ -13,6 +13,12 @@ once for the whole batch is what makes validating a battery affordable; each
 notebook still gets its own kernel, as in the button.  Writes one JSON object
 ``{notebook path: Validator result}`` (``{"error": traceback}`` when the
 validation itself crashed).
+
+A kernel that dies before answering ``kernel_info`` is started again (up to
+``INTENTOS`` times, as a student would press the button again): with several
+batches validating at once on one machine, jupyter_client's TCP ports are
+picked before the kernel binds them and two kernels can race for one.  Only
+that start-up failure is retried; every other error is recorded as it is.
 """
 from __future__ import annotations
 
@@ -20,6 +26,9 @@ import json
 import os
 import sys
 import traceback
+
+INTENTOS = 3
+ARRANQUE_FALLIDO = "Kernel died before replying to kernel_info"
 
 
 def configuracion():
@@ -41,10 +50,15 @@ def main(argv: list[str]) -> int:
     destino, cuadernos = argv[0], argv[1:]
     resultados = {}
     for cuaderno in cuadernos:
-        try:
-            resultados[cuaderno] = Validator(config=configuracion()).validate(os.path.abspath(cuaderno))
-        except Exception:  # noqa: BLE001 - recorded, the batch goes on
-            resultados[cuaderno] = {"error": traceback.format_exc()}
+        for intento in range(1, INTENTOS + 1):
+            try:
+                resultados[cuaderno] = Validator(config=configuracion()).validate(os.path.abspath(cuaderno))
+            except Exception as e:  # noqa: BLE001 - recorded, the batch goes on
+                if ARRANQUE_FALLIDO in str(e) and intento < INTENTOS:
+                    print(f"{cuaderno}: el kernel murió al arrancar; intento {intento + 1}", file=sys.stderr)
+                    continue
+                resultados[cuaderno] = {"error": traceback.format_exc()}
+            break
         with open(destino, "w", encoding="utf-8") as f:     # partial results survive a crash
             json.dump(resultados, f, ensure_ascii=False)
     return 0
