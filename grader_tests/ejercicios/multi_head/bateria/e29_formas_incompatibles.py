@@ -12,9 +12,9 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     cabezas, mapas = [], []
     for i in range(h):
         bloque = slice(i * d_k, (i + 1) * d_k)
-        E = Q[:, bloque] @ K[:, bloque].T / np.sqrt(d_k)
-        E = np.exp(E - E.max(axis=1, keepdims=True))
-        A_i = E / E.sum(axis=1, keepdims=True)
+        puntuaciones = Q[:, bloque] @ K[:, bloque].T / np.sqrt(d_k)
+        pesos = np.exp(puntuaciones - puntuaciones.max(axis=-1, keepdims=True))
+        A_i = pesos / pesos.sum(axis=-1, keepdims=True)
         cabezas.append(A_i @ V[:, bloque])
         mapas.append(A_i)
     return np.concatenate(cabezas) @ Wo, np.stack(mapas)

@@ -9,25 +9,17 @@ def trampa(*args, **kwargs):
     raise RuntimeError("el corrector ha llamado a una función del alumno")
 
 
-ARGUMENTOS = ArraySubclase = AvisarArchivosModificados = CLAVE = ERRORES = ERRORES_MULTI_HEAD = \
-    ERRORES_POSITIONAL_ENCODING = ESPECIFICACIONES = EjecucionAislada = Entero = ErrorConocido = \
-    Especificacion = JuzgarEvidencias = KernelAislado = Llamada = MAX_ELEMENTOS = MAX_LONGITUD = \
-    MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = MODULOS_PUBLICOS = MOTIVOS_ERROR = \
-    NOMBRES_ARGUMENTOS = NOTA_CELDA_EDITADA = Opcion = Otro = PAQUETE = PREFIJO_QUIZ = PREGUNTAS = \
-    PROPIEDADES = Pregunta = Propiedad = QuitarDuplicados = REFERENCIAS = ReponerPruebasOcultas = \
-    RespuestaMalFormada = SinAislamiento = TOLERANCIA = TOLERANCIA_MULTI_HEAD = TOLERANCIA_PE = \
-    VERSION = Varias = VerdaderoFalso = Veredicto = aislamiento = archivos_modificados = \
-    argumentos_multi_head = argumentos_positional_encoding = carpetas_a_ocultar = celda_editada = \
-    cliente = como_array = deserializar = diagnosticar = diagnostico = formatear_puntos = \
-    grader_tests = iguales = juez = juzgar = juzgar_llamadas = mensaje_de_tiempo = nbgrader_juez = \
-    nota_de_archivos = notebook_de_la_carpeta = paquetes_visibles = preguntas_de = propiedades = \
-    puntos_por_defecto = quiz = quiz_atencion_multicabeza = quiz_codificacion_posicional = \
-    recoger_evidencia = reconocer = referencia = salidas_del_veredicto = saneamiento = serializacion \
-    = serializar = veredicto = veredicto_de_celda = trampa
-# módulos del lado del profesorado (nunca llegan al kernel; sus nombres, por si acaso)
-archivos_alumno = evidencia = html_seguro = intercambio = limites_kernel = nbgrader_seguro = \
-    retroalimentacion = explorables_en_comentarios = ExplorablesComoImagen = trampa
-softmax_filas = trampa
+# --- nombres públicos de grader_tests (scripts/nombres_del_corrector.py) ---
+aislamiento = archivos_alumno = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = \
+    ArraySubclase = bateria = CARPETA_EJERCICIOS = casos = Celda = CELDAS = celdas_de = cliente = \
+    corregir = cuestionarios = describir_caso = descubrimiento = deserializar = diagnostico = \
+    ejercicio_de = ejercicios = Especificacion = especificacion = especificaciones = evidencia = \
+    explorables_en_comentarios = grader_tests = html_seguro = intercambio = juez = limites_kernel = \
+    MAX_ELEMENTOS = MAX_LONGITUD = MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = \
+    nbgrader_juez = nbgrader_seguro = nombres_de_argumentos = nombres_de_ejercicios = Otro = \
+    PREFIJO_QUIZ = propiedades = quiz = recoger_evidencia = retroalimentacion = saneamiento = \
+    serializacion = serializar = veredicto = VERSION = trampa
+# --- fin de los nombres públicos ---
 
 
 def especificacion(d_model):
