@@ -292,10 +292,6 @@ class Propiedad:
     no_repite: bool = False
     solo_al_calificar: bool = False
 
-    @property
-    def componente(self) -> str | None:   # the name before issue 14
-        return self.parte
-
 
 def contrato(descripcion: str = "forma y tipo de lo que devuelve", puntos: float = 1) -> Propiedad:
     """The contract: the arrays of ``RESULTADO`` with their shapes, ``np.ndarray`` and float64."""

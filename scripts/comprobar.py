@@ -11,7 +11,7 @@ Checks, and prints what is wrong and where (exit status 1 if anything is):
 3. ``release/`` in sync with ``source/`` (what ``nbgrader generate_assignment``
    makes, file by file; ``--regenerar`` regenerates the lessons out of sync);
 4. each source notebook runs top to bottom, and its hidden tests give its
-   solution full marks;
+   solution full marks (and the exercise's reference too);
 5. every battery file of every exercise keeps its header in the hidden tests
    (so every known mistake of the catalogue is caught and named), and the
    visible tests agree: they fail for every implementation that loses points
@@ -251,7 +251,8 @@ def comprobar_leccion(raiz: Path, tarea: str) -> list[Apartado]:
     leccion = next(l for l in descubrimiento.lecciones(raiz) if l.tarea == tarea)
     ejecucion = Apartado(f"{leccion.tarea}: el cuaderno se ejecuta de principio a fin y sus pruebas ocultas "
                          "dan la nota completa a la solución")
-    visibles = Apartado(f"{leccion.tarea}: la batería en las pruebas ocultas y en las visibles")
+    visibles = Apartado(f"{leccion.tarea}: la referencia y la batería en las pruebas ocultas, y la batería "
+                        "en las visibles")
     nb = nbformat.read(leccion.cuaderno, as_version=4)
     n_originales = len(nb.cells)
     try:
@@ -319,6 +320,12 @@ def comprobar_leccion(raiz: Path, tarea: str) -> list[Apartado]:
                 visibles.problemas.append(
                     f"{_rel(archivo.ruta, raiz)}: saca la nota completa y fallan pruebas visibles: "
                     + "; ".join(f"{g}: {m}" for g, m in r["fallan"].items())[:600])
+    for funcion, ej in ejercicios.items():
+        referencia = bateria.corregir(funcion, ej.referencia)
+        perdidas = {g: v.puntos for g, v in referencia.items() if not v.completo}
+        if perdidas:
+            visibles.problemas.append(f"{_rel(ej.carpeta / 'referencia.py', raiz)}: la referencia no saca la nota "
+                                      f"completa en {perdidas}")
     errores_conocidos = sum(len(ej.errores) for ej in ejercicios.values())
     visibles.detalle = (f"{len(juicios)} implementaciones, {errores_conocidos} errores conocidos, "
                         f"{time.monotonic() - inicio:.0f} s")
