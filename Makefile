@@ -6,6 +6,8 @@
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
 #                memory of judging forged evidence
 #   make hub     the course's JupyterHub on 127.0.0.1 with throwaway accounts (as root; despliegue/)
+#   make comprobar  the author's check before committing (scripts/comprobar.py; Spanish, exit 1 on problems)
+#   make leccion NOMBRE=03_algo FUNCION=f   a new lesson with its graded exercise (scripts/leccion.py)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -19,7 +21,7 @@ ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
 PYTHON_HUB ?= /usr/bin/python3
 VENV_HUB   := .venv-hub
 
-.PHONY: grade test release lab bench clean venv hub
+.PHONY: grade test release lab bench clean venv hub comprobar leccion
 
 $(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterlab/*.toml ajustes_jupyterlab/*/*.json)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,6 +50,13 @@ release: $(VENV)/.installed
 
 lab: $(VENV)/.installed
 	$(BIN)/jupyter lab
+
+comprobar: $(VENV)/.installed
+	$(BIN)/python scripts/comprobar.py $(COMPROBAR_ARGS)
+
+leccion: $(VENV)/.installed
+	@test -n "$(NOMBRE)" -a -n "$(FUNCION)" || { echo "Uso: make leccion NOMBRE=03_algo FUNCION=f [TITULO='Un título']"; exit 2; }
+	$(BIN)/python scripts/leccion.py "$(NOMBRE)" "$(FUNCION)" $(if $(TITULO),--titulo "$(TITULO)")
 
 test: $(VENV)/.installed-dev
 	@$(MAKE) --no-print-directory $(VENV_HUB)/.installed || \

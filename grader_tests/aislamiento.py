@@ -10,8 +10,9 @@ the kernel command in Debian's ``bubblewrap``:
   the course root is replaced by an empty folder in which only three things
   reappear: the submission's own
   autograded folder (read-write), the virtual environment (read-only) and the
-  kernel-safe part of ``grader_tests`` (``cliente``, ``casos``,
-  ``serializacion``; never the reference, the known mistakes or the quiz
+  kernel-safe part of ``grader_tests`` (``MODULOS_PUBLICOS``: ``cliente``,
+  ``casos``, ``serializacion`` and each exercise's ``casos.py``; never an
+  exercise's reference, properties, known mistakes or battery, nor the quiz
   answers).  The gradebook, ``source/``, ``release/``, ``submitted/`` and the
   other students' folders do not exist for the student's code;
 * no network (private network namespace; the kernel talks to nbgrader over
@@ -56,11 +57,28 @@ from nbformat.notebooknode import from_dict
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer, Unicode
 
-from . import archivos_alumno, limites_kernel
+from . import archivos_alumno, casos, limites_kernel
 
 PAQUETE = Path(__file__).resolve().parent
-# what the student's kernel may import from grader_tests
-MODULOS_PUBLICOS = ("__init__.py", "cliente.py", "casos.py", "serializacion.py")
+# what the student's kernel may import from grader_tests: the engine's kernel side and, by
+# convention, ``__init__.py`` and ``casos.py`` of each exercise folder (``casos``); never an
+# exercise's reference, properties, known mistakes or battery, nor the quiz answers
+MODULOS_PUBLICOS_DEL_MOTOR = ("__init__.py", "cliente.py", "casos.py", "serializacion.py")
+
+
+def modulos_publicos() -> tuple[str, ...]:
+    """The files of ``grader_tests`` the kernel sees, relative to the package (existing files only)."""
+    publicos = list(MODULOS_PUBLICOS_DEL_MOTOR)
+    if (PAQUETE / "ejercicios" / "__init__.py").is_file():
+        publicos.append("ejercicios/__init__.py")
+    for funcion in casos.nombres_de_ejercicios():
+        for nombre in casos.ARCHIVOS_PUBLICOS_DEL_EJERCICIO:
+            if (PAQUETE / "ejercicios" / funcion / nombre).is_file():
+                publicos.append(f"ejercicios/{funcion}/{nombre}")
+    return tuple(publicos)
+
+
+MODULOS_PUBLICOS = modulos_publicos()
 
 
 @functools.lru_cache(maxsize=None)
@@ -185,7 +203,7 @@ class KernelAislado(AsyncKernelManager):
         # wherever the kernel imports grader_tests from, it gets the public modules of
         # THIS course (the ones the judge in this process uses), never another copy's
         for paquete in paquetes_visibles():
-            for nombre in MODULOS_PUBLICOS:
+            for nombre in modulos_publicos():
                 args += ["--ro-bind", str(PAQUETE / nombre), os.path.join(paquete, nombre)]
         args += ["--bind", cwd, cwd,
                  "--bind", self._carpeta_privada, self._carpeta_privada,

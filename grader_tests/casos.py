@@ -1,44 +1,86 @@
-"""What each hidden test cell runs: the inputs of every graded property.
+"""What each hidden test cell runs: the input cases of every graded cell, found by convention.
 
 Public by design (kernel-safe): the inputs are not secret, the expected
-values are.  The student's kernel builds the inputs from these descriptions,
-calls the student's function and ships the results out (``cliente``); the
-trusted grader rebuilds the same inputs to compute the reference (``juez``).
+values are.  Every exercise lives in its own folder,
+``grader_tests/ejercicios/<function>/``, whose ``casos.py`` is the only file
+of that folder the student's kernel may see (with an empty ``__init__.py``;
+``aislamiento.MODULOS_PUBLICOS``).  It declares:
 
-Inputs are chosen so that no known mistake can hide: h ≥ 2 with T, h and d_k
-all different, random non-identity W^O, several shapes, a large-score case.
+``ARGUMENTOS``
+    the names of the function's parameters, in order (``("X", "Wq", …)``);
+``argumentos(caso) -> tuple``
+    the inputs of one case, built from a dict of ints (the same in the
+    student's kernel, where ``cliente`` calls the function, and in the
+    trusted judge, which computes the reference);
+``CELDAS``
+    one ``Celda`` per graded test cell: its property and its cases; the
+    cell's grade_id is ``<function>_<property>`` (``multi_head_mapas``);
+``describir(caso) -> str`` (optional)
+    how a case is named in the verdict (default: ``"T = 5, d_model = 12"``).
 
-The robustness and generality cells end with one *control* case, equal to the
-first main case of the value cells.  It is run like the others but never
-scored: it tells the judge whether a known value mistake seen on the unusual
-shapes is also made on the ordinary ones (and so is charged in the value
-cells) or appears only there (a separate bug, charged here).  See
-``propiedades``.
+A robustness or generality cell may end with *control* cases (``Celda(...,
+control=...)``): equal to a main case of the value cells, run like the
+others and never scored.  They tell the judge whether a known value mistake
+seen on unusual inputs is also made on ordinary ones (and is charged in the
+value cells) or appears only there (see ``propiedades``).
+
+Quiz cells ``comprueba_respuesta_N`` read the variable ``respuesta_N``.
+Nothing here names an exercise: adding one is adding its folder.
 """
 from __future__ import annotations
 
+import functools
+import importlib
+import keyword
+import os
 from dataclasses import dataclass, field
 
-import numpy as np
+CARPETA_EJERCICIOS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ejercicios")
+# the only files of an exercise folder the student's kernel may see (aislamiento.MODULOS_PUBLICOS)
+ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ("__init__.py", "casos.py")
+PREFIJO_QUIZ = "comprueba_"
+
+
+@dataclass(frozen=True)
+class Celda:
+    """One graded test cell of an exercise, as its ``casos.py`` declares it.
+
+    Attributes:
+        propiedad: what the cell checks; its grade_id is ``<function>_<propiedad>``.
+        casos: the input descriptions (dicts of ints) the function is called on.
+        control: optional unscored control case(s): one dict or a tuple of dicts.
+    """
+
+    propiedad: str
+    casos: tuple
+    control: object = None
+
+    @property
+    def controles(self) -> tuple:
+        if self.control is None:
+            return ()
+        return (self.control,) if isinstance(self.control, dict) else tuple(self.control)
 
 
 @dataclass(frozen=True)
 class Especificacion:
-    """One graded test cell.
+    """One graded test cell, as the engine runs it.
 
     Attributes:
         grade_id: the nbgrader grade_id of the test cell.
         objetivo: the name looked up in the student's namespace (a function
             such as ``multi_head`` or a variable such as ``respuesta_3``).
         casos: for functions, the input descriptions (dicts of ints) it is
-            called on, controls included; empty for quiz variables.
+            called on, controls included (last); empty for quiz variables.
         n_controles: how many of the last ``casos`` are unscored controls.
+        propiedad: the property the cell checks (``"mapas"``); None for quiz cells.
     """
 
     grade_id: str
     objetivo: str
     casos: tuple = field(default_factory=tuple)
     n_controles: int = 0
+    propiedad: str | None = None
 
     @property
     def es_funcion(self) -> bool:
@@ -55,75 +97,60 @@ class Especificacion:
         return self.casos[len(self.casos) - self.n_controles:]
 
 
-def argumentos_multi_head(caso: dict) -> tuple:
-    """Inputs of ``multi_head`` for one case (lesson 1, exercise contract).
+def nombres_de_ejercicios() -> tuple[str, ...]:
+    """The exercises of the course: the folders of ``grader_tests/ejercicios/`` with a ``casos.py``.
 
-    ``caso`` holds ints ``T``, ``d_model``, ``h``, ``semilla`` and optionally
-    ``escala`` (multiplies X; 1 by default).  Returns
-    ``(X, Wq, Wk, Wv, Wo, h)``: X float64 (T, d_model), the four W float64
-    (d_model, d_model), h an int.
+    Sorted; a folder whose name is not a Python identifier is not an exercise
+    (``descubrimiento`` reports it).
     """
-    T, d_model, h = int(caso["T"]), int(caso["d_model"]), int(caso["h"])
-    rng = np.random.default_rng(int(caso["semilla"]))
-    X = rng.normal(size=(T, d_model)) * float(caso.get("escala", 1))
-    Wq, Wk, Wv, Wo = (rng.normal(size=(d_model, d_model)) / np.sqrt(d_model) for _ in range(4))
-    return X, Wq, Wk, Wv, Wo, h
+    try:
+        entradas = sorted(os.listdir(CARPETA_EJERCICIOS))
+    except OSError:
+        return ()
+    return tuple(n for n in entradas
+                 if n.isidentifier() and not keyword.iskeyword(n) and not n.startswith("_")
+                 and os.path.isfile(os.path.join(CARPETA_EJERCICIOS, n, "casos.py")))
 
 
-def argumentos_positional_encoding(caso: dict) -> tuple:
-    """Inputs of ``positional_encoding`` for one case: ``(T, d_model)`` as ints."""
-    return int(caso["T"]), int(caso["d_model"])
+@functools.lru_cache(maxsize=None)
+def modulo_de_casos(funcion: str):
+    """The module ``grader_tests/ejercicios/<funcion>/casos.py`` (imported once).
+
+    Raises:
+        KeyError: there is no such exercise folder.
+    """
+    if funcion not in nombres_de_ejercicios():
+        raise KeyError(f"no hay ningún ejercicio {funcion!r} (grader_tests/ejercicios/{funcion}/casos.py)")
+    return importlib.import_module(f"{__package__}.ejercicios.{funcion}.casos")
 
 
-ARGUMENTOS = {
-    "multi_head": argumentos_multi_head,
-    "positional_encoding": argumentos_positional_encoding,
-}
+@functools.lru_cache(maxsize=None)
+def celdas_de(funcion: str) -> dict[str, Especificacion]:
+    """``{grade_id: Especificacion}`` of the graded test cells of one exercise, in its order."""
+    celdas = {}
+    for celda in modulo_de_casos(funcion).CELDAS:
+        grade_id = f"{funcion}_{celda.propiedad}"
+        celdas[grade_id] = Especificacion(grade_id, funcion, tuple(celda.casos) + celda.controles,
+                                          n_controles=len(celda.controles), propiedad=celda.propiedad)
+    return celdas
 
 
-def _mh(T, d_model, h, semilla, escala=1):
-    return {"T": T, "d_model": d_model, "h": h, "semilla": semilla, "escala": escala}
+def especificaciones() -> dict[str, Especificacion]:
+    """Every graded test cell of every exercise (quiz cells are not listed)."""
+    todas: dict[str, Especificacion] = {}
+    for funcion in nombres_de_ejercicios():
+        todas.update(celdas_de(funcion))
+    return todas
 
 
-# T, h and d_k all different, h >= 2, in the main cases (a hard-coded h, an
-# interleaved split, a (T, T, h) map or a missing transpose cannot hide).
-_MH_PRINCIPALES = (_mh(5, 12, 3, 11), _mh(7, 8, 2, 12), _mh(3, 20, 4, 13))
-
-_PE_PRINCIPALES = ({"T": 9, "d_model": 16}, {"T": 13, "d_model": 6}, {"T": 60, "d_model": 64})
-
-
-def _con_control(grade_id: str, objetivo: str, casos: tuple, control: dict) -> Especificacion:
-    """A robustness/generality cell: its cases plus one unscored control at the end."""
-    return Especificacion(grade_id, objetivo, tuple(casos) + (control,), n_controles=1)
-
-
-_ESPECIFICACIONES = [
-    Especificacion("multi_head_contrato", "multi_head", (_mh(5, 12, 3, 21),)),
-    Especificacion("multi_head_mapas", "multi_head", _MH_PRINCIPALES),
-    Especificacion("multi_head_salida", "multi_head", _MH_PRINCIPALES),
-    # h = 2, 3, 4 with T, h and d_k different: an in-place write that only
-    # happens for some h cannot hide
-    Especificacion("multi_head_no_modifica", "multi_head",
-                   (_mh(5, 12, 2, 31), _mh(6, 12, 3, 32), _mh(7, 20, 4, 33))),
-    # scores of several hundred to a few thousand: a softmax without
-    # max-subtraction overflows to inf and gives nan
-    _con_control("multi_head_robustez", "multi_head",
-                 (_mh(4, 6, 2, 41, escala=60), _mh(6, 15, 3, 42, escala=25)), _MH_PRINCIPALES[0]),
-    # h = 1, h = d_model, T = 1 and an odd d_k (h = 5 appears only here)
-    _con_control("multi_head_generalidad", "multi_head",
-                 (_mh(5, 6, 1, 51), _mh(4, 6, 6, 52), _mh(1, 8, 2, 53), _mh(9, 10, 5, 54)),
-                 _MH_PRINCIPALES[0]),
-    Especificacion("positional_encoding_contrato", "positional_encoding", ({"T": 7, "d_model": 12},)),
-    Especificacion("positional_encoding_valores", "positional_encoding", _PE_PRINCIPALES),
-    # many positions: angles up to ~1000 rad, where float32 loses the 1e-6 tolerance
-    _con_control("positional_encoding_robustez", "positional_encoding",
-                 ({"T": 1000, "d_model": 16},), _PE_PRINCIPALES[0]),
-    _con_control("positional_encoding_generalidad", "positional_encoding",
-                 ({"T": 1, "d_model": 8}, {"T": 5, "d_model": 2}, {"T": 31, "d_model": 10}),
-                 _PE_PRINCIPALES[0]),
-]
-
-ESPECIFICACIONES: dict[str, Especificacion] = {e.grade_id: e for e in _ESPECIFICACIONES}
+def ejercicio_de(grade_id: str) -> str | None:
+    """The exercise a test cell's grade_id belongs to (longest ``<function>_`` prefix that has it)."""
+    candidatos = sorted((f for f in nombres_de_ejercicios() if grade_id.startswith(f + "_")),
+                        key=len, reverse=True)
+    for funcion in candidatos:
+        if grade_id in celdas_de(funcion):
+            return funcion
+    return None
 
 
 def especificacion(grade_id: str) -> Especificacion:
@@ -132,9 +159,27 @@ def especificacion(grade_id: str) -> Especificacion:
     Raises:
         KeyError: no graded cell has that grade_id.
     """
-    if grade_id in ESPECIFICACIONES:
-        return ESPECIFICACIONES[grade_id]
-    prefijo = "comprueba_"
-    if grade_id.startswith(prefijo) and grade_id[len(prefijo):].startswith("respuesta_"):
-        return Especificacion(grade_id, grade_id[len(prefijo):])
+    funcion = ejercicio_de(grade_id)
+    if funcion is not None:
+        return celdas_de(funcion)[grade_id]
+    if grade_id.startswith(PREFIJO_QUIZ) and grade_id[len(PREFIJO_QUIZ):].startswith("respuesta_"):
+        return Especificacion(grade_id, grade_id[len(PREFIJO_QUIZ):])
     raise KeyError(f"ninguna celda calificada se llama {grade_id!r}")
+
+
+def argumentos(funcion: str, caso: dict) -> tuple:
+    """The inputs of ``funcion`` for one case (its ``casos.argumentos``)."""
+    return modulo_de_casos(funcion).argumentos(caso)
+
+
+def nombres_de_argumentos(funcion: str) -> tuple[str, ...]:
+    """The names of ``funcion``'s parameters, in order (its ``casos.ARGUMENTOS``)."""
+    return tuple(getattr(modulo_de_casos(funcion), "ARGUMENTOS", ()))
+
+
+def describir_caso(funcion: str, caso: dict) -> str:
+    """How a case is named in a verdict: the exercise's ``describir`` or ``"k = v, …"`` without the seed."""
+    describir = getattr(modulo_de_casos(funcion), "describir", None)
+    if describir is not None:
+        return str(describir(caso))
+    return ", ".join(f"{k} = {v}" for k, v in caso.items() if k != "semilla")

@@ -5,7 +5,8 @@ student's namespace::
 
     __import__("grader_tests").corregir("multi_head_mapas", globals())
 
-``corregir`` calls the student's function on the inputs of that cell (see
+``corregir`` calls the student's function on the inputs of that cell (the
+exercise's ``grader_tests/ejercicios/<function>/casos.py``, found through
 ``casos``), captures everything it prints or warns, and publishes the results
 as *evidence*: a display output with the MIME type ``MIME_EVIDENCIA``.  It never
 compares anything.  Under ``nbgrader autograde`` the trusted preprocessor
@@ -30,7 +31,7 @@ import warnings
 
 import numpy as np
 
-from .casos import ARGUMENTOS, especificacion
+from .casos import argumentos, especificacion
 from .serializacion import serializar
 
 MIME_EVIDENCIA = "application/vnd.curso-atencion.evidencia+json"
@@ -109,8 +110,7 @@ def recoger_evidencia(grade_id: str, espacio: dict) -> dict:
     if not callable(objeto):
         evidencia["no_invocable"] = type(objeto).__name__
         return evidencia
-    construir = ARGUMENTOS[spec.objetivo]
-    evidencia["resultados"] = [_llamar(objeto, construir(caso)) for caso in spec.casos]
+    evidencia["resultados"] = [_llamar(objeto, argumentos(spec.objetivo, caso)) for caso in spec.casos]
     return evidencia
 
 

@@ -1,36 +1,29 @@
 """Judge the evidence published by a hidden test cell (trusted side only).
 
 ``juzgar`` turns the evidence that ``cliente.corregir`` gathered in the
-student's kernel into a ``Veredicto``: points and a Spanish explanation.  It
-never raises on malformed evidence: anything it cannot read scores 0 with a
-reason.
+student's kernel into a ``Veredicto``: points, a Spanish explanation and the
+typed facts behind them.  It never raises on malformed evidence: anything it
+cannot read scores 0 with a reason.  It names no exercise: the cell's
+exercise, its properties and known mistakes come from
+``grader_tests/ejercicios/<function>/`` (``descubrimiento``), its quiz
+answers from ``grader_tests/cuestionarios/<notebook>.py``.
 """
 from __future__ import annotations
 
 import glob
-import importlib
 import os
 
-from . import propiedades
+from . import descubrimiento, propiedades
 from .casos import especificacion
 from .propiedades import Llamada
 from .quiz import Pregunta
 from .serializacion import deserializar
 from .veredicto import Veredicto
 
-# quiz modules, one per notebook: grader_tests/quiz_<notebook name>.py
-PREFIJO_QUIZ = "quiz_"
-
 
 def preguntas_de(notebook: str | None) -> dict[str, Pregunta]:
     """The quiz questions of a notebook (by its name without ``.ipynb``)."""
-    if not notebook:
-        return {}
-    try:
-        modulo = importlib.import_module(f"{__package__}.{PREFIJO_QUIZ}{notebook}")
-    except ModuleNotFoundError:
-        return {}
-    return dict(getattr(modulo, "PREGUNTAS", {}))
+    return descubrimiento.cuestionario(notebook)
 
 
 def notebook_de_la_carpeta(carpeta: str | None = None) -> str | None:
@@ -42,9 +35,11 @@ def notebook_de_la_carpeta(carpeta: str | None = None) -> str | None:
 
 
 def puntos_por_defecto(grade_id: str) -> float:
-    if grade_id in propiedades.PROPIEDADES:
-        return float(propiedades.PROPIEDADES[grade_id].puntos)
-    return 1.0
+    """The points of a test cell's property (1 for quiz cells and unknown cells)."""
+    try:
+        return float(descubrimiento.propiedad(grade_id).puntos)
+    except KeyError:
+        return 1.0
 
 
 def juzgar(evidencia: object, maximo: float | None, notebook: str | None,
@@ -59,34 +54,44 @@ def juzgar(evidencia: object, maximo: float | None, notebook: str | None,
             evidence for another cell is rejected.
     """
     if not isinstance(evidencia, dict) or not isinstance(evidencia.get("grade_id"), str):
-        return Veredicto(0, maximo or 1.0, ["La evidencia de esta celda está dañada; no se puede calificar."])
+        return Veredicto(0, maximo or 1.0, ["La evidencia de esta celda está dañada; no se puede calificar."],
+                         grade_id=grade_id, motivo="evidencia_dañada")
     gid = grade_id or evidencia["grade_id"]
     maximo = puntos_por_defecto(gid) if maximo is None else float(maximo)
     if evidencia["grade_id"] != gid:
         return Veredicto(0, maximo, [f"La celda {gid} publicó resultados de otra celda "
-                                     f"({evidencia['grade_id']}); no cuentan."])
+                                     f"({evidencia['grade_id']}); no cuentan."],
+                         grade_id=gid, motivo="evidencia_ajena")
     try:
         spec = especificacion(gid)
     except KeyError:
-        return Veredicto(0, maximo, [f"El corrector no conoce la celda {gid}."])
+        return Veredicto(0, maximo, [f"El corrector no conoce la celda {gid}."], grade_id=gid,
+                         motivo="celda_desconocida")
+    propiedad = spec.propiedad or spec.objetivo
     if evidencia.get("falta"):
         return Veredicto(0, maximo, [f"`{spec.objetivo}` no está definido cuando se ejecuta esta celda: "
-                                     "¿has ejecutado la celda donde lo defines, sin errores?"])
+                                     "¿has ejecutado la celda donde lo defines, sin errores?"],
+                         grade_id=gid, propiedad=propiedad, motivo="no_definido")
     if not spec.es_funcion:
-        return _juzgar_quiz(gid, spec.objetivo, evidencia, maximo, notebook)
+        veredicto = _juzgar_quiz(gid, spec.objetivo, evidencia, maximo, notebook)
+        veredicto.grade_id = gid
+        return veredicto
     if "no_invocable" in evidencia:
         return Veredicto(0, maximo, [f"`{spec.objetivo}` debería ser una función y es un "
-                                     f"{evidencia['no_invocable']}."])
+                                     f"{evidencia['no_invocable']}."],
+                         grade_id=gid, propiedad=propiedad, motivo="no_invocable")
     registros = evidencia.get("resultados")
     if not isinstance(registros, list) or len(registros) != len(spec.casos):
-        return Veredicto(0, maximo, ["Faltan resultados de algún caso; no se puede calificar."])
+        return Veredicto(0, maximo, ["Faltan resultados de algún caso; no se puede calificar."],
+                         grade_id=gid, propiedad=propiedad, motivo="evidencia_dañada")
+    ejercicio = descubrimiento.ejercicio(spec.objetivo)
     try:
-        llamadas = [Llamada.desde_evidencia(spec.objetivo, caso, dict(registro))
+        llamadas = [Llamada.desde_evidencia(ejercicio, caso, dict(registro))
                     for caso, registro in zip(spec.casos, registros)]
     except (TypeError, ValueError) as exc:
-        return Veredicto(0, maximo, [f"Los resultados de esta celda no se pueden leer ({exc})."])
-    puntos, lineas = propiedades.juzgar_llamadas(gid, spec.objetivo, llamadas, maximo)
-    return Veredicto(round(puntos, 4), maximo, lineas)
+        return Veredicto(0, maximo, [f"Los resultados de esta celda no se pueden leer ({exc})."],
+                         grade_id=gid, propiedad=propiedad, motivo="evidencia_dañada")
+    return propiedades.juzgar_llamadas(spec, ejercicio.propiedades[gid], llamadas, maximo)
 
 
 def _juzgar_quiz(gid: str, variable: str, evidencia: dict, maximo: float,
@@ -94,9 +99,11 @@ def _juzgar_quiz(gid: str, variable: str, evidencia: dict, maximo: float,
     pregunta = preguntas_de(notebook).get(gid)
     if pregunta is None:
         return Veredicto(0, maximo, [f"El corrector no tiene la respuesta de {gid} "
-                                     f"en el cuaderno {notebook!r}."])
+                                     f"en el cuaderno {notebook!r}."],
+                         propiedad=variable, motivo="celda_desconocida")
     try:
         valor = deserializar(evidencia.get("valor"))
     except (ValueError, KeyError, TypeError):
-        return Veredicto(0, maximo, [f"No se puede leer el valor de `{variable}`."])
+        return Veredicto(0, maximo, [f"No se puede leer el valor de `{variable}`."],
+                         propiedad=variable, motivo="respuesta_ilegible")
     return pregunta.juzgar(valor, maximo)

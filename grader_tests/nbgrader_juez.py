@@ -44,13 +44,22 @@ def _texto_error(salida: NotebookNode) -> str:
     return f"{motivo} ({detalle})" if motivo else detalle
 
 
+MOTIVO_DE_ERROR = {"CellTimeoutError": "tiempo_agotado", "DeadKernelError": "kernel_muerto",
+                   "CeldaNoEjecutada": "celda_no_ejecutada"}
+
+
 def veredicto_de_celda(celda: NotebookNode, notebook: str | None) -> Veredicto | None:
-    """The verdict of one graded test cell, or None if it is not ours to judge."""
+    """The verdict of one graded test cell, or None if it is not ours to judge.
+
+    Its ``motivo`` says why a cell could not be judged from evidence
+    (``veredicto.MOTIVOS``: a timeout, a dead kernel, no evidence…).
+    """
     grade_id = celda.metadata.nbgrader.get("grade_id", "")
     try:
-        especificacion(grade_id)
+        spec = especificacion(grade_id)
     except KeyError:
         return None
+    propiedad = spec.propiedad or spec.objetivo
     maximo = float(celda.metadata.nbgrader.get("points", 0) or 0)
     salidas = celda.get("outputs", [])
     evidencias = [s for s in salidas
@@ -60,21 +69,26 @@ def veredicto_de_celda(celda: NotebookNode, notebook: str | None) -> Veredicto |
     if not evidencias:
         if errores:
             motivo = "La celda se detuvo antes de la corrección: " + _texto_error(errores[-1]) + "."
+            clave = MOTIVO_DE_ERROR.get(errores[-1].get("ename"), "error_en_celda")
         else:
             motivo = ("La celda no ejecutó la corrección (¿se borró o se editó la celda, "
                       "o no llegó a ejecutarse?).")
-        return Veredicto(0, maximo, [motivo])
+            clave = "sin_evidencia"
+        return Veredicto(0, maximo, [motivo], grade_id=grade_id, propiedad=propiedad, motivo=clave)
     if len(evidencias) > 1:
         return Veredicto(0, maximo, ["La celda publicó varios resultados de corrección; "
-                                     "sólo cuenta uno y no se sabe cuál es el auténtico."])
+                                     "sólo cuenta uno y no se sabe cuál es el auténtico."],
+                         grade_id=grade_id, propiedad=propiedad, motivo="evidencia_duplicada")
     try:
         comprobar(evidencias[0]["data"][MIME_EVIDENCIA])     # bounded before anything is rebuilt
     except EvidenciaInvalida as exc:
-        return Veredicto(0, maximo, [f"Evidencia inválida: {exc}. La celda vale 0."])
+        return Veredicto(0, maximo, [f"Evidencia inválida: {exc}. La celda vale 0."],
+                         grade_id=grade_id, propiedad=propiedad, motivo="evidencia_invalida")
     veredicto = juez.juzgar(evidencias[0]["data"][MIME_EVIDENCIA], maximo, notebook, grade_id=grade_id)
     if errores:
         error = errores[-1]
         if error.get("ename") == "AssertionError":
+            veredicto.prueba_visible_fallida = True
             veredicto.lineas.append("Además falló una prueba visible de esta celda (no resta más puntos): "
                                     + str(error.get("evalue", "")).strip())
         else:
@@ -106,7 +120,8 @@ class JuzgarEvidencias(NbGraderPreprocessor):
                 self.log.exception("Error interno del corrector en %s", celda.metadata.nbgrader.get("grade_id"))
                 veredicto = Veredicto(0, float(celda.metadata.nbgrader.get("points", 0) or 0), [
                     "Error interno del corrector al calificar esta celda: avisa al profesorado "
-                    "(tu entrega no tiene la culpa y se puede volver a calificar)."])
+                    "(tu entrega no tiene la culpa y se puede volver a calificar)."],
+                    grade_id=celda.metadata.nbgrader.get("grade_id"), motivo="error_interno")
             if veredicto is None:
                 continue
             if celda_editada(celda):

@@ -1,45 +1,43 @@
-"""Judges of the graded properties of ``multi_head`` and ``positional_encoding``.
+"""The graded properties: how one cell judges the calls of the student's function (trusted side only).
 
-Trusted side only.  Each property is judged on every input case of its cell
-(``casos``); the cell earns the fraction of cases that pass.  A failing case
-says what was expected, what came back (small and rounded) and, when the
-result matches a known mistake, which one (``diagnostico``).
+Generic engine: no exercise is named here.  Each exercise's
+``propiedades.py`` (``grader_tests/ejercicios/<function>/``) declares its
+result (``RESULTADO``: the arrays it returns and their shapes), its tolerance
+(``TOLERANCIA``) and one ``Propiedad`` per test cell, built with the
+factories below (``contrato``, ``valores``, ``no_modifica``).  A property is
+judged on every input case of its cell (``casos``); the cell earns the
+fraction of scored cases that pass.  A failing case says what was expected,
+what came back (small and rounded) and, when the result matches a known
+mistake of the exercise's catalogue, which one (``diagnostico``).
 
-What each property measures (so one mistake is charged where it belongs and
-not again everywhere else):
+What each kind of property measures (so one mistake is charged where it
+belongs and not again everywhere else):
 
-* ``contrato``: the form only: a pair (salida, A) of NumPy arrays (a list
-  pair is accepted, it unpacks the same), shapes (T, d_model) and (h, T, T),
-  dtype float64; for PE an ndarray float64 (T, d_model).  Values are not
-  looked at.
-* ``mapas`` / ``salida`` / ``valores``: the values, within the stated
-  tolerance, on the main cases.  The form is not charged again here: a list
-  of maps or a float32 array with the right values passes (the contract
-  already charges it); an array with the wrong shape cannot be compared and
-  fails.
+* ``contrato``: the form only: the tuple of arrays the exercise returns (a
+  list is accepted, it unpacks the same), each an ``np.ndarray`` (not a
+  subclass such as ``np.matrix``) of the stated shape and dtype float64.
+  Values are not looked at.
+* ``valores``: the values of one part of the result (or all of them), within
+  the exercise's tolerance.  The form is not charged again here: a list of
+  maps or a float32 array with the right values passes (the contract already
+  charges it); an array with the wrong shape cannot be compared and fails.
+  Robustness and generality cells are value cells on unusual inputs
+  (``no_repite``).
 * ``no_modifica``: the arguments are left untouched (needs a call that
   finishes).
-* ``robustez``: numerical robustness only: with scores of several hundred
-  (multi_head) or positions up to 1000 (PE) the result must be finite and as
-  exact as at small scale.  nan/inf, a loss of precision or an unrecognised
-  wrong result fail.
-* ``generalidad``: the same function on other shapes (h = 1, h = d_model,
-  T = 1, odd d_k, h = 5; PE with T = 1, d_model = 2).  A hard-coded ``h`` or
-  ``T`` (category ``"generalidad"``), an exception on those shapes, or an
-  unrecognised wrong result fail.
 
 Known value mistakes in robustness and generality (the control rule).  A
 wrong result that matches a known *value* mistake (category ``"valores"`` in
-``diagnostico``) is not charged again in these two cells, but only when that
-mistake is really charged elsewhere.  Both cells end with an unscored
-*control* case equal to the first main case of the value cells (``casos``:
-``n_controles``).  A scored case is excused only if the SAME known mistake
-(same ``nombre``) is also recognised on the control case, i.e. the function
-makes it on ordinary inputs too and the value cells already charge it; the
-case then passes with a note.  A mistake that shows only on the unusual
-shapes (an ``if h == 1:`` branch without ``@ Wo``, a √d_model scale only when
-h = 5) is a separate bug: the control is correct, so the case fails and the
-mistake is named.  The control itself never adds or removes points.
+the catalogue) is not charged again in a ``no_repite`` cell, but only when
+that mistake is really charged elsewhere.  Such cells end with an unscored
+*control* case equal to a main case of the value cells (``casos``).  A scored
+case is excused only if the SAME known mistake (same ``id``) is also
+recognised on the control case, i.e. the function makes it on ordinary inputs
+too and the value cells already charge it; the case then passes with a note.
+A mistake that shows only on the unusual inputs (an ``if h == 1:`` branch
+without ``@ Wo``) is a separate bug: the control is correct, so the case
+fails and the mistake is named.  The control itself never adds or removes
+points.
 
 An exception inside the student's function fails every case it prevents,
 naming the exception (and the likely cause when known).  Unrecognised
@@ -49,37 +47,73 @@ it is the same mistake.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
-from . import diagnostico, referencia
-from .casos import ARGUMENTOS, ESPECIFICACIONES
+from . import diagnostico
+from .casos import describir_caso
 from .serializacion import ArraySubclase, Otro, deserializar
+from .veredicto import Diagnostico, ResultadoCaso, Veredicto
 
-# Tolerances stated in the lessons' contracts.
-TOLERANCIA_MULTI_HEAD = {"rtol": 1e-4, "atol": 1e-6}   # float32 arithmetic inside passes
-TOLERANCIA_PE = {"rtol": 1e-6, "atol": 1e-6}
 
-NOMBRES_ARGUMENTOS = {"multi_head": ("X", "Wq", "Wk", "Wv", "Wo", "h"),
-                      "positional_encoding": ("T", "d_model")}
+# ------------------------------------------------------------ the result
 
+@dataclass(frozen=True)
+class Parte:
+    """One array of what the exercise returns.
+
+    Attributes:
+        nombre: how the lesson calls it (``"salida"``, ``"A"``, ``"PE"``).
+        forma: its shape, as names of the case's keys or ints (``("h", "T", "T")``).
+    """
+
+    nombre: str
+    forma: tuple
+
+    def forma_en(self, caso: dict) -> tuple[int, ...]:
+        """The numeric shape for one case (``(3, 5, 5)``)."""
+        return tuple(int(caso[n]) if isinstance(n, str) else int(n) for n in self.forma)
+
+    @property
+    def forma_simbolica(self) -> str:
+        """The shape as the lesson writes it: ``"(h, T, T)"``."""
+        return "(" + ", ".join(str(n) for n in self.forma) + ")"
+
+
+def resultado(*partes: tuple) -> tuple[Parte, ...]:
+    """``RESULTADO`` of an exercise: one ``(nombre, forma)`` per returned array, in order.
+
+    One part: the function returns that array.  Several: it returns the tuple
+    of them (``resultado(("salida", ("T", "d_model")), ("A", ("h", "T", "T")))``).
+    """
+    return tuple(Parte(nombre, tuple(forma)) for nombre, forma in partes)
+
+
+# ------------------------------------------------------------------ a call
 
 @dataclass
 class Llamada:
-    """One call of the student's function, as the kernel reported it."""
+    """One call of the student's function, as the kernel reported it.
+
+    ``ejercicio`` is the trusted ``descubrimiento.Ejercicio`` it belongs to
+    (its result's parts, tolerance, reference and known mistakes).
+    """
 
     caso: dict
     argumentos: tuple
+    ejercicio: object = None
     resultado: object = None
     excepcion: dict | None = None
     stdout: str = ""
     stderr: str = ""
     avisos: list = field(default_factory=list)
     modificados: dict = field(default_factory=dict)
+    _referencia: object = field(default=None, repr=False)
 
     @classmethod
-    def desde_evidencia(cls, objetivo: str, caso: dict, registro: dict) -> "Llamada":
-        llamada = cls(caso=caso, argumentos=ARGUMENTOS[objetivo](caso))
+    def desde_evidencia(cls, ejercicio, caso: dict, registro: dict) -> "Llamada":
+        llamada = cls(caso=caso, argumentos=ejercicio.argumentos(caso), ejercicio=ejercicio)
         if "excepcion" in registro:
             llamada.excepcion = dict(registro["excepcion"])
         else:
@@ -93,14 +127,24 @@ class Llamada:
         llamada.modificados = dict(registro.get("modificados", {}))
         return llamada
 
+    @property
+    def objetivo(self) -> str:
+        return self.ejercicio.funcion
+
+    def referencia(self):
+        """The reference result on these inputs (computed once)."""
+        if self._referencia is None:
+            with np.errstate(all="ignore"):
+                self._referencia = self.ejercicio.referencia(*self.argumentos)
+        return self._referencia
+
     def describir_caso(self) -> str:
-        partes = [f"{k} = {v}" for k, v in self.caso.items() if k not in ("semilla", "escala")]
-        if self.caso.get("escala", 1) != 1:
-            partes.append(f"X multiplicada por {self.caso['escala']}")
-        return ", ".join(partes)
+        return describir_caso(self.objetivo, self.caso)
 
 
-def _resumen(x: object, filas: int = 2, columnas: int = 6) -> str:
+# ---------------------------------------------------------------- messages
+
+def resumen(x: object, filas: int = 2, columnas: int = 6) -> str:
     """A small, rounded picture of a value for a message."""
     if isinstance(x, np.ndarray):
         if x.dtype.kind not in "biufc":
@@ -118,7 +162,8 @@ def _resumen(x: object, filas: int = 2, columnas: int = 6) -> str:
     return repr(x)[:120]
 
 
-def _excepcion_texto(llamada: Llamada) -> str:
+def excepcion_texto(llamada: Llamada) -> str:
+    """``"tu función lanzó ZeroDivisionError: … (en la línea `…`)"``."""
     exc = llamada.excepcion or {}
     texto = f"tu función lanzó {exc.get('clase', 'una excepción')}: {exc.get('mensaje', '')}".rstrip(": ")
     if exc.get("linea"):
@@ -126,157 +171,146 @@ def _excepcion_texto(llamada: Llamada) -> str:
     return texto
 
 
-def _comparar(nombre: str, valor: object, esperado: np.ndarray, tol: dict) -> list[str]:
+def comparar(nombre: str, valor: object, esperado: np.ndarray, tol: dict) -> list[str]:
     """Problems of ``valor`` against the reference (empty when it matches)."""
     array = diagnostico.como_array(valor)
     if array is None:
-        return [f"`{nombre}` debería ser un array de números y es {_resumen(valor)}"]
+        return [f"`{nombre}` debería ser un array de números y es {resumen(valor)}"]
     if array.shape != esperado.shape:
         return [f"`{nombre}` debería tener forma {esperado.shape} y tiene {array.shape}",
-                f"  esperado: {_resumen(esperado)}",
-                f"  obtenido: {_resumen(array)}"]
+                f"  esperado: {resumen(esperado)}",
+                f"  obtenido: {resumen(array)}"]
     if not np.all(np.isfinite(array)):
         malos = int(array.size - np.count_nonzero(np.isfinite(array)))
         return [f"`{nombre}` contiene {malos} valores nan o inf de {array.size}",
-                f"  esperado: {_resumen(esperado)}",
-                f"  obtenido: {_resumen(array)}"]
+                f"  esperado: {resumen(esperado)}",
+                f"  obtenido: {resumen(array)}"]
     with np.errstate(all="ignore"):
         if np.allclose(array.astype(np.float64), esperado, **tol):
             return []
         error = float(np.max(np.abs(array.astype(np.float64) - esperado)))
     return [f"`{nombre}` no coincide con la referencia (mayor diferencia {error:.3g})",
-            f"  esperado: {_resumen(esperado)}",
-            f"  obtenido: {_resumen(array)}"]
+            f"  esperado: {resumen(esperado)}",
+            f"  obtenido: {resumen(array)}"]
 
 
-# ---------------------------------------------------------------- multi_head
-
-def _partes_multi_head(llamada: Llamada) -> tuple[object, object, list[str]]:
-    """Split the result into (salida, A); explain what is wrong with its form."""
+def partes_de(llamada: Llamada) -> tuple[list, list[str]]:
+    """The returned arrays, one per part of ``RESULTADO``, or the problem that prevents reading them."""
+    if llamada.excepcion is not None:
+        return [], [excepcion_texto(llamada)]
+    partes = llamada.ejercicio.partes
     r = llamada.resultado
-    if llamada.excepcion is not None:
-        return None, None, [_excepcion_texto(llamada)]
-    if not isinstance(r, (tuple, list)) or len(r) != 2:
-        return None, None, [f"se esperaba la pareja (salida, A) y ha llegado {_resumen(r)}"]
-    return r[0], r[1], []
+    if len(partes) == 1:
+        return [r], []
+    if not isinstance(r, (tuple, list)) or len(r) != len(partes):
+        nombre = "la pareja" if len(partes) == 2 else "la tupla"
+        return [], [f"se esperaba {nombre} ({', '.join(p.nombre for p in partes)}) y ha llegado {resumen(r)}"]
+    return list(r), []
 
 
-def _contrato_multi_head(llamada: Llamada) -> list[str]:
-    T, d_model, h = (llamada.caso[k] for k in ("T", "d_model", "h"))
-    salida, A, problemas = _partes_multi_head(llamada)
+# ------------------------------------------------------------ the checks
+
+def _comprobar_contrato(llamada: Llamada) -> list[str]:
+    valores, problemas = partes_de(llamada)
     if problemas:
         return problemas
-    for nombre, valor, forma in (("salida", salida, (T, d_model)), ("A", A, (h, T, T))):
+    for parte, valor in zip(llamada.ejercicio.partes, valores):
+        forma = parte.forma_en(llamada.caso)
         if isinstance(valor, ArraySubclase):
-            problemas.append(f"`{nombre}` debería ser un np.ndarray y es {valor.nombre_subclase}")
+            problemas.append(f"`{parte.nombre}` debería ser un np.ndarray y es {valor.nombre_subclase}")
         elif type(valor) is not np.ndarray:
-            problemas.append(f"`{nombre}` debería ser un array de NumPy {forma} y es {_resumen(valor)}")
+            problemas.append(f"`{parte.nombre}` debería ser un array de NumPy {parte.forma_simbolica} = "
+                             f"{forma} y es {resumen(valor)}")
         elif valor.shape != forma:
-            problemas.append(f"`{nombre}` debería tener forma {forma} y tiene {valor.shape}")
+            problemas.append(f"`{parte.nombre}` debería tener forma {parte.forma_simbolica} = {forma} "
+                             f"y tiene {valor.shape}")
         elif valor.dtype != np.float64:
-            problemas.append(f"`{nombre}` debería ser float64 y es {valor.dtype}")
+            problemas.append(f"`{parte.nombre}` debería ser float64 y es {valor.dtype}")
     return problemas
 
 
-def _valores_multi_head(llamada: Llamada, que: str) -> list[str]:
-    salida, A, problemas = _partes_multi_head(llamada)
-    if problemas:
+def _comprobador_de_valores(parte: str | None):
+    def comprobar(llamada: Llamada) -> list[str]:
+        valores, problemas = partes_de(llamada)
+        if problemas:
+            return problemas
+        referencia = llamada.referencia()
+        esperados = [referencia] if len(llamada.ejercicio.partes) == 1 else list(referencia)
+        for p, valor, esperado in zip(llamada.ejercicio.partes, valores, esperados):
+            if parte is None or p.nombre == parte:
+                problemas += comparar(p.nombre, valor, esperado, llamada.ejercicio.tolerancia)
         return problemas
-    salida_ref, A_ref = referencia.multi_head(*llamada.argumentos)
-    if que in ("A", None):
-        problemas += _comparar("A", A, A_ref, TOLERANCIA_MULTI_HEAD)
-    if que in ("salida", None):
-        problemas += _comparar("salida", salida, salida_ref, TOLERANCIA_MULTI_HEAD)
-    return problemas
+    return comprobar
 
 
-def _no_modifica(llamada: Llamada) -> list[str]:
+def _comprobar_no_modifica(llamada: Llamada) -> list[str]:
     if llamada.excepcion is not None:
-        return [_excepcion_texto(llamada) + "; sin una llamada completa no se puede comprobar"]
-    nombres = NOMBRES_ARGUMENTOS["multi_head"]
+        return [excepcion_texto(llamada) + "; sin una llamada completa no se puede comprobar"]
+    tocados = nombres_modificados(llamada)
+    if tocados:
+        lista = ", ".join(f"`{n}`" for n in tocados)
+        return [f"tu función escribe en {lista}: tras la llamada, el array que se le pasó ha cambiado"]
+    return []
+
+
+def nombres_modificados(llamada: Llamada) -> list[str]:
+    """The names of the arguments the call wrote into, sorted (``["Wq", "X"]``)."""
+    nombres = llamada.ejercicio.nombres_de_argumentos
     tocados = []
     for posicion in llamada.modificados:
         try:
             tocados.append(nombres[int(posicion)])
         except (ValueError, IndexError):
             tocados.append(f"el argumento {str(posicion)[:20]}")
-    if tocados:
-        lista = ", ".join(f"`{n}`" for n in sorted(set(tocados), key=str))
-        return [f"tu función escribe en {lista}: tras la llamada, el array que se le pasó ha cambiado",
-                f"  Diagnóstico probable: tu función escribe en {lista}. Operaciones como "
-                "`M /= ...`, `M -= ...` o `M[...] = ...` modifican el array de quien llama; escribe "
-                "`M = M / ...` (un array nuevo) o trabaja sobre una copia (`M = M.copy()`)."]
-    return []
+    return sorted(set(tocados), key=str)
 
-
-# -------------------------------------------------------- positional_encoding
-
-def _contrato_pe(llamada: Llamada) -> list[str]:
-    if llamada.excepcion is not None:
-        return [_excepcion_texto(llamada)]
-    T, d_model = llamada.argumentos
-    PE = llamada.resultado
-    if isinstance(PE, ArraySubclase):
-        return [f"`PE` debería ser un np.ndarray y es {PE.nombre_subclase}"]
-    if type(PE) is not np.ndarray:
-        return [f"se esperaba un array de NumPy (T, d_model) = {(T, d_model)} y ha llegado {_resumen(PE)}"]
-    problemas = []
-    if PE.shape != (T, d_model):
-        problemas.append(f"se esperaba la forma (T, d_model) = {(T, d_model)} y tiene {PE.shape}")
-    if PE.dtype != np.float64:
-        problemas.append(f"se esperaba dtype float64 y es {PE.dtype}")
-    return problemas
-
-
-def _valores_pe(llamada: Llamada, que: str | None = None) -> list[str]:
-    if llamada.excepcion is not None:
-        return [_excepcion_texto(llamada)]
-    return _comparar("PE", llamada.resultado, referencia.positional_encoding(*llamada.argumentos),
-                     TOLERANCIA_PE)
-
-
-# ------------------------------------------------------------------ registry
 
 @dataclass(frozen=True)
 class Propiedad:
-    """A graded property: its default points and the check of one call.
+    """A graded property: its points and the check of one call.
 
     Attributes:
-        puntos: default points of the cell.
+        puntos: points of the cell (its nbgrader ``points`` in the notebook).
         comprobar: ``(Llamada) -> list[str]``, the problems (empty: passes).
-        descripcion: Spanish name of what is checked.
-        componente: for multi_head, the part of the result the cell looks at
-            (``"A"``, ``"salida"`` or None for both), used by the diagnosis.
+        descripcion: Spanish name of what is checked (first line of the verdict).
+        tipo: ``"contrato"``, ``"valores"`` or ``"argumentos"``: the kind of
+            check (a known mistake may be looked for only in one kind).
+        parte: for value checks, the part of the result the cell looks at
+            (None: all of them), also used by the diagnosis.
         no_repite: a failing case explained by a known value mistake
-            (charged in another cell) passes here with a note.
+            (charged in another cell) passes here with a note (control rule).
+        solo_al_calificar: what the cell checks beyond its visible test is
+            only checked at grading time (the lesson says so): Validate need
+            not fail for a mistake that only this cell charges.
     """
 
     puntos: float
-    comprobar: object
+    comprobar: Callable
     descripcion: str
-    componente: str | None = None
+    tipo: str = "valores"
+    parte: str | None = None
     no_repite: bool = False
+    solo_al_calificar: bool = False
 
 
-PROPIEDADES: dict[str, Propiedad] = {
-    "multi_head_contrato": Propiedad(1, _contrato_multi_head, "forma y tipo de lo que devuelve"),
-    "multi_head_mapas": Propiedad(3, lambda ll: _valores_multi_head(ll, "A"),
-                                  "los mapas de atención A", componente="A"),
-    "multi_head_salida": Propiedad(3, lambda ll: _valores_multi_head(ll, "salida"),
-                                   "la salida final", componente="salida"),
-    "multi_head_no_modifica": Propiedad(1, _no_modifica, "no escribir en los argumentos"),
-    "multi_head_robustez": Propiedad(1, lambda ll: _valores_multi_head(ll, None),
-                                     "puntuaciones de varios cientos sin nan ni inf", no_repite=True),
-    "multi_head_generalidad": Propiedad(1, lambda ll: _valores_multi_head(ll, None),
-                                        "formas poco habituales (h = 1, h = d_model, T = 1)", no_repite=True),
-    "positional_encoding_contrato": Propiedad(1, _contrato_pe, "forma y dtype"),
-    "positional_encoding_valores": Propiedad(3, _valores_pe, "los valores de PE"),
-    "positional_encoding_robustez": Propiedad(1, _valores_pe, "muchas posiciones sin perder precisión",
-                                              no_repite=True),
-    "positional_encoding_generalidad": Propiedad(1, _valores_pe, "formas poco habituales (T = 1, d_model = 2)",
-                                                 no_repite=True),
-}
+def contrato(descripcion: str = "forma y tipo de lo que devuelve", puntos: float = 1) -> Propiedad:
+    """The contract: the arrays of ``RESULTADO`` with their shapes, ``np.ndarray`` and float64."""
+    return Propiedad(puntos, _comprobar_contrato, descripcion, tipo="contrato")
 
+
+def valores(descripcion: str, puntos: float, parte: str | None = None, no_repite: bool = False,
+            solo_al_calificar: bool = False) -> Propiedad:
+    """The values of ``parte`` (None: every part) against the reference, within ``TOLERANCIA``."""
+    return Propiedad(puntos, _comprobador_de_valores(parte), descripcion, tipo="valores", parte=parte,
+                     no_repite=no_repite, solo_al_calificar=solo_al_calificar)
+
+
+def no_modifica(descripcion: str = "no escribir en los argumentos", puntos: float = 1) -> Propiedad:
+    """The arrays passed in are unchanged after the call (checked in the kernel, byte by byte)."""
+    return Propiedad(puntos, _comprobar_no_modifica, descripcion, tipo="argumentos")
+
+
+# ------------------------------------------------------------ the verdict
 
 def _avisos(llamadas: list[Llamada]) -> list[str]:
     vistos: list[str] = []
@@ -290,71 +324,43 @@ def _avisos(llamadas: list[Llamada]) -> list[str]:
     return vistos
 
 
-def _errores_en_controles(propiedad: Propiedad, objetivo: str, controles: list[Llamada]) -> set[str]:
-    """Names of the known excusable mistakes recognised on the control calls.
+def _reconocer(propiedad: Propiedad, llamada: Llamada) -> list[Diagnostico]:
+    try:
+        return diagnostico.reconocer(llamada, propiedad)
+    except Exception:  # a malformed result must not crash the grader
+        return []
+
+
+def _errores_en_controles(propiedad: Propiedad, controles: list[Llamada]) -> set[str]:
+    """Ids of the known excusable mistakes recognised on the control calls.
 
     Recognised whether or not the control passes this cell's check: a form
     mistake (a list, float32, np.matrix) leaves the values right and is
     charged in the contract cell.
     """
-    nombres: set[str] = set()
+    ids: set[str] = set()
     for llamada in controles:
-        if llamada.excepcion is not None:
-            continue
-        try:
-            reconocidos = diagnostico.reconocer(objetivo, llamada, propiedad.componente)
-        except Exception:
-            continue
-        nombres.update(error.nombre for error, _ in reconocidos if error.excusable)
-    return nombres
+        if llamada.excepcion is None:
+            ids.update(d.error.id for d in _reconocer(propiedad, llamada) if d.error.excusable)
+    return ids
 
 
 def _casos(total: int) -> str:
     return f"{total} caso{'s' if total != 1 else ''}"
 
 
-def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maximo: float):
-    """Score a property over its calls: the fraction of scored cases that pass.
-
-    The last ``n_controles`` calls of the cell (``casos``) are controls: they
-    are not scored, they only decide which known value mistakes may be
-    excused (see the module docstring).  Returns ``(puntos, lineas)``.
-    Never raises on a malformed result.
-    """
-    propiedad = PROPIEDADES[grade_id]
-    espec = ESPECIFICACIONES.get(grade_id)
-    n_controles = espec.n_controles if espec is not None and len(llamadas) == len(espec.casos) else 0
-    controles = llamadas[len(llamadas) - n_controles:] if n_controles else []
-    llamadas = llamadas[:len(llamadas) - n_controles]
-    en_controles: set[str] | None = None      # computed on first need
+def _lineas(propiedad: Propiedad, resultados: list[ResultadoCaso], avisos: list[str]) -> list[str]:
+    """What the student reads: one line per case that did not simply pass, diagnoses once each."""
     lineas: list[str] = []
-    aprobados = 0
     diagnosticos_vistos: set[str] = set()
     primeros_vistos: set[str] = set()
     excusas_vistas: set[str] = set()
-    excusados = 0
-    for numero, llamada in enumerate(llamadas, start=1):
-        try:
-            problemas = propiedad.comprobar(llamada)
-        except Exception as exc:  # a malformed result must not crash the grader
-            problemas = [f"no se pudo examinar lo que devolvió tu función ({type(exc).__name__})"]
-        if not problemas:
-            aprobados += 1
+    for r in resultados:
+        if r.aprobado and not r.excusado:
             continue
-        try:
-            reconocidos = diagnostico.reconocer(objetivo, llamada, propiedad.componente)
-        except Exception:
-            reconocidos = []
-        cabecera = f"Caso {numero} ({llamada.describir_caso()}): "
-        excusable = (propiedad.no_repite and llamada.excepcion is None and bool(reconocidos)
-                     and all(error.excusable for error, _ in reconocidos))
-        if excusable and en_controles is None:
-            en_controles = _errores_en_controles(propiedad, objetivo, controles)
-        if excusable and any(error.nombre in en_controles for error, _ in reconocidos):
-            aprobados += 1
-            excusados += 1
-            nombres = "; ".join(dict.fromkeys(error.nombre for error, _ in reconocidos
-                                              if error.nombre in en_controles))
+        cabecera = f"Caso {r.numero} ({r.descripcion}): "
+        if r.excusado:
+            nombres = "; ".join(dict.fromkeys(d.error.nombre for d in r.diagnosticos))
             if nombres in excusas_vistas:
                 lineas.append(cabecera + "lo mismo; aquí no resta.")
             else:
@@ -363,29 +369,76 @@ def juzgar_llamadas(grade_id: str, objetivo: str, llamadas: list[Llamada], maxim
                               f"se descuenta en las celdas de valores o de contrato ({nombres}), "
                               "que también aparece con las entradas de esas celdas; aquí no resta.")
             continue
-        if problemas[0] in primeros_vistos:
+        if r.problemas[0] in primeros_vistos:
             lineas.append(cabecera + "el mismo problema.")
         else:
-            primeros_vistos.add(problemas[0])
-            lineas.append(cabecera + problemas[0])
-            lineas += [p if p.startswith(" ") else "  " + p for p in problemas[1:]]
-        if excusable and controles:
+            primeros_vistos.add(r.problemas[0])
+            lineas.append(cabecera + r.problemas[0])
+            lineas += [p if p.startswith(" ") else "  " + p for p in r.problemas[1:]]
+        if r.solo_aqui:
             lineas.append("  Este error no aparece con las entradas de las celdas de valores (caso de "
                           "control), así que allí no se descuenta y se descuenta aquí.")
-        for _, texto in reconocidos:
-            if texto not in diagnosticos_vistos:
-                diagnosticos_vistos.add(texto)
-                lineas.append("  Diagnóstico probable: " + texto)
-    avisos = _avisos(llamadas + controles)
+        for d in r.diagnosticos:
+            if d.texto not in diagnosticos_vistos:
+                diagnosticos_vistos.add(d.texto)
+                lineas.append("  Diagnóstico probable: " + d.texto)
     if avisos:
         lineas.append("Tu función escribió avisos (no restan puntos): " + "; ".join(avisos[:3]))
-    total = len(llamadas)
+    total = len(resultados)
+    aprobados = sum(r.aprobado for r in resultados)
     descripcion = propiedad.descripcion[0].upper() + propiedad.descripcion[1:]
-    if aprobados == total and excusados:
+    if aprobados == total and any(r.excusado for r in resultados):
         lineas.insert(0, f"{descripcion}. Comprobado en {_casos(total)}, nada que restar en esta celda.")
     elif aprobados == total:
         lineas.insert(0, f"{descripcion}. Comprobado en {_casos(total)}, correcto.")
     else:
         correctos = "caso correcto" if total == 1 else "casos correctos"
         lineas.insert(0, f"{descripcion}: {aprobados} de {total} {correctos}.")
-    return (maximo * aprobados / total if total else 0.0), lineas
+    return lineas
+
+
+def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo: float) -> Veredicto:
+    """Score a property over its calls: the fraction of scored cases that pass.
+
+    Args:
+        espec: the cell's ``casos.Especificacion`` (its last ``n_controles``
+            cases are controls: not scored, they only decide which known value
+            mistakes may be excused; see the module docstring).
+        propiedad: the cell's ``Propiedad``.
+        llamadas: one ``Llamada`` per case of ``espec``, controls last.
+        maximo: the cell's points.
+
+    Returns a ``Veredicto`` with one ``ResultadoCaso`` per scored case.
+    Never raises on a malformed result.
+    """
+    n_controles = espec.n_controles if len(llamadas) == len(espec.casos) else 0
+    controles = llamadas[len(llamadas) - n_controles:] if n_controles else []
+    puntuadas = llamadas[:len(llamadas) - n_controles]
+    en_controles: set[str] | None = None      # computed on first need
+    resultados: list[ResultadoCaso] = []
+    for numero, llamada in enumerate(puntuadas, start=1):
+        try:
+            problemas = propiedad.comprobar(llamada)
+        except Exception as exc:  # a malformed result must not crash the grader
+            problemas = [f"no se pudo examinar lo que devolvió tu función ({type(exc).__name__})"]
+        excepcion = (llamada.excepcion or {}).get("clase") if llamada.excepcion is not None else None
+        r = ResultadoCaso(numero, llamada.describir_caso(), aprobado=not problemas,
+                          problemas=list(problemas), excepcion=str(excepcion)[:80] if excepcion else None)
+        resultados.append(r)
+        if not problemas:
+            continue
+        reconocidos = _reconocer(propiedad, llamada)
+        excusable = (propiedad.no_repite and llamada.excepcion is None and bool(reconocidos)
+                     and all(d.error.excusable for d in reconocidos))
+        if excusable and en_controles is None:
+            en_controles = _errores_en_controles(propiedad, controles)
+        if excusable and any(d.error.id in en_controles for d in reconocidos):
+            r.aprobado = r.excusado = True
+            r.diagnosticos = [d for d in reconocidos if d.error.id in en_controles]
+            continue
+        r.diagnosticos = reconocidos
+        r.solo_aqui = excusable and bool(controles)
+    total = len(resultados)
+    puntos = maximo * sum(r.aprobado for r in resultados) / total if total else 0.0
+    return Veredicto(round(puntos, 4), maximo, _lineas(propiedad, resultados, _avisos(puntuadas + controles)),
+                     grade_id=espec.grade_id, propiedad=espec.propiedad, casos=resultados)

@@ -3,7 +3,8 @@
 Each question knows its correct answer, how to read what a student typed and
 the explanation shown in the feedback.  Answers are judged on the trusted side
 (see ``grader_tests.juez``), so the correct options never enter the student's
-kernel during autograding.
+kernel during autograding.  Each notebook's questions live in
+``grader_tests/cuestionarios/<notebook>.py``.
 
 Accepted forms (issue 5): a letter in any case and with spaces (``"b"``,
 ``" B "``); for multi-select a set, list, tuple or a string such as ``"a, c"``;
@@ -54,21 +55,29 @@ class Pregunta:
         return repr(canonica)
 
     def juzgar(self, valor: object, maximo: float) -> Veredicto:
-        """Score ``valor`` (what the student assigned) out of ``maximo`` points."""
+        """Score ``valor`` (what the student assigned) out of ``maximo`` points.
+
+        The verdict keeps the answer as read (``respuesta``, canonical form), or
+        why it could not be read (``motivo``).
+        """
         if valor is None or valor is Ellipsis:
             return Veredicto(0, maximo, [
-                f"No has contestado: `{self.variable}` sigue vacía. {self.formato()}"])
+                f"No has contestado: `{self.variable}` sigue vacía. {self.formato()}"],
+                propiedad=self.variable, motivo="sin_contestar")
         try:
             leida = self.leer(valor)
         except RespuestaMalFormada as exc:
             return Veredicto(0, maximo, [
-                f"No se puede leer tu respuesta {_texto_corto(valor)}: {exc} {self.formato()}"])
+                f"No se puede leer tu respuesta {_texto_corto(valor)}: {exc} {self.formato()}"],
+                propiedad=self.variable, motivo="respuesta_ilegible")
         if leida == self.correcta:
             return Veredicto(maximo, maximo, [
-                f"Correcto: {self.mostrar(leida)}.", self.explicacion])
+                f"Correcto: {self.mostrar(leida)}.", self.explicacion],
+                propiedad=self.variable, respuesta=leida)
         return Veredicto(0, maximo, [
             f"Has respondido {self.mostrar(leida)}; la respuesta correcta es "
-            f"{self.mostrar(self.correcta)}.", self.explicacion])
+            f"{self.mostrar(self.correcta)}.", self.explicacion],
+            propiedad=self.variable, respuesta=leida)
 
 
 def _letra(valor: object, opciones: str) -> str:

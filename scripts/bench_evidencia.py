@@ -5,7 +5,9 @@ notebook cell the student's kernel would have left (a hidden test cell with
 the evidence output) and scores it with ``nbgrader_juez.veredicto_de_celda``,
 exactly as ``nbgrader autograde`` does.  Reported: the peak resident memory
 of that process (``ru_maxrss``) above a process that only imports the judge,
-the points, and the first line of the verdict.  Issue 10: a 200-byte forged
+the points, and the first line of the verdict, for the first value cell of
+every exercise found (``grader_tests/ejercicios/``; the honest evidence is
+the reference's).  Issue 10: a 200-byte forged
 evidence (a NumPy void scalar of 1.5 GB) made the TA's process grow to
 1.5 GB before the bounds of ``grader_tests/evidencia.py``.
 
@@ -25,19 +27,16 @@ import json, resource, sys
 sys.path.insert(0, sys.argv[1])
 import numpy as np
 from nbformat.notebooknode import from_dict
-from grader_tests import nbgrader_juez
+from grader_tests import descubrimiento, nbgrader_juez
 from grader_tests.cliente import MIME_EVIDENCIA, recoger_evidencia
 from grader_tests.serializacion import serializar
 
-def pe(T, d_model):
-    pos = np.arange(T)[:, None]
-    omega = 1.0 / 10000 ** (np.arange(0, d_model, 2) / d_model)
-    PE = np.zeros((T, d_model)); PE[:, 0::2] = np.sin(pos * omega); PE[:, 1::2] = np.cos(pos * omega)
-    return PE
-
-GID = "positional_encoding_valores"
+EJ = descubrimiento.ejercicio(sys.argv[3])
+GID = next(g for g, p in EJ.propiedades.items() if p.tipo == "valores")
+PUNTOS = EJ.propiedades[GID].puntos
+CUADERNO = next(l.cuaderno.stem for l in descubrimiento.lecciones(sys.argv[1]) if EJ.funcion in l.funciones)
 def evidencia(caso):
-    ev = recoger_evidencia(GID, {"positional_encoding": pe})
+    ev = recoger_evidencia(GID, {EJ.funcion: EJ.referencia})
     r = ev["resultados"][0]
     if caso == "honesta":
         return ev
@@ -59,12 +58,12 @@ def evidencia(caso):
 caso = sys.argv[2]
 ev = evidencia(caso) if caso != "base" else None
 celda = from_dict({"cell_type": "code", "source": "", "execution_count": 1, "id": "c", "outputs": [],
-                   "metadata": {"nbgrader": {"grade": True, "grade_id": GID, "points": 3}}})
+                   "metadata": {"nbgrader": {"grade": True, "grade_id": GID, "points": PUNTOS}}})
 if ev is not None:   # plain dicts, as deep as the student made them
     celda["outputs"] = [{"output_type": "display_data", "metadata": {},
                          "data": {MIME_EVIDENCIA: ev, "text/plain": ""}}]
 antes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-v = nbgrader_juez.veredicto_de_celda(celda, "codificacion_posicional") if ev is not None else None
+v = nbgrader_juez.veredicto_de_celda(celda, CUADERNO) if ev is not None else None
 despues = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"kib": despues, "delta_kib": despues - antes,
                   "puntos": None if v is None else v.puntos,
@@ -74,24 +73,28 @@ print(json.dumps({"kib": despues, "delta_kib": despues - antes,
 CASOS = ["honesta", "escalar_void_1500MB", "forma_enorme", "anidada_100000", "lista_1e6", "texto_64MB"]
 
 
-def medir(caso: str) -> dict:
-    salida = subprocess.run([sys.executable, "-c", PREPARAR, str(RAIZ), caso], capture_output=True, text=True,
-                            timeout=300)
+def medir(caso: str, funcion: str) -> dict:
+    salida = subprocess.run([sys.executable, "-c", PREPARAR, str(RAIZ), caso, funcion], capture_output=True,
+                            text=True, timeout=300)
     if salida.returncode != 0:
         return {"error": salida.stderr.strip().splitlines()[-1] if salida.stderr else "?"}
     return json.loads(salida.stdout.strip().splitlines()[-1])
 
 
 def main() -> int:
-    base = medir("base")
-    print(f"proceso que sólo importa el juez: {base['kib'] / 1024:.0f} MiB de memoria residente máxima")
-    print(f"{'evidencia':<22} {'pico del juicio':>16}  puntos  veredicto")
-    for caso in CASOS:
-        r = medir(caso)
-        if "error" in r:
-            print(f"{caso:<22} ERROR {r['error']}")
-            continue
-        print(f"{caso:<22} {r['delta_kib'] / 1024:>12.1f} MiB  {r['puntos']:>6g}  {r['linea']}")
+    sys.path.insert(0, str(RAIZ))
+    from grader_tests.casos import nombres_de_ejercicios
+    for funcion in nombres_de_ejercicios():
+        base = medir("base", funcion)
+        print(f"{funcion}: un proceso que sólo importa el juez usa {base['kib'] / 1024:.0f} MiB de memoria "
+              "residente máxima")
+        print(f"  {'evidencia':<22} {'pico del juicio':>16}  puntos  veredicto")
+        for caso in CASOS:
+            r = medir(caso, funcion)
+            if "error" in r:
+                print(f"  {caso:<22} ERROR {r['error']}")
+                continue
+            print(f"  {caso:<22} {r['delta_kib'] / 1024:>12.1f} MiB  {r['puntos']:>6g}  {r['linea']}")
     return 0
 
 

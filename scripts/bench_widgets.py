@@ -1,7 +1,9 @@
-"""Benchmark (not a test): how fast the two explorables answer, first visit and cached (issue 13).
+"""Benchmark (not a test): how fast the explorables answer, first visit and cached (issue 13).
 
-Every interaction kind of both explorables is measured twice over the same
-scripted walk, once in the browser and once in Python:
+The lessons and their explorables are found in ``source/`` (one
+``explorable_*.py`` per lesson).  Every interaction kind of an explorable
+with a scripted walk here (``RECORRIDOS``) is measured twice over the same
+walk, once in the browser and once in Python:
 
 - **navegador**: a real JupyterLab (the project's environment, the student's
   release in a temporary folder) and Debian's Chromium through Playwright.
@@ -20,7 +22,9 @@ states) and **cached** (alternating between two states already drawn).
 Reported: median and p95 per row.  Targets (issue 13): median ≤ 50 ms in the
 kernel and ≤ 150 ms in the browser, on a machine with no other load: the
 script prints the load average before and after, so a run on a busy machine
-shows it.
+shows it.  An explorable without a scripted walk (a new lesson) is measured
+in the kernel only, with a generic walk: each of its controls takes new
+values in turn, then alternates between two of them.
 
 Usage: ``.venv/bin/python scripts/bench_widgets.py [--repeticiones 20] [--release DIR] [--solo-nucleo]``
 (``--release`` measures another version, e.g. ``git worktree``'s copy of an older release/).
@@ -47,10 +51,15 @@ from navegador import laboratorio as lab  # noqa: E402
 
 OBJETIVO_NAVEGADOR_MS = 150
 OBJETIVO_NUCLEO_MS = 50
-TAREAS = {
-    "01_atencion_multicabeza": ("atencion_multicabeza.ipynb", "explorable_cabezas"),
-    "02_codificacion_posicional": ("codificacion_posicional.ipynb", "explorable_escalera"),
-}
+
+
+def _tareas() -> dict[str, tuple[str, str]]:
+    """assignment -> (notebook file, explorable module), for every lesson of source/."""
+    from grader_tests.descubrimiento import lecciones
+    return {l.tarea: (l.cuaderno.name, e.stem) for l in lecciones(RAIZ) for e in l.explorables[:1]}
+
+
+TAREAS = _tareas()
 SELECTOR_IMAGEN = {
     "explorable_cabezas": ".explorable-cabezas .explorable-cabezas-mapa",
     "explorable_escalera": ".explorable-escalera .explorable-escalera-imagen",
@@ -218,6 +227,59 @@ def recorrido_escalera(n: int, con_casillas: bool = True) -> list[Paso]:
     return r.pasos
 
 
+# ----------------------------------------------------------------------------- any explorable
+
+def _controles(caja) -> list:
+    """The explorable's controls (widgets whose value a student changes), depth first."""
+    import ipywidgets as widgets
+    encontrados, pendientes = [], [caja]
+    while pendientes:
+        w = pendientes.pop(0)
+        if isinstance(w, widgets.Box):
+            pendientes = list(w.children) + pendientes
+        elif isinstance(w, (widgets.widgets.widget_selection._Selection, widgets.Checkbox,
+                            widgets.widgets.widget_int._BoundedInt)):
+            encontrados.append(w)
+    return encontrados
+
+
+def _valores(control) -> list:
+    import ipywidgets as widgets
+    if isinstance(control, widgets.Checkbox):
+        return [False, True]
+    if isinstance(control, widgets.widgets.widget_selection._Selection):
+        return list(control._options_values)
+    return list(range(control.min, control.max + 1, max(1, control.step)))
+
+
+def recorrido_generico(n: int, modulo) -> list[Paso]:
+    """Kernel only: each control of a fresh explorable takes up to n new values, then alternates."""
+    caja = modulo.crear_explorable()
+    r = Recorrido()
+    for indice, control in enumerate(_controles(caja)):
+        tipo = f"{control.description or type(control).__name__} (núcleo)"
+        valores = [v for v in _valores(control) if v != control.value][:n]
+        if not valores:
+            continue
+        r.reiniciar((indice, control.value))
+        inicial = control.value
+
+        def poner(valor, i=indice):
+            return lambda c: setattr(_controles(c)[i], "value", valor)
+        for v in valores:
+            r.paso(tipo, (indice, v), None, poner(v))
+        for k in range(n):
+            v = inicial if k % 2 == 0 else valores[0]
+            r.paso(tipo, (indice, v), None, poner(v))
+    return r.pasos
+
+
+RECORRIDOS = {
+    "explorable_cabezas": lambda n, mod: recorrido_cabezas(n),
+    "explorable_escalera": lambda n, mod: recorrido_escalera(n, con_casillas=hasattr(mod, "revisar_valor")),
+}
+
+
 # ----------------------------------------------------------------------------- running a walk
 
 class _RespaldoSerializado:
@@ -342,8 +404,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copytree(origen / tarea, alumno / tarea)
         for tarea, (_, modulo) in TAREAS.items():
             mod = cargar(alumno / tarea, modulo)
-            recorridos[modulo] = (recorrido_cabezas(n) if modulo == "explorable_cabezas" else
-                                  recorrido_escalera(n, con_casillas=hasattr(mod, "revisar_valor")))
+            recorridos[modulo] = RECORRIDOS.get(modulo, recorrido_generico)(n, mod)
             nucleo[modulo] = agrupar(en_nucleo(mod, recorridos[modulo]))
         if args.solo_nucleo:
             navegador = {m: {clave: [] for clave in medidas} for m, medidas in nucleo.items()}
@@ -364,6 +425,10 @@ def medir_en_navegador(alumno: Path, base: Path, recorridos: dict) -> dict:
         chromium = lab.lanzar_chromium(pw)
         pagina = lab.nueva_pagina(chromium, 1300, 1500)
         for tarea, (cuaderno, modulo) in TAREAS.items():
+            if modulo not in SELECTOR_IMAGEN:        # no scripted walk: kernel only
+                navegador[modulo] = {clave: [] for clave in agrupar(
+                    (p.tipo, p.visita, 0.0) for p in recorridos[modulo] if p.tipo)}
+                continue
             lab.ejecutar_leccion(pagina, servidor, f"{tarea}/{cuaderno}")
             navegador[modulo] = agrupar(en_navegador(pagina, modulo, recorridos[modulo]))
         chromium.close()

@@ -15,7 +15,17 @@ replaces the stub lines of that cell (``# ESCRIBE TU CÓDIGO AQUÍ`` and the
 whole cell when the code defines the function at column 0.  ``quiz =
 correcto`` fills every quiz answer of the assignment with the right one (taken
 from the grader's quiz module); later sections override single answers.
-Assignments a student file never mentions are copied untouched (blank).
+
+Assignments a student file never mentions are copied untouched (blank),
+unless the file has a section for every other assignment (``*``), which
+takes the exercise from the exercise's battery
+(``grader_tests/ejercicios/<function>/bateria/``) and answers the quiz right::
+
+    # %% * / correcto          the first correct implementation (c*.py)
+    # %% * / error conocido    the first wrong one that makes a known mistake
+
+So a new lesson has its samples (a correct one, a known mistake, a blank
+one) without editing any answers file.
 
 Because samples are rebuilt from the current release every time, they never
 go stale when a lesson changes.
@@ -23,7 +33,6 @@ go stale when a lesson changes.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import re
 import shutil
@@ -33,10 +42,12 @@ from pathlib import Path
 import nbformat
 
 RAIZ = Path(__file__).resolve().parent.parent
+if str(RAIZ) not in sys.path:
+    sys.path.insert(0, str(RAIZ))
 RESPUESTAS = RAIZ / "examples" / "respuestas"
 MARCA_MUESTRAS = ".muestras.json"
 STUB = "# ESCRIBE TU CÓDIGO AQUÍ"
-SECCION = re.compile(r"^# %% *(?P<assignment>[\w.-]+) */ *(?P<destino>.+?) *$")
+SECCION = re.compile(r"^# %% *(?P<assignment>[\w.-]+|\*) */ *(?P<destino>.+?) *$")
 
 
 class SampleError(ValueError):
@@ -88,10 +99,9 @@ def plant(nb: nbformat.NotebookNode, grade_id: str, code: str) -> None:
 
 def correct_quiz_answers(notebook_name: str) -> dict[str, str]:
     """``{answer grade_id: 'respuesta_N = <literal>'}`` from the grader's quiz module."""
-    sys.path.insert(0, str(RAIZ))
-    module = importlib.import_module(f"grader_tests.quiz_{notebook_name}")
+    from grader_tests import descubrimiento
     answers = {}
-    for question in module.PREGUNTAS.values():
+    for question in descubrimiento.cuestionario(notebook_name).values():
         value = question.correcta
         literal = ("{" + ", ".join(repr(x) for x in sorted(value)) + "}"
                    if isinstance(value, (set, frozenset)) else repr(value))
@@ -99,18 +109,61 @@ def correct_quiz_answers(notebook_name: str) -> dict[str, str]:
     return answers
 
 
+# ``# %% * / <kind>``: what the exercise of every assignment the file does not name gets
+TODAS = "*"
+DE_LA_BATERIA = {"correcto": "the first correct implementation", "error conocido": "the first known mistake"}
+
+
+def battery_code(function: str, kind: str) -> str:
+    """The code of ``function``'s battery file for a ``* / <kind>`` section.
+
+    Raises:
+        SampleError: the exercise has no such battery file.
+    """
+    from grader_tests import descubrimiento
+    files = descubrimiento.ejercicio(function).bateria()
+    if kind == "correcto":
+        chosen = [f for f in files if f.espera == "completo" and not f.nombre.endswith("_nombres_del_corrector")]
+    else:
+        chosen = [f for f in files if f.espera != "completo" and f.errores]
+    if not chosen:
+        raise SampleError(f"la batería de {function} no tiene ningún archivo para «{kind}»")
+    return chosen[0].codigo
+
+
+def _functions_of(nb: nbformat.NotebookNode) -> list[str]:
+    """The graded exercise functions of a notebook (answer cells named like an exercise folder)."""
+    from grader_tests.casos import nombres_de_ejercicios
+    exercises = set(nombres_de_ejercicios())
+    return [c.metadata.nbgrader["grade_id"] for c in nb.cells
+            if c.get("metadata", {}).get("nbgrader", {}).get("solution")
+            and c.metadata.nbgrader.get("grade_id") in exercises]
+
+
 def build_student(student: str, answers_file: Path, release: Path, submitted: Path) -> None:
     """Copy every release folder for ``student`` and plant their answers."""
     by_assignment: dict[str, list[tuple[str, str]]] = {}
+    every_other: list[str] = []
     for assignment, target, code in parse_answers(answers_file):
-        by_assignment.setdefault(assignment, []).append((target, code))
+        if assignment == TODAS:
+            if target not in DE_LA_BATERIA:
+                raise SampleError(f"{answers_file.name}: «# %% * / {target}» no existe; usa "
+                                  + " o ".join(f"«* / {k}»" for k in DE_LA_BATERIA))
+            every_other.append(target)
+        else:
+            by_assignment.setdefault(assignment, []).append((target, code))
     for folder in sorted(p for p in release.iterdir() if p.is_dir()):
         dest = submitted / student / folder.name
         shutil.copytree(folder, dest)
         for nb_path in sorted(dest.glob("*.ipynb")):
             nb = nbformat.read(nb_path, as_version=4)
             plan: dict[str, str] = {}          # grade_id -> code; later sections win
-            for target, code in by_assignment.get(folder.name, []):
+            sections = by_assignment.get(folder.name)
+            if sections is None and every_other:
+                plan.update(correct_quiz_answers(nb_path.stem))
+                for function in _functions_of(nb):
+                    plan[function] = battery_code(function, every_other[-1])
+            for target, code in sections or []:
                 if target.replace(" ", "") == "quiz=correcto":
                     plan.update(correct_quiz_answers(nb_path.stem))
                 else:

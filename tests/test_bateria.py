@@ -1,18 +1,18 @@
 """The battery of student implementations, autograded by the real nbgrader pipeline.
 
-Every file in ``tests/bateria/<function>/`` holds only what a student would
-type in the exercise cell (imports and the function) and a header::
-
-    # espera: completo | parcial | cero
-    # diagnostico: <text that must appear in the autograded feedback>   (optional)
-    # puntos: <exact total of the exercise's test cells>                (optional)
+Every exercise found in ``grader_tests/ejercicios/`` brings its battery
+(``grader_tests/ejercicios/<function>/bateria/``): files that hold only what
+a student would type in the exercise cell (imports and the function) and a
+header (``grader_tests.descubrimiento.ArchivoDeBateria``: ``# espera:``,
+``# error:``, ``# diagnostico:``, ``# puntos:``, ``# celdas:``).
 
 Each file becomes one student: it is planted into a copy of the release
-notebook in the solution cell (grade_id ``multi_head`` / ``positional_encoding``;
-the quiz answered correctly, the rest of the notebook untouched), all students
+notebook of the lesson that grades the function, in the solution cell (the
+quiz answered correctly, the rest of the notebook untouched), all students
 of one assignment are autograded by ONE ``nbgrader autograde`` in a temporary
 course, and the scores are read back from the gradebook (the exercise's test
-cells only; quiz cells are ignored).
+cells only; quiz cells are ignored).  The grades of the files recorded before
+issue 14 must not change (``tests/notas_de_referencia.json``).
 
 Each student's copy is also validated as the student would (issue 11): in a
 copy of the release folder, with its ``nbgrader_config.py``, through the code
@@ -20,10 +20,10 @@ path of JupyterLab's Validate button (``validar_lote.py``, one process per
 assignment).  Validate's verdict is recorded next to autograde's
 (``test-artifacts/bateria-validate.txt``) and must agree: «Success» for every
 implementation that autograde gives full marks, a failure of an exercise cell
-for every one that loses points outside the generality cell (whose unusual
-shapes are partly checked only at grading time, as the lessons say).
+for every one that loses points outside the cells whose property is checked
+``solo_al_calificar`` (unusual shapes, as the lessons say).
 
-The two assignments run in parallel, in two temporary courses, each with its
+The assignments run in parallel, in one temporary course each, each with its
 autograde and its validation running at the same time.
 """
 from __future__ import annotations
@@ -37,39 +37,22 @@ from pathlib import Path
 
 import nbformat
 
-from scripts import samples
 import pytest
 
+from grader_tests import bateria, descubrimiento
+from scripts import samples
+
 RAIZ = Path(__file__).resolve().parent.parent
-BATERIA = Path(__file__).resolve().parent / "bateria"
-
-# function -> (assignment folder, notebook name)
-ASIGNACIONES = {
-    "multi_head": ("01_atencion_multicabeza", "atencion_multicabeza"),
-    "positional_encoding": ("02_codificacion_posicional", "codificacion_posicional"),
-}
-PUNTOS_TOTALES = {"multi_head": 10.0, "positional_encoding": 6.0}
-# cells whose lost points Validate does not have to see (unusual shapes only at grading time)
-SOLO_AL_CALIFICAR = ("_generalidad",)
 INFORME = RAIZ / "test-artifacts" / "bateria-validate.txt"
+NOTAS_DE_REFERENCIA = json.loads((RAIZ / "tests" / "notas_de_referencia.json").read_text(encoding="utf-8"))
+EJERCICIOS = descubrimiento.ejercicios()
+# function -> (assignment folder, notebook name): the lesson whose exercise cell is that function
+ASIGNACIONES = {f: (l.tarea, l.cuaderno.stem) for l in descubrimiento.lecciones(RAIZ) for f in l.funciones
+                if f in EJERCICIOS}
 
 
-def leer_cabecera(ruta: Path) -> dict:
-    """The ``# clave: valor`` lines at the top of a battery file."""
-    cabecera: dict = {}
-    for linea in ruta.read_text(encoding="utf-8").splitlines():
-        if not linea.startswith("#"):
-            break
-        clave, _, valor = linea[1:].partition(":")
-        if clave.strip() in ("espera", "diagnostico", "puntos") and valor.strip():
-            cabecera[clave.strip()] = valor.strip()
-    if cabecera.get("espera") not in ("completo", "parcial", "cero"):
-        raise ValueError(f"{ruta.name}: falta '# espera: completo|parcial|cero'")
-    return cabecera
-
-
-def archivos(funcion: str) -> list[Path]:
-    return sorted((BATERIA / funcion).glob("*.py"))
+def archivos(funcion: str) -> list[descubrimiento.ArchivoDeBateria]:
+    return EJERCICIOS[funcion].bateria()
 
 
 def plantar(nb, funcion: str, codigo: str):
@@ -118,16 +101,16 @@ def preparar_curso(base: Path, funcion: str) -> tuple[Path, list[tuple[str, Path
     if not (release / f"{cuaderno}.ipynb").exists():
         release = curso / "release" / carpeta
     alumnos = []
-    for ruta in archivos(funcion):
-        alumno = ruta.stem
+    for archivo in archivos(funcion):
+        alumno = archivo.nombre
         destino = curso / "submitted" / alumno / carpeta
         shutil.copytree(release, destino, ignore=ignorar)
         nb = nbformat.read(release / f"{cuaderno}.ipynb", as_version=4)
         for grade_id, linea in samples.correct_quiz_answers(cuaderno).items():
             samples.plant(nb, grade_id, linea)
-        nbformat.write(plantar(nb, funcion, ruta.read_text(encoding="utf-8")), destino / f"{cuaderno}.ipynb")
+        nbformat.write(plantar(nb, funcion, archivo.codigo), destino / f"{cuaderno}.ipynb")
         shutil.copytree(destino, base / f"{funcion}-alumnos" / alumno / carpeta)
-        alumnos.append((alumno, ruta))
+        alumnos.append((alumno, archivo))
     return curso, alumnos
 
 
@@ -181,11 +164,12 @@ def resultados(curso: Path, funcion: str, alumnos) -> dict:
     with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
         for alumno, _ in alumnos:
             envio = gb.find_submission_notebook(cuaderno, carpeta, alumno)
-            celdas = {g.name: float(g.auto_score or 0) for g in envio.grades if g.name.startswith(funcion)}
+            celdas = {g.name: float(g.auto_score or 0) for g in envio.grades
+                      if g.name in EJERCICIOS[funcion].propiedades}
             nb = nbformat.read(curso / "autograded" / alumno / carpeta / f"{cuaderno}.ipynb", as_version=4)
             texto = "\n".join(_texto_de_salidas(c) for c in nb.cells
                               if c.cell_type == "code"
-                              and c.metadata.get("nbgrader", {}).get("grade_id", "").startswith(funcion))
+                              and c.metadata.get("nbgrader", {}).get("grade_id", "") in EJERCICIOS[funcion].propiedades)
             salida[alumno] = (sum(celdas.values()), texto, celdas)
     return salida
 
@@ -206,38 +190,28 @@ def bateria_autocalificada(tmp_path_factory):
             for f, (curso, alumnos) in cursos.items()}
 
 
-def test_la_bateria_es_suficiente():
-    for funcion in ASIGNACIONES:
-        cabeceras = [leer_cabecera(r) for r in archivos(funcion)]
-        assert sum(c["espera"] != "completo" for c in cabeceras) >= 15, funcion
-        assert sum(c["espera"] == "completo" for c in cabeceras) >= 5, funcion
+@pytest.mark.slow
+@pytest.mark.parametrize("funcion", list(ASIGNACIONES))
+def test_bateria_autocalificada(bateria_autocalificada, funcion):
+    """nbgrader autograde gives every battery file what its header says."""
+    alumnos, notas, _, _ = bateria_autocalificada[funcion]
+    fallos = []
+    for alumno, archivo in alumnos:
+        _, texto, celdas = notas[alumno]
+        fallos += bateria.incumplimientos(EJERCICIOS[funcion], archivo, celdas, texto)
+    assert not fallos, "\n".join(fallos)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("funcion", list(ASIGNACIONES))
-def test_bateria_autocalificada(bateria_autocalificada, funcion):
+def test_las_notas_autocalificadas_no_cambian(bateria_autocalificada, funcion):
+    """Every battery file recorded before issue 14 gets, under autograde, the same points in every cell."""
     alumnos, notas, _, _ = bateria_autocalificada[funcion]
-    maximo = PUNTOS_TOTALES[funcion]
-    fallos = []
-    for alumno, ruta in alumnos:
-        cabecera = leer_cabecera(ruta)
-        total, texto, celdas = notas[alumno]
-        detalle = f"{ruta.name}: {total:g} de {maximo:g} {celdas}"
-        espera = cabecera["espera"]
-        if espera == "completo" and total != maximo:
-            fallos.append(f"{detalle}: se esperaba la nota completa")
-        elif espera == "parcial" and not 0 < total < maximo:
-            fallos.append(f"{detalle}: se esperaba una nota parcial")
-        elif espera == "cero" and total != 0:
-            fallos.append(f"{detalle}: se esperaba 0")
-        if "puntos" in cabecera and abs(total - float(cabecera["puntos"])) > 1e-6:
-            fallos.append(f"{detalle}: se esperaban exactamente {cabecera['puntos']} puntos")
-        if "diagnostico" in cabecera and cabecera["diagnostico"] not in texto:
-            fallos.append(f"{detalle}: falta el diagnóstico {cabecera['diagnostico']!r}")
-        if espera != "completo" and "Diagnóstico probable" not in texto and "no restan puntos" not in texto \
-                and "diagnostico" not in cabecera:
-            fallos.append(f"{detalle}: ningún diagnóstico en la corrección")
-    assert not fallos, "\n".join(fallos)
+    registradas = {k.split("/", 1)[1]: v for k, v in NOTAS_DE_REFERENCIA["bateria_autocalificada"].items()
+                   if k.startswith(funcion + "/")}
+    assert set(registradas) <= set(notas), sorted(set(registradas) - set(notas))
+    distintas = {a: (esperadas, notas[a][2]) for a, esperadas in registradas.items() if notas[a][2] != esperadas}
+    assert not distintas, distintas
 
 
 def _linea_del_informe(alumno: str, total: float, maximo: float, perdidas: dict, veredicto) -> str:
@@ -251,22 +225,21 @@ def _linea_del_informe(alumno: str, total: float, maximo: float, perdidas: dict,
 @pytest.mark.parametrize("funcion", list(ASIGNACIONES))
 def test_validate_dice_lo_mismo_que_la_nota(bateria_autocalificada, funcion):
     """Validate never says «Success» to what loses points, nor fails what gets full marks."""
-    from grader_tests.propiedades import PROPIEDADES
-
+    propiedades = EJERCICIOS[funcion].propiedades
     alumnos, notas, veredictos, _ = bateria_autocalificada[funcion]
-    maximo = PUNTOS_TOTALES[funcion]
+    maximo = EJERCICIOS[funcion].puntos
     informe, fallos = [], []
-    for alumno, ruta in alumnos:
+    for alumno, archivo in alumnos:
         total, _, celdas = notas[alumno]
-        perdidas = {g: PROPIEDADES[g].puntos - p for g, p in celdas.items() if p < PROPIEDADES[g].puntos}
+        perdidas = {g: propiedades[g].puntos - p for g, p in celdas.items() if p < propiedades[g].puntos}
         exito, fallidas, texto = veredictos[alumno]
         informe.append(_linea_del_informe(alumno, total, maximo, perdidas, veredictos[alumno]))
-        visibles = [g for g in perdidas if not g.endswith(SOLO_AL_CALIFICAR)]
+        visibles = [g for g in perdidas if not propiedades[g].solo_al_calificar]
         if not perdidas and not exito:
-            fallos.append(f"{ruta.name}: nota completa y Validate falla en {fallidas}:\n{texto}")
-        elif visibles and (exito or not any(g.startswith(funcion) for g in fallidas)):
-            fallos.append(f"{ruta.name}: pierde puntos en {visibles} y Validate no falla en ninguna celda "
-                          f"del ejercicio ({fallidas})")
+            fallos.append(f"{archivo.ruta.name}: nota completa y Validate falla en {fallidas}:\n{texto}")
+        elif visibles and (exito or not any(g in propiedades for g in fallidas)):
+            fallos.append(f"{archivo.ruta.name}: pierde puntos en {visibles} y Validate no falla en ninguna "
+                          f"celda del ejercicio ({fallidas})")
     INFORME.parent.mkdir(parents=True, exist_ok=True)
     with open(INFORME, "a", encoding="utf-8") as f:
         f.write(f"# {funcion}\n" + "\n".join(informe) + "\n")
@@ -283,33 +256,21 @@ def test_ninguna_celda_intacta_se_da_por_modificada(bateria_autocalificada, func
     assert "was edited" not in log
 
 
-def test_la_bateria_usa_como_ayudantes_los_nombres_publicos_del_corrector():
+@pytest.mark.parametrize("funcion", list(EJERCICIOS))
+def test_la_bateria_usa_como_ayudantes_los_nombres_publicos_del_corrector(funcion):
     """A correct battery solution defines every name a hidden cell could bring into the kernel."""
     import ast
-    import importlib
-    import inspect
-    import pkgutil
 
-    import grader_tests
-    from grader_tests.aislamiento import MODULOS_PUBLICOS
-
-    nombres = {"grader_tests"} | {m.name for m in pkgutil.iter_modules(grader_tests.__path__)}
-    nombres |= {n for n in dir(grader_tests) if not n.startswith("_")}
-    for archivo in MODULOS_PUBLICOS:
-        if archivo != "__init__.py":
-            modulo = importlib.import_module(f"grader_tests.{archivo[:-3]}")
-            nombres |= {n for n, v in vars(modulo).items() if not n.startswith("_") and n != "annotations"
-                        and not inspect.ismodule(v)
-                        and getattr(v, "__module__", modulo.__name__) == modulo.__name__}
-    nombres -= set(ASIGNACIONES)
-    for funcion in ASIGNACIONES:
-        archivo = next(BATERIA.glob(f"{funcion}/c*_nombres_del_corrector.py"))
-        assert leer_cabecera(archivo)["espera"] == "completo"
-        definidos = set()
-        for nodo in ast.walk(ast.parse(archivo.read_text(encoding="utf-8"))):
-            if isinstance(nodo, (ast.FunctionDef, ast.ClassDef)):
-                definidos.add(nodo.name)
-            elif isinstance(nodo, ast.Name) and isinstance(nodo.ctx, ast.Store):
-                definidos.add(nodo.id)
-        assert nombres <= definidos, (f"{archivo.relative_to(RAIZ)}: define también (p. ej. con `= trampa`) "
-                                      f"estos nombres de grader_tests: {sorted(nombres - definidos)}")
+    nombres = descubrimiento.nombres_que_ve_el_kernel(funcion)
+    archivo = next((a for a in archivos(funcion) if a.nombre.endswith("_nombres_del_corrector")), None)
+    carpeta = EJERCICIOS[funcion].carpeta.relative_to(RAIZ) / "bateria"
+    assert archivo is not None, f"falta {carpeta}/cNN_nombres_del_corrector.py"
+    assert archivo.espera == "completo"
+    definidos = set()
+    for nodo in ast.walk(ast.parse(archivo.codigo)):
+        if isinstance(nodo, (ast.FunctionDef, ast.ClassDef)):
+            definidos.add(nodo.name)
+        elif isinstance(nodo, ast.Name) and isinstance(nodo.ctx, ast.Store):
+            definidos.add(nodo.id)
+    assert nombres <= definidos, (f"{archivo.ruta.relative_to(RAIZ)}: define también (p. ej. con `= trampa`) "
+                                  f"estos nombres de grader_tests: {sorted(nombres - definidos)}")

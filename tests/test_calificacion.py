@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from nbgrader.api import Gradebook
 
+from conftest import RAIZ
 from curso_temporal import ejecutar, tareas
 
 pytestmark = pytest.mark.slow
@@ -43,6 +44,19 @@ def _puntos_del_cuestionario(curso: Path, tarea: str) -> float:
 
 def _texto_autograded(curso: Path, alumno: str, tarea: str) -> str:
     return "\n".join(p.read_text() for p in (curso / "autograded" / alumno / tarea).glob("*.ipynb"))
+
+
+def test_las_notas_de_las_muestras_no_cambian(curso):
+    """Every sample submission recorded before issue 14 gets the same points in every cell."""
+    registradas = json.loads((RAIZ / "tests" / "notas_de_referencia.json").read_text(encoding="utf-8"))["muestras"]
+    obtenidas = {}
+    with Gradebook(f"sqlite:///{curso[0] / 'gradebook.db'}") as gb:
+        for tarea in tareas(curso[0]):
+            for entrega in gb.find_assignment(tarea).submissions:
+                obtenidas[f"{entrega.student.id}/{tarea}"] = {
+                    g.name: float(g.score) for nb in entrega.notebooks for g in nb.grades}
+    distintas = {k: (v, obtenidas.get(k)) for k, v in registradas.items() if obtenidas.get(k) != v}
+    assert not distintas, distintas
 
 
 def test_la_alumna_perfecta_saca_la_nota_maxima_y_la_entrega_en_blanco_cero(curso):

@@ -11,8 +11,10 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from grader_tests.propiedades import TOLERANCIA_PE
 from conftest import RAIZ, cargar_modulo
+from grader_tests.descubrimiento import ejercicio
+
+TOLERANCIA_PE = ejercicio("positional_encoding").tolerancia
 
 RUTA = RAIZ / "source" / "02_codificacion_posicional" / "explorable_escalera.py"
 esc = cargar_modulo(RUTA, "explorable_escalera")

@@ -34,7 +34,7 @@ def test_collect_no_sigue_enlaces_ni_archivos_especiales(tmp_path):
                                                            "codificacion_posicional.ipynb").read_text())
     (alumna / "notas.txt").write_text("mis notas\n")
     (alumna / "timestamp.txt").write_text("no es una fecha")
-    os.symlink(curso / "grader_tests" / "referencia.py", alumna / "clave.py")
+    os.symlink(curso / "grader_tests" / "ejercicios" / "positional_encoding" / "referencia.py", alumna / "clave.py")
     os.symlink(curso / "source", alumna / "fuentes")
     os.symlink("/dev/zero", alumna / "ceros.bin")
     os.mkfifo(alumna / "tuberia")

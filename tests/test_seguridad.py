@@ -226,7 +226,27 @@ def test_las_trampas_no_consiguieron_nada(lote):
     texto = _salidas(lote["curso"] / "autograded" / "c16_escrituras" / TAREA / hostiles.CUADERNO)
     assert texto.count("ESCRITURA_BLOQUEADA") >= 10
     texto = _salidas(lote["curso"] / "autograded" / "c15_referencia" / TAREA / hostiles.CUADERNO)
-    assert "TRAMPA_FALLIDA import grader_tests.referencia" in texto
+    assert "TRAMPA_FALLIDA import grader_tests.juez" in texto
+
+
+def test_la_referencia_y_el_catalogo_de_cada_ejercicio_son_invisibles_en_el_kernel(lote):
+    """In the sandboxed kernel each exercise folder holds only its public files: reference,
+    properties, known mistakes, battery and quiz answers can be neither imported nor read."""
+    from grader_tests import descubrimiento
+    from grader_tests.casos import ARCHIVOS_PUBLICOS_DEL_EJERCICIO
+    texto = _salidas(lote["curso"] / "autograded" / "c15_referencia" / TAREA / hostiles.CUADERNO)
+    privados = [m[:-3] for m in descubrimiento.ARCHIVOS_DEL_EJERCICIO if m != "casos.py"]
+    assert privados and descubrimiento.nombres_de_ejercicios()
+    for funcion in descubrimiento.nombres_de_ejercicios():
+        assert f"PUBLICO_VISIBLE {funcion}" in texto, funcion          # the hidden cells need it
+        for modulo in privados:
+            assert f"TRAMPA_FALLIDA import grader_tests.ejercicios.{funcion}.{modulo} " in texto, (funcion, modulo)
+            assert re.search(rf"LECTURA_FALLIDA \S*grader_tests/ejercicios/{funcion}/{modulo}\.py", texto)
+        assert f"LECTURA_FALLIDA batería de {funcion} 0" in texto, funcion
+        listados = re.findall(rf"^LISTADO {funcion} (.*)$", texto, re.M)
+        assert listados and all(l == str(sorted(ARCHIVOS_PUBLICOS_DEL_EJERCICIO)) for l in listados), listados
+    for cuestionario in descubrimiento.CARPETA_CUESTIONARIOS.glob("[!_]*.py"):
+        assert f"TRAMPA_FALLIDA import grader_tests.cuestionarios.{cuestionario.stem} " in texto
 
 
 def test_nada_fuera_de_lo_calificado_cambia(lote):
@@ -328,11 +348,11 @@ def test_nada_de_la_clave_ni_del_ta_llega_a_los_comentarios(lote):
     curso = lote["curso"]
     marcas = [SECRETO_TA, CONTENIDO_TA.strip(), "SQLite format 3", "### BEGIN SOLUTION",
               "### BEGIN HIDDEN TESTS", "root:"]
-    referencia = (curso / "grader_tests" / "referencia.py").read_text()
-    # distinctive lines of the reference implementation (the quiz's explanations are
+    # distinctive lines of every reference implementation (the quiz's explanations are
     # feedback by design, so the quiz module is not a mark)
-    marcas += [l.strip() for l in referencia.splitlines()
-               if len(l.strip()) > 45 and ("=" in l or "return" in l) and '"""' not in l][:40]
+    for referencia in sorted((curso / "grader_tests" / "ejercicios").glob("*/referencia.py")):
+        marcas += [l.strip() for l in referencia.read_text().splitlines()
+                   if len(l.strip()) > 45 and ("=" in l or "return" in l) and '"""' not in l][:40]
     for ruta in _recorrer(curso / "feedback"):
         if ruta.is_file():
             texto = ruta.read_bytes().decode("utf-8", errors="replace")

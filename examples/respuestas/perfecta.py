@@ -1,5 +1,6 @@
 # Alumna de muestra «perfecta»: las dos funciones bien y todo el cuestionario acertado.
-# Se espera la nota máxima en las dos tareas.
+# Se espera la nota máxima en las dos tareas. En cualquier lección nueva, la primera
+# implementación correcta de la batería de su ejercicio y el cuestionario acertado (`* / correcto`).
 
 # %% 01_atencion_multicabeza / multi_head
 T, d_model = X.shape
@@ -27,3 +28,5 @@ PE[:, 1::2] = np.cos(pos * omega)
 return PE
 
 # %% 02_codificacion_posicional / quiz = correcto
+
+# %% * / correcto

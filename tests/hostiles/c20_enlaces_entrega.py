@@ -24,8 +24,8 @@ def preparar(entrega):
     entrega_normal(entrega, USA_LA_CLAVE)
     curso = entrega.parents[2]
     tarea = entrega.name
-    os.symlink(curso / "grader_tests" / "referencia.py", entrega / "clave.py")
-    os.symlink(curso / "grader_tests" / "quiz_codificacion_posicional.py", entrega / "respuestas.py")
+    os.symlink(curso / "grader_tests" / "ejercicios" / "positional_encoding" / "referencia.py", entrega / "clave.py")
+    os.symlink(curso / "grader_tests" / "cuestionarios" / "codificacion_posicional.py", entrega / "respuestas.py")
     os.symlink(curso / "gradebook.db", entrega / "notas.db")
     os.symlink(curso / "submitted" / "otro_alumno" / tarea, entrega / "otro")
     os.symlink("/dev/zero", entrega / "ceros.bin")

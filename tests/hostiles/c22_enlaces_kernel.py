@@ -21,8 +21,8 @@ _raiz = _aqui.parents[2]
 _tarea = _aqui.name
 _ta = _raiz.parent / "ta_privado" / "clave_privada"
 for _nombre, _destino in [
-        ("ref.py", _raiz / "grader_tests" / "referencia.py"),
-        ("quiz.py", _raiz / "grader_tests" / "quiz_codificacion_posicional.py"),
+        ("ref.py", _raiz / "grader_tests" / "ejercicios" / "positional_encoding" / "referencia.py"),
+        ("quiz.py", _raiz / "grader_tests" / "cuestionarios" / "codificacion_posicional.py"),
         ("fuente.txt", _raiz / "source" / _tarea / "codificacion_posicional.ipynb"),
         ("libreta.db", _raiz / "gradebook.db"),
         ("clave_ta", _ta),

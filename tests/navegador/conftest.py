@@ -38,10 +38,14 @@ FALTAS = lab.faltas_del_navegador()
 MOTIVO = f"{FALTAS}. {lab.COMO_ACTIVARLAS}" if FALTAS else None
 FALLO = (f"CURSO_EXIGIR_NAVEGADOR=1 exige las pruebas de navegador, pero {FALTAS}. "
          "En CI, .ci/run instala Chromium con apt-get." if FALTAS else None)
-TAREAS = {
-    "01_atencion_multicabeza": "atencion_multicabeza.ipynb",
-    "02_codificacion_posicional": "codificacion_posicional.ipynb",
-}
+
+def _tareas() -> dict[str, str]:
+    """assignment -> notebook file, for every lesson of source/ (found by convention)."""
+    from grader_tests.descubrimiento import lecciones
+    return {l.tarea: l.cuaderno.name for l in lecciones(RAIZ)}
+
+
+TAREAS = _tareas()
 _omitidas: list[str] = []
 
 

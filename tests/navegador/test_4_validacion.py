@@ -77,7 +77,8 @@ def servidor_en_la_tarea(carpeta_alumno, tmp_path_factory):
         nb = nbformat.read(carpeta / TAREAS[tarea], as_version=4)
         for grade_id, linea in samples.correct_quiz_answers("codificacion_posicional").items():
             samples.plant(nb, grade_id, linea)
-        codigo = (RAIZ / "tests" / "bateria" / "positional_encoding" / archivo).read_text(encoding="utf-8")
+        codigo = (RAIZ / "grader_tests" / "ejercicios" / "positional_encoding" / "bateria" / archivo).read_text(
+            encoding="utf-8")
         samples.plant(nb, "positional_encoding", codigo)
         nbformat.write(nb, carpeta / f"{nombre}.ipynb")
     registro = lab.ARTEFACTOS / "servidor-tarea.log"

@@ -1,0 +1,1 @@
+"""Exercise ``multi_head`` (lesson 1): its grader, in this folder (see ``grader_tests/ejercicios``)."""

@@ -1,0 +1,18 @@
+# espera: parcial
+# error: reshape_sin_transponer
+# diagnostico: reshape(h, T, d_k) directo
+# Error: separa las cabezas con reshape(h, T, d_k) sin transponer.
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q = (X @ Wq).reshape(h, T, d_k)
+    K = (X @ Wk).reshape(h, T, d_k)
+    V = (X @ Wv).reshape(h, T, d_k)
+    E = Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)
+    E = np.exp(E - np.max(E, axis=-1, keepdims=True))
+    A = E / E.sum(axis=-1, keepdims=True)
+    concat = (A @ V).reshape(T, d_model)
+    return concat @ Wo, A

@@ -1,0 +1,22 @@
+# espera: parcial
+# error: lista
+# celdas: contrato=0
+# diagnostico: como lista en lugar de un array
+# puntos: 9
+# Error: devuelve los mapas como una lista de arrays en vez de un array (h, T, T).
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    cabezas, mapas = [], []
+    for i in range(h):
+        b = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
+        E = np.exp(E - np.max(E, axis=1, keepdims=True))
+        A_i = E / E.sum(axis=1, keepdims=True)
+        cabezas.append(A_i @ V[:, b])
+        mapas.append(A_i)
+    return np.concatenate(cabezas, axis=1) @ Wo, mapas

@@ -1,0 +1,320 @@
+"""The known mistakes of ``multi_head``, with their Spanish diagnoses (trusted side only).
+
+Each one is a faulty implementation (or variants of it) or a detector; the
+judge names it when the student's result matches (``grader_tests.diagnostico``).
+Every mistake has a battery file ``bateria/e*.py`` that makes it
+(``# error: <id>``), and ``seccion`` is the heading of lesson 1 to revisit.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
+                                      devuelve_subclase, escribe_en_argumentos, partes)
+
+from .referencia import multi_head as referencia
+
+ECUACIONES = "3. Las ecuaciones"
+ANCHURA = "5. El reparto de la anchura"
+PROMEDIAR = "6. ¿Por qué concatenar y proyectar en vez de promediar?"
+VECTORIZADA = "8. La forma vectorizada"
+EJERCICIO = "Ejercicio: `multi_head`"
+
+
+def _mh(X, Wq, Wk, Wv, Wo, h, *, escala="d_k", eje=-1, estable=True, division="bloques",
+        fusion="bloques", wo=True, combinar="concatenar", consultas="Wq", claves="Wk",
+        transpuesto=False, forma_A=(0, 1, 2)):
+    """Multi-head attention with one or more deliberate mistakes (keywords)."""
+    X = np.asarray(X, dtype=np.float64)
+    T, d_model = X.shape
+    d_k = d_model // h
+    pesos = {"Wq": Wq, "Wk": Wk}
+    Q, K, V = X @ pesos[consultas], X @ pesos[claves], X @ Wv
+
+    def separar(M):
+        if division == "intercalado":
+            return np.stack([M[:, i::h] for i in range(h)])
+        if division == "reshape":
+            return M.reshape(h, T, d_k)
+        return M.reshape(T, h, d_k).transpose(1, 0, 2)
+
+    Qh, Kh, Vh = separar(Q), separar(K), separar(V)
+    E = Kh @ Qh.transpose(0, 2, 1) if transpuesto else Qh @ Kh.transpose(0, 2, 1)
+    E = E / {"d_k": np.sqrt(d_k), "d_model": np.sqrt(d_model), "ninguna": 1.0}[escala]
+    if estable:
+        E = E - E.max(axis=eje, keepdims=True)
+    Z = np.exp(E)
+    A = Z / Z.sum(axis=eje, keepdims=True)
+    if combinar == "promedio":
+        concat = A.mean(axis=0) @ V
+    elif combinar == "suma":
+        concat = A.sum(axis=0) @ V
+    else:
+        cabezas = A @ Vh                                            # (h, T, d_k)
+        if combinar == "inverso":
+            cabezas = cabezas[::-1]
+        if fusion == "reshape":
+            concat = cabezas.reshape(T, d_model)
+        elif fusion == "intercalado":
+            concat = np.empty((T, d_model))
+            for i in range(h):
+                concat[:, i::h] = cabezas[i]
+        else:
+            concat = cabezas.transpose(1, 0, 2).reshape(T, d_model)
+    salida = concat @ Wo if wo else concat
+    return salida, A.transpose(forma_A)
+
+
+def _variante(**opciones):
+    def implementacion(X, Wq, Wk, Wv, Wo, h):
+        return _mh(X, Wq, Wk, Wv, Wo, h, **opciones)
+    return implementacion
+
+
+def _softmax_filas(E):
+    """Row softmax, as the faulty implementations below write it."""
+    P = np.exp(E - np.max(E, axis=-1, keepdims=True))
+    return P / np.sum(P, axis=-1, keepdims=True)
+
+
+def _desplazado(X, Wq, Wk, Wv, Wo, h):
+    """Head i takes columns i·d_k+1 … (i+1)·d_k (off by one), wrapping round at the end."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    salidas, mapas = [], []
+    for i in range(h):
+        columnas = (np.arange(i * d_k, (i + 1) * d_k) + 1) % d_model
+        A_i = _softmax_filas(Q[:, columnas] @ K[:, columnas].T / np.sqrt(d_k))
+        mapas.append(A_i)
+        salidas.append(A_i @ V[:, columnas])
+    return np.concatenate(salidas, axis=1) @ Wo, np.stack(mapas)
+
+
+def _desplazado_recortado(X, Wq, Wk, Wv, Wo, h):
+    """Head i uses Q[:, i*d_k+1:(i+1)*d_k+1]: the last head gets one column fewer
+    and the concatenation, preallocated with zeros, keeps column 0 at zero."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    concat = np.zeros((T, d_model))
+    mapas = []
+    for i in range(h):
+        b = slice(i * d_k + 1, (i + 1) * d_k + 1)
+        A_i = _softmax_filas(Q[:, b] @ K[:, b].T / np.sqrt(d_k))
+        mapas.append(A_i)
+        concat[:, b] = A_i @ V[:, b]
+    return concat @ Wo, np.stack(mapas)
+
+
+def _softmax_global(X, Wq, Wk, Wv, Wo, h):
+    """The softmax normalises each whole (T, T) map at once instead of each row."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    salidas, mapas = [], []
+    for i in range(h):
+        b = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
+        P = np.exp(E - np.max(E))
+        A_i = P / np.sum(P)
+        mapas.append(A_i)
+        salidas.append(A_i @ V[:, b])
+    return np.concatenate(salidas, axis=1) @ Wo, np.stack(mapas)
+
+
+def _intercambiados(X, Wq, Wk, Wv, Wo, h):
+    salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
+    return A, salida
+
+
+def _h_ignorado(llamada, parte):
+    X, Wq, Wk, Wv, Wo, h = llamada.argumentos
+    d_model = X.shape[1]
+    for otro in (2, 1, 3, 4, 8, 6, 5, 10):
+        if otro == h or d_model % otro:
+            continue
+        if coincide(llamada, referencia(X, Wq, Wk, Wv, Wo, otro), parte):
+            return (f"tu función no usa el argumento `h`: el resultado es el de h = {otro} cabezas y "
+                    f"se pidieron h = {h}. Calcula d_k = d_model // h con el h que recibes (no con un "
+                    "número fijo) y repite el bucle h veces.")
+    return None
+
+
+def _puntuaciones_maximas(argumentos) -> float:
+    X, Wq, Wk, Wv, Wo, h = argumentos
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q = (X @ Wq).reshape(T, h, d_k).transpose(1, 0, 2)
+    K = (X @ Wk).reshape(T, h, d_k).transpose(1, 0, 2)
+    return float(np.max(np.abs(Q @ K.transpose(0, 2, 1)))) / np.sqrt(d_k)
+
+
+def _sin_maximo(llamada, parte):
+    valores = [como_array(p) for p in partes(llamada, llamada.resultado, parte)]
+    if any(p is None for p in valores) or all(np.all(np.isfinite(p)) for p in valores):
+        return None
+    if _puntuaciones_maximas(llamada.argumentos) < 300:
+        return None
+    return ("la softmax no resta el máximo de cada fila antes de np.exp: con puntuaciones de varios "
+            "cientos np.exp desborda a inf y inf/inf da nan. Resta E.max(axis=-1, keepdims=True) a "
+            "las puntuaciones antes de exponenciar (el resultado no cambia y no desborda).")
+
+
+def _excepcion_d_k(llamada, parte):
+    exc = llamada.excepcion or {}
+    mensaje = str(exc.get("mensaje", ""))
+    claves = ("slice indices must be integers", "cannot be interpreted as an integer",
+              "only integers, slices", "must be an integer", "integer argument expected")
+    if exc.get("clase") in ("TypeError", "IndexError") and any(c in mensaje for c in claves):
+        return ("d_k = d_model / h es un float (p. ej. 4.0) y un float no sirve como índice, como "
+                "límite de un slice ni como forma de reshape: usa la división entera d_k = d_model // h.")
+    return None
+
+
+def _excepcion_formas(llamada, parte):
+    exc = llamada.excepcion or {}
+    mensaje = str(exc.get("mensaje", ""))
+    if exc.get("clase") == "ValueError" and ("matmul" in mensaje or "shapes" in mensaje
+                                               or "broadcast" in mensaje):
+        return ("alguna operación recibe formas que no encajan: imprime el .shape de cada operando. "
+                "Q_i, K_i y V_i deben ser (T, d_k); cada mapa (T, T); la concatenación de las h "
+                "cabezas (T, d_model) antes de multiplicar por Wo.")
+    return None
+
+
+_INTERCALADAS = ("tomas las columnas de cada cabeza intercaladas (Q[:, i::h]) en lugar de en bloques "
+                 "contiguos: la cabeza i usa las columnas [i·d_k, (i+1)·d_k), es decir "
+                 "Q[:, i*d_k:(i+1)*d_k].")
+_RESHAPE = ("separas las cabezas con un reshape(h, T, d_k) directo: eso reparte las filas "
+            "(posiciones) entre cabezas. Haz reshape(T, h, d_k) y después transpose(1, 0, 2); "
+            "compruébalo: la cabeza 0 debe ser Q[:, :d_k].")
+
+ERRORES = [
+    # only in the cell that checks the arguments (no_modifica)
+    ErrorConocido(id="escribe_en_argumentos", nombre="escribe en los argumentos", seccion=EJERCICIO,
+                  categoria="argumentos", detector=escribe_en_argumentos, solo_en="argumentos"),
+    ErrorConocido(
+        id="escala_d_model", nombre="escala √d_model", seccion=ECUACIONES,
+        explicacion="divides las puntuaciones entre √d_model en lugar de entre √d_k (d_k = d_model // h): "
+                    "con h > 1 tus mapas salen más planos de lo debido (con h = 1 coinciden).",
+        implementacion=_variante(escala="d_model")),
+    ErrorConocido(
+        id="sin_escala", nombre="sin escala", seccion=ECUACIONES,
+        explicacion="no divides las puntuaciones Q_i K_iᵀ entre √d_k: tus mapas salen más picudos "
+                    "(más cerca de 0 y de 1) de lo debido.",
+        implementacion=_variante(escala="ninguna")),
+    ErrorConocido(
+        id="softmax_columnas", nombre="softmax por columnas", seccion=ECUACIONES,
+        explicacion="aplicas la softmax por columnas en lugar de por filas: cada fila de cada mapa debe "
+                    "sumar 1. Compruébalo con A.sum(axis=-1) y usa axis=-1 en el máximo y en la suma.",
+        implementacion=_variante(eje=-2)),
+    ErrorConocido(
+        id="softmax_global", nombre="softmax sobre todo el mapa", seccion=ECUACIONES,
+        explicacion="aplicas la softmax sobre todo el mapa (T, T) a la vez en lugar de fila por fila: "
+                    "el mapa entero suma 1 y cada fila mucho menos. El máximo y la suma deben ir por "
+                    "filas, con axis=-1 y keepdims=True; compruébalo con A.sum(axis=-1), que debe dar "
+                    "todo unos.",
+        implementacion=_softmax_global),
+    ErrorConocido(id="sin_maximo", nombre="sin restar el máximo", seccion=ECUACIONES,
+                  categoria="robustez", detector=_sin_maximo),
+    ErrorConocido(
+        id="cabezas_intercaladas", nombre="cabezas intercaladas", seccion=ECUACIONES,
+        explicacion=_INTERCALADAS,
+        # the heads joined back in blocks, or interleaved like they were taken
+        implementacion=(_variante(division="intercalado"),
+                        _variante(division="intercalado", fusion="intercalado"))),
+    ErrorConocido(
+        id="reshape_sin_transponer", nombre="división con reshape sin transponer", seccion=VECTORIZADA,
+        explicacion=_RESHAPE,
+        # joined back with the same direct reshape, or with the right transpose
+        implementacion=(_variante(division="reshape", fusion="reshape"), _variante(division="reshape"))),
+    ErrorConocido(
+        id="fusion_sin_transponer", nombre="fusión sin transponer", seccion=VECTORIZADA,
+        explicacion="vuelves a juntar las cabezas con reshape(T, d_model) sin transponer antes: de "
+                    "(h, T, d_k) hay que pasar a (T, h, d_k) con transpose(1, 0, 2) y sólo entonces hacer "
+                    "reshape(T, d_model). Compruébalo: concat[:, :d_k] debe ser la salida de la cabeza 0.",
+        implementacion=_variante(fusion="reshape")),
+    ErrorConocido(
+        id="cabezas_desplazadas", nombre="cabezas desplazadas una columna", seccion=ECUACIONES,
+        explicacion="los bloques de columnas de las cabezas están desplazados una columna: la cabeza i "
+                    "usa las columnas i·d_k+1 … (i+1)·d_k en lugar de i·d_k … (i+1)·d_k - 1. El slice "
+                    "correcto es Q[:, i*d_k:(i+1)*d_k] (empieza en i*d_k y el final no se incluye); "
+                    "compruébalo: la cabeza 0 debe empezar en la columna 0.",
+        implementacion=_desplazado),
+    ErrorConocido(
+        id="cabezas_desplazadas_recortadas", nombre="cabezas desplazadas una columna (recortada)",
+        seccion=ECUACIONES,
+        explicacion="los bloques de columnas de las cabezas están desplazados una columna: la cabeza i "
+                    "usa las columnas i·d_k+1 … (i+1)·d_k en lugar de i·d_k … (i+1)·d_k - 1 (la última "
+                    "se queda con una columna menos y la columna 0 no se usa). El slice correcto es "
+                    "Q[:, i*d_k:(i+1)*d_k]; compruébalo: la cabeza 0 debe empezar en la columna 0.",
+        implementacion=_desplazado_recortado),
+    ErrorConocido(
+        id="sin_wo", nombre="sin W^O", seccion=ECUACIONES,
+        explicacion="devuelves la concatenación de las cabezas sin multiplicarla por Wo (la proyección "
+                    "final W^O): salida = concat @ Wo.",
+        implementacion=_variante(wo=False)),
+    ErrorConocido(
+        id="cabezas_promediadas", nombre="cabezas promediadas", seccion=PROMEDIAR,
+        explicacion="promedias las cabezas en lugar de concatenarlas: cada cabeza aporta su propio bloque "
+                    "de d_k columnas (con su V_i) a la concatenación (T, h·d_k), que luego se multiplica "
+                    "por Wo.",
+        implementacion=_variante(combinar="promedio")),
+    ErrorConocido(
+        id="cabezas_sumadas", nombre="cabezas sumadas", seccion=PROMEDIAR,
+        explicacion="sumas las cabezas en lugar de concatenarlas: cada cabeza aporta su propio bloque "
+                    "de d_k columnas (con su V_i) a la concatenación (T, h·d_k), que luego se multiplica "
+                    "por Wo.",
+        implementacion=_variante(combinar="suma")),
+    ErrorConocido(
+        id="orden_inverso", nombre="orden inverso", seccion=ECUACIONES,
+        explicacion="concatenas las cabezas en orden inverso: la cabeza 0 va en las primeras d_k "
+                    "columnas de la concatenación, la 1 en las siguientes, y así sucesivamente.",
+        implementacion=_variante(combinar="inverso")),
+    ErrorConocido(
+        id="A_TTh", nombre="A (T, T, h)", seccion=VECTORIZADA,
+        explicacion="A tiene los ejes en otro orden, (T, T, h) en lugar de (h, T, T): apila los mapas "
+                    "con np.stack(mapas) (eje 0), no con axis=-1 ni con np.dstack.",
+        implementacion=_variante(forma_A=(1, 2, 0))),
+    ErrorConocido(
+        id="A_ThT", nombre="A (T, h, T)", seccion=VECTORIZADA,
+        explicacion="A tiene forma (T, h, T): el eje de las cabezas debe ir primero, (h, T, T); si "
+                    "calculas con forma (T, h, T), transpón con A.transpose(1, 0, 2).",
+        implementacion=_variante(forma_A=(1, 0, 2))),
+    ErrorConocido(
+        id="intercambiados", nombre="valores intercambiados", seccion=EJERCICIO,
+        explicacion="devuelves (A, salida) en lugar de (salida, A): el orden de lo que devuelves importa.",
+        implementacion=_intercambiados),
+    ErrorConocido(
+        id="claves_con_wq", nombre="claves con Wq", seccion=ECUACIONES,
+        explicacion="calculas las claves con Wq (K = X @ Wq) en lugar de con Wk: así cada mapa sale de "
+                    "Q Qᵀ, simétrico antes de la softmax. Usa K = X @ Wk.",
+        implementacion=_variante(claves="Wq")),
+    ErrorConocido(
+        id="consultas_con_wk", nombre="consultas con Wk", seccion=ECUACIONES,
+        explicacion="calculas las consultas con Wk (Q = X @ Wk) en lugar de con Wq: así cada mapa sale "
+                    "de K Kᵀ, simétrico antes de la softmax. Usa Q = X @ Wq.",
+        implementacion=_variante(consultas="Wk")),
+    ErrorConocido(
+        id="mapa_transpuesto", nombre="mapa transpuesto", seccion=ECUACIONES,
+        explicacion="calculas K_i Q_iᵀ en lugar de Q_i K_iᵀ: la fila t del mapa es la consulta t "
+                    "comparada con todas las claves, E = Q_i @ K_i.T.",
+        implementacion=_variante(transpuesto=True)),
+    ErrorConocido(id="h_ignorado", nombre="h ignorado", seccion=ANCHURA, categoria="generalidad",
+                  detector=_h_ignorado),
+    ErrorConocido(id="salida_float32", nombre="salida float32", seccion=EJERCICIO,
+                  detector=devuelve_float32("convierte al final con .astype(np.float64) (calcular en "
+                                            "float32 por dentro está permitido).")),
+    ErrorConocido(id="lista", nombre="lista en vez de array", seccion=EJERCICIO,
+                  detector=devuelve_lista("apila los mapas con np.stack(mapas) para obtener un array "
+                                          "(h, T, T).")),
+    ErrorConocido(id="subclase_de_ndarray", nombre="subclase de ndarray", seccion=EJERCICIO,
+                  detector=devuelve_subclase("no uses np.matrix (ni np.asmatrix / np.mat): trabaja con "
+                                             "arrays y el operador @, o convierte al final con "
+                                             "np.asarray(...).")),
+    ErrorConocido(id="d_k_float", nombre="d_k float", seccion=ANCHURA, categoria="excepcion",
+                  detector=_excepcion_d_k),
+    ErrorConocido(id="formas_incompatibles", nombre="formas incompatibles", seccion=ECUACIONES,
+                  categoria="excepcion", detector=_excepcion_formas),
+]

@@ -1,0 +1,41 @@
+# espera: completo
+# Correcta, con funciones auxiliares que se llaman como los nombres públicos de grader_tests
+# (corregir, casos, especificacion...) y que usa: las pruebas ocultas no deben pisarlas ni
+# llamarlas. El resto de nombres apunta a una trampa que falla si alguien la llama.
+import numpy as np
+
+
+def trampa(*args, **kwargs):
+    raise RuntimeError("el corrector ha llamado a una función del alumno")
+
+
+# --- nombres públicos de grader_tests (scripts/nombres_del_corrector.py) ---
+aislamiento = archivos_alumno = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = \
+    ArraySubclase = bateria = CARPETA_EJERCICIOS = casos = Celda = CELDAS = celdas_de = cliente = \
+    corregir = cuestionarios = describir_caso = descubrimiento = deserializar = diagnostico = \
+    ejercicio_de = ejercicios = Especificacion = especificacion = especificaciones = evidencia = \
+    explorables_en_comentarios = grader_tests = html_seguro = intercambio = juez = limites_kernel = \
+    MAX_ELEMENTOS = MAX_LONGITUD = MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = \
+    nbgrader_juez = nbgrader_seguro = nombres_de_argumentos = nombres_de_ejercicios = Otro = \
+    PREFIJO_QUIZ = propiedades = quiz = recoger_evidencia = retroalimentacion = saneamiento = \
+    serializacion = serializar = veredicto = VERSION = trampa
+# --- fin de los nombres públicos ---
+
+
+def especificacion(d_model):
+    """Las frecuencias 1 / 10000^(2i/d_model) de las parejas."""
+    return 1.0 / 10000.0 ** (np.arange(0, d_model, 2) / d_model)
+
+
+def casos(T):
+    return np.arange(T, dtype=np.float64)[:, None]
+
+
+def corregir(angulos):
+    PE = np.empty((angulos.shape[0], 2 * angulos.shape[1]))
+    PE[:, 0::2], PE[:, 1::2] = np.sin(angulos), np.cos(angulos)
+    return PE
+
+
+def positional_encoding(T, d_model):
+    return corregir(casos(T) * especificacion(d_model))

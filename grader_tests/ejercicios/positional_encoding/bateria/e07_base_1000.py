@@ -1,0 +1,15 @@
+# espera: parcial
+# error: otra_base
+# diagnostico: base distinta de 10000 (tu resultado es el de base 1000)
+# Error: base 1000.
+import numpy as np
+
+
+def positional_encoding(T, d_model):
+    pos = np.arange(T)[:, None]
+    i = np.arange(d_model // 2)[None, :]
+    angulo = pos / 1000 ** (2 * i / d_model)
+    PE = np.zeros((T, d_model))
+    PE[:, 0::2] = np.sin(angulo)
+    PE[:, 1::2] = np.cos(angulo)
+    return PE

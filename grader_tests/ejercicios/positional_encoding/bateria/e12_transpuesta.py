@@ -1,0 +1,15 @@
+# espera: parcial
+# error: transpuesta
+# diagnostico: traspuesta, (d_model, T)
+# Error: devuelve la tabla (d_model, T).
+import numpy as np
+
+
+def positional_encoding(T, d_model):
+    pos = np.arange(T)[None, :]
+    i = np.arange(d_model // 2)[:, None]
+    angulo = pos / 10000 ** (2 * i / d_model)
+    PE = np.zeros((d_model, T))
+    PE[0::2] = np.sin(angulo)
+    PE[1::2] = np.cos(angulo)
+    return PE

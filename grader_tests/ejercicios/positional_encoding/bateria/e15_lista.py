@@ -1,0 +1,16 @@
+# espera: parcial
+# error: lista
+# celdas: contrato=0
+# diagnostico: devuelves `PE` como lista
+# Error: devuelve PE.tolist() (valores correctos).
+import numpy as np
+
+
+def positional_encoding(T, d_model):
+    pos = np.arange(T)[:, None]
+    i = np.arange(d_model // 2)[None, :]
+    angulo = pos / 10000 ** (2 * i / d_model)
+    PE = np.zeros((T, d_model))
+    PE[:, 0::2] = np.sin(angulo)
+    PE[:, 1::2] = np.cos(angulo)
+    return PE.tolist()

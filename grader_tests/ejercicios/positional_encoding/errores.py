@@ -1,0 +1,191 @@
+"""The known mistakes of ``positional_encoding``, with their Spanish diagnoses (trusted side only).
+
+Each one is a faulty implementation or a detector; the judge names it when
+the student's result matches (``grader_tests.diagnostico``).  Every mistake
+has a battery file ``bateria/e*.py`` that makes it (``# error: <id>``), and
+``seccion`` is the heading of lesson 2 to revisit.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
+                                      devuelve_subclase, iguales)
+
+from .referencia import positional_encoding as referencia
+
+FORMULA = "4. La fórmula, leída por sus índices"
+NUMPY = "La escalera en NumPy"
+EJERCICIO = "Ejercicio: `positional_encoding`"
+
+
+def _pe(T, d_model, *, base=10000.0, pos0=0, i0=0, exponente="pareja", operacion="dividir",
+        funciones=("sin", "cos"), disposicion="intercalada", grados=False):
+    """Sinusoidal PE with one deliberate mistake (keywords)."""
+    pos = np.arange(pos0, pos0 + T, dtype=np.float64)[:, None]
+    j = np.arange(d_model)
+    if exponente == "pareja":
+        e = 2 * (j // 2 + i0) / d_model
+    elif exponente == "columna_2j":
+        e = 2 * j / d_model
+    elif exponente == "columna_j":
+        e = j / d_model
+    else:  # "entera": 2i // d_model
+        e = (2 * (j // 2 + i0)) // d_model
+    frecuencia = np.power(float(base), e.astype(np.float64))
+    angulo = pos * frecuencia if operacion == "multiplicar" else pos / frecuencia
+    if grados:
+        angulo = np.deg2rad(angulo)
+    f = {"sin": np.sin, "cos": np.cos}
+    PE = np.where(j % 2 == 0, f[funciones[0]](angulo), f[funciones[1]](angulo))
+    if disposicion == "concatenada":
+        PE = np.concatenate([PE[:, 0::2], PE[:, 1::2]], axis=1)
+    return PE
+
+
+def _variante(**opciones):
+    def implementacion(T, d_model):
+        return _pe(T, d_model, **opciones)
+    return implementacion
+
+
+def _entero(T, d_model):
+    return np.trunc(referencia(T, d_model)).astype(np.int64)
+
+
+def _transpuesto(T, d_model):
+    return referencia(T, d_model).T
+
+
+def _float32_interno(T, d_model):
+    pos = np.arange(T, dtype=np.float32)[:, None]
+    omega = (np.float32(10000.0) ** (-np.arange(0, d_model, 2, dtype=np.float32) / np.float32(d_model)))
+    PE = np.empty((T, d_model))
+    PE[:, 0::2] = np.sin(pos * omega)
+    PE[:, 1::2] = np.cos(pos * omega)
+    return PE
+
+
+def _float32_angulos(llamada, parte):
+    """Angles computed in float32 (not a float64 table cast to float32 at the end)."""
+    T, d_model = llamada.argumentos
+    if not coincide(llamada, _float32_interno(T, d_model), parte):
+        return None
+    # a result within the exercise's tolerance is not explained by imprecise
+    # angles (e.g. a float64 table rounded to float32 at the end, or np.matrix)
+    if iguales(llamada.resultado, llamada.referencia(), rtol=1e-6, atol=1e-6):
+        return None
+    return ("calculas los ángulos en float32: con posiciones grandes pierden precisión (error "
+            "mayor que 1e-6). Calcula en float64.")
+
+
+def _otra_base(llamada, parte):
+    T, d_model = llamada.argumentos
+    for base in (1000, 100, 100000, 10, 1e6, 512, 10000 * np.pi):
+        if coincide(llamada, _pe(T, d_model, base=base), parte):
+            return (f"usas una base distinta de 10000 (tu resultado es el de base {base:g}): el ángulo "
+                    "es pos / 10000^(2i/d_model).")
+    return None
+
+
+def _T_ignorado(llamada, parte):
+    T, d_model = llamada.argumentos
+    PE = como_array(llamada.resultado)
+    if PE is None or PE.ndim != 2 or PE.shape[0] == T:
+        return None
+    n, d = PE.shape
+    if d == d_model and n <= 100_000 and iguales(PE, referencia(n, d_model)):
+        return (f"no usas el argumento T: devuelves siempre {n} filas (se pidieron T = {T}). "
+                "La tabla debe tener exactamente T filas, una por posición 0, 1, …, T-1.")
+    return None
+
+
+def _math_sin(llamada, parte):
+    exc = llamada.excepcion or {}
+    mensaje = str(exc.get("mensaje", ""))
+    if exc.get("clase") == "TypeError" and any(c in mensaje for c in (
+            "only length-1 arrays", "only size-1 arrays", "only 0-dimensional arrays")):
+        return ("usas math.sin / math.cos con un array: sólo aceptan un número; usa np.sin y np.cos, "
+                "que trabajan elemento a elemento.")
+    return None
+
+
+ERRORES = [
+    ErrorConocido(
+        id="concatenado", nombre="[sin | cos] concatenado", seccion=FORMULA,
+        explicacion="pones todos los senos a la izquierda y todos los cosenos a la derecha ([sin | cos]); "
+                    "el artículo los intercala: columna 2i el seno y columna 2i+1 el coseno del mismo "
+                    "ángulo. Ojo: P·Pᵀ sale igual en las dos disposiciones; compara los vectores "
+                    "(p. ej. PE[1, :4]).",
+        implementacion=_variante(disposicion="concatenada")),
+    ErrorConocido(
+        id="sin_cos_intercambiados", nombre="sin y cos intercambiados", seccion=FORMULA,
+        explicacion="intercambias seno y coseno: la columna 2i lleva el seno y la 2i+1 el coseno. "
+                    "Compruébalo: la fila pos = 0 debe ser [0, 1, 0, 1, …].",
+        implementacion=_variante(funciones=("cos", "sin"))),
+    ErrorConocido(
+        id="exponente_2j", nombre="exponente 2j/d con j la columna", seccion=FORMULA,
+        explicacion="usas el índice de columna j en el exponente (2j/d_model) en lugar del índice de "
+                    "pareja i = j // 2: las columnas 2i y 2i+1 comparten la frecuencia 1/10000^(2i/d_model).",
+        implementacion=_variante(exponente="columna_2j")),
+    ErrorConocido(
+        id="exponente_j", nombre="exponente j/d en todas las columnas", seccion=FORMULA,
+        explicacion="usas j/d_model con j el índice de columna: la columna 2i+1 (coseno) debe usar el "
+                    "mismo exponente 2i/d_model que la 2i (seno); tus cosenos tienen otra frecuencia.",
+        implementacion=_variante(exponente="columna_j")),
+    ErrorConocido(
+        id="posiciones_desde_1", nombre="posiciones desde 1", seccion=FORMULA,
+        explicacion="las posiciones empiezan en 1: deben ser 0, 1, …, T-1 (np.arange(T)); la fila 0 "
+                    "debe ser [0, 1, 0, 1, …].",
+        implementacion=_variante(pos0=1)),
+    ErrorConocido(
+        id="pareja_desde_1", nombre="pareja desde 1", seccion=FORMULA,
+        explicacion="el índice de pareja i empieza en 1: debe ir de 0 a d_model/2 - 1, de modo que las "
+                    "columnas 0 y 1 sean sin(pos) y cos(pos) (frecuencia 1).",
+        implementacion=_variante(i0=1)),
+    ErrorConocido(id="otra_base", nombre="otra base", seccion=FORMULA, detector=_otra_base),
+    ErrorConocido(
+        id="multiplica", nombre="multiplica en vez de dividir", seccion=FORMULA,
+        explicacion="multiplicas pos por 10000^(2i/d_model) en lugar de dividir: el ángulo es "
+                    "pos / 10000^(2i/d_model) (las frecuencias bajan con i, no suben).",
+        implementacion=_variante(operacion="multiplicar")),
+    ErrorConocido(
+        id="division_entera", nombre="división entera", seccion=FORMULA,
+        explicacion="calculas el exponente con división entera (2i // d_model vale 0): todas las columnas "
+                    "salen con la misma frecuencia. Usa la división real 2 * i / d_model.",
+        implementacion=_variante(exponente="entera")),
+    ErrorConocido(
+        id="grados", nombre="grados", seccion=FORMULA,
+        explicacion="conviertes el ángulo como si estuviera en grados (np.deg2rad, np.radians o ·π/180): "
+                    "np.sin y np.cos trabajan en radianes; usa pos / 10000^(2i/d_model) tal cual.",
+        implementacion=_variante(grados=True)),
+    ErrorConocido(
+        id="dtype_entero", nombre="dtype entero", seccion=EJERCICIO,
+        explicacion="tu tabla es de enteros: al guardar senos y cosenos en un array de enteros se truncan "
+                    "a 0 (o ±1). Créala con np.zeros((T, d_model)), que es float64.",
+        implementacion=_entero),
+    ErrorConocido(
+        id="transpuesta", nombre="transpuesta", seccion=EJERCICIO,
+        explicacion="devuelves la tabla traspuesta, (d_model, T): las filas son las posiciones y las "
+                    "columnas las dimensiones; la forma es (T, d_model).",
+        implementacion=_transpuesto),
+    ErrorConocido(
+        id="solo_senos", nombre="sólo senos", seccion=FORMULA,
+        explicacion="usas el seno en todas las columnas: las columnas impares (2i+1) llevan el coseno.",
+        implementacion=_variante(funciones=("sin", "sin"))),
+    ErrorConocido(id="T_ignorado", nombre="T ignorado", seccion=EJERCICIO, categoria="generalidad",
+                  detector=_T_ignorado),
+    ErrorConocido(id="float32_por_dentro", nombre="float32 por dentro", seccion=EJERCICIO,
+                  categoria="robustez", detector=_float32_angulos),
+    ErrorConocido(id="salida_float32", nombre="salida float32", seccion=EJERCICIO,
+                  detector=devuelve_float32("crea la tabla con np.zeros((T, d_model)) o convierte con "
+                                            ".astype(np.float64).")),
+    ErrorConocido(id="subclase_de_ndarray", nombre="subclase de ndarray", seccion=EJERCICIO,
+                  detector=devuelve_subclase("no uses np.asmatrix / np.matrix, devuelve el array tal cual "
+                                             "o conviértelo con np.asarray(PE).")),
+    ErrorConocido(id="lista", nombre="lista en vez de array", seccion=EJERCICIO,
+                  detector=devuelve_lista("¿.tolist() o listas de Python? Devuelve el array (T, d_model) "
+                                          "directamente o con np.array(...).")),
+    ErrorConocido(id="math_sin", nombre="math.sin con arrays", seccion=NUMPY, categoria="excepcion",
+                  detector=_math_sin),
+]

@@ -1,0 +1,75 @@
+"""Every lesson's explorable follows the course's conventions (found by ``source/*/explorable_*.py``).
+
+The particular logic of each explorable is tested in its own
+``tests/test_explorable_<nombre>.py``; here, what all of them share:
+
+* the module docstring describes its three layers (pure functions, drawing,
+  ipywidgets wiring);
+* ``crear_explorable()`` builds it headlessly with its defaults (no browser);
+* shown in a notebook, it leaves the widget and, under it, the static
+  fallback marked ``METADATOS_RESPALDO`` (the feedback turns it into a
+  picture: ``grader_tests/explorables_en_comentarios.py``), with the Spanish
+  hint to run the cell again and the last picture;
+* it offers nothing named like the lesson's graded function.
+"""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest
+
+from conftest import RAIZ, cargar_modulo
+from grader_tests import descubrimiento
+
+EXPLORABLES = [(l, ruta) for l in descubrimiento.lecciones(RAIZ) for ruta in l.explorables]
+
+
+@pytest.fixture(scope="module", params=EXPLORABLES, ids=[r.stem for _, r in EXPLORABLES])
+def explorable(request):
+    leccion, ruta = request.param
+    return leccion, cargar_modulo(ruta, ruta.stem)
+
+
+def test_cada_leccion_tiene_su_explorable():
+    for leccion in descubrimiento.lecciones(RAIZ):
+        assert leccion.explorables, f"source/{leccion.tarea}/ no tiene explorable_<nombre>.py"
+
+
+def test_tres_capas_descritas(explorable):
+    _, modulo = explorable
+    doc = (modulo.__doc__ or "").lower()
+    assert "tres capas" in doc and "widgets" in doc and "dibujo" in doc, modulo.__name__
+
+
+def test_se_crea_sin_navegador_y_deja_su_salida_fija(explorable, monkeypatch):
+    _, modulo = explorable
+    assert modulo.METADATOS_RESPALDO == {"explorable": {"respaldo": True}}
+    caja = modulo.crear_explorable()
+    assert "explorable-vivo" in caja._dom_classes
+    mostrados = []
+
+    class Salida:
+        def update(self, *a, **k):
+            mostrados.append(("update", a, k))
+
+    def display(*args, **kwargs):
+        mostrados.append(("display", args, kwargs))
+        return Salida()
+
+    import IPython.display
+    monkeypatch.setattr(IPython.display, "display", display)
+    caja._ipython_display_()
+    assert [m[0] for m in mostrados] == ["display", "display"]
+    fija = mostrados[1]
+    assert fija[2].get("metadata") == modulo.METADATOS_RESPALDO
+    html = fija[1][0]["text/html"]
+    assert "no está activo" in html and "ejecuta esta celda otra vez" in html
+    assert "data:image/png;base64," in html
+
+
+def test_no_ofrece_la_funcion_del_ejercicio(explorable):
+    leccion, modulo = explorable
+    for funcion in leccion.funciones:
+        assert not hasattr(modulo, funcion), (modulo.__name__, funcion)
