@@ -1,7 +1,9 @@
 """nbgrader configuration of the course (read by every `nbgrader ...` run here).
 
 Run nbgrader from this folder (the course root).  The gradebook is the
-embedded default: SQLite in ``gradebook.db`` next to this file.
+embedded default, SQLite in ``gradebook.db`` next to this file, unless
+``CURSO_DB_URL`` names another (PostgreSQL for a class graded in parallel;
+README, «El libro de notas»).
 """
 import os
 import sys
@@ -33,6 +35,11 @@ c = get_config()  # noqa: F821
 
 c.CourseDirectory.course_id = "atencion-y-posicion"
 c.CourseDirectory.root = RAIZ
+# The gradebook (grader_tests/libro_de_notas.py; README, «El libro de notas»): SQLite in gradebook.db,
+# or CURSO_DB_URL (e.g. postgresql+psycopg2://usuario:clave@servidor:5432/base).  To fix a URL here,
+# pass it: url_configurada(RAIZ, "postgresql+psycopg2://…"); CURSO_DB_URL still wins.
+from grader_tests.libro_de_notas import url_configurada  # noqa: E402
+c.CourseDirectory.db_url = url_configurada(RAIZ)
 
 # Stubs students see where a solution was (Spanish).
 c.ClearSolutions.code_stub = {"python": "# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
