@@ -27,7 +27,7 @@ $(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterla
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt despliegue/requirements-calificador.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 

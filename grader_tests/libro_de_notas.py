@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from pathlib import Path
 
 VARIABLE = "CURSO_DB_URL"
@@ -137,5 +138,14 @@ def ocultar_clave(url: str) -> str:
 def abrir(raiz: Path | str):
     """``nbgrader.api.Gradebook`` of the course at ``raiz`` (its configured URL), as a context manager."""
     from nbgrader.api import Gradebook
-    with Gradebook(url_del_curso(raiz)) as gb:
+    url = url_del_curso(raiz)
+    herramientas_en_path()
+    with Gradebook(url) as gb:
         yield gb
+
+
+def herramientas_en_path() -> None:
+    """Put this interpreter's ``bin`` on PATH: nbgrader runs ``alembic`` from there on a new gradebook."""
+    binarios = os.path.dirname(sys.executable)
+    if binarios not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = binarios + os.pathsep + os.environ.get("PATH", "")

@@ -13,7 +13,7 @@ import contextlib
 import sys
 import threading
 
-FORMATO = "{desc}: {bar} {n_fmt}/{total_fmt} entregas · {postfix} · {elapsed}, quedan {remaining}"
+FORMATO = "{desc}: {bar} {n_fmt}/{total_fmt} entregas{postfix} · {elapsed}, quedan {remaining}"
 
 
 class Progreso:
@@ -44,8 +44,7 @@ class Progreso:
             self._contadas = {}
             self._barra = tqdm(total=total, desc=nombre, file=self.flujo, disable=not self.activo,
                                bar_format=FORMATO, ascii=codificacion != "utf8", dynamic_ncols=True,
-                               mininterval=0.5, smoothing=0.1)
-            self._barra.set_postfix_str(self._resumen(), refresh=False)
+                               mininterval=0.5, smoothing=0.1, postfix=self._resumen())
         try:
             yield self
         finally:
