@@ -2,9 +2,10 @@
 
 Three measurements in one temporary copy of the course, on this machine, in one run:
 
-1. **Per notebook, batch mode.**  ``nbgrader autograde <tarea> --force`` once over
+1. **Per notebook, batch mode.**  ``nbgrader autograde <tarea> --force`` over
    12 copies of the perfect sample's submission (one batch, as ``make grade``
-   runs it), for each lesson and for the *floor*: a notebook that only imports
+   runs it; three batches per assignment, interleaved, median), for each lesson
+   and for the *floor*: a notebook that only imports
    numpy, matplotlib and ipywidgets, graded the same way (sandbox, course
    preprocessors).  Seconds per notebook and the ratio to the floor.
 2. **Where a lesson's time goes** (``--perfil``): every code cell of the perfect
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -35,6 +37,7 @@ from curso_temporal import copiar_curso, ejecutar, tareas  # noqa: E402
 from scripts import samples  # noqa: E402
 
 LOTE = 12
+RONDAS = 3          # batches of every assignment, interleaved (the load changes between them): median
 CLASE = 48
 SUELO = "00_suelo"
 
@@ -62,12 +65,13 @@ def por_cuaderno(curso: Path, lecciones: list[str]) -> dict[str, float]:
             origen = muestra / "perfecta" / tarea if tarea != SUELO else curso / "release" / SUELO
             shutil.copytree(origen, curso / "submitted" / f"lote_{i:02d}" / tarea)
     shutil.rmtree(muestra)
-    tiempos = {}
-    for tarea in [SUELO, *lecciones]:
-        inicio = time.perf_counter()
-        ejecutar(curso, "nbgrader", "autograde", tarea, "--force", timeout=3600)
-        tiempos[tarea] = (time.perf_counter() - inicio) / LOTE
-    return tiempos
+    rondas: dict[str, list[float]] = {}
+    for _ in range(RONDAS):
+        for tarea in [SUELO, *lecciones]:
+            inicio = time.perf_counter()
+            ejecutar(curso, "nbgrader", "autograde", tarea, "--force", timeout=3600)
+            rondas.setdefault(tarea, []).append((time.perf_counter() - inicio) / LOTE)
+    return {tarea: statistics.median(t) for tarea, t in rondas.items()}
 
 
 def perfil(curso: Path, tarea: str, cuantas: int = 8) -> list[tuple[float, int, str]]:
@@ -124,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         lecciones = [t for t in tareas(curso) if t != SUELO]
         tiempos = por_cuaderno(curso, lecciones)
         suelo = tiempos[SUELO]
-        print(f"Por cuaderno, un lote de {LOTE} entregas de la alumna «perfecta» (nbgrader autograde, con aislamiento):")
+        print(f"Por cuaderno, un lote de {LOTE} entregas de la alumna «perfecta» (nbgrader autograde, con aislamiento; "
+              f"mediana de {RONDAS} lotes por tarea, intercalados):")
         print(f"  {'tarea':32s} {'s/cuaderno':>10s} {'× suelo':>8s}")
         print(f"  {'suelo (sólo imports)':32s} {suelo:10.2f} {1:8.2f}")
         for tarea in lecciones:
