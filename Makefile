@@ -1,5 +1,6 @@
 # Course tasks. Every target creates the virtual environment it needs.
-#   make grade   release, autograde the submissions (samples if none), feedback, grades.csv, table
+#   make grade   release, autograde the submissions (samples if none; one worker per core,
+#                CURSO_TRABAJADORES=K to change it), feedback, grades.csv, table
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
 #   make release regenerate release/ from source/ with nbgrader generate_assignment
 #   make lab     JupyterLab from the course root (Spanish by default: ajustes_jupyterlab/)

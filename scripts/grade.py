@@ -183,6 +183,9 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
         _comprobar_tareas_publicadas(raiz, ids)
         mios = reparto.repartir(alumnos(raiz), *fragmento)
         print(f"Fragmento {fragmento[0]}/{fragmento[1]}: {len(mios)} alumnos de {len(alumnos(raiz))}.")
+        if libro_de_notas.es_sqlite(url) and fragmento[1] > 1:
+            print("Aviso: el libro de notas es SQLite; no califiques varios fragmentos a la vez (ni desde varias "
+                  "máquinas): para eso, PostgreSQL (CURSO_DB_URL).")
     try:
         lote = Lote(raiz, mios, k, url, progreso or Progreso())
     except reparto.RepartoInvalido as error:

@@ -76,7 +76,8 @@ class Lote:
         self.raiz = Path(raiz)
         self.url_curso = url_curso
         self.progreso = progreso
-        todos = sorted(p.name for p in (self.raiz / "submitted").iterdir() if p.is_dir())
+        carpeta = self.raiz / "submitted"
+        todos = sorted(p.name for p in carpeta.iterdir() if p.is_dir()) if carpeta.is_dir() else []
         k = max(1, min(k, len(alumnos)))
         grupos = [repartir(alumnos, i, k) for i in range(k)]
         if any("," in a for a in todos) and (k > 1 or set(alumnos) != set(todos)):
