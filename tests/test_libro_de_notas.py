@@ -134,6 +134,8 @@ def test_la_fusion_copia_las_filas_del_trabajador_y_no_toca_a_los_demas(tmp_path
         gb.find_grade("prueba", "cuaderno", "tarea", "luis").auto_score = 3.0    # not this worker's
         gb.db.commit()
     antes = _estado(curso)
+    with Gradebook(curso) as gb:
+        id_antes = gb.find_submission_notebook("cuaderno", "tarea", "ana").id
     assert fusion.fusionar(url_copia, curso, ["ana", "nuevo"], ["tarea"]) == 2
     despues, del_trabajador = _estado(curso), _estado(url_copia)
     assert despues["ana"] == del_trabajador["ana"] != antes["ana"]
@@ -142,6 +144,7 @@ def test_la_fusion_copia_las_filas_del_trabajador_y_no_toca_a_los_demas(tmp_path
     with Gradebook(curso) as gb:
         assert gb.find_student("nuevo").email == "nuevo@example.org"
         assert gb.find_submission("tarea", "ana").score == 3.0       # manual 2.5 + extra 0.5
+        assert gb.find_submission_notebook("cuaderno", "tarea", "ana").id == id_antes   # formgrader's links
 
 
 def test_la_fusion_quita_la_entrega_que_el_trabajador_no_tiene(tmp_path, plantilla):

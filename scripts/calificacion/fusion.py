@@ -5,10 +5,12 @@ of the course's gradebook (:func:`copiar`), nbgrader's autograde and
 generate_feedback write its students' rows there, and :func:`fusionar` then
 copies those rows into the course's gradebook.  For each of the worker's
 students and each assignment, the course's gradebook ends exactly as the copy:
-the submission is replaced (scores, manual scores, extra credit, the
-"needs manual grade" flags, comments, flags, late penalty, timestamp,
-extension), removed when the copy has none, and the student's data (name,
-email, LMS id) updated.  Nothing about other students changes.
+the submission's values are copied in place (scores, manual scores, extra
+credit, the "needs manual grade" flags, comments, flags, late penalty,
+timestamp, extension; its rows keep their ids, so formgrader's links stay
+valid), it is created when the course had none and removed when the copy has
+none, and the student's data (name, email, LMS id) updated.  Nothing about
+other students changes.
 
 Rows are copied through nbgrader's own gradebook API, by assignment, notebook
 and cell *names*, and only when both gradebooks define each assignment the
@@ -141,25 +143,32 @@ def _fusionar_alumno(fragmento, curso, alumno: str, tareas: list[str]) -> int:
     copiadas = 0
     for tarea in tareas:
         try:
-            curso.remove_submission(tarea, alumno)
-        except MissingEntry:
-            pass
-        try:
             entrega = fragmento.find_submission(tarea, alumno)
         except MissingEntry:
+            entrega = None
+        try:
+            destino = curso.find_submission(tarea, alumno)
+        except MissingEntry:
+            destino = None
+        if entrega is None:
+            if destino is not None:
+                curso.remove_submission(tarea, alumno)
             continue
-        nueva = curso.add_submission(tarea, alumno, timestamp=entrega.timestamp, extension=entrega.extension)
-        cuadernos = {nb.name: nb for nb in nueva.notebooks}
+        if destino is None:
+            destino = curso.add_submission(tarea, alumno)
+        # in place when the course already had it: the rows keep their ids (formgrader's links)
+        destino.timestamp, destino.extension = entrega.timestamp, entrega.extension
+        cuadernos = {nb.name: nb for nb in destino.notebooks}
         for nb in entrega.notebooks:
-            destino = cuadernos[nb.name]
-            destino.flagged = nb.flagged
-            destino.late_submission_penalty = nb.late_submission_penalty
-            notas = {g.name: g for g in destino.grades}
+            copia = cuadernos[nb.name]
+            copia.flagged = nb.flagged
+            copia.late_submission_penalty = nb.late_submission_penalty
+            notas = {g.name: g for g in copia.grades}
             for g in nb.grades:
                 d = notas[g.name]
                 d.auto_score, d.manual_score, d.extra_credit = g.auto_score, g.manual_score, g.extra_credit
                 d.needs_manual_grade = g.needs_manual_grade
-            comentarios = {c.name: c for c in destino.comments}
+            comentarios = {c.name: c for c in copia.comments}
             for c in nb.comments:
                 d = comentarios[c.name]
                 d.auto_comment, d.manual_comment = c.auto_comment, c.manual_comment
