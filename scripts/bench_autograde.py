@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import sys
@@ -55,14 +54,8 @@ def carga() -> str:
     return f"carga media {uno:.2f} (1 min), {cinco:.2f} (5 min), {quince:.2f} (15 min)"
 
 
-def cpu_de_los_hijos() -> float:
-    """CPU seconds (user + system) of this process's finished children and theirs (nbgrader, kernels)."""
-    uso = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return uso.ru_utime + uso.ru_stime
-
-
-def por_cuaderno(curso: Path, lecciones: list[str]) -> dict[str, tuple[float, float]]:
-    """(wall, CPU) seconds per notebook of a ``nbgrader autograde`` batch of LOTE submissions, per assignment."""
+def por_cuaderno(curso: Path, lecciones: list[str]) -> dict[str, float]:
+    """Seconds per notebook of one ``nbgrader autograde`` batch of LOTE submissions, per assignment."""
     for tarea in [SUELO, *lecciones]:
         ejecutar(curso, "nbgrader", "generate_assignment", tarea, "--force")
     muestra = Path(tempfile.mkdtemp(prefix="perfecta-"))
@@ -72,15 +65,13 @@ def por_cuaderno(curso: Path, lecciones: list[str]) -> dict[str, tuple[float, fl
             origen = muestra / "perfecta" / tarea if tarea != SUELO else curso / "release" / SUELO
             shutil.copytree(origen, curso / "submitted" / f"lote_{i:02d}" / tarea)
     shutil.rmtree(muestra)
-    rondas: dict[str, list[tuple[float, float]]] = {}
+    rondas: dict[str, list[float]] = {}
     for _ in range(RONDAS):
         for tarea in [SUELO, *lecciones]:
-            inicio, cpu = time.perf_counter(), cpu_de_los_hijos()
+            inicio = time.perf_counter()
             ejecutar(curso, "nbgrader", "autograde", tarea, "--force", timeout=3600)
-            rondas.setdefault(tarea, []).append(((time.perf_counter() - inicio) / LOTE,
-                                                 (cpu_de_los_hijos() - cpu) / LOTE))
-    return {tarea: (statistics.median(p[0] for p in t), statistics.median(p[1] for p in t))
-            for tarea, t in rondas.items()}
+            rondas.setdefault(tarea, []).append((time.perf_counter() - inicio) / LOTE)
+    return {tarea: statistics.median(t) for tarea, t in rondas.items()}
 
 
 def perfil(curso: Path, tarea: str, cuantas: int = 8) -> list[tuple[float, int, str]]:
@@ -105,10 +96,7 @@ def perfil(curso: Path, tarea: str, cuantas: int = 8) -> list[tuple[float, int, 
 
 
 def clase(curso: Path, lecciones: list[str]) -> dict[int, float]:
-    """Wall seconds of scripts/grade.py on CLASE synthetic students, with 1 and with 2 workers.
-
-    Each run grades the whole class again (``nbgrader autograde --force``).
-    """
+    """Wall seconds of scripts/grade.py on CLASE synthetic students, with 1 and with 2 workers."""
     for tarea in lecciones:
         ejecutar(curso, "nbgrader", "generate_assignment", tarea, "--force")
     muestras = samples.sample_students()
@@ -139,14 +127,13 @@ def main(argv: list[str] | None = None) -> int:
         cuaderno_suelo(curso / "source" / SUELO / "suelo.ipynb")
         lecciones = [t for t in tareas(curso) if t != SUELO]
         tiempos = por_cuaderno(curso, lecciones)
-        reloj, cpu = tiempos[SUELO]
+        suelo = tiempos[SUELO]
         print(f"Por cuaderno, un lote de {LOTE} entregas de la alumna «perfecta» (nbgrader autograde, con aislamiento; "
-              f"mediana de {RONDAS} lotes por tarea, intercalados). Reloj y CPU (nbgrader y kernels):")
-        print(f"  {'tarea':32s} {'s reloj':>8s} {'× suelo':>8s} {'s CPU':>7s} {'× suelo':>8s}")
-        print(f"  {'suelo (sólo imports)':32s} {reloj:8.2f} {1:8.2f} {cpu:7.2f} {1:8.2f}")
+              f"mediana de {RONDAS} lotes por tarea, intercalados):")
+        print(f"  {'tarea':32s} {'s/cuaderno':>10s} {'× suelo':>8s}")
+        print(f"  {'suelo (sólo imports)':32s} {suelo:10.2f} {1:8.2f}")
         for tarea in lecciones:
-            r, c = tiempos[tarea]
-            print(f"  {tarea:32s} {r:8.2f} {r / reloj:8.2f} {c:7.2f} {c / cpu:8.2f}")
+            print(f"  {tarea:32s} {tiempos[tarea]:10.2f} {tiempos[tarea] / suelo:8.2f}")
         if args.perfil:
             for tarea in lecciones:
                 print(f"Celdas más lentas de {tarea} (nbclient, sin aislamiento):")
