@@ -35,10 +35,10 @@ c = get_config()  # noqa: F821
 
 c.CourseDirectory.course_id = "atencion-y-posicion"
 c.CourseDirectory.root = RAIZ
-# The gradebook (grader_tests/libro_de_notas.py; README, «El libro de notas»): SQLite in gradebook.db,
+# The gradebook (scripts/calificacion/libro_de_notas.py; README, «El libro de notas»): SQLite in gradebook.db,
 # or CURSO_DB_URL (e.g. postgresql+psycopg2://usuario:clave@servidor:5432/base).  To fix a URL here,
 # pass it: url_configurada(RAIZ, "postgresql+psycopg2://…"); CURSO_DB_URL still wins.
-from grader_tests.libro_de_notas import url_configurada  # noqa: E402
+from scripts.calificacion.libro_de_notas import url_configurada  # noqa: E402
 c.CourseDirectory.db_url = url_configurada(RAIZ)
 
 # Stubs students see where a solution was (Spanish).

@@ -110,7 +110,7 @@ def retirar(raiz: Path, tarea: str, alumno: str) -> None:
     """
     import shutil
     from nbgrader.api import MissingEntry
-    from grader_tests import libro_de_notas
+    from scripts.calificacion import libro_de_notas
     if not lista_id_valido(alumno):
         return
     for carpeta in ("submitted", "autograded", "feedback"):

@@ -32,7 +32,7 @@ from typing import Callable
 RAIZ = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(RAIZ))
 
-from grader_tests import libro_de_notas  # noqa: E402
+from scripts.calificacion import libro_de_notas  # noqa: E402
 from lms import integracion as lms  # noqa: E402
 from scripts import observaciones, samples  # noqa: E402
 from scripts.calificacion import aislamiento, razones as razones_de, reparto  # noqa: E402

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from curso_temporal import ejecutar, tareas
-from grader_tests import libro_de_notas
+from scripts.calificacion import libro_de_notas
 
 pytestmark = pytest.mark.slow
 

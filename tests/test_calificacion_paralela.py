@@ -22,7 +22,7 @@ from nbgrader.api import Gradebook
 
 import postgresql_temporal
 from curso_temporal import copiar_curso, ejecutar, entorno
-from grader_tests import libro_de_notas
+from scripts.calificacion import libro_de_notas
 from scripts import samples
 
 TAREA, OTRA = "01_atencion_multicabeza", "02_codificacion_posicional"

@@ -9,7 +9,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from conftest import RAIZ
-from grader_tests import libro_de_notas
+from scripts.calificacion import libro_de_notas
 from scripts.calificacion import fusion, reparto
 from scripts.calificacion.progreso import Progreso
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from curso_temporal import copiar_curso, ejecutar
 from descargas_lms import NB1, NB2, T1, T2, canvas, escribir, hoja_moodle, libro_canvas, moodle, zip_de
-from grader_tests import libro_de_notas
+from scripts.calificacion import libro_de_notas
 from scripts import samples
 
 pytestmark = pytest.mark.slow

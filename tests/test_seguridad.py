@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 import hostiles
 from curso_temporal import copiar_curso, ejecutar
-from grader_tests import libro_de_notas
+from scripts.calificacion import libro_de_notas
 
 pytestmark = pytest.mark.slow
 

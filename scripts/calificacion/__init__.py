@@ -9,7 +9,5 @@
 | ``fusion`` | copies a worker's SQLite gradebook rows into the course's gradebook |
 | ``razones`` | the Spanish observations of each submission (logs, notebooks, files) |
 | ``progreso`` | the progress bar per assignment (only on a terminal) |
-
-The gradebook's URL comes from ``grader_tests.libro_de_notas`` (the course's
-nbgrader_config.py and ``CURSO_DB_URL``).
+| ``libro_de_notas`` | the gradebook's URL: set by nbgrader_config.py (and ``CURSO_DB_URL``), read from there by everything |
 """

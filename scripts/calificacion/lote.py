@@ -8,7 +8,7 @@ out with ``CourseDirectory.student_id_exclude``), then ``nbgrader autograde
 generate_feedback`` for them.  Workers never share a student, so a broken or
 hostile submission costs only its own worker's time.
 
-Where the grades go (``grader_tests.libro_de_notas``):
+Where the grades go (``scripts.calificacion.libro_de_notas``):
 
 * SQLite, one worker: straight into the course's ``gradebook.db``, as plain nbgrader;
 * SQLite, several workers: each one writes its own copy of the gradebook
@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader_tests import libro_de_notas
+from scripts.calificacion import libro_de_notas
 from scripts.calificacion import fusion, razones
 from scripts.calificacion.ordenes import Nbgrader
 from scripts.calificacion.progreso import Progreso

@@ -15,7 +15,7 @@ from .conftest import RAIZ, TAREAS
 
 def _notas(curso) -> dict[str, dict[str, str]]:
     """``{tarea: {alumno: "score / max"}}`` from the gradebook the TA's run wrote."""
-    from grader_tests import libro_de_notas
+    from scripts.calificacion import libro_de_notas
     notas: dict[str, dict[str, str]] = {}
     with libro_de_notas.abrir(curso) as gb:
         for tarea in TAREAS:

@@ -15,7 +15,7 @@ import csv
 import json
 import time
 
-from grader_tests import libro_de_notas
+from scripts.calificacion import libro_de_notas
 
 from . import laboratorio as lab
 
