@@ -6,6 +6,7 @@ embedded default, SQLite in ``gradebook.db`` next to this file, unless
 README, «El libro de notas»).
 """
 import os
+import re
 import sys
 
 RAIZ = os.path.dirname(os.path.abspath(__file__))
@@ -35,11 +36,8 @@ c = get_config()  # noqa: F821
 
 c.CourseDirectory.course_id = "atencion-y-posicion"
 c.CourseDirectory.root = RAIZ
-# The gradebook (scripts/calificacion/libro_de_notas.py; README, «El libro de notas»): SQLite in gradebook.db,
-# or CURSO_DB_URL (e.g. postgresql+psycopg2://usuario:clave@servidor:5432/base).  To fix a URL here,
-# pass it: url_configurada(RAIZ, "postgresql+psycopg2://…"); CURSO_DB_URL still wins.
-from scripts.calificacion.libro_de_notas import url_configurada  # noqa: E402
-c.CourseDirectory.db_url = url_configurada(RAIZ)
+# The gradebook: nbgrader's SQLite gradebook.db here, unless a URL is set below (before the block
+# «The gradebook's URL» at the end of this file) or in CURSO_DB_URL, which wins.
 
 # Stubs students see where a solution was (Spanish).
 c.ClearSolutions.code_stub = {"python": "# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
@@ -114,3 +112,11 @@ c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentari
 # Explorables in the feedback: the still picture the student last saw, never a live widget.
 from grader_tests.explorables_en_comentarios import ExplorablesComoImagen  # noqa: E402
 c.GenerateFeedback.preprocessors.insert(0, ExplorablesComoImagen)
+
+# The gradebook's URL (README, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
+# c.CourseDirectory.db_url set above; postgresql:// gets the driver the course installs (psycopg2:
+# SQLAlchemy 2.1 would look for psycopg 3).  Scripts read the result from here
+# (scripts/calificacion/libro_de_notas.py); nothing is imported, so no copy of the course can lose it.
+_url = os.environ.get("CURSO_DB_URL", "").strip() or c.CourseDirectory.get("db_url", "")
+if _url:
+    c.CourseDirectory.db_url = re.sub(r"^postgres(?:ql)?://", "postgresql+psycopg2://", _url)

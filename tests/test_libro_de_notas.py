@@ -18,44 +18,47 @@ libro_de_notas.herramientas_en_path()      # nbgrader runs alembic from PATH on 
 
 # ---------------------------------------------------------------------------- db_url
 
-def test_la_url_por_defecto_es_el_sqlite_del_curso(tmp_path, monkeypatch):
-    monkeypatch.delenv("CURSO_DB_URL", raising=False)
-    assert libro_de_notas.url_configurada(tmp_path) == f"sqlite:///{tmp_path / 'gradebook.db'}"
-    assert libro_de_notas.url_configurada(tmp_path, "sqlite:////otra/libro.db") == "sqlite:////otra/libro.db"
-
-
-def test_curso_db_url_manda_y_postgresql_lleva_su_controlador(tmp_path, monkeypatch):
-    monkeypatch.setenv("CURSO_DB_URL", "postgresql://ta:secreta@db.example:5432/notas")
-    esperada = "postgresql+psycopg2://ta:secreta@db.example:5432/notas"
-    assert libro_de_notas.url_configurada(tmp_path, "sqlite:////otra.db") == esperada
-    monkeypatch.setenv("CURSO_DB_URL", "postgres://ta@db/notas")
-    assert libro_de_notas.url_configurada(tmp_path) == "postgresql+psycopg2://ta@db/notas"
-
-
-def _curso(tmp_path, extra: str = ""):
-    """A course root with the course's nbgrader_config.py (and what it imports)."""
+def _curso(tmp_path, antes_del_libro: str = "", despues: str = ""):
+    """A course root with the course's nbgrader_config.py (and what it imports), lines added to it."""
     curso = tmp_path / "curso"
-    curso.mkdir()
+    curso.mkdir(parents=True)
     shutil.copytree(RAIZ / "grader_tests", curso / "grader_tests",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (curso / "nbgrader_config.py").write_text((RAIZ / "nbgrader_config.py").read_text() + extra)
+    texto = (RAIZ / "nbgrader_config.py").read_text()
+    bloque = texto.index("# The gradebook's URL")
+    (curso / "nbgrader_config.py").write_text(texto[:bloque] + antes_del_libro + texto[bloque:] + despues)
     return curso
 
 
-def test_los_scripts_leen_la_url_de_la_configuracion_del_curso(tmp_path, monkeypatch):
-    curso = _curso(tmp_path)
+def test_la_url_por_defecto_es_el_sqlite_del_curso(tmp_path, monkeypatch):
     monkeypatch.delenv("CURSO_DB_URL", raising=False)
+    curso = _curso(tmp_path)
     assert libro_de_notas.url_del_curso(curso) == f"sqlite:///{curso / 'gradebook.db'}"
-    monkeypatch.setenv("CURSO_DB_URL", "postgresql://ta:secreta@127.0.0.1/notas")
-    assert libro_de_notas.url_del_curso(curso) == "postgresql+psycopg2://ta:secreta@127.0.0.1/notas"
+    otra = _curso(tmp_path / "otra", antes_del_libro='c.CourseDirectory.db_url = "sqlite:////otra/libro.db"\n')
+    assert libro_de_notas.url_del_curso(otra) == "sqlite:////otra/libro.db"
+
+
+def test_curso_db_url_manda_y_postgresql_lleva_su_controlador(tmp_path, monkeypatch):
+    curso = _curso(tmp_path, antes_del_libro='c.CourseDirectory.db_url = "postgres://ta@db/notas"\n')
+    monkeypatch.delenv("CURSO_DB_URL", raising=False)
+    assert libro_de_notas.url_del_curso(curso) == "postgresql+psycopg2://ta@db/notas"
+    monkeypatch.setenv("CURSO_DB_URL", "postgresql://ta:secreta@db.example:5432/notas")
+    assert libro_de_notas.url_del_curso(curso) == "postgresql+psycopg2://ta:secreta@db.example:5432/notas"
 
 
 def test_una_url_postgresql_sin_controlador_escrita_a_mano_se_rechaza_en_espanol(tmp_path, monkeypatch):
     monkeypatch.delenv("CURSO_DB_URL", raising=False)
-    curso = _curso(tmp_path, '\nc.CourseDirectory.db_url = "postgresql://ta:secreta@db/notas"\n')
+    curso = _curso(tmp_path, despues='\nc.CourseDirectory.db_url = "postgresql://ta:secreta@db/notas"\n')
     with pytest.raises(libro_de_notas.LibroDeNotasInvalido, match=r"postgresql\+psycopg2://") as error:
         libro_de_notas.url_del_curso(curso)
     assert "secreta" not in str(error.value)
+
+
+def test_la_configuracion_del_curso_no_importa_nada_para_el_libro_de_notas():
+    """Partial copies of the course (the battery's: config, grader_tests, source) must keep the whole config."""
+    texto = (RAIZ / "nbgrader_config.py").read_text()
+    assert "scripts" not in [linea.split()[1].split(".")[0] for linea in texto.splitlines()
+                             if linea.startswith(("import ", "from "))]
 
 
 def test_sin_psycopg2_postgresql_dice_que_instalar(monkeypatch):

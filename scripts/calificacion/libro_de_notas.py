@@ -1,12 +1,17 @@
 """Where the course's gradebook is: one answer for nbgrader and for every script.
 
 nbgrader keeps grades in a database given by ``c.CourseDirectory.db_url``.
-The course's ``nbgrader_config.py`` sets it with :func:`url_configurada`:
+The course's ``nbgrader_config.py`` sets it, in its last block:
 
 * by default, nbgrader's own: SQLite in ``gradebook.db`` at the course root;
-* a URL written in ``nbgrader_config.py`` (the argument ``url``);
+* a URL written in ``nbgrader_config.py`` (``c.CourseDirectory.db_url``);
 * the environment variable ``CURSO_DB_URL`` over both (a Kubernetes secret, a
-  TA's shell), e.g. ``postgresql+psycopg2://usuario:clave@servidor:5432/base``.
+  TA's shell), e.g. ``postgresql+psycopg2://usuario:clave@servidor:5432/base``;
+* ``postgresql://`` and ``postgres://`` become ``postgresql+psycopg2://``.
+
+That block imports nothing of the course: an exception in nbgrader_config.py
+would make nbgrader drop the whole configuration (sandbox included), and
+partial copies of the course (the battery's) must keep working.
 
 Scripts never build the URL themselves: :func:`url_del_curso` reads the
 course's ``nbgrader_config.py`` the way nbgrader does (same file, same
@@ -14,9 +19,8 @@ environment), so ``make grade``, the LMS steps and the tests open the same
 gradebook as ``nbgrader autograde`` and formgrader.
 
 PostgreSQL needs the psycopg2 driver (``psycopg2-binary``, pinned in
-``despliegue/requirements-calificador.txt``).  A plain ``postgresql://`` or
-``postgres://`` URL is rewritten to ``postgresql+psycopg2://``: SQLAlchemy 2.1,
-which nbgrader uses, would otherwise look for psycopg 3.
+``despliegue/requirements-calificador.txt``); :func:`comprobar` says, in
+Spanish, when the URL cannot work.
 """
 from __future__ import annotations
 
@@ -36,29 +40,6 @@ class LibroDeNotasInvalido(ValueError):
 def url_sqlite(raiz: Path | str) -> str:
     """nbgrader's default: ``sqlite:///<raiz>/gradebook.db`` (absolute path)."""
     return f"sqlite:///{os.path.abspath(os.path.join(raiz, 'gradebook.db'))}"
-
-
-def reescribir(url: str) -> str:
-    """``postgresql://`` and ``postgres://`` → ``postgresql+psycopg2://``; any other URL as is."""
-    url = (url or "").strip()
-    esquema, separador, resto = url.partition("://")
-    if separador and esquema in ("postgresql", "postgres"):
-        return f"{CONTROLADOR_POSTGRESQL}://{resto}"
-    return url
-
-
-def url_configurada(raiz: Path | str, url: str | None = None) -> str:
-    """``c.CourseDirectory.db_url`` for nbgrader_config.py: ``CURSO_DB_URL``, else ``url``, else SQLite.
-
-    Never raises (an exception in nbgrader_config.py would make nbgrader drop
-    the whole course configuration, sandbox included): :func:`comprobar`, which
-    every script calls through :func:`url_del_curso`, says what is wrong.
-
-    Args:
-        raiz: the course root (where ``gradebook.db`` goes by default).
-        url: the URL the TA wrote in ``nbgrader_config.py``, if any.
-    """
-    return reescribir(os.environ.get(VARIABLE, "").strip() or url or url_sqlite(raiz))
 
 
 def comprobar(url: str) -> str:
