@@ -1,5 +1,6 @@
 # Course tasks. Every target creates the virtual environment it needs.
-#   make grade   release, autograde the submissions (samples if none), feedback, grades.csv, table
+#   make grade   release, autograde the submissions (samples if none; one worker per core,
+#                CURSO_TRABAJADORES=K to change it), feedback, grades.csv, table
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
 #   make release regenerate release/ from source/ with nbgrader generate_assignment
 #   make lab     JupyterLab from the course root (Spanish by default: ajustes_jupyterlab/)
@@ -29,7 +30,7 @@ $(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterla
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt despliegue/requirements-calificador.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 

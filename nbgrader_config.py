@@ -1,9 +1,12 @@
 """nbgrader configuration of the course (read by every `nbgrader ...` run here).
 
 Run nbgrader from this folder (the course root).  The gradebook is the
-embedded default: SQLite in ``gradebook.db`` next to this file.
+embedded default, SQLite in ``gradebook.db`` next to this file, unless
+``CURSO_DB_URL`` names another (PostgreSQL for a class graded in parallel;
+README, «El libro de notas»).
 """
 import os
+import re
 import sys
 
 RAIZ = os.path.dirname(os.path.abspath(__file__))
@@ -33,6 +36,8 @@ c = get_config()  # noqa: F821
 
 c.CourseDirectory.course_id = "atencion-y-posicion"
 c.CourseDirectory.root = RAIZ
+# The gradebook: nbgrader's SQLite gradebook.db here, unless a URL is set below (before the block
+# «The gradebook's URL» at the end of this file) or in CURSO_DB_URL, which wins.
 
 # Stubs students see where a solution was (Spanish).
 c.ClearSolutions.code_stub = {"python": "# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
@@ -106,3 +111,10 @@ c.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2ht
 # The exchange steps on the TA's side (grader_tests/intercambio.py).
 c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
 c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"
+# The gradebook's URL (README, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
+# c.CourseDirectory.db_url set above; postgresql:// gets the driver the course installs (psycopg2:
+# SQLAlchemy 2.1 would look for psycopg 3).  Scripts read the result from here
+# (scripts/calificacion/libro_de_notas.py); nothing is imported, so no copy of the course can lose it.
+_url = os.environ.get("CURSO_DB_URL", "").strip() or c.CourseDirectory.get("db_url", "")
+if _url:
+    c.CourseDirectory.db_url = re.sub(r"^postgres(?:ql)?://", "postgresql+psycopg2://", _url)

@@ -109,7 +109,8 @@ def retirar(raiz: Path, tarea: str, alumno: str) -> None:
     and the roster does not list them.
     """
     import shutil
-    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.api import MissingEntry
+    from scripts.calificacion import libro_de_notas
     if not lista_id_valido(alumno):
         return
     for carpeta in ("submitted", "autograded", "feedback"):
@@ -122,9 +123,9 @@ def retirar(raiz: Path, tarea: str, alumno: str) -> None:
             (raiz / carpeta / alumno).rmdir()
         except OSError:
             pass
-    if not (raiz / "gradebook.db").exists():
+    if not libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
         return
-    with Gradebook(f"sqlite:///{raiz / 'gradebook.db'}") as gb:
+    with libro_de_notas.abrir(raiz) as gb:
         try:
             gb.remove_submission(tarea, alumno)
         except MissingEntry:

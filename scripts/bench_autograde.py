@@ -1,12 +1,26 @@
-"""Benchmark (not a test): autograde seconds per submission next to the floor.
+"""Benchmark (not a test): what grading costs, per notebook and per class, with 1 and 2 workers.
 
-The floor is the same nbgrader run on a notebook that only imports numpy,
-matplotlib and ipywidgets: what any submission costs before the course adds
-anything (kernel start, nbgrader's own bookkeeping).  Runs in a temporary copy
-of the course and prints a table with the ratio.
+Three measurements in one temporary copy of the course, on this machine, in one run:
+
+1. **Per notebook, batch mode.**  ``nbgrader autograde <tarea> --force`` over
+   12 copies of the perfect sample's submission (one batch, as ``make grade``
+   runs it; three batches per assignment, interleaved, median), for each lesson
+   and for the *floor*: a notebook that only imports
+   numpy, matplotlib and ipywidgets, graded the same way (sandbox, course
+   preprocessors).  Seconds per notebook and the ratio to the floor.
+2. **Where a lesson's time goes** (``--perfil``): every code cell of the perfect
+   submission run once with nbclient in the venv's kernel, slowest first.
+3. **A class.**  ``scripts/grade.py`` on 48 synthetic students (the samples,
+   repeated; both assignments, feedback and export) with ``--trabajadores 1``
+   and ``--trabajadores 2``: seconds per student and the speed-up.
+
+Prints the load average before and after: other work on the machine changes
+every number.
 """
 from __future__ import annotations
 
+import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -22,7 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from curso_temporal import copiar_curso, ejecutar, tareas  # noqa: E402
 from scripts import samples  # noqa: E402
 
-REPETICIONES = 3
+LOTE = 12
+RONDAS = 3          # batches of every assignment, interleaved (the load changes between them): median
+CLASE = 48
+SUELO = "00_suelo"
 
 
 def cuaderno_suelo(ruta: Path) -> None:
@@ -32,31 +49,107 @@ def cuaderno_suelo(ruta: Path) -> None:
     nbformat.write(nb, ruta)
 
 
-def cronometrar(curso: Path, tarea: str, alumno: str) -> float:
-    tiempos = []
-    for _ in range(REPETICIONES):
+def carga() -> str:
+    uno, cinco, quince = os.getloadavg()
+    return f"carga media {uno:.2f} (1 min), {cinco:.2f} (5 min), {quince:.2f} (15 min)"
+
+
+def por_cuaderno(curso: Path, lecciones: list[str]) -> dict[str, float]:
+    """Seconds per notebook of one ``nbgrader autograde`` batch of LOTE submissions, per assignment."""
+    for tarea in [SUELO, *lecciones]:
+        ejecutar(curso, "nbgrader", "generate_assignment", tarea, "--force")
+    muestra = Path(tempfile.mkdtemp(prefix="perfecta-"))
+    samples.build_student("perfecta", samples.RESPUESTAS / "perfecta.py", curso / "release", muestra)
+    for i in range(LOTE):
+        for tarea in [SUELO, *lecciones]:
+            origen = muestra / "perfecta" / tarea if tarea != SUELO else curso / "release" / SUELO
+            shutil.copytree(origen, curso / "submitted" / f"lote_{i:02d}" / tarea)
+    shutil.rmtree(muestra)
+    rondas: dict[str, list[float]] = {}
+    for _ in range(RONDAS):
+        for tarea in [SUELO, *lecciones]:
+            inicio = time.perf_counter()
+            ejecutar(curso, "nbgrader", "autograde", tarea, "--force", timeout=3600)
+            rondas.setdefault(tarea, []).append((time.perf_counter() - inicio) / LOTE)
+    return {tarea: statistics.median(t) for tarea, t in rondas.items()}
+
+
+def perfil(curso: Path, tarea: str, cuantas: int = 8) -> list[tuple[float, int, str]]:
+    """(seconds, cell number, first line) of the slowest code cells of the perfect submission."""
+    from nbclient import NotebookClient
+    carpeta = Path(tempfile.mkdtemp(prefix="perfil-"))
+    samples.build_student("perfecta", samples.RESPUESTAS / "perfecta.py", curso / "release", carpeta)
+    ruta = next((carpeta / "perfecta" / tarea).glob("*.ipynb"))
+    nb = nbformat.read(ruta, as_version=4)
+    NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(ruta.parent)}},
+                   record_timing=True).execute()
+    shutil.rmtree(carpeta)
+    filas = []
+    for i, celda in enumerate(nb.cells, start=1):
+        ejecucion = celda.get("metadata", {}).get("execution", {})
+        if celda.cell_type == "code" and "iopub.execute_input" in ejecucion:
+            from dateutil.parser import isoparse
+            segundos = (isoparse(ejecucion["shell.execute_reply"])
+                        - isoparse(ejecucion["iopub.execute_input"])).total_seconds()
+            filas.append((segundos, i, celda.source.strip().splitlines()[0][:60] if celda.source.strip() else ""))
+    return sorted(filas, reverse=True)[:cuantas]
+
+
+def clase(curso: Path, lecciones: list[str]) -> dict[int, float]:
+    """Wall seconds of scripts/grade.py on CLASE synthetic students, with 1 and with 2 workers."""
+    for tarea in lecciones:
+        ejecutar(curso, "nbgrader", "generate_assignment", tarea, "--force")
+    muestras = samples.sample_students()
+    plantillas = Path(tempfile.mkdtemp(prefix="muestras-"))
+    for alumno in muestras:
+        samples.build_student(alumno, samples.RESPUESTAS / f"{alumno}.py", curso / "release", plantillas)
+    for i in range(CLASE):
+        alumno = muestras[i % len(muestras)]
+        shutil.copytree(plantillas / alumno, curso / "submitted" / f"alumno_{i:02d}_{alumno}")
+    shutil.rmtree(plantillas)
+    tiempos = {}
+    for k in (1, 2):
         inicio = time.perf_counter()
-        ejecutar(curso, "nbgrader", "autograde", tarea, "--student", alumno, "--force")
-        tiempos.append(time.perf_counter() - inicio)
-    return statistics.median(tiempos)
+        ejecutar(curso, "python", "scripts/grade.py", "--trabajadores", str(k), timeout=7200)
+        tiempos[k] = time.perf_counter() - inicio
+    return tiempos
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sin-clase", action="store_true", help="sólo el coste por cuaderno (rápido)")
+    parser.add_argument("--perfil", action="store_true", help="además, las celdas más lentas de cada lección")
+    args = parser.parse_args(argv)
+    print(f"Autograde ({os.cpu_count()} núcleos; {carga()} al empezar)")
     with tempfile.TemporaryDirectory() as tmp:
         curso = copiar_curso(Path(tmp) / "curso")
-        (curso / "source" / "00_suelo").mkdir()
-        cuaderno_suelo(curso / "source" / "00_suelo" / "suelo.ipynb")
-        for tarea in ["00_suelo", *tareas(curso)]:
-            ejecutar(curso, "nbgrader", "generate_assignment", tarea, "--force")
-        samples.build_student("perfecta", samples.RESPUESTAS / "perfecta.py",
-                              curso / "release", curso / "submitted")
-        suelo = cronometrar(curso, "00_suelo", "perfecta")
-        print(f"Autograde, mediana de {REPETICIONES} ejecuciones, una entrega (alumna «perfecta»):")
-        print(f"  {'tarea':32s} {'segundos':>9s} {'× suelo':>8s}")
-        print(f"  {'suelo (sólo imports)':32s} {suelo:9.2f} {1:8.2f}")
-        for tarea in [t for t in tareas(curso) if t != "00_suelo"]:
-            t = cronometrar(curso, tarea, "perfecta")
-            print(f"  {tarea:32s} {t:9.2f} {t / suelo:8.2f}")
+        (curso / "source" / SUELO).mkdir()
+        cuaderno_suelo(curso / "source" / SUELO / "suelo.ipynb")
+        lecciones = [t for t in tareas(curso) if t != SUELO]
+        tiempos = por_cuaderno(curso, lecciones)
+        suelo = tiempos[SUELO]
+        print(f"Por cuaderno, un lote de {LOTE} entregas de la alumna «perfecta» (nbgrader autograde, con aislamiento; "
+              f"mediana de {RONDAS} lotes por tarea, intercalados):")
+        print(f"  {'tarea':32s} {'s/cuaderno':>10s} {'× suelo':>8s}")
+        print(f"  {'suelo (sólo imports)':32s} {suelo:10.2f} {1:8.2f}")
+        for tarea in lecciones:
+            print(f"  {tarea:32s} {tiempos[tarea]:10.2f} {tiempos[tarea] / suelo:8.2f}")
+        if args.perfil:
+            for tarea in lecciones:
+                print(f"Celdas más lentas de {tarea} (nbclient, sin aislamiento):")
+                for segundos, numero, linea in perfil(curso, tarea):
+                    print(f"  {segundos:6.3f} s  celda {numero:3d}  {linea}")
+        if not args.sin_clase:
+            shutil.rmtree(curso)
+            curso = copiar_curso(Path(tmp) / "curso")
+            clase_t = clase(curso, lecciones)
+            print(f"Una clase: scripts/grade.py con {CLASE} alumnos (las muestras repetidas; {len(lecciones)} tareas, "
+                  "comentarios y exportación):")
+            for k, t in clase_t.items():
+                print(f"  {k} trabajador{'es' if k > 1 else ''}: {t:7.1f} s en total, {t / CLASE:5.2f} s por alumno, "
+                      f"{t / (CLASE * len(lecciones)):5.2f} s por entrega")
+            print(f"  aceleración con 2 trabajadores: ×{clase_t[1] / clase_t[2]:.2f}")
+    print(f"({carga()} al terminar)")
     return 0
 
 

@@ -31,7 +31,8 @@ def _degradar(error: UnicodeEncodeError):
     return "".join(salida), error.end
 
 
-codecs.register_error("curso_degradar", _degradar)
+DEGRADAR = "curso_degradar"
+codecs.register_error(DEGRADAR, _degradar)
 
 
 def preparar_salida() -> None:
@@ -43,7 +44,7 @@ def preparar_salida() -> None:
     """
     for flujo in (sys.stdout, sys.stderr):
         if hasattr(flujo, "reconfigure"):
-            flujo.reconfigure(errors="curso_degradar")
+            flujo.reconfigure(errors=DEGRADAR)
 
 
 # nbgrader's OverwriteCells: "Attribute 'checksum' for cell <id> has changed! (should be: …, got: …)"

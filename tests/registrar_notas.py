@@ -31,7 +31,7 @@ DESTINO = AQUI / "notas_de_referencia.json"
 
 
 def main() -> int:
-    from nbgrader.api import Gradebook
+    from scripts.calificacion import libro_de_notas
 
     import test_bateria as tb
     from curso_temporal import copiar_curso, entorno
@@ -56,7 +56,7 @@ def main() -> int:
         curso = copiar_curso(base / "muestras")
         subprocess.run([sys.executable, "scripts/grade.py"], cwd=curso, env=entorno(), check=True,
                        capture_output=True)
-        with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+        with libro_de_notas.abrir(curso) as gb:
             for leccion in descubrimiento.lecciones(curso):
                 for entrega in gb.find_assignment(leccion.tarea).submissions:
                     salida["muestras"][f"{entrega.student.id}/{leccion.tarea}"] = {

@@ -263,6 +263,21 @@ def test_job_indexado_un_fragmento_por_indice():
     assert pod["volumes"][0]["persistentVolumeClaim"]["claimName"] == "curso-atencion"
 
 
+def test_la_entrada_del_job_existe_y_lee_su_fragmento(capsys):
+    """What the Job calls is scripts/grade.py's own interface (tests/test_calificacion_paralela.py runs it)."""
+    from scripts import grade
+    from scripts.calificacion import reparto
+    with pytest.raises(SystemExit) as salida:
+        grade.main(["--help"])
+    assert salida.value.code == 0
+    ayuda = capsys.readouterr().out
+    assert "--fragmento I/N" in ayuda and "--trabajadores K" in ayuda
+    assert reparto.leer_fragmento("3/8") == (3, 8)
+    assert reparto.VARIABLE_TRABAJADORES == "CURSO_TRABAJADORES"
+    for ruta in (DESPLIEGUE / "kubernetes").glob("*.yaml"):
+        assert "TODO" not in ruta.read_text(), ruta
+
+
 @pytest.mark.parametrize("nombre", ["formgrader.yaml", "calificacion-job.yaml"])
 def test_los_pods_que_aislan_con_bubblewrap_lo_permiten(nombre):
     pod = next(d for d in _documentos(nombre) if d["kind"] in ("Deployment", "Job"))["spec"]["template"]["spec"]

@@ -367,3 +367,18 @@ def test_imagen_a_su_tamano(caja):
     """The Image widget is shown at the PNG's pixel width (not stretched, so it is sharp)."""
     ancho = _pixeles(caja.imagen.value).shape[1]
     assert caja.imagen.layout.width == f"{ancho}px"
+
+
+@pytest.mark.parametrize("paso", ["autograde", "validate"])
+def test_bajo_nbgrader_no_se_pinta_de_antemano_y_todo_se_ve_igual(ex, mapas, monkeypatch, paso):
+    """Under nbgrader nobody clicks: the other maps are not painted ahead, and every picture is the same."""
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    en_lab = ex.crear_explorable()
+    assert set(en_lab._pintor._fondos) == set(mapas)            # JupyterLab: every map ready for a click
+    monkeypatch.setenv("NBGRADER_EXECUTION", paso)
+    calificada = ex.crear_explorable()
+    assert set(calificada._pintor._fondos) == {"Suma"}
+    assert calificada.datos_respaldo() == en_lab.datos_respaldo()    # the still picture of the feedback
+    for caja in (en_lab, calificada):
+        caja.botones["Cabeza 2"].click()
+    np.testing.assert_array_equal(_pixeles(calificada.imagen.value), _pixeles(en_lab.imagen.value))

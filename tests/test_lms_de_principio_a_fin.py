@@ -14,10 +14,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from nbgrader.api import Gradebook
-
 from curso_temporal import copiar_curso, ejecutar
 from descargas_lms import NB1, NB2, T1, T2, canvas, escribir, hoja_moodle, libro_canvas, moodle, zip_de
+from scripts.calificacion import libro_de_notas
 from scripts import samples
 
 pytestmark = pytest.mark.slow
@@ -65,7 +64,7 @@ def curso(tmp_path_factory):
 
 
 def _notas(curso: Path) -> dict:
-    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+    with libro_de_notas.abrir(curso) as gb:
         return {(s.student.id, t): (s.score, s.max_score)
                 for t in (T1, T2) for s in gb.find_assignment(t).submissions}
 

@@ -26,10 +26,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from nbgrader.api import Gradebook
-
 import hostiles
 from curso_temporal import copiar_curso, ejecutar
+from scripts.calificacion import libro_de_notas
 
 pytestmark = pytest.mark.slow
 
@@ -72,13 +71,13 @@ def _huellas(raiz: Path, carpetas) -> dict[str, str]:
 
 
 def _notas(curso: Path) -> dict[str, tuple[float, float]]:
-    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+    with libro_de_notas.abrir(curso) as gb:
         return {s.student.id: (s.score, s.max_score) for s in gb.find_assignment(TAREA).submissions}
 
 
 def _puntos(curso: Path, alumno: str) -> dict[str, float]:
     """Points per grade cell of ``alumno``'s notebook (empty when there is no notebook)."""
-    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+    with libro_de_notas.abrir(curso) as gb:
         entrega = gb.find_submission(TAREA, alumno)
         return {g.name: g.score for nb in entrega.notebooks for g in nb.grades}
 
@@ -293,7 +292,7 @@ def test_la_celda_agotada_conserva_el_codigo_del_alumno(lote):
         respuesta = [c for c in nb["cells"]
                      if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "positional_encoding"]
         assert len(respuesta) == 1 and "while True" in "".join(respuesta[0]["source"]), alumno
-        with Gradebook(f"sqlite:///{lote['curso'] / 'gradebook.db'}") as gb:
+        with libro_de_notas.abrir(lote["curso"]) as gb:
             for nota in gb.find_submission_notebook(Path(hostiles.CUADERNO).stem, TAREA, alumno).grades:
                 if nota.cell.cell_type == "code" and nota.name in hostiles.PRUEBAS_PE:
                     assert nota.auto_score is not None and not nota.needs_manual_grade, (alumno, nota.name)

@@ -26,6 +26,7 @@ import base64
 import html
 import io
 import math
+import os
 
 import numpy as np
 
@@ -604,6 +605,16 @@ if widgets is not None:
                 self._respaldo.update(self.datos_respaldo(), raw=True, metadata=METADATOS_RESPALDO)
 
 
+def sin_interaccion() -> bool:
+    """True cuando nbgrader ejecuta el cuaderno (autograde, validate): nadie pulsará un botón.
+
+    nbgrader pone ``NBGRADER_EXECUTION`` en el entorno del núcleo.  Entonces no
+    se pintan de antemano las capas de los otros mapas (la imagen inicial, la
+    que queda en los comentarios, es la misma); en JupyterLab sí.
+    """
+    return os.environ.get("NBGRADER_EXECUTION") in ("autograde", "validate")
+
+
 def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
                      mapas: dict[str, np.ndarray] | None = None):
     """Monta el explorable: cinco botones, selector de fila, mapa y resumen.
@@ -634,7 +645,8 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
         raise ValueError(f"fila_inicial debe ser una de {list(PALABRAS)}, no {fila_inicial!r}.")
 
     pintor = _PintorMapas(mapas, escala_de_color(mapas))
-    pintor.preparar()
+    if not sin_interaccion():
+        pintor.preparar()
 
     botones = {}
     for nombre in mapas:

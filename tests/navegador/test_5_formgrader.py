@@ -15,9 +15,9 @@ from .conftest import RAIZ, TAREAS
 
 def _notas(curso) -> dict[str, dict[str, str]]:
     """``{tarea: {alumno: "score / max"}}`` from the gradebook the TA's run wrote."""
-    from nbgrader.api import Gradebook
+    from scripts.calificacion import libro_de_notas
     notas: dict[str, dict[str, str]] = {}
-    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+    with libro_de_notas.abrir(curso) as gb:
         for tarea in TAREAS:
             for entrega in gb.find_assignment(tarea).submissions:
                 notas.setdefault(tarea, {})[entrega.student.id] = (

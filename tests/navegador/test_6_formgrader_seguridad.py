@@ -15,7 +15,7 @@ import csv
 import json
 import time
 
-from nbgrader.api import Gradebook
+from scripts.calificacion import libro_de_notas
 
 from . import laboratorio as lab
 
@@ -25,14 +25,14 @@ COMENTARIO = "Comentario manual de la profesora 2718"
 
 
 def _entrega(curso):
-    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+    with libro_de_notas.abrir(curso) as gb:
         nb = gb.find_submission_notebook("codificacion_posicional", TAREA, ALUMNO)
         nota = gb.find_submission(TAREA, ALUMNO).score
         return nb.id, nota
 
 
 def _estado(curso):
-    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+    with libro_de_notas.abrir(curso) as gb:
         nb = gb.find_submission_notebook("codificacion_posicional", TAREA, ALUMNO)
         valores = [g for g in nb.grades if g.name == "positional_encoding_valores"][0]
         comentarios = [c.manual_comment for c in nb.comments if c.manual_comment]

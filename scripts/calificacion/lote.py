@@ -1,0 +1,170 @@
+"""Grade the students with K workers at once, each running nbgrader on its own students.
+
+The unit of work is nbgrader's own: for each assignment, each worker runs
+``nbgrader autograde <tarea> --force`` on its students (the others are left
+out with ``CourseDirectory.student_id_exclude``), then ``nbgrader autograde
+--student <alumno>`` alone for any of them the batch failed or left ungraded
+(so a broken notebook never stops the others), then ``nbgrader
+generate_feedback`` for them.  Workers never share a student, so a broken or
+hostile submission costs only its own worker's time.
+
+Where the grades go (``scripts.calificacion.libro_de_notas``):
+
+* SQLite, one worker: straight into the course's ``gradebook.db``, as plain nbgrader;
+* SQLite, several workers: each one writes its own copy of the gradebook
+  (``fusion.copiar``) and, once every assignment is graded, ``fusion.fusionar``
+  copies its students' rows into the course's gradebook;
+* PostgreSQL (or any database server): every worker writes straight into it.
+
+The observations of each submission (``Entrega``) are the raw material of the
+TA table (``scripts/grade.py``).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scripts.calificacion import libro_de_notas
+from scripts.calificacion import fusion, razones
+from scripts.calificacion.ordenes import Nbgrader
+from scripts.calificacion.progreso import Progreso
+from scripts.calificacion.reparto import RepartoInvalido, repartir
+
+_ALUMNO = re.compile(r"Creating/updating student with ID '([^']+)'")
+_TERMINADA = "Setting destination file permissions"
+
+
+@dataclass
+class Entrega:
+    """What grading one student's assignment left to say (besides the grades in the gradebook)."""
+    log: str = ""                                   # its autograde log (batch lines, or its run alone)
+    fallo: str | None = None                        # why nbgrader could not grade it, even alone
+    avisos: list[str] = field(default_factory=list)               # its files (autograde)
+    avisos_comentarios: list[str] = field(default_factory=list)   # its files (generate_feedback)
+    sin_comentarios: bool = False                   # generate_feedback failed and left it without HTML
+
+
+@dataclass
+class Trabajador:
+    numero: int
+    alumnos: list[str]
+    excluir: list[str]          # every other student folder of submitted/
+    nbgrader: Nbgrader          # runs nbgrader on this worker's gradebook
+
+
+class Lote:
+    """The students of ``alumnos`` graded by ``k`` workers (see the module docstring).
+
+    Args:
+        raiz: the course root.
+        alumnos: the students to grade (folders of ``submitted/``).
+        k: workers at once (fewer when there are fewer students).
+        url_curso: the course's gradebook (``libro_de_notas.url_del_curso``).
+        progreso: the progress bars.
+
+    Raises:
+        RepartoInvalido: a student folder name nbgrader cannot leave out (it has a comma).
+    """
+
+    def __init__(self, raiz: Path, alumnos: list[str], k: int, url_curso: str, progreso: Progreso):
+        self.raiz = Path(raiz)
+        self.url_curso = url_curso
+        self.progreso = progreso
+        carpeta = self.raiz / "submitted"
+        todos = sorted(p.name for p in carpeta.iterdir() if p.is_dir()) if carpeta.is_dir() else []
+        k = max(1, min(k, len(alumnos)))
+        grupos = [repartir(alumnos, i, k) for i in range(k)]
+        if any("," in a for a in todos) and (k > 1 or set(alumnos) != set(todos)):
+            raise RepartoInvalido("nbgrader no puede dejar fuera a un alumno cuyo nombre de carpeta tiene una coma "
+                                  f"({', '.join(a for a in todos if ',' in a)}): califica con --trabajadores 1 "
+                                  "y sin --fragmento, o cambia el nombre de la carpeta")
+        self._temporal: Path | None = None
+        copias = libro_de_notas.es_sqlite(url_curso) and k > 1
+        if copias:
+            self._temporal = Path(tempfile.mkdtemp(prefix="curso-trabajadores-"))
+        self.trabajadores = []
+        for i, grupo in enumerate(grupos):
+            url = None
+            if copias:
+                copia = self._temporal / f"trabajador-{i}.db"
+                fusion.copiar(libro_de_notas.ruta_sqlite(url_curso), copia)
+                url = f"sqlite:///{copia}"
+            fuera = set(grupo)
+            self.trabajadores.append(Trabajador(i, grupo, [a for a in todos if a not in fuera],
+                                                Nbgrader(self.raiz, db_url=url)))
+
+    def calificar(self, tareas: list[str]) -> dict[tuple[str, str], Entrega]:
+        """Autograde and feedback for every assignment; the course's gradebook ends with every grade."""
+        resultados: dict[tuple[str, str], Entrega] = {}
+        try:
+            for tarea in tareas:
+                total = sum((self.raiz / "submitted" / a / tarea).is_dir()
+                            for t in self.trabajadores for a in t.alumnos)
+                with self.progreso.tarea(tarea, total), ThreadPoolExecutor(len(self.trabajadores)) as grupo:
+                    for parte in grupo.map(lambda t: self._tarea(t, tarea), self.trabajadores):
+                        resultados.update({(alumno, tarea): e for alumno, e in parte.items()})
+            if self._temporal is not None:
+                for t in self.trabajadores:
+                    fusion.fusionar(t.nbgrader.db_url, self.url_curso, t.alumnos, tareas)
+        finally:
+            if self._temporal is not None:
+                shutil.rmtree(self._temporal, ignore_errors=True)
+        return resultados
+
+    def _exclusion(self, t: Trabajador) -> list[str]:
+        return [f"--CourseDirectory.student_id_exclude={','.join(t.excluir)}"] if t.excluir else []
+
+    def _tarea(self, t: Trabajador, tarea: str) -> dict[str, Entrega]:
+        """One worker, one assignment: batch autograde, its failures alone, feedback."""
+        entregas = [a for a in t.alumnos if (self.raiz / "submitted" / a / tarea).is_dir()]
+        if not entregas:
+            return {}
+        suyas = set(entregas)
+        actual: list[str | None] = [None]
+
+        def al_leer(linea: str) -> None:
+            m = _ALUMNO.search(linea)
+            if m:
+                actual[0] = m[1]
+            elif _TERMINADA in linea and actual[0] in suyas:
+                self.progreso.terminada(actual[0], True)
+
+        # one nbgrader run for the worker's batch; nbgrader isolates each submission's errors
+        inicio = time.time()
+        lote = t.nbgrader("autograde", tarea, "--force", *self._exclusion(t), check=False, al_leer=al_leer)
+        texto = lote.stdout + lote.stderr
+        logs = razones.lineas_por_alumno(texto, tarea)
+        avisos_lote = razones.avisos_de_archivos(texto, tarea)
+        fallidos = razones.fallidos_del_lote(texto, tarea)
+        resultado: dict[str, Entrega] = {}
+        for alumno in entregas:
+            cuadernos = list((self.raiz / "autograded" / alumno / tarea).glob("*.ipynb"))
+            al_dia = cuadernos and all(p.stat().st_mtime >= inicio - 1 for p in cuadernos)
+            entrega = Entrega(log="\n".join(logs.get(alumno, [])))
+            if alumno in fallidos or not al_dia:
+                # graded again alone: its own log says why, and an abort stops nobody else
+                solo = t.nbgrader("autograde", tarea, "--student", alumno, "--force", check=False)
+                entrega.log = solo.stdout + solo.stderr
+                if solo.returncode != 0:
+                    entrega.fallo = razones.razon_del_log(entrega.log)
+                self.progreso.terminada(alumno, solo.returncode == 0)
+            elif not self.progreso.contada(alumno):
+                self.progreso.terminada(alumno, True)
+            entrega.avisos = avisos_lote.get(alumno, []) + razones.avisos_de_archivos(entrega.log, tarea).get(alumno, [])
+            resultado[alumno] = entrega
+        comentarios = t.nbgrader("generate_feedback", tarea, "--force", *self._exclusion(t), check=False)
+        for alumno, avisos in razones.avisos_de_archivos(comentarios.stdout + comentarios.stderr, tarea).items():
+            resultado.setdefault(alumno, Entrega()).avisos_comentarios += avisos
+        if comentarios.returncode != 0:
+            # a broken feedback template must not pass unnoticed: the TA has no feedback to send
+            sys.stderr.write(comentarios.stdout[-2000:] + comentarios.stderr[-2000:])
+            for alumno in entregas:
+                if not list((self.raiz / "feedback" / alumno / tarea).glob("*.html")):
+                    resultado[alumno].sin_comentarios = True
+        return resultado

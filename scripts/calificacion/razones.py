@@ -1,0 +1,140 @@
+"""Why a submission could not be graded fully: Spanish observations for the TA table.
+
+Read from nbgrader's autograde log (split per student), from the autograded
+notebook (cells that never ran, unanswered cells, timeouts) and from the
+submission folder (renamed or missing notebooks).  ``scripts/observaciones.py``
+holds the smaller pieces shared with other steps.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from scripts import observaciones, samples
+
+# nbgrader log lines that explain a failed autograde, and their Spanish reason
+RAZONES = [
+    ("exists multiple times", "el cuaderno tiene celdas calificadas duplicadas (mismo grade_id)"),
+    ("Notebook does not appear to be JSON", "el cuaderno no es un JSON válido (archivo dañado)"),
+    ("JSONDecodeError", "el cuaderno no es un JSON válido (archivo dañado)"),
+    ("NotJSONError", "el cuaderno no es un JSON válido (archivo dañado)"),
+    ("No notebooks found", "la entrega no contiene ningún cuaderno de la tarea"),
+    ("Skipping unknown notebook", "hay cuadernos con un nombre que la tarea no tiene"),
+    ("timed out", "se agotó el tiempo de ejecución"),
+    ("Kernel died", "el proceso de Python del cuaderno murió"),
+    ("use an newer version", "los metadatos de nbgrader del cuaderno están alterados (versión desconocida)"),
+    ("use an old version", "los metadatos de nbgrader del cuaderno están alterados (versión antigua)"),
+    ("Notebook JSON is invalid", "el archivo es JSON pero no es un cuaderno válido"),
+    ("NotebookValidationError", "el archivo es JSON pero no es un cuaderno válido"),
+    ("ValidationError", "el archivo no es un cuaderno válido"),
+    ("cannot be both", "los metadatos de nbgrader de alguna celda están alterados"),
+    ("SchemaTooNew", "los metadatos de nbgrader del cuaderno están alterados (versión desconocida)"),
+]
+
+
+def razon_del_log(texto: str) -> str:
+    """The Spanish reason of a failed ``nbgrader autograde`` run from its log."""
+    for clave, razon in RAZONES:
+        if clave in texto:
+            return razon
+    # the last exception line of a traceback says more than nbgrader's summary
+    excepciones = [l.strip() for l in texto.splitlines()
+                   if re.match(r"\s*[A-Za-z_.]*(Error|Exception)\b.*:", l) and "AutogradeApp" not in l]
+    detalle = f" ({excepciones[-1][:160]})" if excepciones else ""
+    return "nbgrader no pudo calificarla: el cuaderno o sus metadatos están dañados" + detalle
+
+
+def problemas_del_cuaderno(ruta: Path) -> list[str]:
+    """Why graded cells of an autograded notebook scored 0 without running, grouped."""
+    import nbformat
+    try:
+        nb = nbformat.read(ruta, as_version=4)
+    except Exception:
+        return []
+    respuestas = [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
+    if respuestas and all(samples.STUB in c.source for c in respuestas):
+        return [f"{ruta.name}: sin contestar (ninguna respuesta escrita)"]
+    from grader_tests.casos import especificacion
+    sin_contestar = {c.metadata.nbgrader.get("grade_id") for c in respuestas if samples.STUB in c.source}
+    grupos: dict[str, list[str]] = {}
+    for celda in respuestas:
+        gid = celda.metadata.nbgrader.get("grade_id")
+        errores = [s for s in celda.get("outputs", []) if s.get("output_type") == "error"]
+        if celda.cell_type == "code" and errores and gid not in sin_contestar:
+            grupos.setdefault(observaciones.de_respuesta(gid, errores[-1]), [])
+    for celda in nb.cells:
+        meta = celda.get("metadata", {}).get("nbgrader", {})
+        if celda.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
+            continue
+        texto = "".join(s.get("text", "") for s in celda.get("outputs", []) if s.get("output_type") == "stream")
+        for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido",
+                      "Evidencia inválida"):
+            if clave in texto:
+                try:
+                    objetivo = especificacion(meta["grade_id"]).objetivo
+                except KeyError:
+                    objetivo = None
+                if objetivo in sin_contestar:
+                    motivo = "sin contestar"
+                else:
+                    motivo = re.sub(r"'[^']*'", "'…'", texto.strip().splitlines()[0])[:150]
+                grupos.setdefault(motivo, []).append(meta["grade_id"])
+                break
+    return ([f"{motivo} [{', '.join(ids)}]" if ids else motivo for motivo, ids in grupos.items()]
+            + observaciones.del_cuaderno(nb))
+
+
+def lineas_por_alumno(log: str, tarea: str) -> dict[str, list[str]]:
+    """Split a batch autograde log into the lines of each student."""
+    patron = re.compile(rf"/submitted/(?P<a>[^/]+)/{re.escape(tarea)}\b|student with ID '(?P<b>[^']+)'"
+                        rf"|for student '(?P<c>[^']+)'")
+    actual, partes = None, {}
+    for linea in log.splitlines():
+        m = patron.search(linea)
+        if m:
+            actual = m["a"] or m["b"] or m["c"]
+        if actual:
+            partes.setdefault(actual, []).append(linea)
+    return partes
+
+
+def fallidos_del_lote(log: str, tarea: str) -> set[str]:
+    """Students nbgrader reported as failed in a batch autograde log."""
+    pares = re.findall(rf"for assignment '{re.escape(tarea)}' for student '([^']+)'|"
+                       rf"processing assignment '{re.escape(tarea)}' for student '([^']+)'", log)
+    return {a or b for a, b in pares}
+
+
+def cuadernos_ajenos(raiz: Path, alumno: str, tarea: str) -> list[str]:
+    """Reasons for notebooks in the submission that the assignment does not have (renamed)."""
+    esperados = {p.name for p in (raiz / "release" / tarea).glob("*.ipynb")}
+    entregados = {p.name for p in (raiz / "submitted" / alumno / tarea).glob("*.ipynb")}
+    motivos = [f"falta el cuaderno {n}" for n in sorted(esperados - entregados)]
+    motivos += [f"el cuaderno {n} no es de la tarea (¿lo renombraste?): no se califica"
+                for n in sorted(entregados - esperados)]
+    return motivos
+
+
+def avisos_de_archivos(log: str, tarea: str) -> dict[str, list[str]]:
+    """Reports about students' files (links, special files, budgets…) in an nbgrader log."""
+    from grader_tests.archivos_alumno import MARCA
+    avisos: dict[str, list[str]] = {}
+    for m in re.finditer(rf"{MARCA} de '([^'\n]*)' en '{re.escape(tarea)}': ([^\n]*)", log):
+        avisos.setdefault(m[1], []).append(m[2].strip())
+    return avisos
+
+
+def del_log_del_alumno(log: str) -> list[str]:
+    """Observations in one student's autograde log lines (cells nbgrader put back, duplicates…)."""
+    lista: list[str] = []
+    for linea in log.splitlines():
+        cambio = re.search(r"Attribute 'cell_type' for cell (\S+) has changed! "
+                           r"\(should be: (\w+), got: (\w+)\)", linea)
+        if cambio:
+            lista.append(f"la celda {cambio[1]} se había convertido en {cambio[3]}: nbgrader la "
+                         f"ha devuelto a {cambio[2]} y se ha calificado")
+        lista += observaciones.del_log(linea)
+        if "exists multiple times" in linea:
+            gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
+            lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")
+    return lista

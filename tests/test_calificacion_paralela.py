@@ -1,0 +1,181 @@
+"""End to end: the same grades with 1 worker, 2 workers and a PostgreSQL gradebook; the sandbox check.
+
+One small course (lesson 1 only, to keep it short): four sample students and
+a broken submission (its notebook is not JSON), graded by ``scripts/grade.py``
+with ``CURSO_TRABAJADORES=1`` and ``=2`` on SQLite, and with 2 workers writing
+straight into a private PostgreSQL cluster (started here on loopback; given as
+a plain ``postgresql://`` URL, which the course rewrites).  Every grade, comment
+and manual-grade flag, the TA table with its observations, ``grades.csv`` and
+the feedback files must be identical.  Then the Kubernetes Job's entry point:
+two ``--fragmento I/2`` processes at once on the PostgreSQL gradebook.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from nbgrader.api import Gradebook
+
+import postgresql_temporal
+from curso_temporal import copiar_curso, ejecutar, entorno
+from scripts.calificacion import libro_de_notas
+from scripts import samples
+
+TAREA, OTRA = "01_atencion_multicabeza", "02_codificacion_posicional"
+MUESTRAS = ["con_error", "escala_d_model", "perfecta", "sin_wo"]
+ROTA = "rota"
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    """The course with its submissions, before grading (copied for each way of grading)."""
+    curso = copiar_curso(tmp_path_factory.mktemp("paralela") / "base")
+    for alumno in MUESTRAS:
+        samples.build_student(alumno, samples.RESPUESTAS / f"{alumno}.py", curso / "release", curso / "submitted")
+    for carpeta in [curso / "source" / OTRA, curso / "release" / OTRA, *curso.glob(f"submitted/*/{OTRA}")]:
+        shutil.rmtree(carpeta)
+    rota = curso / "submitted" / ROTA / TAREA
+    shutil.copytree(curso / "release" / TAREA, rota)
+    (rota / "atencion_multicabeza.ipynb").write_text('{"cells": [{"cell_type": "code", "sour')
+    return curso
+
+
+def _volcado(url: str) -> dict:
+    """Every grade, comment and flag of the gradebook, by names."""
+    libro_de_notas.herramientas_en_path()
+    datos = {}
+    with Gradebook(url) as gb:
+        for asignacion in gb.assignments:
+            for entrega in asignacion.submissions:
+                clave = (asignacion.name, entrega.student.id)
+                datos[clave] = (entrega.score, entrega.max_score, entrega.needs_manual_grade, str(entrega.timestamp))
+                for nb in entrega.notebooks:
+                    for g in nb.grades:
+                        datos[(*clave, nb.name, g.name)] = (g.auto_score, g.manual_score, g.extra_credit,
+                                                            g.needs_manual_grade)
+                    for c in nb.comments:
+                        datos[(*clave, nb.name, c.name, "comentario")] = (c.auto_comment, c.manual_comment)
+    return datos
+
+
+def _tabla(salida: str) -> list[str]:
+    """The TA table and its observations, as printed."""
+    lineas = salida.splitlines()
+    inicio = next(i for i, l in enumerate(lineas) if l.startswith("alumno "))
+    fin = next((i for i, l in enumerate(lineas) if l.startswith("Notas:")), len(lineas))
+    return lineas[inicio:fin]
+
+
+def _comentarios(curso: Path) -> dict[str, str]:
+    return {str(p.relative_to(curso)): p.read_text() for p in sorted((curso / "feedback").rglob("*.html"))}
+
+
+def _calificar(base: Path, destino: Path, url: str | None = None, **variables: str) -> dict:
+    curso = destino / "curso"
+    shutil.copytree(base, curso, symlinks=True)
+    proceso = ejecutar(curso, "python", "scripts/grade.py", env=variables, timeout=900)
+    return {"curso": curso, "salida": proceso.stdout,
+            "notas": _volcado(url or libro_de_notas.url_sqlite(curso)),
+            "csv": sorted((curso / "grades.csv").read_text().splitlines()),
+            "comentarios": _comentarios(curso)}
+
+
+@pytest.fixture(scope="module")
+def un_trabajador(base, tmp_path_factory):
+    return _calificar(base, tmp_path_factory.mktemp("k1"), CURSO_TRABAJADORES="1")
+
+
+@pytest.fixture(scope="module")
+def dos_trabajadores(base, tmp_path_factory):
+    return _calificar(base, tmp_path_factory.mktemp("k2"), CURSO_TRABAJADORES="2")
+
+
+@pytest.mark.slow
+def test_uno_y_dos_trabajadores_dan_lo_mismo(un_trabajador, dos_trabajadores):
+    assert "Se califica con 1 trabajador " in un_trabajador["salida"]
+    assert "Se califica con 2 trabajadores a la vez" in dos_trabajadores["salida"]
+    assert dos_trabajadores["notas"] == un_trabajador["notas"]
+    assert _tabla(dos_trabajadores["salida"]) == _tabla(un_trabajador["salida"])
+    assert dos_trabajadores["csv"] == un_trabajador["csv"]
+    assert dos_trabajadores["comentarios"] == un_trabajador["comentarios"]
+    assert len(dos_trabajadores["comentarios"]) == len(MUESTRAS)
+    # nothing of the workers' copies is left behind
+    assert sorted(p.name for p in dos_trabajadores["curso"].glob("*.db")) == ["gradebook.db"]
+
+
+@pytest.mark.slow
+def test_la_entrega_rota_tiene_su_fila_y_su_motivo_y_no_toca_a_nadie(un_trabajador, dos_trabajadores):
+    notas = dos_trabajadores["notas"]
+    assert notas[(TAREA, ROTA)][0] == 0
+    tabla = _tabla(dos_trabajadores["salida"])
+    assert any(l.startswith(f"  {ROTA} / {TAREA}: el cuaderno no es un JSON válido") for l in tabla), tabla
+    # its worker's other student is graded as usual (sorted: rota shares worker 1 with escala_d_model)
+    assert 0 < notas[(TAREA, "escala_d_model")][0] < notas[(TAREA, "escala_d_model")][1]
+    assert notas[(TAREA, "perfecta")][0] == notas[(TAREA, "perfecta")][1]
+
+
+@pytest.fixture(scope="module")
+def postgresql():
+    postgresql_temporal.omitir_o_fallar()
+    cluster = postgresql_temporal.ClusterTemporal()
+    try:
+        cluster.arrancar()
+        yield cluster
+    finally:
+        cluster.parar()
+
+
+@pytest.mark.slow
+def test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo(
+        base, tmp_path_factory, postgresql, un_trabajador):
+    url = postgresql.crear_base("gradebook_atencion")
+    llana = url.replace("postgresql+psycopg2://", "postgresql://")      # documented rewrite
+    resultado = _calificar(base, tmp_path_factory.mktemp("pg"), url=url,
+                           CURSO_TRABAJADORES="2", CURSO_DB_URL=llana)
+    curso = resultado["curso"]
+    assert "Se califica con 2 trabajadores a la vez (libro de notas: postgresql+psycopg2://nbgrader:***@" \
+        in resultado["salida"]
+    assert postgresql.clave not in resultado["salida"]
+    assert not (curso / "gradebook.db").exists()
+    assert resultado["notas"] == un_trabajador["notas"]
+    assert _tabla(resultado["salida"]) == _tabla(un_trabajador["salida"])
+    assert resultado["csv"] == un_trabajador["csv"]
+    assert resultado["comentarios"] == un_trabajador["comentarios"]
+
+    # the Kubernetes Indexed Job: two shards at once, each writing its students into PostgreSQL
+    variables = {**entorno(), "CURSO_DB_URL": url, "CURSO_TRABAJADORES": "1"}
+    procesos = [subprocess.Popen([sys.executable, "scripts/grade.py", "--fragmento", f"{i}/2"], cwd=curso,
+                                 env=variables, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                for i in range(2)]
+    salidas = [p.communicate(timeout=600)[0] for p in procesos]
+    assert [p.returncode for p in procesos] == [0, 0], salidas
+    assert "Fragmento 1/2: 2 alumnos de 5." in salidas[1]
+    filas = [l.split()[0] for s in salidas for l in _tabla(s)[2:] if l and not l.startswith(("  ", "Obs"))]
+    assert sorted(filas) == sorted([*MUESTRAS, ROTA])
+    observaciones = sorted(l for s in salidas for l in _tabla(s) if l.startswith("  "))
+    assert observaciones == sorted(l for l in _tabla(un_trabajador["salida"]) if l.startswith("  "))
+    assert _volcado(url) == un_trabajador["notas"]
+    assert _comentarios(curso) == un_trabajador["comentarios"]
+
+
+def test_sin_aislamiento_no_se_califica_a_nadie(tmp_path):
+    """bubblewrap that cannot create its namespaces (a container's default profile): exit 1, Spanish reason."""
+    curso = copiar_curso(tmp_path / "curso")
+    falso = tmp_path / "bin"
+    falso.mkdir()
+    (falso / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    (falso / "bwrap").chmod(0o755)
+    proceso = ejecutar(curso, "python", "scripts/grade.py", check=False, timeout=300,
+                       env={"PATH": f"{falso}{os.pathsep}{entorno()['PATH']}", "CURSO_SIN_AISLAMIENTO": ""})
+    assert proceso.returncode != 0
+    assert "el aislamiento (bubblewrap) no arranca" in proceso.stderr
+    assert "No permissions to create new namespace" in proceso.stderr
+    assert "CURSO_SIN_AISLAMIENTO=1" in proceso.stderr and "seccomp=unconfined" in proceso.stderr
+    assert "No se ha calificado a nadie." in proceso.stderr
+    assert not (curso / "gradebook.db").exists() and not (curso / "grades.csv").exists()
+    assert not (curso / "submitted").exists()
+    assert [p.name for p in (curso / "autograded").iterdir() if p.is_dir()] == []
