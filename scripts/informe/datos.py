@@ -267,7 +267,7 @@ def _sin_implementar(v: dict) -> bool:
 
 def porcentaje(x: float) -> str:
     """``0.4286`` → ``"43 %"`` (Spanish typography: a space before %)."""
-    return f"{round(100 * x):d} %"
+    return f"{round(100 * x):d}\u00a0%"
 
 
 def resumir(tarea: TareaLeida, umbral_error: float = UMBRAL_ERROR,
@@ -367,13 +367,13 @@ def resumir(tarea: TareaLeida, umbral_error: float = UMBRAL_ERROR,
     for f in filas_propiedad:
         if f.entregas and f.tasa < umbral_acierto:
             repasar.append(f"Propiedad «{f.descripcion}» ({f.funcion}): la cumple el {porcentaje(f.tasa)} "
-                           f"({f.aprobadas} de {f.entregas}).")
+                           f"de las entregas ({f.aprobadas} de {f.entregas}).")
     for f in filas_pregunta:
         if f.entregas and f.tasa < umbral_acierto:
             extra = (f"; la respuesta incorrecta más elegida es «{f.error_frecuente}» ({f.veces_error_frecuente})"
                      if f.error_frecuente is not None else "")
             repasar.append(f"Pregunta {f.variable}: la acierta el {porcentaje(f.tasa)} "
-                           f"({f.correctas} de {f.entregas}){extra}.")
+                           f"de las entregas ({f.correctas} de {f.entregas}){extra}.")
     return Resumen(tarea.tarea, tarea.maximo, [e.puntos for e in tarea.entregas], n, filas_propiedad,
                    filas_error, filas_pregunta, sorted(incidencias, key=lambda i: (i.alumno, i.motivo)),
                    repasar, exportacion)

@@ -196,9 +196,6 @@ def pagina(resumenes: list[Resumen], umbral_error: float, umbral_acierto: float,
            fecha: datetime | None = None) -> str:
     """The whole HTML document (Spanish, self-contained)."""
     fecha = fecha or datetime.now()
-    repasar = []
-    for r in resumenes:
-        repasar += [f"{r.tarea}: {linea}" for linea in r.repasar]
     partes = ['<!DOCTYPE html>', '<html lang="es"><head><meta charset="utf-8">',
               '<meta name="viewport" content="width=device-width, initial-scale=1">',
               "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
@@ -209,11 +206,14 @@ def pagina(resumenes: list[Resumen], umbral_error: float, umbral_acierto: float,
               'veredictos guardados por el corrector.</p>',
               f'<p class="aviso"><strong>Sólo para el profesorado.</strong> {e(AVISO)}</p>',
               '<section class="repasar"><h3>Qué repasar</h3>',
-              f'<p class="nota">Errores conocidos que cometió al menos el {porcentaje(umbral_error)} de las entregas '
-              f'calificadas; propiedades y preguntas que acertó menos del {porcentaje(umbral_acierto)}.</p>']
-    if repasar:
-        partes.append("<ul>" + "".join(f"<li>{e(linea)}</li>" for linea in repasar) + "</ul>")
-    else:
+              f'<p class="nota">Errores conocidos presentes en al menos el {porcentaje(umbral_error)} de las entregas '
+              f'calificadas; propiedades del ejercicio y preguntas del cuestionario que se cumplen o se aciertan en '
+              f'menos del {porcentaje(umbral_acierto)} de ellas.</p>']
+    con_algo = [r for r in resumenes if r.repasar]
+    for r in con_algo:
+        partes.append(f"<h4>{e(r.tarea)}</h4><ul>" + "".join(f"<li>{e(linea)}</li>" for linea in r.repasar)
+                      + "</ul>")
+    if not con_algo:
         partes.append("<p>Nada supera los umbrales.</p>")
     partes.append("</section>")
     if resumenes:
