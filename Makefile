@@ -9,6 +9,7 @@
 #   make hub     the course's JupyterHub on 127.0.0.1 with throwaway accounts (as root; despliegue/)
 #   make comprobar  the author's check before committing (scripts/comprobar.py; Spanish, exit 1 on problems)
 #   make leccion NOMBRE=03_algo FUNCION=f   a new lesson with its graded exercise (scripts/leccion.py)
+#   make informe the class report after grading (informe/informe.html and CSVs; scripts/informe/)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -22,7 +23,7 @@ ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
 PYTHON_HUB ?= /usr/bin/python3
 VENV_HUB   := .venv-hub
 
-.PHONY: grade test release lab bench clean venv hub comprobar leccion
+.PHONY: grade test release lab bench clean venv hub comprobar leccion informe
 
 $(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterlab/*.toml ajustes_jupyterlab/*/*.json)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +46,9 @@ venv: $(VENV)/.installed
 
 grade: $(VENV)/.installed
 	$(BIN)/python scripts/grade.py
+
+informe: $(VENV)/.installed
+	$(BIN)/python -m scripts.informe $(INFORME_ARGS)
 
 release: $(VENV)/.installed
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
@@ -75,4 +79,4 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/bench_evidencia.py
 
 clean:
-	rm -rf submitted autograded/*/ feedback grades.csv gradebook.db .nbgrader.log para_subir
+	rm -rf submitted autograded/*/ feedback veredictos informe grades.csv gradebook.db .nbgrader.log para_subir

@@ -22,6 +22,7 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
 from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
 from grader_tests.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
+from grader_tests.registro_de_veredictos import GuardarVeredictos  # noqa: E402
 from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOcultas  # noqa: E402
 from grader_tests import nbgrader_seguro  # noqa: E402
 from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
@@ -83,7 +84,11 @@ c.Autograde.autograde_preprocessors = [
     SaveAutoGrades,
     AssignLatePenalties,
     CheckCellMetadata,
+    GuardarVeredictos,
 ]
+# ... and each cell's verdict, typed, in veredictos/<tarea>/<alumno>/<cuaderno>.json (outside the
+# sandbox; read by the class report, scripts/informe/).
+c.GuardarVeredictos.carpeta = os.path.join(RAIZ, "veredictos")
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, AvisosEnComentarios, CSSHTMLHeaderPreprocessor]

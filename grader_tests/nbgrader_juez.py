@@ -24,6 +24,7 @@ from .casos import especificacion
 from .evidencia import EvidenciaInvalida, comprobar
 from .cliente import MIME_EVIDENCIA
 from .saneamiento import NOTA_CELDA_EDITADA, celda_editada
+from .registro_de_veredictos import CLAVE as CLAVE_VEREDICTOS
 from .veredicto import Veredicto
 
 MOTIVOS_ERROR = {
@@ -111,6 +112,7 @@ class JuzgarEvidencias(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         notebook = (resources.get("nbgrader") or {}).get("notebook") or resources.get("unique_key")
+        veredictos = resources.setdefault(CLAVE_VEREDICTOS, {})     # for GuardarVeredictos (class report)
         for celda in nb.cells:
             if celda.cell_type != "code" or not utils.is_grade(celda) or utils.is_solution(celda):
                 continue
@@ -127,6 +129,7 @@ class JuzgarEvidencias(NbGraderPreprocessor):
             if celda_editada(celda):
                 veredicto.lineas.append(NOTA_CELDA_EDITADA)
             celda.outputs = salidas_del_veredicto(veredicto, celda.get("execution_count"))
+            veredictos[celda.metadata.nbgrader["grade_id"]] = veredicto.a_dict()
             self.log.info("%s: %s de %s", celda.metadata.nbgrader["grade_id"],
                           veredicto.puntos, veredicto.maximo)
         return nb, resources

@@ -283,9 +283,20 @@ def paso_subidas_al_lms(raiz: Path, resultado: Resultado) -> list[str]:
     return lms.preparar_subidas(raiz, Nbgrader(raiz))              # para_subir/ (Moodle, Canvas)
 
 
+def paso_informe(raiz: Path, resultado: Resultado) -> list[str]:
+    """The class report (scripts/informe/); a failure is reported and never undoes the grading."""
+    from scripts import informe
+    try:
+        return informe.lineas_para_la_terminal(raiz, informe.generar(raiz))
+    except Exception as error:  # noqa: BLE001 - the grades are in: say why the report is missing
+        return [f"No se pudo escribir el informe de la clase ({type(error).__name__}: {error}); "
+                "vuelve a intentarlo con make informe."]
+
+
 PASOS_TRAS_CALIFICAR: list[Callable[[Path, Resultado], list[str]]] = [
     paso_notas_y_comentarios,
     paso_subidas_al_lms,
+    paso_informe,
 ]
 
 

@@ -6,8 +6,11 @@ with ``CURSO_TRABAJADORES=1`` and ``=2`` on SQLite, and with 2 workers writing
 straight into a private PostgreSQL cluster (started here on loopback; given as
 a plain ``postgresql://`` URL, which the course rewrites).  Every grade, comment
 and manual-grade flag, the TA table with its observations, ``grades.csv`` and
-the feedback files must be identical.  Then the Kubernetes Job's entry point:
-two ``--fragmento I/2`` processes at once on the PostgreSQL gradebook.
+the feedback files must be identical, and so must the class report (issue 15:
+two battery submissions repeat the samples' planted mistakes, so each is
+counted twice across both workers).  Then the Kubernetes Job's entry point:
+two ``--fragmento I/2`` processes at once on the PostgreSQL gradebook, and
+``make informe`` on it.
 """
 from __future__ import annotations
 
@@ -28,6 +31,9 @@ from scripts import samples
 TAREA, OTRA = "01_atencion_multicabeza", "02_codificacion_posicional"
 MUESTRAS = ["con_error", "escala_d_model", "perfecta", "sin_wo"]
 ROTA = "rota"
+# battery submissions with the samples' planted mistakes (and the same wrong quiz answer as escala_d_model)
+BATERIA = {"bateria_escala": ("e01_escala_d_model.py", "respuesta_2 = 4 * 512 * 512 + 1"),
+           "bateria_sin_wo": ("e08_sin_wo.py", "")}
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +42,13 @@ def base(tmp_path_factory) -> Path:
     curso = copiar_curso(tmp_path_factory.mktemp("paralela") / "base")
     for alumno in MUESTRAS:
         samples.build_student(alumno, samples.RESPUESTAS / f"{alumno}.py", curso / "release", curso / "submitted")
+    from grader_tests.descubrimiento import ejercicio
+    for alumno, (archivo, pregunta) in BATERIA.items():
+        codigo = (ejercicio("multi_head").carpeta / "bateria" / archivo).read_text(encoding="utf-8")
+        respuestas = curso.parent / f"{alumno}.py"
+        respuestas.write_text(f"# %% {TAREA} / multi_head\n{codigo}\n# %% {TAREA} / quiz = correcto\n"
+                              + (f"# %% {TAREA} / respuesta_2\n{pregunta}\n" if pregunta else ""), encoding="utf-8")
+        samples.build_student(alumno, respuestas, curso / "release", curso / "submitted")
     for carpeta in [curso / "source" / OTRA, curso / "release" / OTRA, *curso.glob(f"submitted/*/{OTRA}")]:
         shutil.rmtree(carpeta)
     rota = curso / "submitted" / ROTA / TAREA
@@ -74,6 +87,14 @@ def _comentarios(curso: Path) -> dict[str, str]:
     return {str(p.relative_to(curso)): p.read_text() for p in sorted((curso / "feedback").rglob("*.html"))}
 
 
+def _informe(curso: Path) -> dict[str, str]:
+    """The class report's CSVs, and its HTML without the date line."""
+    import re
+    textos = {str(p.relative_to(curso)): p.read_text(encoding="utf-8") for p in sorted((curso / "informe").rglob("*.csv"))}
+    textos["informe.html"] = re.sub(r"Generado el [^<]*", "", (curso / "informe" / "informe.html").read_text(encoding="utf-8"))
+    return textos
+
+
 def _calificar(base: Path, destino: Path, url: str | None = None, **variables: str) -> dict:
     curso = destino / "curso"
     shutil.copytree(base, curso, symlinks=True)
@@ -81,7 +102,7 @@ def _calificar(base: Path, destino: Path, url: str | None = None, **variables: s
     return {"curso": curso, "salida": proceso.stdout,
             "notas": _volcado(url or libro_de_notas.url_sqlite(curso)),
             "csv": sorted((curso / "grades.csv").read_text().splitlines()),
-            "comentarios": _comentarios(curso)}
+            "comentarios": _comentarios(curso), "informe": _informe(curso)}
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +123,8 @@ def test_uno_y_dos_trabajadores_dan_lo_mismo(un_trabajador, dos_trabajadores):
     assert _tabla(dos_trabajadores["salida"]) == _tabla(un_trabajador["salida"])
     assert dos_trabajadores["csv"] == un_trabajador["csv"]
     assert dos_trabajadores["comentarios"] == un_trabajador["comentarios"]
-    assert len(dos_trabajadores["comentarios"]) == len(MUESTRAS)
+    assert len(dos_trabajadores["comentarios"]) == len(MUESTRAS) + len(BATERIA)
+    assert dos_trabajadores["informe"] == un_trabajador["informe"]
     # nothing of the workers' copies is left behind
     assert sorted(p.name for p in dos_trabajadores["curso"].glob("*.db")) == ["gradebook.db"]
 
@@ -116,6 +138,17 @@ def test_la_entrega_rota_tiene_su_fila_y_su_motivo_y_no_toca_a_nadie(un_trabajad
     # its worker's other student is graded as usual (sorted: rota shares worker 1 with escala_d_model)
     assert 0 < notas[(TAREA, "escala_d_model")][0] < notas[(TAREA, "escala_d_model")][1]
     assert notas[(TAREA, "perfecta")][0] == notas[(TAREA, "perfecta")][1]
+
+
+@pytest.mark.slow
+def test_el_informe_cuenta_los_errores_sembrados_de_los_dos_trabajadores(dos_trabajadores):
+    import csv
+    carpeta = dos_trabajadores["curso"] / "informe" / TAREA
+    leer = lambda n: list(csv.DictReader(open(carpeta / f"{n}.csv", encoding="utf-8")))  # noqa: E731
+    assert [(f["id"], f["alumnos"]) for f in leer("errores")] == [("escala_d_model", "2"), ("sin_wo", "2")]
+    pregunta = {f["variable"]: f for f in leer("cuestionario")}["respuesta_2"]
+    assert (pregunta["respuesta_incorrecta_mas_elegida"], pregunta["veces"]) == (str(4 * 512 * 512 + 1), "2")
+    assert any(f["alumno"] == ROTA and "nbgrader no pudo calificar" in f["motivo"] for f in leer("incidencias"))
 
 
 @pytest.fixture(scope="module")
@@ -145,6 +178,7 @@ def test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo(
     assert _tabla(resultado["salida"]) == _tabla(un_trabajador["salida"])
     assert resultado["csv"] == un_trabajador["csv"]
     assert resultado["comentarios"] == un_trabajador["comentarios"]
+    assert resultado["informe"] == un_trabajador["informe"]
 
     # the Kubernetes Indexed Job: two shards at once, each writing its students into PostgreSQL
     variables = {**entorno(), "CURSO_DB_URL": url, "CURSO_TRABAJADORES": "1"}
@@ -153,13 +187,16 @@ def test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo(
                 for i in range(2)]
     salidas = [p.communicate(timeout=600)[0] for p in procesos]
     assert [p.returncode for p in procesos] == [0, 0], salidas
-    assert "Fragmento 1/2: 2 alumnos de 5." in salidas[1]
+    assert f"Fragmento 1/2: 3 alumnos de {len(MUESTRAS) + len(BATERIA) + 1}." in salidas[1]
     filas = [l.split()[0] for s in salidas for l in _tabla(s)[2:] if l and not l.startswith(("  ", "Obs"))]
-    assert sorted(filas) == sorted([*MUESTRAS, ROTA])
+    assert sorted(filas) == sorted([*MUESTRAS, *BATERIA, ROTA])
     observaciones = sorted(l for s in salidas for l in _tabla(s) if l.startswith("  "))
     assert observaciones == sorted(l for l in _tabla(un_trabajador["salida"]) if l.startswith("  "))
     assert _volcado(url) == un_trabajador["notas"]
     assert _comentarios(curso) == un_trabajador["comentarios"]
+    # the report from the shards' verdicts and the PostgreSQL gradebook (make informe)
+    ejecutar(curso, "python", "-m", "scripts.informe", env={"CURSO_DB_URL": url})
+    assert _informe(curso) == un_trabajador["informe"]
 
 
 def test_sin_aislamiento_no_se_califica_a_nadie(tmp_path):

@@ -1,0 +1,47 @@
+"""The class report after grading (``make informe``; ``make grade`` writes it at the end).
+
+What the class got wrong, per assignment, for the teaching assistants and the
+course's authors: score histogram, per-property pass rates, the known mistakes
+ranked by how many students made them (with the lesson section to revisit),
+per quiz question the share of correct answers and the most chosen wrong one,
+the submissions that could not be graded or lost points without being judged,
+and «qué repasar» at the top (what passes the thresholds).
+
+Sources: the gradebook and the verdicts the trusted judge recorded
+(``scripts.informe.datos``); output: ``informe/informe.html`` plus CSVs per
+assignment (``scripts.informe.pagina``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from scripts.informe import datos, pagina
+
+CARPETA_INFORME = "informe"
+
+
+def generar(raiz: Path, destino: Path | None = None, umbral_error: float = datos.UMBRAL_ERROR,
+            umbral_acierto: float = datos.UMBRAL_ACIERTO) -> Path:
+    """Write the report of the course at ``raiz`` into ``destino`` (default ``<raiz>/informe``).
+
+    Returns the path of ``informe.html``.  Raises what opening the gradebook raises
+    (``libro_de_notas.LibroDeNotasInvalido``, driver errors).
+    """
+    raiz = Path(raiz)
+    destino = Path(destino) if destino else raiz / CARPETA_INFORME
+    resumenes = [datos.resumir(t, umbral_error, umbral_acierto) for t in datos.leer(raiz)]
+    destino.mkdir(parents=True, exist_ok=True)
+    from grader_tests.registro_de_veredictos import nombre_seguro
+    for resumen in resumenes:
+        if nombre_seguro(resumen.tarea):
+            pagina.escribir_csvs(resumen, destino / resumen.tarea)
+    ruta = destino / "informe.html"
+    temporal = destino / "informe.html.tmp"
+    temporal.write_text(pagina.pagina(resumenes, umbral_error, umbral_acierto), encoding="utf-8")
+    temporal.replace(ruta)
+    return ruta
+
+
+def lineas_para_la_terminal(raiz: Path, ruta: Path) -> list[str]:
+    """What ``make grade`` / ``make informe`` print about the report."""
+    return [f"Informe de la clase (sólo para el profesorado): {ruta}   CSV: {ruta.parent}/<tarea>/"]

@@ -1,0 +1,227 @@
+"""Write the class report: one self-contained Spanish HTML page and CSVs per assignment.
+
+Layout of ``informe/`` (course root)::
+
+    informe.html                      every assignment; charts embedded as data: URIs
+    <tarea>/veredictos.csv            one row per student × graded test cell (the verdicts, exported)
+    <tarea>/distribucion.csv          histogram of the scores (bin edges, submissions)
+    <tarea>/propiedades.csv           per-property pass rates
+    <tarea>/errores.csv               known mistakes ranked by students
+    <tarea>/cuestionario.csv          per quiz question: share correct, most chosen wrong answer
+    <tarea>/incidencias.csv           who could not be graded or lost points without being judged, and why
+
+Student ids and answers are hostile text: every value is escaped in the HTML
+(``html.escape``) and, in the CSVs, a text field that a spreadsheet would run
+as a formula (``=``, ``+``, ``-``, ``@``…) gets a leading apostrophe.  The page
+loads nothing (no scripts, no CDN, no fonts) and contains no hidden-test code,
+no reference value and no student's code.
+"""
+from __future__ import annotations
+
+import csv
+import html
+from datetime import datetime
+from pathlib import Path
+
+from scripts.informe import graficos
+from scripts.informe.datos import Resumen, porcentaje
+
+AVISO = ("Informe para el profesorado y los autores del curso: no lo compartas con el alumnado. "
+         "Sólo nombra a alumnos donde hay que actuar (entregas con incidencias); no contiene pruebas "
+         "ocultas, valores de referencia ni código de ninguna entrega.")
+
+ESTILO = """
+body { font-family: system-ui, "Segoe UI", "DejaVu Sans", sans-serif; color: #111; background: #fff;
+       max-width: 60rem; margin: 1.5rem auto; padding: 0 1rem; line-height: 1.45; }
+h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 2px solid #0072B2; }
+h3 { margin-top: 1.4rem; }
+.aviso { border-left: 4px solid #D55E00; background: #fff4ec; padding: .5rem .8rem; }
+.repasar { border: 1px solid #0072B2; background: #eef6fb; padding: .4rem 1rem; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; width: 100%; font-size: .92rem; }
+th, td { border: 1px solid #bbb; padding: .25rem .45rem; text-align: left; vertical-align: top; }
+th { background: #e8e8e8; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: .5rem 0 1rem; } figure img { max-width: 100%; height: auto; }
+figcaption { font-size: .85rem; color: #444; }
+.nota { color: #444; font-size: .9rem; }
+@media print {
+  body { max-width: none; margin: 0; font-size: 10pt; }
+  h2 { break-before: page; } h2.primera { break-before: auto; }
+  figure, table, tr { break-inside: avoid; }
+  .aviso, .repasar, th { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+"""
+
+CABECERAS = {
+    "veredictos": ["alumno", "cuaderno", "grade_id", "propiedad", "puntos", "maximo", "motivo", "errores",
+                   "respuesta"],
+    "distribucion": ["desde", "hasta", "entregas"],
+    "propiedades": ["grade_id", "funcion", "propiedad", "entregas", "aprobadas", "porcentaje"],
+    "errores": ["id", "nombre", "categoria", "seccion", "funcion", "alumnos", "porcentaje"],
+    "cuestionario": ["grade_id", "variable", "entregas", "correctas", "porcentaje", "sin_contestar",
+                     "ilegibles", "respuesta_incorrecta_mas_elegida", "veces"],
+    "incidencias": ["alumno", "motivo", "celdas", "puntos_perdidos"],
+}
+
+
+def e(texto: object) -> str:
+    """HTML-escaped text (quotes included)."""
+    return html.escape(str(texto), quote=True)
+
+
+def num(x: float) -> str:
+    """A score for Spanish readers: ``7.5`` → ``"7,5"``, ``3.0`` → ``"3"``."""
+    return f"{x:g}".replace(".", ",")
+
+
+def celda_csv(valor: object) -> object:
+    """A CSV value a spreadsheet will not run: text starting with = + - @ TAB CR gets a leading '."""
+    if isinstance(valor, str) and valor[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + valor
+    return valor
+
+
+def _escribir_csv(ruta: Path, cabecera: list[str], filas: list[list]) -> None:
+    with open(ruta, "w", encoding="utf-8", newline="") as archivo:
+        escritor = csv.writer(archivo)
+        escritor.writerow(cabecera)
+        escritor.writerows([[celda_csv(v) for v in fila] for fila in filas])
+
+
+def distribucion(resumen: Resumen) -> list[list]:
+    """Rows ``[desde, hasta, entregas]`` of the histogram (the last bin includes its upper edge)."""
+    bordes = graficos.intervalos(resumen.maximo)
+    filas = []
+    for i in range(len(bordes) - 1):
+        a, b = bordes[i], bordes[i + 1]
+        ultimo = i == len(bordes) - 2
+        filas.append([round(a, 4), round(b, 4),
+                      sum(1 for x in resumen.notas if a <= x < b or (ultimo and x >= b) or (i == 0 and x < a))])
+    return filas
+
+
+def escribir_csvs(resumen: Resumen, carpeta: Path) -> list[Path]:
+    """The CSVs of one assignment in ``carpeta`` (created); returns their paths."""
+    carpeta.mkdir(parents=True, exist_ok=True)
+    filas = {
+        "veredictos": [[f[c] for c in CABECERAS["veredictos"]] for f in resumen.exportacion],
+        "distribucion": distribucion(resumen),
+        "propiedades": [[f.grade_id, f.funcion, f.descripcion, f.entregas, f.aprobadas, round(100 * f.tasa, 1)]
+                        for f in resumen.propiedades],
+        "errores": [[f.id, f.nombre, f.categoria, f.seccion, f.funcion, f.alumnos, round(100 * f.tasa, 1)]
+                    for f in resumen.errores],
+        "cuestionario": [[f.grade_id, f.variable, f.entregas, f.correctas, round(100 * f.tasa, 1), f.sin_contestar,
+                          f.ilegibles, f.error_frecuente or "", f.veces_error_frecuente]
+                         for f in resumen.preguntas],
+        "incidencias": [[i.alumno, i.motivo, " ".join(i.celdas),
+                         "" if i.puntos_perdidos is None else i.puntos_perdidos] for i in resumen.incidencias],
+    }
+    rutas = []
+    for nombre, cabecera in CABECERAS.items():
+        ruta = carpeta / f"{nombre}.csv"
+        _escribir_csv(ruta, cabecera, filas[nombre])
+        rutas.append(ruta)
+    return rutas
+
+
+def _tabla(cabecera: list[str], filas: list[list[str]], numericas: set[int] = frozenset()) -> str:
+    """An HTML table; every cell is escaped here."""
+    partes = ["<table><thead><tr>", *(f"<th>{e(c)}</th>" for c in cabecera), "</tr></thead><tbody>"]
+    for fila in filas:
+        partes.append("<tr>" + "".join(f'<td class="n">{e(v)}</td>' if i in numericas else f"<td>{e(v)}</td>"
+                                       for i, v in enumerate(fila)) + "</tr>")
+    partes.append("</tbody></table>")
+    return "".join(partes)
+
+
+def _figura(uri: str, alternativo: str, pie: str) -> str:
+    return (f'<figure><img src="{e(uri)}" alt="{e(alternativo)}"><figcaption>{e(pie)}</figcaption></figure>')
+
+
+def seccion(resumen: Resumen, umbral_acierto: float, primera: bool = False) -> str:
+    """The HTML of one assignment."""
+    r = resumen
+    clase = ' class="primera"' if primera else ""
+    partes = [f'<h2 id="{e(r.tarea)}"{clase}>{e(r.tarea)}</h2>',
+              f'<p class="nota">{len(r.notas)} entregas en el libro de notas; {r.juzgadas} con veredictos del '
+              f'corrector. Nota máxima: {e(num(r.maximo))} puntos.</p>']
+    if r.notas:
+        partes.append(_figura(graficos.histograma(r.notas, r.maximo), f"Histograma de las notas de {r.tarea}",
+                              "Notas finales del libro de notas (con las correcciones a mano, si las hay)."))
+    partes.append("<h3>Propiedades del ejercicio: entregas que las cumplen</h3>")
+    if r.propiedades:
+        partes.append(_figura(
+            graficos.barras([f"{f.funcion}: {f.descripcion}" for f in r.propiedades], [f.tasa for f in r.propiedades],
+                            "Entregas con la celda entera", umbral_acierto),
+            f"Porcentaje de entregas que cumplen cada propiedad en {r.tarea}",
+            f"En naranja, por debajo del {porcentaje(umbral_acierto)} (línea discontinua)."))
+        partes.append(_tabla(["función", "propiedad", "celda", "la cumplen", "entregas", "%"],
+                             [[f.funcion, f.descripcion, f.grade_id, f.aprobadas, f.entregas, porcentaje(f.tasa)]
+                              for f in r.propiedades], {3, 4, 5}))
+    else:
+        partes.append('<p class="nota">Ninguna celda del ejercicio tiene veredictos.</p>')
+    partes.append("<h3>Errores conocidos, de más a menos frecuente</h3>")
+    if r.errores:
+        partes.append(_tabla(["error", "función", "sección de la lección para repasar", "alumnos", "% de las entregas"],
+                             [[f.nombre, f.funcion, f.seccion, f.alumnos, porcentaje(f.tasa)] for f in r.errores],
+                             {3, 4}))
+    else:
+        partes.append('<p class="nota">El corrector no reconoció ningún error conocido.</p>')
+    partes.append("<h3>Cuestionario</h3>")
+    if r.preguntas:
+        partes.append(_figura(graficos.barras([f.variable for f in r.preguntas], [f.tasa for f in r.preguntas],
+                                              "Respuestas correctas por pregunta", umbral_acierto),
+                              f"Porcentaje de respuestas correctas por pregunta en {r.tarea}",
+                              f"En naranja, por debajo del {porcentaje(umbral_acierto)}."))
+        partes.append(_tabla(["pregunta", "correctas", "entregas", "%", "sin contestar", "ilegibles",
+                              "respuesta incorrecta más elegida (veces)"],
+                             [[f.variable, f.correctas, f.entregas, porcentaje(f.tasa), f.sin_contestar, f.ilegibles,
+                               f"«{f.error_frecuente}» ({f.veces_error_frecuente})" if f.error_frecuente is not None
+                               else "—"] for f in r.preguntas], {1, 2, 3, 4, 5}))
+    else:
+        partes.append('<p class="nota">Esta tarea no tiene cuestionario calificado.</p>')
+    partes.append("<h3>Entregas con incidencias</h3>")
+    if r.incidencias:
+        partes.append('<p class="nota">Entregas que no se pudieron calificar o que perdieron puntos sin que el '
+                      'corrector pudiera juzgar la celda. Los demás detalles están en sus comentarios.</p>')
+        partes.append(_tabla(["alumno", "motivo", "celdas", "puntos perdidos"],
+                             [[i.alumno, i.motivo, ", ".join(i.celdas) or "—",
+                               "todo el cuaderno" if i.puntos_perdidos is None else num(i.puntos_perdidos)]
+                              for i in r.incidencias], {3}))
+    else:
+        partes.append('<p class="nota">Ninguna.</p>')
+    return "\n".join(partes)
+
+
+def pagina(resumenes: list[Resumen], umbral_error: float, umbral_acierto: float,
+           fecha: datetime | None = None) -> str:
+    """The whole HTML document (Spanish, self-contained)."""
+    fecha = fecha or datetime.now()
+    partes = ['<!DOCTYPE html>', '<html lang="es"><head><meta charset="utf-8">',
+              '<meta name="viewport" content="width=device-width, initial-scale=1">',
+              "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
+              "style-src 'unsafe-inline'\">",
+              '<title>Informe de la clase</title>', f"<style>{ESTILO}</style></head><body>",
+              "<h1>Informe de la clase</h1>",
+              f'<p class="nota">Generado el {fecha:%d/%m/%Y a las %H:%M} a partir del libro de notas y de los '
+              'veredictos guardados por el corrector.</p>',
+              f'<p class="aviso"><strong>Sólo para el profesorado.</strong> {e(AVISO)}</p>',
+              '<section class="repasar"><h3>Qué repasar</h3>',
+              f'<p class="nota">Errores conocidos presentes en al menos el {porcentaje(umbral_error)} de las entregas '
+              f'calificadas; propiedades del ejercicio y preguntas del cuestionario que se cumplen o se aciertan en '
+              f'menos del {porcentaje(umbral_acierto)} de ellas.</p>']
+    con_algo = [r for r in resumenes if r.repasar]
+    for r in con_algo:
+        partes.append(f"<h4>{e(r.tarea)}</h4><ul>" + "".join(f"<li>{e(linea)}</li>" for linea in r.repasar)
+                      + "</ul>")
+    if not con_algo:
+        partes.append("<p>Nada supera los umbrales.</p>")
+    partes.append("</section>")
+    if resumenes:
+        partes.append("<nav><p>Tareas: " + ", ".join(f'<a href="#{e(r.tarea)}">{e(r.tarea)}</a>'
+                                                      for r in resumenes) + "</p></nav>")
+    else:
+        partes.append("<p>El libro de notas no tiene ninguna entrega.</p>")
+    partes += [seccion(r, umbral_acierto, primera=i == 0) for i, r in enumerate(resumenes)]
+    partes.append("</body></html>")
+    return "\n".join(partes)
+
