@@ -5,8 +5,9 @@ cell ``respuesta_1`` writes ``--megas`` MB to stdout in ``--bloque`` MB
 writes (by default 10: ``sys.stdout.write('x' * 10**7)``) and then answers the quiz, graded with
 ``nbgrader autograde 01_atencion_multicabeza --student inunda --force``
 exactly as a TA runs it.  Reports the peak resident memory of that process
-tree (``getrusage(RUSAGE_CHILDREN).ru_maxrss`` of a wrapper that only runs
-it: the largest process, nbgrader's or the kernel's), the size of the
+(``getrusage(RUSAGE_SELF).ru_maxrss`` of a Python process that runs
+nbgrader's own entry point, so the TA's process alone; and of its largest
+child, the sandboxed kernel), the size of the
 autograded notebook and the quiz's points.  ``--ref GIT_REF`` grades with
 ``grader_tests/`` as it was at that commit (e.g. the one before the output
 budgets) to compare.
@@ -28,8 +29,28 @@ from curso_temporal import copiar_curso, ejecutar  # noqa: E402
 
 TAREA = "01_atencion_multicabeza"
 CUADERNO = "atencion_multicabeza.ipynb"
-MEDIR = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]).returncode; "
-         "print('PICO_KB', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r)")
+# runs nbgrader in this very process: RUSAGE_SELF is the TA's process alone, RUSAGE_CHILDREN
+# the largest of the processes it waited for (the sandboxed kernel)
+MEDIR = """
+import resource, sys
+from nbgrader.apps.nbgraderapp import main
+sys.argv = ["nbgrader", *sys.argv[1:]]
+codigo = 0
+try:
+    main()
+except SystemExit as salida:
+    codigo = salida.code or 0
+finally:
+    print("PICO_KB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+          resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(codigo)
+"""
+
+
+def pico(salida: str) -> tuple[int, int]:
+    """(TA's process, largest child) peak resident memory in bytes, from the output of ``MEDIR``."""
+    ta, hijo = salida.split("PICO_KB")[-1].split()[:2]
+    return int(ta) * 1024, int(hijo) * 1024
 
 
 def inundacion(megas: int, bloque: int) -> str:
@@ -59,9 +80,9 @@ def main() -> None:
         if celda["metadata"].get("nbgrader", {}).get("grade_id") == "respuesta_1":
             celda["source"] = inundacion(args.megas, args.bloque)
     (entrega / CUADERNO).write_text(json.dumps(nb))
-    proceso = ejecutar(curso, "python", "-c", MEDIR, str(Path(sys.executable).parent / "nbgrader"),
-                       "autograde", TAREA, "--student", "inunda", "--force", check=False)
-    pico = int(proceso.stdout.split("PICO_KB")[-1].split()[0]) * 1024
+    proceso = ejecutar(curso, "python", "-c", MEDIR, "autograde", TAREA, "--student", "inunda", "--force",
+                       check=False)
+    ta, hijo = pico(proceso.stdout)
     salida = curso / "autograded" / "inunda" / TAREA / CUADERNO
     tamaño = salida.stat().st_size if salida.exists() else 0
     from scripts.calificacion import libro_de_notas
@@ -69,7 +90,8 @@ def main() -> None:
         puntos = {g.name: g.score for n in gb.find_submission(TAREA, "inunda").notebooks for g in n.grades
                   if g.name == "comprueba_respuesta_1"}
     print(f"salida de la celda: {args.megas} MB en escrituras de {args.bloque} MB; grader_tests: {args.ref or 'este'}")
-    print(f"pico de memoria (RSS) de nbgrader autograde: {pico / 1024 ** 2:.0f} MiB")
+    print(f"pico de memoria (RSS) del proceso de nbgrader autograde: {ta / 1024 ** 2:.0f} MiB; "
+          f"del mayor proceso hijo (el kernel aislado): {hijo / 1024 ** 2:.0f} MiB")
     print(f"cuaderno en autograded/: {tamaño / 1024 ** 2:.1f} MiB; nbgrader terminó con {proceso.returncode}")
     print(f"celda del cuestionario tras la inundación: {puntos}")
     print(f"(curso temporal: {base})")
