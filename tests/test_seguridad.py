@@ -10,7 +10,8 @@ the table, each case scores what it must, nothing outside the graded folders
 changes (contents and modes; the TA's file included), no link or special file
 survives in autograded/ or feedback/, nothing of the answer key or the TA's
 environment reaches any feedback file, students' scripts are inert in the
-feedback, the process limits hold, no process outlives its notebook,
+feedback, the process limits hold, a flood of printed output is cut as it
+arrives (the TA's process memory stays bounded), no process outlives its notebook,
 ``release_feedback`` skips only the student whose nbgrader files are broken,
 and grading again gives the same scores.
 """
