@@ -77,6 +77,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/bench_widgets.py
 	$(BIN)/python scripts/bench_lms.py
 	$(BIN)/python scripts/bench_evidencia.py
+	$(BIN)/python scripts/bench_salida.py
 
 clean:
 	rm -rf submitted autograded/*/ feedback veredictos informe grades.csv gradebook.db .nbgrader.log para_subir

@@ -34,7 +34,10 @@ the kernel command in Debian's ``bubblewrap``:
   (``limites_kernel``).
 
 Cell time is limited by ``Execute.timeout``; the whole notebook by
-``EjecucionAislada.presupuesto_total``.  When the kernel dies (``os._exit``,
+``EjecucionAislada.presupuesto_total``.  What the kernel prints reaches this
+process within budgets (``salida_acotada``: at most 32 MiB per message,
+4 MiB per cell, 16 MiB per notebook plus 32 MiB of hidden-test evidence);
+past them the output is cut as it arrives and the cell says so.  When the kernel dies (``os._exit``,
 memory) or the budget runs out, the remaining cells are left unexecuted, so
 their tests have no evidence and score 0 with a reason, never full credit.
 """
@@ -52,12 +55,15 @@ import time
 from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import from_dict
 from nbgrader.preprocessors import Execute
-from traitlets import Bool, Integer, Unicode
+from nbgrader import utils as nbgrader_utils
+from traitlets import Bool, DottedObjectName, Integer, Type, Unicode
 
 from . import archivos_alumno, casos, limites_kernel
+from .salida_acotada import ClienteAcotado, Presupuesto
 
 PAQUETE = Path(__file__).resolve().parent
 # what the student's kernel may import from grader_tests: the engine's kernel side and, by
@@ -129,6 +135,9 @@ class KernelAislado(AsyncKernelManager):
     memoria_total = Integer(
         4 * 1024 ** 3, help="Memory of the kernel's whole tree, /tmp included, bytes (cgroups only).").tag(config=True)
     usar_cgrupos = Bool(True, help="Use a control group per kernel where the machine allows it.").tag(config=True)
+    # its sockets refuse giant messages and queue few (salida_acotada)
+    client_class = DottedObjectName("grader_tests.salida_acotada.ClienteAcotado")
+    client_factory = Type(ClienteAcotado, klass=ClienteAcotado)
 
     _carpeta_privada: str | None = None
     _grupo: limites_kernel.GrupoKernel | None = None
@@ -407,6 +416,7 @@ class EjecucionAislada(Execute):
     def preprocess(self, nb, resources, *args, **kwargs):
         self._detenido: str | None = None
         self._inicio = time.monotonic()
+        self._salida = Presupuesto(parent=self)
         # the error nbclient records in a cell that ran out of time, in Spanish with the limit
         self.error_on_timeout = self._error_de_tiempo()
         return super().preprocess(nb, resources, *args, **kwargs)
@@ -425,20 +435,71 @@ class EjecucionAislada(Execute):
         if self._detenido is not None:
             cell.outputs = [_error("CeldaNoEjecutada", self._detenido)]
             return cell, resources
+        salida = self._presupuesto()
+        salida.empezar_celda(nbgrader_utils.is_grade(cell) and not nbgrader_utils.is_solution(cell))
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
+            self._anotar_recorte(cell)
             cell.outputs.append(_error("DeadKernelError", "el proceso del cuaderno murió en esta celda"))
             self._detenido = "el proceso del cuaderno murió en una celda anterior; esta celda no se ejecutó"
             return cell, resources
-        except CellTimeoutError:
+        except CellTimeoutError as exc:
+            if "IOPub" in str(exc):
+                # the kernel answered but part of the output never came (a message over
+                # ClienteAcotado.mensaje_maximo dropped the connection): not a timeout
+                salida.incompleta = True
+                self._anotar_recorte(cell)
+                self._reabrir_iopub()
+                return cell, resources
             # the interrupt did not bring the kernel back (nbclient gives up waiting for its output)
             cell.outputs.append(from_dict({"output_type": "error", **self._error_de_tiempo()}))
+        self._anotar_recorte(cell)
         if any(s.get("ename") == "CellTimeoutError" for s in cell.get("outputs", [])) \
                 and not self._responde(index):
             self._detenido = ("el cuaderno no respondió a la interrupción tras agotar el tiempo "
                               "de una celda anterior; esta celda no se ejecutó")
         return cell, resources
+
+    def _presupuesto(self) -> Presupuesto:
+        if getattr(self, "_salida", None) is None:
+            self._salida = Presupuesto(parent=self)
+        return self._salida
+
+    def process_message(self, msg, cell, cell_index):
+        """nbclient's handling of one output message, within the output budgets (``salida_acotada``)."""
+        if not self._presupuesto().admitir(msg):
+            return None
+        return super().process_message(msg, cell, cell_index)
+
+    def _anotar_recorte(self, cell) -> None:
+        """End the cell with the Spanish note when its output was cut (once per cell)."""
+        nota = self._presupuesto().nota()
+        if nota is not None:
+            cell.outputs.append(nota)
+            self._salida.descartado, self._salida.incompleta = 0, False
+
+    def _reabrir_iopub(self) -> None:
+        """A new iopub connection after ZeroMQ closed the old one for good.
+
+        ZeroMQ treats a message over ``ZMQ_MAXMSGSIZE`` as a protocol error and
+        does not reconnect: without this, every later cell would lose its
+        output (the hidden tests' evidence included).  Waits, as nbclient does
+        at start, until the new connection carries the kernel's messages.
+        """
+        kc = self.kc
+        if kc is None:
+            return
+        viejo, kc._iopub_channel = kc._iopub_channel, None
+        if viejo is not None:
+            try:
+                viejo.close()
+            except Exception:  # noqa: BLE001 - a closed socket is what we want
+                pass
+        try:
+            run_sync(kc._async_wait_for_ready)(timeout=max(self.espera_sonda, self.iopub_timeout) * 2)
+        except Exception:  # noqa: BLE001 - dead or stuck: the next cell finds out and says so
+            self.log.warning("No se pudo reabrir el canal de salida del cuaderno")
 
     def _responde(self, index: int) -> bool:
         """After a timeout: did the interrupt stop the cell (a trivial cell answers in time)?

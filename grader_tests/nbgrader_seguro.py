@@ -93,8 +93,10 @@ def _init_assignment(self, assignment_id: str, student_id: str) -> None:
     for cuaderno in self.notebooks:
         motivo = aa.es_archivo_normal(cuaderno, presupuesto.cuaderno_maximo)
         if motivo:
+            # autograde skips it; generate_feedback reads the autograded copy, already graded
+            consecuencia = "no se generan sus comentarios" if comentarios else "no se califica"
             avisos.append(f"el cuaderno {aa.nombre_legible(os.path.basename(cuaderno))} {motivo}: "
-                          "no se califica")
+                          f"{consecuencia}")
         else:
             buenos.append(cuaderno)
     self.notebooks = buenos

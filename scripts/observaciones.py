@@ -85,9 +85,11 @@ def del_cuaderno(nb) -> list[str]:
 
     * files shipped with the assignment that the student edited (the note
       ``grader_tests.saneamiento.AvisarArchivosModificados`` put at the top);
-    * cells outside the graded ones (the lesson's) that ran out of time.
+    * cells outside the graded ones (the lesson's) that ran out of time;
+    * cells whose output was cut as it arrived (``grader_tests.salida_acotada``).
     """
     from grader_tests.saneamiento import CLAVE   # nbgrader: imported only when needed
+    from grader_tests.salida_acotada import MARCA, mib
 
     lineas = []
     for celda in nb.cells:
@@ -102,4 +104,17 @@ def del_cuaderno(nb) -> list[str]:
         motivo = _agotada(nb.cells[lentas[0] - 1])
         lineas.append(f"{motivo} en {'las celdas' if len(lentas) > 1 else 'la celda'} "
                       f"{', '.join(map(str, lentas))} de la lección (no calificadas)")
+    recortadas, descartado = [], 0
+    for i, celda in enumerate(nb.cells, start=1):
+        for salida in celda.get("outputs", []) if celda.get("cell_type") == "code" else []:
+            marca = (salida.get("metadata") or {}).get(MARCA)
+            if salida.get("output_type") == "display_data" and isinstance(marca, dict):
+                nombre = celda.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+                recortadas.append(str(nombre or i))
+                if isinstance(marca.get("descartado"), int):
+                    descartado += max(0, marca["descartado"])
+    if recortadas:
+        cuanto = f"{mib(descartado)} descartados" if descartado else "un mensaje descartado"
+        lineas.append(f"salida recortada al llegar ({cuanto}) en {'las celdas' if len(recortadas) > 1 else 'la celda'} "
+                      f"{', '.join(recortadas)}: se ha calificado y sus comentarios lo dicen")
     return lineas

@@ -10,7 +10,8 @@ the table, each case scores what it must, nothing outside the graded folders
 changes (contents and modes; the TA's file included), no link or special file
 survives in autograded/ or feedback/, nothing of the answer key or the TA's
 environment reaches any feedback file, students' scripts are inert in the
-feedback, the process limits hold, no process outlives its notebook,
+feedback, the process limits hold, a flood of printed output is cut as it
+arrives (the TA's process memory stays bounded), no process outlives its notebook,
 ``release_feedback`` skips only the student whose nbgrader files are broken,
 and grading again gives the same scores.
 """
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pytest
 import hostiles
+from hostiles import c26_entorno
 from curso_temporal import copiar_curso, ejecutar
 from scripts.calificacion import libro_de_notas
 
@@ -43,7 +45,7 @@ c.KernelAislado.memoria_maxima = 2 * 1024 ** 3
 c.KernelAislado.memoria_total = 1024 ** 3
 c.KernelAislado.procesos_maximos = 64
 """
-SECRETO_TA = CASOS["c26_entorno"].SECRETO
+SECRETO_TA = c26_entorno.SECRETO          # imported even when CURSO_HOSTILES leaves the case out
 CONTENIDO_TA = "-----BEGIN PRIVATE KEY----- clave del profesorado\n"
 
 
@@ -368,6 +370,36 @@ def test_las_cargas_se_quedan_en_la_inundacion(lote):
     assert sum(1 for _ in _recorrer(carpeta)) <= 30
     autograded = lote["curso"] / "autograded" / "c23_inundacion" / TAREA
     assert sum(1 for _ in _recorrer(autograded)) <= 200
+
+
+# the TA's process grading the flood alone: a baseline nbgrader (~150 MiB) plus a few of the
+# flood's 10 MB messages in flight; before the output budgets it took ~5x the flood (README)
+PICO_MAXIMO = 512 * 1024 ** 2
+
+
+def test_la_salida_torrencial_se_recorta_al_llegar(lote):
+    from scripts.bench_salida import MEDIR, pico
+    from grader_tests.salida_acotada import MARCA
+    caso = CASOS["c31_salida_torrencial"]
+    alumno, curso = "c31_salida_torrencial", lote["curso"]
+    # graded once more alone, in nbgrader's own process, to read that process's peak memory
+    proceso = ejecutar(curso, "python", "-c", MEDIR, "autograde", TAREA, "--student", alumno, "--force")
+    ta, _ = pico(proceso.stdout)
+    assert ta < PICO_MAXIMO, f"{ta / 1024 ** 2:.0f} MiB"
+    ruta = curso / "autograded" / alumno / TAREA / hostiles.CUADERNO
+    assert ruta.stat().st_size < 8 * 1024 ** 2       # the flood was 200 MB
+    # the answer written after the flood is graded, and so is everything else
+    puntos = _puntos(curso, alumno)
+    assert puntos["comprueba_" + caso.CELDA] == 1 and sum(puntos.values()) == lote["notas"]["zz_honesta"][1]
+    import json
+    celda = next(c for c in json.loads(ruta.read_text())["cells"]
+                 if c["metadata"].get("nbgrader", {}).get("grade_id") == caso.CELDA)
+    notas = [s for s in celda["outputs"] if MARCA in s.get("metadata", {})]
+    assert len(notas) == 1 and notas[0]["metadata"][MARCA]["descartado"] > 100 * 1024 ** 2
+    # the student reads it in the feedback
+    html = (curso / "feedback" / alumno / TAREA / hostiles.CUADERNO.replace(".ipynb", ".html")).read_text()
+    assert "La salida de esta celda se recortó" in html
+    assert "Puntos" in html
 
 
 class _Activo(HTMLParser):

@@ -89,12 +89,25 @@ def entrega_normal(entrega: Path, pe: str | None, cuestionario: bool = True) -> 
     guardar(entrega, nb)
 
 
+# always graded, whatever CURSO_HOSTILES selects: the references other cases are compared to
+SIEMPRE = ("c00_control", "zz_honesta")
+
+
 def cargar_casos() -> dict:
-    """``{student: case module}`` for every case file in this folder."""
+    """``{student: case module}`` for every case file in this folder.
+
+    ``CURSO_HOSTILES=c31_salida_torrencial,c05`` (names or prefixes, comma
+    separated) keeps only those cases and ``SIEMPRE``: a quick battery while
+    working on one case (the tests about the other cases then fail or skip).
+    """
     import importlib
+    import os
+    elegidos = [p.strip() for p in os.environ.get("CURSO_HOSTILES", "").split(",") if p.strip()]
     casos = {}
     for archivo in sorted(Path(__file__).parent.glob("*.py")):
         if archivo.stem.startswith("_"):
+            continue
+        if elegidos and archivo.stem not in SIEMPRE and not any(archivo.stem.startswith(p) for p in elegidos):
             continue
         casos[archivo.stem] = importlib.import_module(f"{__name__}.{archivo.stem}")
     return casos
