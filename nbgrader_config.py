@@ -113,6 +113,9 @@ c.HTMLExporter.preprocessors = ["grader_tests.explorables_en_comentarios.Explora
 c.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
                           "clean_html": "grader_tests.html_seguro.limpiar_html"}
 
+# grades.csv (nbgrader export): nbgrader's columns, quoted, inert in a spreadsheet (lms/exportadores.py).
+c.ExportApp.plugin_class = "lms.exportadores.NotasCsv"
+
 # The exchange steps on the TA's side (grader_tests/intercambio.py).
 c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
 c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"

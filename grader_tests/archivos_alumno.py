@@ -26,7 +26,8 @@ nbgrader's permission changes) goes through this module (see
   (``ACTIVOS``) never enters the TA's copies; formgrader serves the
   autograded folder by URL from the TA's own origin.
 * **Names are data**: reports show them escaped (no control characters, no
-  terminal or log injection) and shortened.
+  terminal or log injection) and shortened; an entry whose name holds a control
+  or format character (newline, escape, bidi override) is not copied at all.
 
 Reports are plain Spanish lines; ``registrar``/``avisos_de`` keep them per
 folder in this process so the feedback can show them, and every one is also
@@ -153,6 +154,8 @@ def recorrer(carpeta: str, ignorar: list[str] | None = None) -> Recorrido:
                     continue
                 entrada = Entrada(ruta, st, nivel + 1)
                 motivo = tipo_de(st.st_mode, st.st_nlink)
+                if not motivo and not hijo.name.isprintable():
+                    motivo = "un archivo o carpeta cuyo nombre lleva caracteres de control"
                 if motivo:
                     resultado.prohibidas.append((entrada, motivo))
                 elif entrada.es_carpeta and nivel + 1 > PROFUNDIDAD_MAXIMA:

@@ -6,12 +6,15 @@ nbgrader 0.9 trusts the files of a submission: its converters copy them with
 name, and a garbled ``timestamp.txt`` stops the step.  Its converter classes are
 hard-coded in its apps and in formgrader, so they cannot be swapped by
 configuration; ``aplicar()`` (called from ``nbgrader_config.py``, in every
-nbgrader process of this course, formgrader's included) replaces these four
+nbgrader process of this course, formgrader's included) replaces these five
 methods with versions built on ``archivos_alumno``:
 
 ====================================  ==========================================
 nbgrader 0.9.6                         here
 ====================================  ==========================================
+``BaseConverter.init_destination``     ``_init_destination``: also leaves out the ids
+                                       listed in ``CURSO_ALUMNOS_EXCLUIDOS`` (a JSON
+                                       file; any name, commas included)
 ``BaseConverter.init_assignment``      ``_init_assignment``: cleans the destination,
                                        refuses notebooks that are not regular files,
                                        copies the rest without following anything,
@@ -35,6 +38,7 @@ steps (``collect``, ``release_feedback``) are subclassed in ``intercambio``.
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 
 from nbgrader.converters.base import BaseConverter, NbGraderException
@@ -196,6 +200,38 @@ def _get_existing_timestamp(self, dest_path: str):
     return None
 
 
+# A JSON list of student ids the run must leave out, for ``make grade``'s workers: nbgrader's own
+# ``CourseDirectory.student_id_exclude`` is split on commas, so a folder name with a comma could not
+# be left out (and a batch would grade it twice at once).
+VARIABLE_EXCLUIDOS = "CURSO_ALUMNOS_EXCLUIDOS"
+
+
+def alumnos_excluidos() -> frozenset[str]:
+    """The ids listed in the JSON file named by ``CURSO_ALUMNOS_EXCLUIDOS`` (empty without it).
+
+    Raises:
+        NbGraderException: the file cannot be read or is not a JSON list of strings
+            (grading the wrong students is worse than stopping).
+    """
+    ruta = os.environ.get(VARIABLE_EXCLUIDOS)
+    if not ruta:
+        return frozenset()
+    try:
+        with open(ruta, encoding="utf-8") as f:
+            ids = json.load(f)
+    except (OSError, ValueError) as error:
+        raise NbGraderException(f"{VARIABLE_EXCLUIDOS}: no se pudo leer {ruta}: {error}") from None
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise NbGraderException(f"{VARIABLE_EXCLUIDOS}: {ruta} no es una lista JSON de identificadores")
+    return frozenset(ids)
+
+
+def _init_destination(self, assignment_id: str, student_id: str) -> bool:
+    if student_id in alumnos_excluidos():
+        return False
+    return _originales["BaseConverter.init_destination"](self, assignment_id, student_id)
+
+
 def aplicar() -> None:
     """Install the replacements (idempotent).  Called from ``nbgrader_config.py``."""
     if _originales:
@@ -206,7 +242,8 @@ def aplicar() -> None:
         logging.getLogger("nbgrader").warning(
             "grader_tests.nbgrader_seguro se probó con nbgrader %s y este es %s: revisa los métodos "
             "que reemplaza.", VERSION_PROBADA, nbgrader.__version__)
-    for clase, nombre, nuevo in ((BaseConverter, "init_assignment", _init_assignment),
+    for clase, nombre, nuevo in ((BaseConverter, "init_destination", _init_destination),
+                                 (BaseConverter, "init_assignment", _init_assignment),
                                  (BaseConverter, "set_permissions", _set_permissions),
                                  (BaseConverter, "write_single_notebook", _write_single_notebook),
                                  (CourseDirectory, "get_existing_timestamp", _get_existing_timestamp)):

@@ -37,8 +37,12 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
+from . import archivos_alumno
+
 # cell metadata this course adds (never read from a student's notebook: set here)
 CLAVE = "curso_atencion"
+# the marks that make nbgrader treat a cell as part of the assignment
+MARCAS_NBGRADER = ("grade", "solution", "locked", "task")
 NOTA_CELDA_EDITADA = ("Tu entrega traía esta celda de prueba modificada: se ha calificado con la "
                       "original del curso (las celdas de prueba no se pueden cambiar).")
 
@@ -57,13 +61,36 @@ class ReponerPruebasOcultas(NbGraderPreprocessor):
             for celda in nb.cells:
                 meta = celda.get("metadata", {}).get("nbgrader")
                 grade_id = meta.get("grade_id") if isinstance(meta, dict) else None
-                if not isinstance(grade_id, str) or not grade_id:
-                    continue
-                try:
-                    self._fuentes[grade_id] = gb.find_source_cell(grade_id, info["notebook"], info["assignment"])
-                except MissingEntry:
-                    continue
+                if isinstance(grade_id, str) and grade_id:
+                    try:
+                        self._fuentes[grade_id] = gb.find_source_cell(grade_id, info["notebook"],
+                                                                      info["assignment"])
+                        continue
+                    except MissingEntry:
+                        pass
+                if isinstance(meta, dict) and any(meta.get(k) for k in MARCAS_NBGRADER):
+                    self._desconocida(celda, grade_id, resources)
             return super().preprocess(nb, resources)
+
+    def _desconocida(self, celda, grade_id, resources) -> None:
+        """A cell marked for nbgrader that the assignment does not have: an ordinary cell from now on.
+
+        nbgrader 0.9 aborts the whole notebook on it (``OverwriteCells`` drops its
+        ``grade_id``, then ``SaveAutoGrades`` fails on the missing key), so one
+        extra «graded» cell would cost the student every point.  Its code still
+        runs; it is worth nothing; the TA's table and the feedback say so.
+        """
+        del celda.metadata["nbgrader"]
+        nombre = archivos_alumno.nombre_legible(grade_id if isinstance(grade_id, str) and grade_id
+                                                else "sin grade_id", 60)
+        datos = resources.get("nbgrader") or {}
+        coursedir = CourseDirectory(config=self.config)     # where the feedback will look for it
+        carpeta = coursedir.format_path(coursedir.autograded_directory, datos.get("student", "?"),
+                                        datos.get("assignment", "?"))
+        aviso = (f"la entrega traía una celda marcada para calificar que la tarea no tiene ({nombre}): "
+                 "se ejecutó como una celda normal y no da puntos")
+        archivos_alumno.registrar(carpeta, [aviso], self.log, datos.get("student", "?"),
+                                  datos.get("assignment", "?"))
 
     def publicada(self, fuente) -> str:
         """What ``generate_assignment`` released for a gradebook source cell (no hidden tests)."""

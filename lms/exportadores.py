@@ -18,6 +18,13 @@ From the course root (``make grade`` runs both when there are LMS downloads)::
   Canvas gradebook export when the TA downloaded it (``Name (id)``), scaled
   to its points possible.
 
+* :class:`NotasCsv` — ``grades.csv`` (the course's default exporter, set in
+  ``nbgrader_config.py``, so plain ``nbgrader export`` uses it): nbgrader's
+  own columns and rows, written by the ``csv`` module (a name with a comma
+  or a newline no longer shifts columns or forges rows) with every cell
+  through :func:`lms.formatos.celda_inerte` (a name that starts a formula is
+  not run by a spreadsheet).
+
 Scores are nbgrader's (``score - late penalty``, at least 0, like
 ``nbgrader export``'s own CSV).  Students who submitted nothing are left
 blank: the LMS keeps whatever it has for them.  ``--to`` names the output
@@ -30,7 +37,7 @@ import datetime as dt
 from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
-from nbgrader.plugins import ExportPlugin
+from nbgrader.plugins import CsvExportPlugin, ExportPlugin
 from traitlets import Dict, Unicode
 
 from lms import ARCHIVO, DESCARGAS, INFORME, LISTA, SUBIR, formatos
@@ -225,3 +232,38 @@ class LibroDeCalificacionesCanvas(_ExportadorLMS):
         destino = self._destino(None, self._raiz() / SUBIR / "calificaciones_canvas.csv", False)
         formatos.escribir_csv(destino, filas)
         self.log.info("LMS: libro de calificaciones de Canvas: %s", destino)
+
+
+class NotasCsv(CsvExportPlugin):
+    """nbgrader's ``grades.csv``, quoted and inert in a spreadsheet (see the module docstring).
+
+    Same columns and rows as ``nbgrader.plugins.CsvExportPlugin``: one row per
+    assignment × student in the gradebook, ``score = max(0, raw - penalty)``,
+    0 for a student without a submission.
+    """
+
+    COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
+                "raw_score", "late_submission_penalty", "score", "max_score"]
+
+    def export(self, gradebook: Gradebook) -> None:
+        destino = Path(self.to or "grades.csv")
+        tareas = [str(a) for a in self.assignment]
+        alumnos = [str(s) for s in self.student]
+        self.log.info("Exporting grades to %s", destino)
+        filas = [self.COLUMNAS]
+        for assignment in gradebook.assignments:
+            if tareas and assignment.name not in tareas:
+                continue
+            for student in gradebook.students:
+                if alumnos and student.id not in alumnos:
+                    continue
+                try:
+                    entrega = gradebook.find_submission(assignment.name, student.id)
+                    marca, bruta, penal = entrega.timestamp, entrega.score, entrega.late_submission_penalty
+                    nota = max(0.0, bruta - penal)
+                except MissingEntry:
+                    marca, bruta, penal, nota = "", 0.0, 0.0, 0.0
+                valores = [assignment.name, assignment.duedate, marca, student.id, student.last_name,
+                           student.first_name, student.email, bruta, penal, nota, assignment.max_score]
+                filas.append(["" if v is None else str(v) for v in valores])
+        formatos.escribir_csv(destino, filas)

@@ -199,8 +199,39 @@ def leer_csv(ruta: Path) -> tuple[list[list[str]], str, bool] | None:
     return ([f for f in filas if any(c.strip() for c in f)], delimitador, bom) if filas else None
 
 
-def escribir_csv(ruta: Path, filas: list[list[str]], delimitador: str = ",", bom: bool = False) -> None:
-    """Write ``filas`` atomically (a temporary file renamed over ``ruta``)."""
+# A cell starting with one of these is a formula for Excel, LibreOffice and Google Sheets (OWASP,
+# «CSV injection»); names and e-mails come from students' LMS profiles.
+INICIO_DE_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _es_numero(texto: str) -> bool:
+    try:
+        float(texto.replace(",", "."))
+    except ValueError:
+        return False
+    return True
+
+
+def celda_inerte(valor: object) -> str:
+    """``valor`` as a CSV cell no spreadsheet runs: a text that would start a formula gets a leading ``'``.
+
+    Numbers (``-1``, ``7,5``) and Moodle's lone ``-`` (no date) stay as they are.
+    """
+    texto = "" if valor is None else str(valor)
+    if texto.startswith(INICIO_DE_FORMULA) and texto != "-" and not _es_numero(texto):
+        return "'" + texto
+    return texto
+
+
+def escribir_csv(ruta: Path, filas: list[list[str]], delimitador: str = ",", bom: bool = False,
+                 para_hoja_de_calculo: bool = True) -> None:
+    """Write ``filas`` atomically (a temporary file renamed over ``ruta``).
+
+    ``para_hoja_de_calculo`` (the default: a TA opens these files before
+    uploading them): every cell goes through :func:`celda_inerte`.
+    """
+    if para_hoja_de_calculo:
+        filas = [[celda_inerte(c) for c in fila] for fila in filas]
     ruta.parent.mkdir(parents=True, exist_ok=True)
     temporal = ruta.with_name(f".{ruta.name}.tmp")
     with open(temporal, "w", encoding="utf-8-sig" if bom else "utf-8", newline="") as f:

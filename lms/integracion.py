@@ -76,7 +76,7 @@ def recoger_descargas(raiz: Path, nbgrader: Ejecutor | None = None) -> list[str]
     lista = leer_lista(raiz / DESCARGAS / LISTA)
     if lista:
         normalizada = raiz / DESCARGAS / f".{LISTA}.nbgrader.csv"
-        formatos.escribir_csv(normalizada, lista.filas_nbgrader())
+        formatos.escribir_csv(normalizada, lista.filas_nbgrader(), para_hoja_de_calculo=False)
         importada = nbgrader("db", "student", "import", str(normalizada), check=False)
         if importada.returncode == 0:
             lineas.append(f"Lista de clase {LISTA}: {len(lista.alumnos)} alumnos importados al libro de notas "

@@ -153,7 +153,7 @@ def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool) -> 
         nbgrader("generate_assignment", tarea, "--force")
     recogida = lms.recoger_descargas(raiz, nbgrader)      # downloaded/<tarea>/archive/ (Moodle, Canvas)
     for linea in recogida:
-        print(linea)
+        print(observaciones.legible(linea))
     if forzar_muestras or not (samples.has_real_submissions(raiz / "submitted") or recogida):
         nombres = samples.build_samples(raiz)
         print(f"Entregas de muestra: {', '.join(nombres)}")
@@ -234,7 +234,7 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
         listados += lms.alumnos_sin_entrega(raiz, listados)
     with libro_de_notas.abrir(raiz) as gb:
         for alumno in listados:
-            celdas = [alumno]
+            celdas = [observaciones.legible(alumno)]
             for tarea in ids:
                 try:
                     entrega = gb.find_submission(tarea, alumno)
@@ -251,7 +251,7 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
         lineas += ["", "Observaciones (lo que no se pudo calificar, quedó sin contestar o el alumno cambió):"]
         for (alumno, tarea), lista in sorted(resultado.razones.items()):
             for razon in lista:
-                lineas.append(f"  {alumno} / {tarea}: {razon}")
+                lineas.append(observaciones.legible(f"  {alumno} / {tarea}: {razon}"))
     return "\n".join(lineas)
 
 
@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for paso in PASOS_TRAS_CALIFICAR:
         for linea in paso(RAIZ, resultado):
-            print(linea)
+            print(observaciones.legible(linea))
     return 0
 
 

@@ -47,6 +47,18 @@ def preparar_salida() -> None:
             flujo.reconfigure(errors=DEGRADAR)
 
 
+def legible(texto: object) -> str:
+    """``texto`` as one printable line: control and format characters shown as escapes.
+
+    Student ids, file names and error messages come from submissions: a newline
+    would forge a line of the table about another student, an escape sequence
+    would clear or retitle the TA's terminal, a bidi override would reorder what
+    the TA reads.  Each such character becomes ``\\xNN`` / ``\\uNNNN``.
+    """
+    return "".join(c if c.isprintable() else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+                   for c in str(texto))
+
+
 # nbgrader's OverwriteCells: "Attribute 'checksum' for cell <id> has changed! (should be: …, got: …)"
 _CAMBIO = re.compile(r"Attribute '(?P<atributo>\w+)' for cell (?P<celda>\S+) has changed!")
 _ATRIBUTOS = {

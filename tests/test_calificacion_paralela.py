@@ -1,7 +1,8 @@
 """End to end: the same grades with 1 worker, 2 workers and a PostgreSQL gradebook; the sandbox check.
 
-One small course (lesson 1 only, to keep it short): four sample students and
-a broken submission (its notebook is not JSON), graded by ``scripts/grade.py``
+One small course (lesson 1 only, to keep it short): four sample students (one
+of them in a folder whose name has a comma, which nbgrader's own exclusion
+list could not hold) and a broken submission (its notebook is not JSON), graded by ``scripts/grade.py``
 with ``CURSO_TRABAJADORES=1`` and ``=2`` on SQLite, and with 2 workers writing
 straight into a private PostgreSQL cluster (started here on loopback; given as
 a plain ``postgresql://`` URL, which the course rewrites).  Every grade, comment
@@ -29,7 +30,7 @@ from scripts.calificacion import libro_de_notas
 from scripts import samples
 
 TAREA, OTRA = "01_atencion_multicabeza", "02_codificacion_posicional"
-MUESTRAS = ["con_error", "escala_d_model", "perfecta", "sin_wo"]
+MUESTRAS = ["con_error", "escala_d_model", "perfecta", "sin,wo"]
 ROTA = "rota"
 # battery submissions with the samples' planted mistakes (and the same wrong quiz answer as escala_d_model)
 BATERIA = {"bateria_escala": ("e01_escala_d_model.py", "respuesta_2 = 4 * 512 * 512 + 1"),
@@ -41,7 +42,10 @@ def base(tmp_path_factory) -> Path:
     """The course with its submissions, before grading (copied for each way of grading)."""
     curso = copiar_curso(tmp_path_factory.mktemp("paralela") / "base")
     for alumno in MUESTRAS:
-        samples.build_student(alumno, samples.RESPUESTAS / f"{alumno}.py", curso / "release", curso / "submitted")
+        samples.build_student(alumno.replace(",", "_"), samples.RESPUESTAS / f"{alumno.replace(',', '_')}.py",
+                              curso / "release", curso / "submitted")
+        if "," in alumno:
+            (curso / "submitted" / alumno.replace(",", "_")).rename(curso / "submitted" / alumno)
     from grader_tests.descubrimiento import ejercicio
     for alumno, (archivo, pregunta) in BATERIA.items():
         codigo = (ejercicio("multi_head").carpeta / "bateria" / archivo).read_text(encoding="utf-8")

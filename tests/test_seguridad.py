@@ -479,3 +479,21 @@ def test_release_feedback_publica_a_todos_menos_al_roto(lote):
             assert re.search(r"c28_archivos_nbgrader.*submission_secret", salida), salida[-2000:]
         else:
             assert nombre in publicados, alumno
+
+
+def test_la_tabla_no_lleva_caracteres_de_control_ni_lineas_forjadas(lote):
+    """c33: escape sequences and newlines from a submission are shown escaped, on the student's own line."""
+    for salida in (lote["salida"], lote["salida_2"]):
+        assert not [c for c in salida if not c.isprintable() and c != "\n"], repr(salida[-3000:])
+        assert not [l for l in salida.splitlines() if "COPIA DETECTADA" in l
+                    and not l.strip().startswith("c33_caracteres_de_control /")]
+    for carpeta in ("autograded", "feedback"):
+        nombres = [p.name for p in (lote["curso"] / carpeta / "c33_caracteres_de_control").rglob("*")]
+        assert not [n for n in nombres if not n.isprintable()], nombres
+
+
+def test_la_celda_calificable_ajena_no_da_puntos_y_los_comentarios_lo_dicen(lote):
+    """c32: full marks (not more), and its feedback names the extra cell."""
+    assert lote["notas"]["c32_celda_calificable_extra"] == lote["notas"]["zz_honesta"]
+    html = next((lote["curso"] / "feedback" / "c32_celda_calificable_extra" / TAREA).glob("*.html"))
+    assert "extra_bonus" in html.read_text(encoding="utf-8")

@@ -2,7 +2,9 @@
 
 The unit of work is nbgrader's own: for each assignment, each worker runs
 ``nbgrader autograde <tarea> --force`` on its students (the others are left
-out with ``CourseDirectory.student_id_exclude``), then ``nbgrader autograde
+out through ``grader_tests.nbgrader_seguro``'s ``CURSO_ALUMNOS_EXCLUIDOS``, a
+JSON list: nbgrader's ``student_id_exclude`` cannot hold a name with a comma),
+then ``nbgrader autograde
 --student <alumno>`` alone for any of them the batch failed or left ungraded
 (so a broken notebook never stops the others), then ``nbgrader
 generate_feedback`` for them.  Workers never share a student, so a broken or
@@ -21,6 +23,7 @@ TA table (``scripts/grade.py``).
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -34,7 +37,7 @@ from scripts.calificacion import libro_de_notas
 from scripts.calificacion import fusion, razones
 from scripts.calificacion.ordenes import Nbgrader
 from scripts.calificacion.progreso import Progreso
-from scripts.calificacion.reparto import RepartoInvalido, repartir
+from scripts.calificacion.reparto import repartir
 
 _ALUMNO = re.compile(r"Creating/updating student with ID '([^']+)'")
 _TERMINADA = "Setting destination file permissions"
@@ -68,8 +71,9 @@ class Lote:
         url_curso: the course's gradebook (``libro_de_notas.url_del_curso``).
         progreso: the progress bars.
 
-    Raises:
-        RepartoInvalido: a student folder name nbgrader cannot leave out (it has a comma).
+    The students a worker does not grade are left out of its nbgrader runs
+    through ``grader_tests.nbgrader_seguro`` (``CURSO_ALUMNOS_EXCLUIDOS``), so
+    any folder name works, commas included.
     """
 
     def __init__(self, raiz: Path, alumnos: list[str], k: int, url_curso: str, progreso: Progreso):
@@ -80,14 +84,11 @@ class Lote:
         todos = sorted(p.name for p in carpeta.iterdir() if p.is_dir()) if carpeta.is_dir() else []
         k = max(1, min(k, len(alumnos)))
         grupos = [repartir(alumnos, i, k) for i in range(k)]
-        if any("," in a for a in todos) and (k > 1 or set(alumnos) != set(todos)):
-            raise RepartoInvalido("nbgrader no puede dejar fuera a un alumno cuyo nombre de carpeta tiene una coma "
-                                  f"({', '.join(a for a in todos if ',' in a)}): califica con --trabajadores 1 "
-                                  "y sin --fragmento, o cambia el nombre de la carpeta")
-        self._temporal: Path | None = None
+        # every worker's own temporary folder: its gradebook copy (SQLite) and the list of the
+        # students it leaves out, as a file (nbgrader's --CourseDirectory.student_id_exclude is
+        # split on commas: a folder name with a comma could not be left out)
+        self._temporal: Path | None = Path(tempfile.mkdtemp(prefix="curso-trabajadores-"))
         copias = libro_de_notas.es_sqlite(url_curso) and k > 1
-        if copias:
-            self._temporal = Path(tempfile.mkdtemp(prefix="curso-trabajadores-"))
         self.trabajadores = []
         for i, grupo in enumerate(grupos):
             url = None
@@ -96,8 +97,11 @@ class Lote:
                 fusion.copiar(libro_de_notas.ruta_sqlite(url_curso), copia)
                 url = f"sqlite:///{copia}"
             fuera = set(grupo)
-            self.trabajadores.append(Trabajador(i, grupo, [a for a in todos if a not in fuera],
-                                                Nbgrader(self.raiz, db_url=url)))
+            excluir = [a for a in todos if a not in fuera]
+            lista = self._temporal / f"trabajador-{i}-excluidos.json"
+            lista.write_text(json.dumps(excluir, ensure_ascii=False), encoding="utf-8")
+            self.trabajadores.append(Trabajador(i, grupo, excluir,
+                                                Nbgrader(self.raiz, db_url=url, excluidos=lista)))
 
     def calificar(self, tareas: list[str]) -> dict[tuple[str, str], Entrega]:
         """Autograde and feedback for every assignment; the course's gradebook ends with every grade."""
@@ -109,16 +113,13 @@ class Lote:
                 with self.progreso.tarea(tarea, total), ThreadPoolExecutor(len(self.trabajadores)) as grupo:
                     for parte in grupo.map(lambda t: self._tarea(t, tarea), self.trabajadores):
                         resultados.update({(alumno, tarea): e for alumno, e in parte.items()})
-            if self._temporal is not None:
-                for t in self.trabajadores:
+            for t in self.trabajadores:
+                if t.nbgrader.db_url is not None:
                     fusion.fusionar(t.nbgrader.db_url, self.url_curso, t.alumnos, tareas)
         finally:
             if self._temporal is not None:
                 shutil.rmtree(self._temporal, ignore_errors=True)
         return resultados
-
-    def _exclusion(self, t: Trabajador) -> list[str]:
-        return [f"--CourseDirectory.student_id_exclude={','.join(t.excluir)}"] if t.excluir else []
 
     def _tarea(self, t: Trabajador, tarea: str) -> dict[str, Entrega]:
         """One worker, one assignment: batch autograde, its failures alone, feedback."""
@@ -137,7 +138,7 @@ class Lote:
 
         # one nbgrader run for the worker's batch; nbgrader isolates each submission's errors
         inicio = time.time()
-        lote = t.nbgrader("autograde", tarea, "--force", *self._exclusion(t), check=False, al_leer=al_leer)
+        lote = t.nbgrader("autograde", tarea, "--force", check=False, al_leer=al_leer)
         texto = lote.stdout + lote.stderr
         logs = razones.lineas_por_alumno(texto, tarea)
         avisos_lote = razones.avisos_de_archivos(texto, tarea)
@@ -158,7 +159,7 @@ class Lote:
                 self.progreso.terminada(alumno, True)
             entrega.avisos = avisos_lote.get(alumno, []) + razones.avisos_de_archivos(entrega.log, tarea).get(alumno, [])
             resultado[alumno] = entrega
-        comentarios = t.nbgrader("generate_feedback", tarea, "--force", *self._exclusion(t), check=False)
+        comentarios = t.nbgrader("generate_feedback", tarea, "--force", check=False)
         for alumno, avisos in razones.avisos_de_archivos(comentarios.stdout + comentarios.stderr, tarea).items():
             resultado.setdefault(alumno, Entrega()).avisos_comentarios += avisos
         if comentarios.returncode != 0:

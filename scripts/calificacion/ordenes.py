@@ -23,14 +23,19 @@ class Nbgrader:
     Args:
         raiz: the course root (working directory of every run).
         db_url: gradebook for every run (None: the course's own, from its config).
+        excluidos: a JSON list of student ids every run leaves out (None: nobody).
     """
 
-    def __init__(self, raiz: Path, db_url: str | None = None):
+    def __init__(self, raiz: Path, db_url: str | None = None, excluidos: Path | None = None):
         self.raiz = Path(raiz)
         self.db_url = db_url
+        self.excluidos = excluidos
 
     def entorno(self) -> dict:
         env = dict(os.environ)
+        env.pop("CURSO_ALUMNOS_EXCLUIDOS", None)
+        if self.excluidos is not None:       # grader_tests.nbgrader_seguro leaves these students out
+            env["CURSO_ALUMNOS_EXCLUIDOS"] = str(self.excluidos)
         env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
         return env
 

@@ -1,0 +1,92 @@
+"""What a submission can put in front of the TA stays inert: terminal, spreadsheets, worker exclusion lists.
+
+Student ids, file names, error messages and LMS profile names are hostile input
+(README, «Seguridad»): the table escapes control characters, the CSV files a TA
+opens in a spreadsheet never start a formula, grades.csv is quoted CSV, a file
+whose name holds control characters is not copied, and the list of students a
+worker leaves out holds any name (commas too).
+"""
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from nbgrader.api import Gradebook
+
+from grader_tests import archivos_alumno, nbgrader_seguro
+from lms import formatos
+from lms.exportadores import NotasCsv
+from scripts import observaciones
+from scripts.calificacion import libro_de_notas
+from scripts.calificacion.ordenes import Nbgrader
+
+ESC = "\x1b"
+
+
+def test_legible_escapa_control_y_formato_y_respeta_acentos():
+    texto = f"x{ESC}[2J{ESC}]0;t\x07\n  otra / tarea: 0\r\t\u202eñá √"
+    limpio = observaciones.legible(texto)
+    assert limpio.isprintable()
+    assert limpio == "x\\x1b[2J\\x1b]0;t\\x07\\x0a  otra / tarea: 0\\x0d\\x09\\u202eñá √"
+
+
+@pytest.mark.parametrize("valor, esperado", [
+    ('=HYPERLINK("http://x","clic")', '\'=HYPERLINK("http://x","clic")'),
+    ("+34 600", "'+34 600"), ("-Rf", "'-Rf"), ("@SUMA(A1)", "'@SUMA(A1)"), ("\tx", "'\tx"),
+    ("-", "-"), ("-1", "-1"), ("7,5", "7,5"), ("+3.5", "+3.5"), ("Ana María", "Ana María"), ("", ""), (None, ""),
+])
+def test_celda_inerte(valor, esperado):
+    assert formatos.celda_inerte(valor) == esperado
+
+
+def test_escribir_csv_neutraliza_salvo_para_nbgrader(tmp_path):
+    filas = [["nombre", "nota"], ["=1+1", "7,5"]]
+    formatos.escribir_csv(tmp_path / "hoja.csv", filas)
+    formatos.escribir_csv(tmp_path / "lista.csv", filas, para_hoja_de_calculo=False)
+    assert list(csv.reader(open(tmp_path / "hoja.csv", encoding="utf-8")))[1] == ["'=1+1", "7,5"]
+    assert list(csv.reader(open(tmp_path / "lista.csv", encoding="utf-8")))[1] == ["=1+1", "7,5"]
+
+
+def test_grades_csv_va_entrecomillado_e_inerte(tmp_path):
+    libro_de_notas.herramientas_en_path()
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(url) as gb:
+        gb.add_assignment("tarea")
+        gb.add_student("ana", first_name='=HYPERLINK("http://x")', last_name="Pérez, López\nzz,0,0")
+        gb.add_student("luis")
+        NotasCsv(to=str(tmp_path / "grades.csv")).export(gb)
+    filas = list(csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8", newline="")))
+    assert sorted(f["student_id"] for f in filas) == ["ana", "luis"]
+    assert list(filas[0]) == NotasCsv.COLUMNAS
+    ana, luis = (next(f for f in filas if f["student_id"] == i) for i in ("ana", "luis"))
+    assert ana["first_name"] == '\'=HYPERLINK("http://x")'
+    assert ana["last_name"] == "Pérez, López\nzz,0,0"
+    assert luis["score"] == "0.0" and luis["timestamp"] == ""
+
+
+def test_un_nombre_con_caracteres_de_control_no_se_copia(tmp_path):
+    (tmp_path / "bien.txt").write_text("x")
+    (tmp_path / f"mal{ESC}[31m\n.txt").write_text("x")
+    recorrido = archivos_alumno.recorrer(str(tmp_path))
+    assert [e.ruta for e in recorrido.entradas] == ["bien.txt"]
+    assert [m for _, m in recorrido.prohibidas] == ["un archivo o carpeta cuyo nombre lleva caracteres de control"]
+
+
+def test_la_lista_de_excluidos_admite_comas_y_se_rechaza_si_esta_mal(tmp_path, monkeypatch):
+    monkeypatch.delenv(nbgrader_seguro.VARIABLE_EXCLUIDOS, raising=False)
+    assert nbgrader_seguro.alumnos_excluidos() == frozenset()
+    lista = tmp_path / "excluidos.json"
+    lista.write_text(json.dumps(["zz,perfecta", "ana"]))
+    monkeypatch.setenv(nbgrader_seguro.VARIABLE_EXCLUIDOS, str(lista))
+    assert nbgrader_seguro.alumnos_excluidos() == {"zz,perfecta", "ana"}
+    lista.write_text('{"no": "lista"}')
+    with pytest.raises(nbgrader_seguro.NbGraderException, match="lista JSON"):
+        nbgrader_seguro.alumnos_excluidos()
+
+
+def test_cada_trabajador_pasa_su_lista_y_nadie_hereda_la_del_entorno(tmp_path, monkeypatch):
+    monkeypatch.setenv(nbgrader_seguro.VARIABLE_EXCLUIDOS, "/otra/lista.json")
+    assert nbgrader_seguro.VARIABLE_EXCLUIDOS not in Nbgrader(tmp_path).entorno()
+    lista = tmp_path / "excluidos.json"
+    assert Nbgrader(tmp_path, excluidos=lista).entorno()[nbgrader_seguro.VARIABLE_EXCLUIDOS] == str(lista)
