@@ -403,6 +403,26 @@ def mensaje_de_tiempo(segundos: int | float | None) -> str:
     return f"se agotó el tiempo ({segundos:g} s)" if segundos else "se agotó el tiempo"
 
 
+def unir_flujos_seguidos(celda) -> None:
+    """Merge consecutive stream outputs of the same stream (stdout, stderr) into one, in place.
+
+    A kernel under load may send one ``print`` in several messages; JupyterLab
+    shows them as one block anyway.  Merged, the autograded notebook and the
+    feedback are the same however the output was chunked (nbclient's own
+    ``coalesce_streams`` would also move a later print above a figure).
+    """
+    unidas = []
+    for salida in celda.get("outputs", []):
+        anterior = unidas[-1] if unidas else None
+        if (salida.get("output_type") == "stream" and anterior is not None
+                and anterior.get("output_type") == "stream" and anterior.get("name") == salida.get("name")):
+            anterior["text"] = "".join(anterior.get("text", "")) + "".join(salida.get("text", ""))
+        else:
+            unidas.append(salida)
+    if "outputs" in celda:
+        celda.outputs = unidas
+
+
 class EjecucionAislada(Execute):
     """nbgrader's ``Execute`` with sandboxed kernels and a whole-notebook budget."""
 
@@ -454,6 +474,7 @@ class EjecucionAislada(Execute):
                 return cell, resources
             # the interrupt did not bring the kernel back (nbclient gives up waiting for its output)
             cell.outputs.append(from_dict({"output_type": "error", **self._error_de_tiempo()}))
+        unir_flujos_seguidos(cell)
         self._anotar_recorte(cell)
         if any(s.get("ename") == "CellTimeoutError" for s in cell.get("outputs", [])) \
                 and not self._responde(index):

@@ -94,3 +94,18 @@ def test_la_salida_se_degrada_en_un_terminal_ascii():
     assert "Observacion - nandu [bien] raiz de d_k \"x\" 3 x 4" in subprocess.run(
         [sys.executable, "-c", codigo], cwd=RAIZ, capture_output=True, text=True,
         env={**os.environ, "PYTHONIOENCODING": "ascii"}).stdout
+
+
+def test_los_flujos_seguidos_se_unen_sin_cambiar_el_orden():
+    from nbformat.v4 import new_code_cell, new_output
+    from grader_tests.aislamiento import unir_flujos_seguidos
+    celda = new_code_cell("x")
+    celda.outputs = [new_output("stream", name="stdout", text="mapas: diferencia"),
+                     new_output("stream", name="stdout", text=" 0.0\n"),
+                     new_output("stream", name="stderr", text="aviso\n"),
+                     new_output("display_data", data={"text/plain": "figura"}),
+                     new_output("stream", name="stdout", text="después\n")]
+    unir_flujos_seguidos(celda)
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in celda.outputs] == [
+        ("stream", "stdout", "mapas: diferencia 0.0\n"), ("stream", "stderr", "aviso\n"),
+        ("display_data", None, None), ("stream", "stdout", "después\n")]
