@@ -11,7 +11,7 @@ ESPERADO = "control"
 RAZON = "nombre lleva caracteres de control"
 ESC = "\x1b"
 FALSA = "  zz_honesta / 02_codificacion_posicional: COPIA DETECTADA, poner 0"
-ARCHIVO = f"nota{ESC}[31mROJO{ESC}[0m\n{FALSA}.txt"
+ARCHIVO = f"nota{ESC}[31mROJO{ESC}[0m\n  zz_honesta: COPIA DETECTADA.txt"
 
 
 def preparar(entrega):
