@@ -327,7 +327,9 @@ def comprobar_leccion(raiz: Path, tarea: str) -> list[Apartado]:
             visibles.problemas.append(f"{_rel(ej.carpeta / 'referencia.py', raiz)}: la referencia no saca la nota "
                                       f"completa en {perdidas}")
     errores_conocidos = sum(len(ej.errores) for ej in ejercicios.values())
-    visibles.detalle = (f"{len(juicios)} implementaciones, {errores_conocidos} errores conocidos, "
+    n = len(juicios)
+    visibles.detalle = (f"{n} {'implementación' if n == 1 else 'implementaciones'}, {errores_conocidos} "
+                        f"{'error conocido' if errores_conocidos == 1 else 'errores conocidos'}, "
                         f"{time.monotonic() - inicio:.0f} s")
     return [ejecucion, visibles]
 

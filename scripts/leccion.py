@@ -146,7 +146,10 @@ def crear(raiz: Path, tarea: str, funcion: str, titulo: str | None = None, relea
     if release:
         binarios = str(Path(sys.executable).parent)       # nbgrader runs alembic from PATH
         entorno = {**os.environ, "PATH": binarios + os.pathsep + os.environ.get("PATH", "")}
-        proceso = subprocess.run([str(Path(binarios) / "nbgrader"), "generate_assignment", tarea, "--force"],
+        # --no-db: a draft lesson stays out of the course's gradebook (and of the grades exported to
+        # the LMS) until the author releases it with make release / make grade
+        proceso = subprocess.run([str(Path(binarios) / "nbgrader"), "generate_assignment", tarea, "--force",
+                                  "--no-db"],
                                  cwd=raiz, capture_output=True, text=True, env=entorno)
         if proceso.returncode != 0:
             raise ErrorDeLeccion(f"la lección está en source/{tarea}/, pero nbgrader generate_assignment "

@@ -89,7 +89,9 @@ def de_respuesta(grade_id: str, error) -> str:
     """What the table says about an answer cell that ended with ``error`` (an error output)."""
     if error.get("ename") == "CellTimeoutError":
         return f"la celda de respuesta {grade_id}: {_agotada({'outputs': [error]})}"
-    return f"la celda de respuesta {grade_id} lanzó {error.get('ename')}: {str(error.get('evalue', '')).strip()[:100]}"
+    valor = " ".join(str(error.get("evalue", "")).split())
+    valor = valor if len(valor) <= 100 else valor[:99].rstrip() + "…"
+    return f"la celda de respuesta {grade_id} lanzó {error.get('ename')}: {valor}"
 
 
 def del_cuaderno(nb) -> list[str]:

@@ -112,6 +112,10 @@ def test_hay_un_comentario_por_alumno_y_cuaderno_sin_pruebas_ocultas(curso):
                 assert "HIDDEN TESTS" not in texto and "corregir(" not in texto
                 assert "application/vnd.curso-atencion" not in texto
                 assert "Puntos:" in texto and "Score:" not in texto   # the Spanish template
+                assert "No response." not in texto                       # nbgrader's automatic comment
+                assert "white-space: pre-wrap" in texto                  # long verdict lines wrap
+    en_blanco = "\n".join(p.read_text() for p in (c / "feedback" / "en_blanco").rglob("*.html"))
+    assert "Sin respuesta: la celda está como se publicó." in en_blanco
 
 
 def test_grades_csv_y_la_tabla(curso):

@@ -116,6 +116,11 @@ def test_muestras_calificadas_en_la_caja_con_comentarios_y_notas(curso):
         for otra in (c / "submitted" / alumno).iterdir():
             if otra.name != TAREA:
                 shutil.rmtree(otra)
+    # make leccion leaves the draft out of the gradebook; releasing it (make release / make grade) adds it
+    nombres = ejecutar(c, "python", "-c", "from scripts.calificacion import libro_de_notas\n"
+                       "with libro_de_notas.abrir('.') as gb: print([a.name for a in gb.assignments])")
+    assert TAREA not in nombres.stdout, nombres.stdout
+    ejecutar(c, "nbgrader", "generate_assignment", TAREA, "--force")
     autograde = ejecutar(c, "nbgrader", "autograde", TAREA, "--force")
     registro = autograde.stdout + autograde.stderr
     assert "SIN aislar" not in registro and "sin bubblewrap" not in registro.lower()
