@@ -76,7 +76,8 @@ CLASE = {
              _celda("comprueba_respuesta_1", 0, motivo="no_definido"),
              _celda("comprueba_respuesta_2", 0, motivo="no_definido")],
 }
-CON_ERROR = {"hugo": {"multi_head": "ValueError"}, "ines": {"respuesta_1": "<b>Falsa</b>"}}
+CON_ERROR = {"hugo": {"multi_head": "ValueError"}, "ines": {"respuesta_1": "<b>Falsa</b>",
+                                                            "respuesta_2": "NotImplementedError"}}
 SIN_ENTREGA = ["gil"]            # in the gradebook, without a submission
 CLASE_ENTERA = len(CLASE) + len(SIN_ENTREGA)
 ENUNCIADO_1 = (r"**Pregunta 1.** Con $d_{\text{model}} = 512$ y $h = 8$, ¿cuánto vale $d_k$ en cada cabeza "
@@ -155,7 +156,7 @@ def test_se_leen_las_entregas_y_los_registros_que_coinciden_con_el_libro(curso):
     assert not entregas["fran"].celdas and "no coinciden con el libro" in entregas["fran"].sin_veredicto[0]
     # the exception's class name is kept; anything that is not a class name never reaches the record
     assert entregas["hugo"].celdas_con_error == {CUADERNO: {"multi_head": "ValueError"}}
-    assert entregas["ines"].celdas_con_error == {CUADERNO: {}}
+    assert entregas["ines"].celdas_con_error == {CUADERNO: {"respuesta_2": "NotImplementedError"}}
 
 
 def test_errores_conocidos_sobre_quienes_escribieron_la_funcion(resumen):
@@ -237,6 +238,7 @@ def test_incidencias_con_su_motivo_y_los_puntos_perdidos(resumen):
     assert filas[("hugo", "la celda de multi_head se detuvo con ValueError, así que multi_head no llegó a "
                           "definirse")] == (["multi_head_mapas", "multi_head_salida"], 6)
     assert not any(a == "hugo" and m == datos.MOTIVOS_INCIDENCIA["no_definido"] for a, m in filas)
+    # the released stub's NotImplementedError is a blank answer, not an error
     assert filas[("ines", datos.PREGUNTA_SIN_DEFINIR)] == (["comprueba_respuesta_1", "comprueba_respuesta_2"], 2)
     # students without a submission: their own line
     assert filas[("gil", datos.SIN_ENTREGA)] == ([], None)
@@ -255,6 +257,17 @@ def test_que_repasar_sigue_los_umbrales(curso):
     estricto = datos.resumir(tarea, umbral_error=0.5, umbral_acierto=0.0).repasar
     assert any("escala" in l for l in estricto) and not any("sin W^O" in l for l in estricto)
     assert not any(l.startswith(("Pregunta", "Propiedad")) for l in estricto)
+
+
+def test_una_respuesta_cuya_celda_lanza_lo_dice_con_el_nombre_de_la_excepcion():
+    celdas = [_celda("comprueba_respuesta_1", 0, motivo="no_definido"), _celda("comprueba_respuesta_2", 0,
+                                                                               motivo="no_definido")]
+    entrega = datos.EntregaLeida("x", 0, 2, [datos.CeldaJuzgada(CUADERNO, c["grade_id"], c) for c in celdas],
+                                 celdas_con_error={CUADERNO: {"respuesta_1": "ZeroDivisionError",
+                                                              "respuesta_2": "ZeroDivisionError"}})
+    [incidencia] = datos.resumir(datos.TareaLeida(TAREA, 2, [entrega])).incidencias
+    assert incidencia.motivo == "la celda de la respuesta se detuvo con ZeroDivisionError antes de asignar la variable"
+    assert incidencia.celdas == ["comprueba_respuesta_1", "comprueba_respuesta_2"]
 
 
 def test_plurales():

@@ -424,12 +424,18 @@ def intentada(veredicto: dict) -> bool:
     return veredicto.get("motivo") in MOTIVOS_INTENTADOS and not _sin_implementar(veredicto)
 
 
-def _motivo_de_error(objetivo: str, motivo: str, errores_del_cuaderno: dict[str, str]) -> str | None:
-    """The incident text when ``objetivo`` was not defined because its own cell raised an exception."""
+def _motivo_de_error(objetivo: str, es_funcion: bool, motivo: str, errores_del_cuaderno: dict[str, str]) -> str | None:
+    """The incident text when ``objetivo`` was not defined because its own cell raised an exception.
+
+    None when that is not the case, or when the exception is the released stub's
+    ``NotImplementedError`` (a blank answer, reported as unanswered).
+    """
     ename = errores_del_cuaderno.get(objetivo)
-    if motivo != "no_definido" or not ename:
+    if motivo != "no_definido" or not ename or ename == "NotImplementedError":
         return None
-    return f"la celda de {objetivo} se detuvo con {ename}, así que {objetivo} no llegó a definirse"
+    if es_funcion:
+        return f"la celda de {objetivo} se detuvo con {ename}, así que {objetivo} no llegó a definirse"
+    return f"la celda de la respuesta se detuvo con {ename} antes de asignar la variable"
 
 
 def resumir(tarea: TareaLeida, umbral_error: float = UMBRAL_ERROR,
@@ -485,7 +491,7 @@ def resumir(tarea: TareaLeida, umbral_error: float = UMBRAL_ERROR,
             motivo = v.get("motivo")
             texto = None
             if spec is not None:
-                texto = _motivo_de_error(spec.objetivo, motivo,
+                texto = _motivo_de_error(spec.objetivo, spec.es_funcion, motivo,
                                          entrega.celdas_con_error.get(celda.cuaderno, {}))
             if spec is not None and spec.es_funcion:
                 fila = propiedades.setdefault(celda.grade_id, FilaPropiedad(
