@@ -101,23 +101,23 @@ def barras(etiquetas: list[str], tasas: list[float], titulo: str, umbral: float 
     etiquetas = ["\n".join(textwrap.wrap(e, 48)) or "—" for e in etiquetas]
     valores = valores or [f"{round(100 * t)} %" for t in tasas]
     alto = max(1.6, 0.2 + 0.42 * sum(1 + e.count("\n") * 0.6 for e in etiquetas)) + (0.5 if umbral is not None else 0)
-    figura, ejes = plt.subplots(figsize=(7.6, alto))
+    figura, ejes = plt.subplots(figsize=(7.2, alto))
     posiciones = list(range(len(etiquetas)))[::-1]
     colores = [NARANJA if umbral is not None and t < umbral else AZUL for t in tasas]
     ejes.barh(posiciones, [100 * t for t in tasas], color=colores, height=0.65)
-    for y, texto in zip(posiciones, valores):
-        ejes.text(103, y, texto, va="center", ha="left", fontsize=9, color="black")
+    for y, texto in zip(posiciones, valores):          # x in axes units: right of the 100 % mark
+        ejes.text(1.03, y, texto, va="center", ha="left", fontsize=9, color="black",
+                  transform=ejes.get_yaxis_transform(), clip_on=False)
     if umbral is not None:
         ejes.axvline(100 * umbral, color=GRIS, linestyle="--", linewidth=1)
         limite = f"{round(100 * umbral)} %"
-        ejes.legend(handles=[Patch(color=AZUL, label=f"{limite} o más"),
-                             Patch(color=NARANJA, label=f"menos del {limite}"),
-                             Line2D([0], [0], color=GRIS, linestyle="--", linewidth=1, label=f"umbral ({limite})")],
-                    loc="upper center", bbox_to_anchor=(0.45, -0.12 - 0.5 / alto), ncol=3, frameon=False,
-                    fontsize=9)
+        figura.subplots_adjust(bottom=0.8 / alto)
+        figura.legend(handles=[Patch(color=AZUL, label=f"{limite} o más"),
+                               Patch(color=NARANJA, label=f"menos del {limite}"),
+                               Line2D([0], [0], color=GRIS, linestyle="--", linewidth=1, label=f"umbral ({limite})")],
+                      loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, fontsize=9)
     ejes.set_yticks(posiciones, etiquetas)
-    ejes.set_xlim(0, 128)
-    ejes.spines["bottom"].set_bounds(0, 100)
+    ejes.set_xlim(0, 100)
     ejes.set_xticks([0, 25, 50, 75, 100], ["0 %", "25 %", "50 %", "75 %", "100 %"])
     ejes.set_title(titulo)
     return _uri(figura)
