@@ -24,7 +24,7 @@ from .casos import especificacion
 from .evidencia import EvidenciaInvalida, comprobar
 from .cliente import MIME_EVIDENCIA
 from .saneamiento import NOTA_CELDA_EDITADA, celda_editada
-from .registro_de_veredictos import CLAVE as CLAVE_VEREDICTOS
+from .registro_de_veredictos import CLAVE as CLAVE_VEREDICTOS, CLAVE_ERRORES, nombre_de_excepcion
 from .veredicto import Veredicto
 
 MOTIVOS_ERROR = {
@@ -107,12 +107,32 @@ def salidas_del_veredicto(veredicto: Veredicto, contador: int | None) -> list[No
     ]
 
 
+def celdas_con_error(nb: NotebookNode) -> dict[str, str]:
+    """Solution cells (exercise, quiz answers) whose run stopped with an exception: grade_id → class name.
+
+    Only the exception's class name is kept, and only if it looks like one
+    (``registro_de_veredictos.nombre_de_excepcion``); its message, printed by
+    the student's code, is never kept.  A name that does not pass is recorded as
+    ``"Exception"`` (the cell did stop with an error).
+    """
+    resultado = {}
+    for celda in nb.cells:
+        if celda.cell_type != "code" or not utils.is_solution(celda):
+            continue
+        grade_id = celda.metadata.nbgrader.get("grade_id")
+        errores = [s for s in celda.get("outputs", []) if s.get("output_type") == "error"]
+        if isinstance(grade_id, str) and errores:
+            resultado[grade_id] = nombre_de_excepcion(errores[-1].get("ename")) or "Exception"
+    return resultado
+
+
 class JuzgarEvidencias(NbGraderPreprocessor):
     """Replace each graded test cell's outputs with its verdict (see module doc)."""
 
     def preprocess(self, nb, resources):
         notebook = (resources.get("nbgrader") or {}).get("notebook") or resources.get("unique_key")
         veredictos = resources.setdefault(CLAVE_VEREDICTOS, {})     # for GuardarVeredictos (class report)
+        resources[CLAVE_ERRORES] = celdas_con_error(nb)
         for celda in nb.cells:
             if celda.cell_type != "code" or not utils.is_grade(celda) or utils.is_solution(celda):
                 continue

@@ -8,7 +8,15 @@ quiz answer as read).  ``GuardarVeredictos`` runs after nbgrader's
 to one JSON file per submitted notebook::
 
     veredictos/<tarea>/<alumno>/<cuaderno>.json
-    {"version": 1, "tarea": ..., "alumno": ..., "cuaderno": ..., "celdas": {grade_id: verdict}}
+    {"version": 1, "tarea": ..., "alumno": ..., "cuaderno": ..., "celdas": {grade_id: verdict},
+     "celdas_con_error": {grade_id of a solution cell: exception class name}}
+
+``celdas_con_error`` (``resources["celdas_con_error"]``, also filled by
+``JuzgarEvidencias``) names the solution cells (the exercise, the quiz
+answers) whose execution stopped with an exception, by the exception's class
+name only (checked with :func:`nombre_de_excepcion`): so the report can say
+«la celda de multi_head se detuvo con ValueError» instead of «no estaba
+definida», without carrying any text the student's code produced.
 
 Why there, and not in the notebook or under ``autograded/``:
 
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import datetime, timezone
 
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -37,6 +46,19 @@ from traitlets import Unicode
 
 VERSION = 1
 CLAVE = "veredictos"          # resources key JuzgarEvidencias fills
+CLAVE_ERRORES = "celdas_con_error"    # ... and the solution cells that stopped with an exception
+_IDENTIFICADOR = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}(\.[A-Za-z_][A-Za-z0-9_]{0,59}){0,3}")
+
+
+def nombre_de_excepcion(nombre: object) -> str | None:
+    """``nombre`` if it looks like an exception class name (``ValueError``, ``numpy.linalg.LinAlgError``).
+
+    The name comes from the student's kernel (an error output's ``ename``), so
+    anything else (markup, spaces, very long text) gives None and is never shown.
+    """
+    if isinstance(nombre, str) and _IDENTIFICADOR.fullmatch(nombre):
+        return nombre
+    return None
 
 
 def nombre_seguro(nombre: object) -> bool:
@@ -57,12 +79,19 @@ def ruta_del_registro(carpeta: str, tarea: str, alumno: str, cuaderno: str) -> s
     return os.path.join(carpeta, tarea, alumno, f"{cuaderno}.json")
 
 
-def escribir(carpeta: str, tarea: str, alumno: str, cuaderno: str, celdas: dict) -> str:
-    """Write one notebook's verdicts atomically (a reader never sees half a file); returns the path."""
+def escribir(carpeta: str, tarea: str, alumno: str, cuaderno: str, celdas: dict,
+             celdas_con_error: dict | None = None) -> str:
+    """Write one notebook's verdicts atomically (a reader never sees half a file); returns the path.
+
+    ``celdas_con_error``: solution cell grade_id → exception class name (names
+    that :func:`nombre_de_excepcion` rejects are left out).
+    """
     ruta = ruta_del_registro(carpeta, tarea, alumno, cuaderno)
     os.makedirs(os.path.dirname(ruta), exist_ok=True)
+    errores = {str(gid): nombre_de_excepcion(ename) for gid, ename in (celdas_con_error or {}).items()}
     datos = {"version": VERSION, "tarea": tarea, "alumno": alumno, "cuaderno": cuaderno,
-             "escrito": datetime.now(timezone.utc).isoformat(timespec="seconds"), "celdas": celdas}
+             "escrito": datetime.now(timezone.utc).isoformat(timespec="seconds"), "celdas": celdas,
+             CLAVE_ERRORES: {gid: ename for gid, ename in errores.items() if ename}}
     temporal = f"{ruta}.{os.getpid()}.tmp"
     with open(temporal, "w", encoding="utf-8") as archivo:
         json.dump(datos, archivo, ensure_ascii=False, indent=1, sort_keys=True)
@@ -81,7 +110,8 @@ class GuardarVeredictos(NbGraderPreprocessor):
             return nb, resources
         try:
             ruta = escribir(self.carpeta, datos.get("assignment"), datos.get("student"),
-                            datos.get("notebook"), resources.get(CLAVE) or {})
+                            datos.get("notebook"), resources.get(CLAVE) or {},
+                            resources.get(CLAVE_ERRORES) or {})
             self.log.debug("Veredictos guardados en %s", ruta)
         except (OSError, ValueError, TypeError):
             # the grades are already saved: a missing record only leaves the report without this notebook

@@ -53,8 +53,29 @@ def test_las_incidencias_de_las_entregas_en_blanco_y_rotas(curso):
     incidencias = {(f["alumno"], f["motivo"]) for t in (L1, L2) for f in _csv(curso, t, "incidencias")}
     assert ("en_blanco", datos.SIN_IMPLEMENTAR) in incidencias
     assert ("en_blanco", datos.PREGUNTA_SIN_DEFINIR) in incidencias
-    assert ("con_error", datos.MOTIVOS_INCIDENCIA["no_definido"]) in incidencias
+    # con_error's exercise cell raised: the report says so, with the exception's class
+    assert ("con_error", "la celda de multi_head se detuvo con ValueError, así que multi_head no llegó a "
+                         "definirse") in incidencias
+    assert ("con_error", datos.MOTIVOS_INCIDENCIA["no_definido"]) not in incidencias
     assert not any(a in ("perfecta", "escala_d_model", "sin_wo") for a, _ in incidencias)
+
+
+def test_las_tasas_cuentan_solo_a_quienes_lo_intentaron(curso):
+    """Blank (en_blanco), crashed (con_error) and unanswered (pe_concatenada) are «sin contestar», not wrong."""
+    propiedades = {f["grade_id"]: f for f in _csv(curso, L1, "propiedades")}
+    fila = propiedades["multi_head_no_modifica"]
+    assert [fila[c] for c in ("aprobadas", "intentaron", "porcentaje", "sin_contestar")] == ["4", "4", "100.0", "2"]
+    preguntas = {f["variable"]: f for f in _csv(curso, L1, "cuestionario")}
+    fila = preguntas["respuesta_1"]
+    # answered by perfecta, escala_d_model, sin_wo and con_error, all right
+    assert [fila[c] for c in ("correctas", "contestaron", "porcentaje", "sin_contestar")] == ["4", "4", "100.0", "2"]
+    assert fila["pregunta"].startswith("Una capa tiene una sola cabeza con d_k = 4")
+    assert preguntas["respuesta_3"]["pregunta"] == "¿Por qué se toma d_k = d_model/h y no otra anchura?"
+    texto = (curso / "informe" / "informe.html").read_text(encoding="utf-8")
+    repasar = texto[texto.index("Qué repasar"):texto.index("</section>")]
+    assert "no escribir en los argumentos" not in repasar and "Pregunta 1 " not in repasar
+    assert datos.SIN_IMPLEMENTAR not in repasar
+    assert "6 entregas en el libro de notas" in texto and " 1 entregas" not in texto
 
 
 def test_los_veredictos_guardados_suman_la_nota_del_libro(curso):

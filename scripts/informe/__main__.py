@@ -1,7 +1,8 @@
 """``make informe``: write the class report from the gradebook and the recorded verdicts.
 
 ``python -m scripts.informe [--umbral-error 15] [--umbral-acierto 70]`` from
-the course root; the thresholds are percentages of the graded submissions.
+the course root; the thresholds are percentages of the students who attempted
+(``datos.REGLA``).  Help and errors are in Spanish.
 """
 from __future__ import annotations
 
@@ -28,13 +29,44 @@ def _porcentaje(texto: str) -> float:
     return valor / 100
 
 
+class _FormatoEspañol(argparse.HelpFormatter):
+    """argparse's help with a Spanish «uso:» line."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, "uso: " if prefix is None else prefix)
+
+
+class _Argumentos(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose help and errors are in Spanish (no «usage:», «options:», «error:» in English)."""
+
+    TRADUCCIONES = (("unrecognized arguments", "argumentos desconocidos"),
+                    ("expected one argument", "falta el valor"),
+                    ("invalid choice", "valor no válido"),
+                    ("argument ", "opción "))
+
+    def __init__(self, **kwargs):
+        super().__init__(add_help=False, formatter_class=_FormatoEspañol, **kwargs)
+        self._optionals.title = "opciones"
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                          help="muestra esta ayuda y termina")
+
+    def error(self, message: str):
+        for ingles, español in self.TRADUCCIONES:
+            message = message.replace(ingles, español)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Escribe el informe de la clase (informe/informe.html y los CSV).")
+    parser = _Argumentos(prog="python -m scripts.informe",
+                         description="Escribe el informe de la clase (informe/informe.html y los CSV).")
     parser.add_argument("--umbral-error", type=_porcentaje, default=datos.UMBRAL_ERROR, metavar="P",
-                        help="«qué repasar» nombra los errores conocidos de al menos el P %% de las entregas "
+                        help="«qué repasar» nombra los errores conocidos que comete al menos el P %% de quienes "
+                             "escribieron la función "
                              f"(por defecto {datos.UMBRAL_ERROR * 100:g})")
     parser.add_argument("--umbral-acierto", type=_porcentaje, default=datos.UMBRAL_ACIERTO, metavar="P",
-                        help="... y las propiedades y preguntas que acierta menos del P %% "
+                        help="... y las propiedades y preguntas que cumple o acierta menos del P %% de quienes "
+                             "lo intentaron "
                              f"(por defecto {datos.UMBRAL_ACIERTO * 100:g})")
     args = parser.parse_args(argv)
     observaciones.preparar_salida()

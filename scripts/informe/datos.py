@@ -16,6 +16,12 @@ newer grades (the notebook then counts as not judged, with the reason).
 turns it into a :class:`Resumen` (score distribution, per-property pass
 rates, known mistakes ranked by students, quiz questions, incidents, the
 «qué repasar» lines), which ``scripts.informe.pagina`` writes as HTML and CSV.
+
+Rates count only the students who attempted (:data:`REGLA`): a blank,
+unanswered, missing or ungradable cell goes to its own «sin contestar» count,
+never to the denominator.  Quiz questions are named by the first words of
+their statement in the course's ``source/`` notebook (:func:`titulos_de_preguntas`),
+never by anything a student wrote.
 Everything a student brought (ids, answers) stays plain data here; escaping is
 the writer's job.
 """
@@ -55,7 +61,22 @@ MOTIVOS_INCIDENCIA = {
 }
 SIN_IMPLEMENTAR = "ejercicio sin contestar (la función lanza NotImplementedError)"
 PREGUNTA_SIN_DEFINIR = "pregunta sin contestar (su variable no estaba definida)"
+SIN_ENTREGA = "sin entrega: no entregó esta tarea"
 TOLERANCIA = 1e-6
+
+# A cell was attempted when the judge could judge what the student wrote: the function
+# was defined and ran (even if wrong, or not a function), the answer was given (even if
+# unreadable).  Every other reason (blank, not defined, cell not run, timeout...) is «sin contestar».
+MOTIVOS_INTENTADOS = (None, "no_invocable", "respuesta_ilegible")
+REGLA = ("Los porcentajes cuentan sólo a quienes lo intentaron (función definida, respuesta dada, celda "
+         "ejecutada); las celdas en blanco, sin contestar, sin entrega o que no se pudieron calificar se "
+         "cuentan aparte, como «sin contestar».")
+LARGO_TITULO = 64            # characters of a quiz question's title before «…»
+
+
+def cuenta(n: int, singular: str, plural: str | None = None) -> str:
+    """``cuenta(1, "entrega")`` → ``"1 entrega"``; ``cuenta(3, "entrega")`` → ``"3 entregas"``."""
+    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
 
 
 # ---------------------------------------------------------------------------- what is read
@@ -77,12 +98,15 @@ class EntregaLeida:
         puntos, maximo: the submission's score in the gradebook (manual grades included).
         celdas: the cells judged, from records that agree with the gradebook.
         sin_veredicto: Spanish reasons for notebooks without a usable record.
+        celdas_con_error: per notebook, the solution cells whose run stopped with an
+            exception (grade_id → class name, as the trusted recorder kept it).
     """
     alumno: str
     puntos: float
     maximo: float
     celdas: list[CeldaJuzgada] = field(default_factory=list)
     sin_veredicto: list[str] = field(default_factory=list)
+    celdas_con_error: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def juzgada(self) -> bool:
@@ -91,9 +115,17 @@ class EntregaLeida:
 
 @dataclass
 class TareaLeida:
+    """One assignment as read: its submissions, the students without one, its quiz titles.
+
+    Attributes:
+        sin_entrega: ids of the students the gradebook knows who have no submission.
+        titulos: quiz test cell grade_id → short title of the question (``source/``).
+    """
     tarea: str
     maximo: float
     entregas: list[EntregaLeida] = field(default_factory=list)
+    sin_entrega: list[str] = field(default_factory=list)
+    titulos: dict[str, str] = field(default_factory=dict)
 
 
 def _leer_registro(ruta: Path) -> dict | None:
@@ -109,6 +141,16 @@ def _leer_registro(ruta: Path) -> dict | None:
     if not all(isinstance(v, dict) and isinstance(v.get("puntos"), (int, float)) for v in datos["celdas"].values()):
         return None
     return datos
+
+
+def _celdas_con_error(registro: dict) -> dict[str, str]:
+    """The record's ``celdas_con_error``, keeping only well-formed class names."""
+    from grader_tests.registro_de_veredictos import CLAVE_ERRORES, nombre_de_excepcion
+    errores = registro.get(CLAVE_ERRORES)
+    if not isinstance(errores, dict):
+        return {}
+    return {gid: nombre_de_excepcion(ename) for gid, ename in errores.items()
+            if isinstance(gid, str) and nombre_de_excepcion(ename)}
 
 
 def _entrega(raiz: Path, carpeta: Path, tarea: str, entrega) -> EntregaLeida:
@@ -137,7 +179,76 @@ def _entrega(raiz: Path, carpeta: Path, tarea: str, entrega) -> EntregaLeida:
                                        "notas (de una calificación anterior): vuelve a calificar")
             continue
         leida.celdas += [CeldaJuzgada(nombre, gid, v) for gid, v in sorted(celdas.items())]
+        leida.celdas_con_error[nombre] = _celdas_con_error(registro)
     return leida
+
+
+def _texto_de_markdown(texto: str) -> str:
+    """Plain text of a short piece of the lessons' Markdown + LaTeX: ``$d_{\\text{model}}$`` → ``d_model``."""
+    texto = re.sub(r"^\s*\**\s*Pregunta\s+\d+\s*[.:]?\s*\**\s*", "", texto)
+    texto = re.sub(r"\\(?:text|mathrm|mathbf|mathit|operatorname)\{([^{}]*)\}", r"\1", texto)
+    texto = re.sub(r"([_^])\{(\w*)\}", r"\1\2", texto)                  # d_{model} → d_model
+    texto = re.sub(r"([_^])\{([^{}]*)\}", r"\1(\2)", texto)              # PE_{pos+k} → PE_(pos+k)
+    for orden, signo in (("sqrt", "√"), ("top", "ᵀ"), ("le", "≤"), ("ge", "≥"), ("times", "×"),
+                         ("cdot", "·"), ("dots", "…"), ("ldots", "…"), ("in", "∈"), ("pi", "π")):
+        texto = re.sub(r"\\" + orden + r"(?![A-Za-z])\s*", signo, texto)
+    texto = re.sub(r"\\[,;:! ]", " ", texto)
+    texto = re.sub(r"\\([A-Za-z]+)", r"\1", texto)
+    texto = re.sub(r"[$`*{}]|\\", "", texto)
+    texto = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", texto)         # [link](url) → link
+    return " ".join(texto.split())
+
+
+def titulo_corto(texto: str, largo: int = LARGO_TITULO) -> str:
+    """The first words of ``texto`` up to ``largo`` characters, cut at a word and ended with «…»."""
+    texto = " ".join(texto.split())
+    if len(texto) <= largo:
+        return texto
+    corte = texto[:largo + 1].rsplit(" ", 1)[0] if " " in texto[:largo + 1] else texto[:largo]
+    return corte.rstrip(" ,;:.-–—(") + "…"
+
+
+def titulos_de_preguntas(cuaderno) -> dict[str, str]:
+    """Quiz test cell grade_id → short Spanish title, from a ``source/`` notebook (trusted side).
+
+    The title is the first paragraph of the Markdown cell above the question's
+    answer cell (``**Pregunta 3.** ¿Por qué…``), without the «Pregunta N.» label,
+    Markdown and LaTeX markup, cut by :func:`titulo_corto`.  Student notebooks
+    are never read here.
+
+    Args:
+        cuaderno: path of the ``source/<tarea>/<cuaderno>.ipynb`` notebook.
+
+    Returns:
+        ``{"comprueba_respuesta_3": "¿Por qué se toma d_k = d_model/h y no otra anchura?"}``;
+        empty if the notebook is missing or unreadable.
+    """
+    import nbformat
+    try:
+        nb = nbformat.read(str(cuaderno), as_version=4)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+    titulos = {}
+    celdas = nb.cells
+    for i, celda in enumerate(celdas):
+        nbg = celda.get("metadata", {}).get("nbgrader", {})
+        gid = nbg.get("grade_id")
+        if celda.cell_type != "code" or not nbg.get("grade") or nbg.get("solution") or not isinstance(gid, str):
+            continue
+        spec = _especificacion(gid)
+        if spec is None or spec.es_funcion:
+            continue
+        for anterior in reversed(celdas[:i]):
+            previo = anterior.get("metadata", {}).get("nbgrader", {})
+            if anterior.cell_type == "markdown":
+                parrafo = re.split(r"\n\s*\n|\n\s*[-*+]\s|\n\s*\d+[.)]\s", anterior.source.strip())[0]
+                titulo = titulo_corto(_texto_de_markdown(parrafo))
+                if titulo:
+                    titulos[gid] = titulo
+                break
+            if previo.get("grade") and not previo.get("solution"):
+                break                         # the previous question's test cell: no statement of its own
+    return titulos
 
 
 def leer(raiz: Path, carpeta: Path | None = None) -> list[TareaLeida]:
@@ -148,19 +259,30 @@ def leer(raiz: Path, carpeta: Path | None = None) -> list[TareaLeida]:
         carpeta: the verdict records (default ``<raiz>/veredictos``).
 
     Returns:
-        One ``TareaLeida`` per assignment with submissions, by name; submissions by student id.
+        One ``TareaLeida`` per assignment with submissions, by name; submissions by student id;
+        ``sin_entrega``: the gradebook's other students (an assignment nobody submitted is left out).
     """
     from scripts.calificacion import libro_de_notas
     raiz = Path(raiz)
     carpeta = Path(carpeta) if carpeta else raiz / CARPETA_VEREDICTOS
+    from grader_tests.registro_de_veredictos import nombre_seguro
     tareas = []
     with libro_de_notas.abrir(raiz) as gb:
+        alumnos = sorted(s.id for s in gb.students)
         for asignacion in sorted(gb.assignments, key=lambda a: a.name):
             entregas = sorted(asignacion.submissions, key=lambda s: s.student.id)
             if not entregas:
                 continue
+            con_entrega = {e.student.id for e in entregas}
+            titulos: dict[str, str] = {}
+            if nombre_seguro(asignacion.name):
+                for cuaderno in sorted(asignacion.notebooks, key=lambda n: n.name):
+                    if nombre_seguro(cuaderno.name):
+                        titulos.update(titulos_de_preguntas(
+                            raiz / "source" / asignacion.name / f"{cuaderno.name}.ipynb"))
             tareas.append(TareaLeida(asignacion.name, float(asignacion.max_score or 0),
-                                     [_entrega(raiz, carpeta, asignacion.name, e) for e in entregas]))
+                                     [_entrega(raiz, carpeta, asignacion.name, e) for e in entregas],
+                                     [a for a in alumnos if a not in con_entrega], titulos))
     return tareas
 
 
@@ -168,19 +290,26 @@ def leer(raiz: Path, carpeta: Path | None = None) -> list[TareaLeida]:
 
 @dataclass
 class FilaPropiedad:
+    """One exercise test cell: of the ``intentos`` students who wrote the function, ``aprobadas`` got full points.
+
+    ``sin_contestar``: the other students of the class (blank, not defined, not
+    submitted, not gradable); they are not in the rate.
+    """
     grade_id: str
     funcion: str
     descripcion: str
-    entregas: int
+    intentos: int
     aprobadas: int
+    sin_contestar: int = 0
 
     @property
     def tasa(self) -> float:
-        return self.aprobadas / self.entregas if self.entregas else 0.0
+        return self.aprobadas / self.intentos if self.intentos else 0.0
 
 
 @dataclass
 class FilaError:
+    """A known mistake: ``alumnos`` charged with it out of the ``intentos`` who wrote ``funcion``."""
     id: str
     nombre: str
     categoria: str
@@ -188,13 +317,19 @@ class FilaError:
     funcion: str
     alumnos: int
     tasa: float
+    intentos: int = 0
 
 
 @dataclass
 class FilaPregunta:
+    """One quiz question: of the ``intentos`` students who answered, ``correctas`` got it right.
+
+    ``titulo``: the first words of its statement (``source/`` notebook), or the variable.
+    """
     grade_id: str
     variable: str
-    entregas: int
+    titulo: str
+    intentos: int
     correctas: int
     sin_contestar: int
     ilegibles: int
@@ -203,7 +338,14 @@ class FilaPregunta:
 
     @property
     def tasa(self) -> float:
-        return self.correctas / self.entregas if self.entregas else 0.0
+        return self.correctas / self.intentos if self.intentos else 0.0
+
+    @property
+    def nombre(self) -> str:
+        """``Pregunta 3 («¿Por qué se toma…»)`` or ``Pregunta respuesta_3`` without a title."""
+        numero = self.variable.removeprefix("respuesta_")
+        etiqueta = f"Pregunta {numero}" if numero.isdigit() else f"Pregunta {self.variable}"
+        return f"{etiqueta} («{self.titulo}»)" if self.titulo and self.titulo != self.variable else etiqueta
 
 
 @dataclass
@@ -211,7 +353,7 @@ class Incidencia:
     alumno: str
     motivo: str
     celdas: list[str]
-    puntos_perdidos: float | None    # None: the notebook was not judged at all
+    puntos_perdidos: float | None    # None: the notebook was not judged at all (or not submitted)
 
 
 @dataclass
@@ -227,6 +369,13 @@ class Resumen:
     incidencias: list[Incidencia]
     repasar: list[str]
     exportacion: list[dict]          # one row per student × cell (veredictos.csv)
+    sin_entrega: list[str] = field(default_factory=list)
+    en_blanco: int = 0               # submissions with records where no cell was attempted
+
+    @property
+    def alumnos(self) -> int:
+        """Students of the class for this assignment: with a submission or without one."""
+        return len(self.notas) + len(self.sin_entrega)
 
 
 def _clave_natural(texto: str) -> list:
@@ -270,39 +419,67 @@ def porcentaje(x: float) -> str:
     return f"{round(100 * x):d}\u00a0%"
 
 
+def intentada(veredicto: dict) -> bool:
+    """Whether the student attempted the cell (:data:`MOTIVOS_INTENTADOS`; not a NotImplementedError stub)."""
+    return veredicto.get("motivo") in MOTIVOS_INTENTADOS and not _sin_implementar(veredicto)
+
+
+def _motivo_de_error(objetivo: str, es_funcion: bool, motivo: str, errores_del_cuaderno: dict[str, str]) -> str | None:
+    """The incident text when ``objetivo`` was not defined because its own cell raised an exception.
+
+    None when that is not the case, or when the exception is the released stub's
+    ``NotImplementedError`` (a blank answer, reported as unanswered).
+    """
+    ename = errores_del_cuaderno.get(objetivo)
+    if motivo != "no_definido" or not ename or ename == "NotImplementedError":
+        return None
+    if es_funcion:
+        return f"la celda de {objetivo} se detuvo con {ename}, así que {objetivo} no llegó a definirse"
+    return f"la celda de la respuesta se detuvo con {ename} antes de asignar la variable"
+
+
 def resumir(tarea: TareaLeida, umbral_error: float = UMBRAL_ERROR,
             umbral_acierto: float = UMBRAL_ACIERTO) -> Resumen:
     """Aggregate one assignment.
 
     * ``notas``: every submission's score (gradebook), for the histogram;
-    * ``propiedades``: per exercise test cell, submissions with a verdict and
-      those with full points;
+    * ``propiedades``: per exercise test cell, the students who attempted it
+      (:func:`intentada`), those with full points, and the rest of the class
+      (submissions and students without one) as ``sin_contestar``;
     * ``errores``: known mistakes ranked by the number of students charged
       with them (a student counts once however many cells charge it), then by id;
-      ``tasa`` over the judged submissions;
-    * ``preguntas``: per quiz cell, share with full points, unanswered,
-      unreadable, and the most chosen wrong answer (ties: the first in sort order);
+      ``tasa`` over the students who attempted the function;
+    * ``preguntas``: per quiz cell, share right among those who answered,
+      unanswered (the rest of the class), unreadable, and the most chosen
+      wrong answer (ties: the first in sort order); titled from ``tarea.titulos``;
     * ``incidencias``: per student and reason, the cells that could not be
-      judged normally (timeouts, dead kernels, unanswered…) and the points they
-      lost; notebooks without a usable record;
+      judged normally (timeouts, dead kernels, unanswered, a cell that raised…)
+      and the points they lost; notebooks without a usable record; students
+      without a submission (:data:`SIN_ENTREGA`);
     * ``repasar``: mistakes with ``tasa >= umbral_error``, questions and
-      properties with ``tasa < umbral_acierto`` (fixed sentences with numbers).
+      properties with ``tasa < umbral_acierto``, all over the attempted ones
+      (fixed sentences with numbers).
     """
     juzgadas = [e for e in tarea.entregas if e.juzgada]
     n = len(juzgadas)
+    clase = len(tarea.entregas) + len(tarea.sin_entrega)
     propiedades: dict[str, FilaPropiedad] = {}
     preguntas: dict[str, dict] = {}
     errores: dict[str, dict] = {}
+    intentaron: dict[str, set[str]] = {}          # function → students who attempted one of its cells
     incidencias: list[Incidencia] = []
     exportacion: list[dict] = []
+    en_blanco = 0
     for entrega in tarea.entregas:
-        suyos: set[str] = set()
         por_motivo: dict[str, list[CeldaJuzgada]] = {}
+        alguna = False
         for celda in entrega.celdas:
             v = celda.veredicto
             puntos, maximo = float(v.get("puntos", 0)), float(v.get("maximo", 0))
             completo = puntos >= maximo - TOLERANCIA
             spec = _especificacion(celda.grade_id)
+            intento = intentada(v)
+            alguna = alguna or intento
             ids_error = []
             for error in v.get("errores") or []:
                 if not isinstance(error, dict) or not isinstance(error.get("id"), str):
@@ -311,69 +488,89 @@ def resumir(tarea: TareaLeida, umbral_error: float = UMBRAL_ERROR,
                 fila = errores.setdefault(error["id"], {"error": error, "alumnos": set(),
                                                         "funcion": spec.objetivo if spec else ""})
                 fila["alumnos"].add(entrega.alumno)
-                suyos.add(error["id"])
             motivo = v.get("motivo")
+            texto = None
+            if spec is not None:
+                texto = _motivo_de_error(spec.objetivo, spec.es_funcion, motivo,
+                                         entrega.celdas_con_error.get(celda.cuaderno, {}))
             if spec is not None and spec.es_funcion:
                 fila = propiedades.setdefault(celda.grade_id, FilaPropiedad(
                     celda.grade_id, spec.objetivo, _descripcion(celda.grade_id, v.get("propiedad")), 0, 0))
-                fila.entregas += 1
-                fila.aprobadas += completo
+                fila.intentos += intento
+                fila.aprobadas += intento and completo
+                if intento or ids_error:
+                    intentaron.setdefault(spec.objetivo, set()).add(entrega.alumno)
                 if motivo is None and not completo and _sin_implementar(v):
-                    motivo = "sin_implementar"
+                    texto = SIN_IMPLEMENTAR
             elif spec is not None:
-                if motivo == "no_definido":
-                    motivo = "pregunta_sin_definir"
+                if motivo == "no_definido" and texto is None:
+                    texto = PREGUNTA_SIN_DEFINIR
                 datos = preguntas.setdefault(celda.grade_id, {"variable": spec.objetivo, "n": 0, "bien": 0,
-                                                              "vacias": 0, "ilegibles": 0, "mal": Counter()})
-                datos["n"] += 1
-                datos["bien"] += completo
-                datos["vacias"] += motivo in ("sin_contestar", "pregunta_sin_definir")
+                                                              "ilegibles": 0, "mal": Counter()})
+                datos["n"] += intento
+                datos["bien"] += intento and completo
                 datos["ilegibles"] += motivo == "respuesta_ilegible"
-                if not completo and v.get("respuesta") is not None:
+                if intento and not completo and v.get("respuesta") is not None:
                     datos["mal"][mostrar_respuesta(v["respuesta"])] += 1
-            if motivo is not None:
-                por_motivo.setdefault(motivo, []).append(celda)
+            if texto is None and motivo is not None:
+                texto = MOTIVOS_INCIDENCIA.get(motivo, motivo)
+            if texto is not None:
+                por_motivo.setdefault(texto, []).append(celda)
             exportacion.append({
                 "alumno": entrega.alumno, "cuaderno": celda.cuaderno, "grade_id": celda.grade_id,
                 "propiedad": v.get("propiedad") or "", "puntos": puntos, "maximo": maximo,
-                "motivo": v.get("motivo") or "", "errores": ";".join(ids_error),
+                "motivo": v.get("motivo") or ("sin_implementar" if _sin_implementar(v) else ""),
+                "intentada": "sí" if intento else "no", "errores": ";".join(ids_error),
                 "respuesta": "" if v.get("respuesta") is None else mostrar_respuesta(v["respuesta"])})
+        en_blanco += entrega.juzgada and not alguna
         for razon in entrega.sin_veredicto:
             incidencias.append(Incidencia(entrega.alumno, razon, [], None))
-        for motivo, celdas in sorted(por_motivo.items()):
-            texto = {"sin_implementar": SIN_IMPLEMENTAR, "pregunta_sin_definir": PREGUNTA_SIN_DEFINIR}.get(
-                motivo, MOTIVOS_INCIDENCIA.get(motivo, motivo))
+        for texto, celdas in sorted(por_motivo.items()):
             perdidos = sum(float(c.veredicto.get("maximo", 0)) - float(c.veredicto.get("puntos", 0)) for c in celdas)
             incidencias.append(Incidencia(entrega.alumno, texto, [c.grade_id for c in celdas], perdidos))
+    for alumno in tarea.sin_entrega:
+        incidencias.append(Incidencia(alumno, SIN_ENTREGA, [], None))
 
-    filas_error = sorted(
-        (FilaError(id_, str(d["error"].get("nombre") or id_), str(d["error"].get("categoria") or ""),
-                   str(d["error"].get("seccion") or ""), d["funcion"], len(d["alumnos"]),
-                   len(d["alumnos"]) / n if n else 0.0) for id_, d in errores.items()),
-        key=lambda f: (-f.alumnos, f.id))
+    filas_error = []
+    for id_, d in errores.items():
+        intentos = len(intentaron.get(d["funcion"], set()) | d["alumnos"])
+        filas_error.append(FilaError(id_, str(d["error"].get("nombre") or id_), str(d["error"].get("categoria") or ""),
+                                     str(d["error"].get("seccion") or ""), d["funcion"], len(d["alumnos"]),
+                                     len(d["alumnos"]) / intentos if intentos else 0.0, intentos))
+    filas_error.sort(key=lambda f: (-f.alumnos, f.id))
     filas_pregunta = []
     for gid, d in sorted(preguntas.items(), key=lambda par: _clave_natural(par[0])):
         frecuente = sorted(d["mal"].items(), key=lambda par: (-par[1], par[0]))[:1]
-        filas_pregunta.append(FilaPregunta(gid, d["variable"], d["n"], d["bien"], d["vacias"], d["ilegibles"],
+        filas_pregunta.append(FilaPregunta(gid, d["variable"], tarea.titulos.get(gid, d["variable"]), d["n"],
+                                           d["bien"], clase - d["n"], d["ilegibles"],
                                            frecuente[0][0] if frecuente else None,
                                            frecuente[0][1] if frecuente else 0))
     filas_propiedad = list(propiedades.values())
+    for f in filas_propiedad:
+        f.sin_contestar = clase - f.intentos
+
+    def sin_contestar(k: int) -> str:
+        return f"; {k} sin contestar" if k else ""
 
     repasar = []
     for f in filas_error:
-        if n and f.tasa >= umbral_error:
-            repasar.append(f"Error «{f.nombre}» ({f.funcion}): {f.alumnos} de {n} entregas ({porcentaje(f.tasa)}); "
-                           f"repasar «{f.seccion}».")
+        if f.intentos and f.tasa >= umbral_error:
+            verbo = "lo comete" if f.alumnos == 1 else "lo cometen"
+            repasar.append(f"Error «{f.nombre}» ({f.funcion}): {verbo} {f.alumnos} de "
+                           f"{cuenta(f.intentos, 'alumno que escribió', 'alumnos que escribieron')} la función "
+                           f"({porcentaje(f.tasa)}); repasar «{f.seccion}».")
     for f in filas_propiedad:
-        if f.entregas and f.tasa < umbral_acierto:
+        if f.intentos and f.tasa < umbral_acierto:
             repasar.append(f"Propiedad «{f.descripcion}» ({f.funcion}): la cumple el {porcentaje(f.tasa)} "
-                           f"de las entregas ({f.aprobadas} de {f.entregas}).")
+                           f"de quienes escribieron la función ({f.aprobadas} de {f.intentos})"
+                           f"{sin_contestar(f.sin_contestar)}.")
     for f in filas_pregunta:
-        if f.entregas and f.tasa < umbral_acierto:
-            extra = (f"; la respuesta incorrecta más elegida es «{f.error_frecuente}» ({f.veces_error_frecuente})"
+        if f.intentos and f.tasa < umbral_acierto:
+            extra = (f"; la respuesta incorrecta más elegida es «{f.error_frecuente}» "
+                     f"({cuenta(f.veces_error_frecuente, 'vez', 'veces')})"
                      if f.error_frecuente is not None else "")
-            repasar.append(f"Pregunta {f.variable}: la acierta el {porcentaje(f.tasa)} "
-                           f"de las entregas ({f.correctas} de {f.entregas}){extra}.")
+            repasar.append(f"{f.nombre}: la acierta el {porcentaje(f.tasa)} de quienes contestaron "
+                           f"({f.correctas} de {f.intentos}){extra}{sin_contestar(f.sin_contestar)}.")
     return Resumen(tarea.tarea, tarea.maximo, [e.puntos for e in tarea.entregas], n, filas_propiedad,
                    filas_error, filas_pregunta, sorted(incidencias, key=lambda i: (i.alumno, i.motivo)),
-                   repasar, exportacion)
+                   repasar, exportacion, list(tarea.sin_entrega), en_blanco)

@@ -4,11 +4,13 @@ Layout of ``informe/`` (course root)::
 
     informe.html                      every assignment; charts embedded as data: URIs
     <tarea>/veredictos.csv            one row per student × graded test cell (the verdicts, exported)
-    <tarea>/distribucion.csv          histogram of the scores (bin edges, submissions)
-    <tarea>/propiedades.csv           per-property pass rates
+    <tarea>/distribucion.csv          histogram of the scores (bars: centre, from, to, submissions)
+    <tarea>/propiedades.csv           per-property pass rates (over those who attempted) and «sin contestar»
     <tarea>/errores.csv               known mistakes ranked by students
-    <tarea>/cuestionario.csv          per quiz question: share correct, most chosen wrong answer
-    <tarea>/incidencias.csv           who could not be graded or lost points without being judged, and why
+    <tarea>/cuestionario.csv          per quiz question: title, share correct (over those who answered),
+                                      «sin contestar», most chosen wrong answer
+    <tarea>/incidencias.csv           who could not be graded, lost points without being judged, or did
+                                      not submit, and why
 
 Student ids and answers are hostile text: every value is escaped in the HTML
 (``html.escape``) and, in the CSVs, a text field that a spreadsheet would run
@@ -24,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from scripts.informe import graficos
-from scripts.informe.datos import Resumen, porcentaje
+from scripts.informe.datos import REGLA, SIN_ENTREGA, Resumen, cuenta, porcentaje
 
 AVISO = ("Informe para el profesorado y los autores del curso: no lo compartas con el alumnado. "
          "Sólo nombra a alumnos donde hay que actuar (entregas con incidencias); no contiene pruebas "
@@ -52,12 +54,12 @@ figcaption { font-size: .85rem; color: #444; }
 """
 
 CABECERAS = {
-    "veredictos": ["alumno", "cuaderno", "grade_id", "propiedad", "puntos", "maximo", "motivo", "errores",
-                   "respuesta"],
-    "distribucion": ["desde", "hasta", "entregas"],
-    "propiedades": ["grade_id", "funcion", "propiedad", "entregas", "aprobadas", "porcentaje"],
-    "errores": ["id", "nombre", "categoria", "seccion", "funcion", "alumnos", "porcentaje"],
-    "cuestionario": ["grade_id", "variable", "entregas", "correctas", "porcentaje", "sin_contestar",
+    "veredictos": ["alumno", "cuaderno", "grade_id", "propiedad", "puntos", "maximo", "motivo", "intentada",
+                   "errores", "respuesta"],
+    "distribucion": ["puntos", "desde", "hasta", "entregas"],
+    "propiedades": ["grade_id", "funcion", "propiedad", "intentaron", "aprobadas", "porcentaje", "sin_contestar"],
+    "errores": ["id", "nombre", "categoria", "seccion", "funcion", "alumnos", "intentaron", "porcentaje"],
+    "cuestionario": ["grade_id", "variable", "pregunta", "contestaron", "correctas", "porcentaje", "sin_contestar",
                      "ilegibles", "respuesta_incorrecta_mas_elegida", "veces"],
     "incidencias": ["alumno", "motivo", "celdas", "puntos_perdidos"],
 }
@@ -88,15 +90,22 @@ def _escribir_csv(ruta: Path, cabecera: list[str], filas: list[list]) -> None:
 
 
 def distribucion(resumen: Resumen) -> list[list]:
-    """Rows ``[desde, hasta, entregas]`` of the histogram (the last bin includes its upper edge)."""
-    bordes = graficos.intervalos(resumen.maximo)
-    filas = []
-    for i in range(len(bordes) - 1):
-        a, b = bordes[i], bordes[i + 1]
-        ultimo = i == len(bordes) - 2
-        filas.append([round(a, 4), round(b, 4),
-                      sum(1 for x in resumen.notas if a <= x < b or (ultimo and x >= b) or (i == 0 and x < a))])
-    return filas
+    """Rows ``[puntos, desde, hasta, entregas]``: the histogram's bars (``graficos.recuento``).
+
+    A bar counts the scores from ``desde`` up to, not including, ``hasta``; the last
+    one only the full score (``desde == hasta``).
+    """
+    return [[round(c, 4), round(a, 4), round(b, 4), n] for c, a, b, n in graficos.recuento(resumen.notas,
+                                                                                            resumen.maximo)]
+
+
+def _tasa_csv(tasa: float, intentos: int) -> object:
+    """A rate as a percentage with one decimal; empty when nobody attempted (no rate at all)."""
+    return round(100 * tasa, 1) if intentos else ""
+
+
+def _tasa(tasa: float, intentos: int) -> str:
+    return porcentaje(tasa) if intentos else "—"
 
 
 def escribir_csvs(resumen: Resumen, carpeta: Path) -> list[Path]:
@@ -105,12 +114,12 @@ def escribir_csvs(resumen: Resumen, carpeta: Path) -> list[Path]:
     filas = {
         "veredictos": [[f[c] for c in CABECERAS["veredictos"]] for f in resumen.exportacion],
         "distribucion": distribucion(resumen),
-        "propiedades": [[f.grade_id, f.funcion, f.descripcion, f.entregas, f.aprobadas, round(100 * f.tasa, 1)]
-                        for f in resumen.propiedades],
-        "errores": [[f.id, f.nombre, f.categoria, f.seccion, f.funcion, f.alumnos, round(100 * f.tasa, 1)]
-                    for f in resumen.errores],
-        "cuestionario": [[f.grade_id, f.variable, f.entregas, f.correctas, round(100 * f.tasa, 1), f.sin_contestar,
-                          f.ilegibles, f.error_frecuente or "", f.veces_error_frecuente]
+        "propiedades": [[f.grade_id, f.funcion, f.descripcion, f.intentos, f.aprobadas, _tasa_csv(f.tasa, f.intentos),
+                         f.sin_contestar] for f in resumen.propiedades],
+        "errores": [[f.id, f.nombre, f.categoria, f.seccion, f.funcion, f.alumnos, f.intentos,
+                     _tasa_csv(f.tasa, f.intentos)] for f in resumen.errores],
+        "cuestionario": [[f.grade_id, f.variable, f.titulo, f.intentos, f.correctas, _tasa_csv(f.tasa, f.intentos),
+                          f.sin_contestar, f.ilegibles, f.error_frecuente or "", f.veces_error_frecuente]
                          for f in resumen.preguntas],
         "incidencias": [[i.alumno, i.motivo, " ".join(i.celdas),
                          "" if i.puntos_perdidos is None else i.puntos_perdidos] for i in resumen.incidencias],
@@ -137,58 +146,82 @@ def _figura(uri: str, alternativo: str, pie: str) -> str:
     return (f'<figure><img src="{e(uri)}" alt="{e(alternativo)}"><figcaption>{e(pie)}</figcaption></figure>')
 
 
+def _linea_de_entregas(r: Resumen) -> str:
+    """``6 entregas en el libro de notas (de 8 alumnos: 2 sin entrega); 5 con veredictos…``, with plurals."""
+    texto = f"{cuenta(len(r.notas), 'entrega')} en el libro de notas"
+    if r.sin_entrega:
+        texto += f" (de {cuenta(r.alumnos, 'alumno')}: {len(r.sin_entrega)} sin entrega)"
+    texto += f"; {r.juzgadas} con veredictos del corrector"
+    if r.en_blanco:
+        texto += f", {cuenta(r.en_blanco, 'en blanco', 'en blanco')} (ninguna celda contestada)"
+    return texto + f". Nota máxima: {num(r.maximo)} {'punto' if r.maximo == 1 else 'puntos'}."
+
+
 def seccion(resumen: Resumen, umbral_acierto: float, primera: bool = False) -> str:
     """The HTML of one assignment."""
     r = resumen
     clase = ' class="primera"' if primera else ""
-    partes = [f'<h2 id="{e(r.tarea)}"{clase}>{e(r.tarea)}</h2>',
-              f'<p class="nota">{len(r.notas)} entregas en el libro de notas; {r.juzgadas} con veredictos del '
-              f'corrector. Nota máxima: {e(num(r.maximo))} puntos.</p>']
+    partes = [f'<h2 id="{e(r.tarea)}"{clase}>{e(r.tarea)}</h2>', f'<p class="nota">{e(_linea_de_entregas(r))}</p>']
     if r.notas:
         partes.append(_figura(graficos.histograma(r.notas, r.maximo), f"Histograma de las notas de {r.tarea}",
-                              "Notas finales del libro de notas (con las correcciones a mano, si las hay)."))
-    partes.append("<h3>Propiedades del ejercicio: entregas que las cumplen</h3>")
+                              "Notas finales del libro de notas (con las correcciones a mano, si las hay). Cada "
+                              "barra cuenta las notas desde su valor hasta el siguiente; la última, en verde, sólo "
+                              "la nota máxima."))
+    limite = porcentaje(umbral_acierto)
+    partes.append("<h3>Propiedades del ejercicio: alumnos que las cumplen</h3>")
     if r.propiedades:
         partes.append(_figura(
             graficos.barras([f"{f.funcion}: {f.descripcion}" for f in r.propiedades], [f.tasa for f in r.propiedades],
-                            "Entregas con la celda entera", umbral_acierto),
-            f"Porcentaje de entregas que cumplen cada propiedad en {r.tarea}",
-            f"En naranja, por debajo del {porcentaje(umbral_acierto)} (línea discontinua)."))
-        partes.append(_tabla(["función", "propiedad", "celda", "la cumplen", "entregas", "%"],
-                             [[f.funcion, f.descripcion, f.grade_id, f.aprobadas, f.entregas, porcentaje(f.tasa)]
-                              for f in r.propiedades], {3, 4, 5}))
+                            "Alumnos que superan cada comprobación", umbral_acierto,
+                            [f"{_tasa(f.tasa, f.intentos)} ({f.aprobadas} de {f.intentos})" for f in r.propiedades]),
+            f"Porcentaje de alumnos que cumplen cada propiedad en {r.tarea}",
+            f"Sobre quienes escribieron la función. Azul: la cumple al menos el {limite}; naranja: menos del "
+            f"{limite} (línea discontinua)."))
+        partes.append(_tabla(["función", "propiedad", "celda", "la cumplen", "la intentaron", "%", "sin contestar"],
+                             [[f.funcion, f.descripcion, f.grade_id, f.aprobadas, f.intentos,
+                               _tasa(f.tasa, f.intentos), f.sin_contestar] for f in r.propiedades], {3, 4, 5, 6}))
     else:
         partes.append('<p class="nota">Ninguna celda del ejercicio tiene veredictos.</p>')
     partes.append("<h3>Errores conocidos, de más a menos frecuente</h3>")
     if r.errores:
-        partes.append(_tabla(["error", "función", "sección de la lección para repasar", "alumnos", "% de las entregas"],
-                             [[f.nombre, f.funcion, f.seccion, f.alumnos, porcentaje(f.tasa)] for f in r.errores],
-                             {3, 4}))
+        partes.append(_tabla(["error", "función", "sección de la lección para repasar", "alumnos",
+                              "escribieron la función", "%"],
+                             [[f.nombre, f.funcion, f.seccion, f.alumnos, f.intentos, _tasa(f.tasa, f.intentos)]
+                              for f in r.errores], {3, 4, 5}))
     else:
         partes.append('<p class="nota">El corrector no reconoció ningún error conocido.</p>')
     partes.append("<h3>Cuestionario</h3>")
     if r.preguntas:
-        partes.append(_figura(graficos.barras([f.variable for f in r.preguntas], [f.tasa for f in r.preguntas],
-                                              "Respuestas correctas por pregunta", umbral_acierto),
+        partes.append(_figura(graficos.barras([f.nombre for f in r.preguntas], [f.tasa for f in r.preguntas],
+                                              "Aciertos por pregunta", umbral_acierto,
+                                              [f"{_tasa(f.tasa, f.intentos)} ({f.correctas} de {f.intentos})"
+                                               for f in r.preguntas]),
                               f"Porcentaje de respuestas correctas por pregunta en {r.tarea}",
-                              f"En naranja, por debajo del {porcentaje(umbral_acierto)}."))
-        partes.append(_tabla(["pregunta", "correctas", "entregas", "%", "sin contestar", "ilegibles",
+                              f"Sobre quienes contestaron. Azul: la acierta al menos el {limite}; naranja: menos "
+                              f"del {limite} (línea discontinua)."))
+        partes.append(_tabla(["pregunta", "variable", "correctas", "contestaron", "%", "sin contestar", "ilegibles",
                               "respuesta incorrecta más elegida (veces)"],
-                             [[f.variable, f.correctas, f.entregas, porcentaje(f.tasa), f.sin_contestar, f.ilegibles,
+                             [[f.nombre, f.variable, f.correctas, f.intentos, _tasa(f.tasa, f.intentos),
+                               f.sin_contestar, f.ilegibles,
                                f"«{f.error_frecuente}» ({f.veces_error_frecuente})" if f.error_frecuente is not None
-                               else "—"] for f in r.preguntas], {1, 2, 3, 4, 5}))
+                               else "—"] for f in r.preguntas], {2, 3, 4, 5, 6}))
     else:
         partes.append('<p class="nota">Esta tarea no tiene cuestionario calificado.</p>')
     partes.append("<h3>Entregas con incidencias</h3>")
-    if r.incidencias:
+    if r.sin_entrega:
+        partes.append(f'<p><strong>Sin entrega ({len(r.sin_entrega)}):</strong> '
+                      + ", ".join(e(a) for a in r.sin_entrega) + "</p>")
+    con_entrega = [i for i in r.incidencias if not (i.puntos_perdidos is None and i.motivo == SIN_ENTREGA)]
+    if con_entrega:
         partes.append('<p class="nota">Entregas que no se pudieron calificar o que perdieron puntos sin que el '
                       'corrector pudiera juzgar la celda. Los demás detalles están en sus comentarios.</p>')
         partes.append(_tabla(["alumno", "motivo", "celdas", "puntos perdidos"],
                              [[i.alumno, i.motivo, ", ".join(i.celdas) or "—",
                                "todo el cuaderno" if i.puntos_perdidos is None else num(i.puntos_perdidos)]
-                              for i in r.incidencias], {3}))
+                              for i in con_entrega], {3}))
     else:
-        partes.append('<p class="nota">Ninguna.</p>')
+        partes.append('<p class="nota">Ninguna de las entregas.</p>' if r.sin_entrega else
+                      '<p class="nota">Ninguna.</p>')
     return "\n".join(partes)
 
 
@@ -206,9 +239,9 @@ def pagina(resumenes: list[Resumen], umbral_error: float, umbral_acierto: float,
               'veredictos guardados por el corrector.</p>',
               f'<p class="aviso"><strong>Sólo para el profesorado.</strong> {e(AVISO)}</p>',
               '<section class="repasar"><h3>Qué repasar</h3>',
-              f'<p class="nota">Errores conocidos presentes en al menos el {porcentaje(umbral_error)} de las entregas '
-              f'calificadas; propiedades del ejercicio y preguntas del cuestionario que se cumplen o se aciertan en '
-              f'menos del {porcentaje(umbral_acierto)} de ellas.</p>']
+              f'<p class="nota">Errores conocidos que comete al menos el {porcentaje(umbral_error)} de quienes '
+              f'escribieron la función; propiedades del ejercicio y preguntas del cuestionario que se cumplen o se '
+              f'aciertan en menos del {porcentaje(umbral_acierto)}. {e(REGLA)}</p>']
     con_algo = [r for r in resumenes if r.repasar]
     for r in con_algo:
         partes.append(f"<h4>{e(r.tarea)}</h4><ul>" + "".join(f"<li>{e(linea)}</li>" for linea in r.repasar)

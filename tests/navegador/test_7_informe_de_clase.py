@@ -23,6 +23,10 @@ def test_el_informe_se_ve_con_sus_graficos_y_sin_red(navegador, captura, curso_t
         assert pagina.locator("h1").inner_text() == "Informe de la clase"
         assert "Sólo para el profesorado" in pagina.locator(".aviso").inner_text()
         assert pagina.locator(".repasar li").count() > 0
+        # the rule of the rates is said; blank and crashed samples are not counted as wrong answers
+        repasar = pagina.locator(".repasar").inner_text()
+        assert "cuentan sólo a quienes lo intentaron" in repasar and "no escribir en los argumentos" not in repasar
+        assert "naranja: menos del 70" in pagina.locator("figcaption").nth(1).inner_text()
         imagenes = pagina.locator("figure img")
         assert imagenes.count() >= 4          # per assignment: histogram, properties, quiz
         for i in range(imagenes.count()):
