@@ -83,6 +83,11 @@ def _otra_base(llamada, parte):
     T, d_model = llamada.argumentos
     for base in (1000, 100, 100000, 10, 1e6, 512, 10000 * np.pi):
         if coincide(llamada, _pe(T, d_model, base=base), parte):
+            if base == 100:
+                # 100^(2i/d_model) = 10000^(i/d_model): the same table, two ways to write it
+                return ("tu tabla es la de base 100, que es lo mismo que usar el exponente i/d_model "
+                        "en lugar de 2i/d_model (100^(2i/d_model) = 10000^(i/d_model)): ¿falta el 2 "
+                        "del exponente o cambiaste la base? El ángulo es pos / 10000^(2i/d_model).")
             return (f"usas una base distinta de 10000 (tu resultado es el de base {base:g}): el ángulo "
                     "es pos / 10000^(2i/d_model).")
     return None
@@ -94,8 +99,14 @@ def _T_ignorado(llamada, parte):
     if PE is None or PE.ndim != 2 or PE.shape[0] == T:
         return None
     n, d = PE.shape
+    if d == d_model and n <= 100_000 and n == T - 1:
+        if iguales(PE, referencia(T, d_model)[1:]) or iguales(PE, referencia(n, d_model)):
+            inicio = 1 if iguales(PE, referencia(T, d_model)[1:]) else 0
+            return (f"devuelves una fila de menos ({n} en lugar de T = {T}): las posiciones van de "
+                    f"{inicio} a {inicio + n - 1}. Deben ser las T posiciones 0, 1, …, T-1: "
+                    "np.arange(T), no np.arange(1, T) ni range(T - 1).")
     if d == d_model and n <= 100_000 and iguales(PE, referencia(n, d_model)):
-        return (f"no usas el argumento T: devuelves siempre {n} filas (se pidieron T = {T}). "
+        return (f"no usas el argumento T: devuelves {n} filas y se pidieron T = {T}. "
                 "La tabla debe tener exactamente T filas, una por posición 0, 1, …, T-1.")
     return None
 
