@@ -36,9 +36,13 @@ the same for every such cell and does not depend on recognising the mistake:
   separate bug (an ``if h == 1:`` branch without ``@ Wo``, a softmax without
   max-subtraction) and the cell judges the full values;
 * some control case wrong: the value or contract cells already charge it.
-  The cell then judges only what is its own: no exception, every value
-  finite (no nan or inf), and the contract's shapes for every part whose
-  shape was right on the controls.  A case whose values are wrong but that
+  The cell then judges only what is its own: no exception, arrays of
+  numbers, every value finite (no nan or inf), and each array with the
+  contract's shape, or with its axes in the same other order as on the
+  controls (a transposed table, A as (T, h, T): a form mistake charged by
+  the contract).  If on the controls some part is not an array with the
+  contract's axes in any order (a table that ignores ``T``, ``None``), the
+  result is not usable and the full values are judged here too.  A case whose values are wrong but that
   gets those right passes with a note («aquí no resta»), naming the mistake
   when it is a known one.
 
@@ -351,10 +355,29 @@ def no_modifica(descripcion: str = "no escribir en los argumentos", puntos: floa
 
 # ------------------------------------------------------------ the verdict
 
+# NumPy's floating-point warnings, in Spanish (the English text would sit next to a ✔)
+_AVISOS_DE_NUMPY = {
+    "overflow encountered": "desbordamiento (un resultado demasiado grande: inf)",
+    "invalid value encountered": "valor no válido (nan, p. ej. inf/inf o 0/0)",
+    "divide by zero encountered": "división entre cero",
+    "underflow encountered": "subdesbordamiento (un resultado demasiado pequeño: 0)",
+}
+
+
+def traducir_aviso(texto: str) -> str:
+    """``"RuntimeWarning: overflow encountered in exp"`` → a Spanish line that keeps the operation."""
+    for ingles, espanol in _AVISOS_DE_NUMPY.items():
+        if ingles in texto:
+            operacion = texto.split(ingles, 1)[1].strip()
+            operacion = operacion[3:] if operacion.startswith("in ") else operacion
+            return f"aviso de NumPy: {espanol}" + (f" en {operacion}" if operacion else "")
+    return texto
+
+
 def _avisos(llamadas: list[Llamada]) -> list[str]:
     vistos: list[str] = []
     for llamada in llamadas:
-        textos = [str(a)[:200] for a in (llamada.avisos or [])]
+        textos = [traducir_aviso(str(a)[:200]) for a in (llamada.avisos or [])]
         if str(llamada.stderr).strip():
             textos.append("stderr: " + str(llamada.stderr).strip()[:200])
         for texto in textos:
@@ -382,40 +405,51 @@ def _fallan_los_controles(controles: list[Llamada]) -> bool:
     return False
 
 
-def _formas_bien_en_controles(controles: list[Llamada]) -> list[bool]:
-    """Per part of the result: every control returned it as an array of the contract's shape."""
-    if not controles:
-        return []
-    bien = None
+def _formas_en_controles(controles: list[Llamada]) -> list[set] | None:
+    """Per part of the result, the axis orders that fit every control: ``{(0, 1, 2)}`` when its
+    shape was right, ``{(1, 0, 2)}`` for the same axes in another order (A as (T, h, T), a
+    transposed table); None when some part is not an array with the contract's axes (in any
+    order) on some control: nothing of the result is usable.
+    """
+    import itertools
+    posibles: list[set] | None = None
     for llamada in controles:
         valores, problemas = partes_de(llamada)
-        partes = llamada.ejercicio.partes
-        fila = [False] * len(partes) if problemas else [
-            (a := diagnostico.como_array(v)) is not None and a.shape == p.forma_en(llamada.caso)
-            for p, v in zip(partes, valores)]
-        bien = fila if bien is None else [x and y for x, y in zip(bien, fila)]
-    return bien
+        if problemas:
+            return None
+        fila = []
+        for parte, valor in zip(llamada.ejercicio.partes, valores):
+            array = diagnostico.como_array(valor)
+            forma = parte.forma_en(llamada.caso)
+            if array is None or array.ndim != len(forma):
+                return None
+            fila.append({o for o in itertools.permutations(range(len(forma)))
+                         if tuple(forma[k] for k in o) == array.shape})
+        posibles = fila if posibles is None else [a & b for a, b in zip(posibles, fila)]
+    if posibles is None or not all(posibles):
+        return None
+    return posibles
 
 
-def _comprobar_lo_propio(llamada: Llamada, formas_bien: list[bool]) -> list[str]:
+def _comprobar_lo_propio(llamada: Llamada, ordenes: list[set]) -> list[str]:
     """What a robustness/generality case must still get right when the controls fail.
 
-    No exception, every value finite, and the contract's shape for each part
-    whose shape was right on the controls (see the module docstring).
+    No exception, arrays of numbers, every value finite, and each part with
+    the contract's axes in the order it had on the controls (see the module
+    docstring).
     """
     if llamada.excepcion is not None:
         return [excepcion_texto(llamada)]
     valores, problemas = partes_de(llamada)
     if problemas:
-        return problemas if all(formas_bien) else []
-    for parte, valor, bien in zip(llamada.ejercicio.partes, valores, formas_bien):
+        return problemas
+    for parte, valor, orden in zip(llamada.ejercicio.partes, valores, ordenes):
         array = diagnostico.como_array(valor)
         forma = parte.forma_en(llamada.caso)
         if array is None:
-            if bien:
-                problemas.append(f"`{parte.nombre}` debería ser un array de números y es {resumen(valor)}")
+            problemas.append(f"`{parte.nombre}` debería ser un array de números y es {resumen(valor)}")
             continue
-        if bien and array.shape != forma:
+        if not any(array.shape == tuple(forma[k] for k in o) for o in orden if len(o) == array.ndim):
             problemas.append(f"`{parte.nombre}` debería tener forma {parte.forma_simbolica} = {forma} "
                              f"y tiene {array.shape}")
         if array.dtype.kind in "fc" and not np.all(np.isfinite(array)):
@@ -515,7 +549,8 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     controles = llamadas[len(llamadas) - n_controles:] if n_controles else []
     puntuadas = llamadas[:len(llamadas) - n_controles]
     lo_propio = propiedad.no_repite and bool(controles) and _fallan_los_controles(controles)
-    formas_bien = _formas_bien_en_controles(controles) if lo_propio else []
+    ordenes = _formas_en_controles(controles) if lo_propio else None
+    lo_propio = lo_propio and ordenes is not None  # nothing usable on ordinary inputs: full values
     resultados: list[ResultadoCaso] = []
     for numero, llamada in enumerate(puntuadas, start=1):
         try:
@@ -531,7 +566,7 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
         reconocidos = _reconocer(propiedad, llamada)
         if lo_propio:
             try:
-                propios = _comprobar_lo_propio(llamada, formas_bien)
+                propios = _comprobar_lo_propio(llamada, ordenes)
             except Exception as exc:  # a malformed result must not crash the grader
                 propios = [f"no se pudo examinar lo que devolvió tu función ({type(exc).__name__})"]
             if not propios:

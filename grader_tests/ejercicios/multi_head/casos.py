@@ -52,7 +52,7 @@ CELDAS = (
     # h = 2, 3, 4 with T, h and d_k different: an in-place write that only
     # happens for some h cannot hide
     Celda("no_modifica", (_caso(5, 12, 2, 31), _caso(6, 12, 3, 32), _caso(7, 20, 4, 33))),
-    # scores of several hundred to a few thousand: a softmax without
+    # scores of more than a thousand (up to ~5200; tests/ejercicios checks it): a softmax without
     # max-subtraction overflows to inf and gives nan
     Celda("robustez", (_caso(4, 6, 2, 41, escala=60), _caso(6, 15, 3, 42, escala=25)),
           control=_PRINCIPALES),

@@ -1,0 +1,18 @@
+# espera: completo
+# Correcta (de las pruebas de alumnado): el cuestionario se calcula con NumPy: respuesta_8 = np.prod((8, 10, 10)) y respuesta_2 = 4 * np.int64(768) ** 2 (enteros de NumPy)
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    trozos, mapas = [], []
+    for i in range(h):
+        b = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
+        P = np.exp(E - E.max(axis=1, keepdims=True))
+        A = P / P.sum(axis=1, keepdims=True)
+        trozos.append(A @ V[:, b])
+        mapas.append(A)
+    return np.concatenate(trozos, axis=1) @ Wo, np.stack(mapas)

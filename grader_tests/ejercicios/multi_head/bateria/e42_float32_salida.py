@@ -1,0 +1,18 @@
+# espera: parcial
+# error: salida_float32
+# celdas: contrato=0
+# Error (de las pruebas de alumnado): calcula en float32 y devuelve float32 (valores bien)
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    X, Wq, Wk, Wv, Wo = (M.astype(np.float32) for M in (X, Wq, Wk, Wv, Wo))
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q = (X @ Wq).reshape(T, h, d_k).transpose(1, 0, 2)
+    K = (X @ Wk).reshape(T, h, d_k).transpose(1, 0, 2)
+    V = (X @ Wv).reshape(T, h, d_k).transpose(1, 0, 2)
+    S = Q @ K.transpose(0, 2, 1) / np.float32(np.sqrt(d_k))
+    A = np.exp(S - S.max(axis=-1, keepdims=True))
+    A = A / A.sum(axis=-1, keepdims=True)
+    return (A @ V).transpose(1, 0, 2).reshape(T, d_model) @ Wo, A

@@ -1,0 +1,21 @@
+# espera: parcial
+# error: escribe_en_argumentos
+# celdas: no_modifica=0
+# Error (de las pruebas de alumnado): escala Wq en el sitio (Wq /= sqrt(d_k)): valores bien en la primera llamada, pero escribe en el argumento
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+    Wq /= np.sqrt(d_k)
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    trozos, mapas = [], []
+    for i in range(h):
+        b = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T
+        P = np.exp(E - E.max(axis=1, keepdims=True))
+        A = P / P.sum(axis=1, keepdims=True)
+        trozos.append(A @ V[:, b])
+        mapas.append(A)
+    return np.concatenate(trozos, axis=1) @ Wo, np.stack(mapas)
