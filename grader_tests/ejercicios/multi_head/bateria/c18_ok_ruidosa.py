@@ -9,7 +9,7 @@ import warnings
 
 def corregir(E):
     """Softmax estable por filas (se llama corregir a propósito)."""
-    P = np.exp(E - E.max(axis=-1, keepdims=True))
+    P = np.exp(E - np.max(E, axis=-1, keepdims=True))
     return P / P.sum(axis=-1, keepdims=True)
 
 

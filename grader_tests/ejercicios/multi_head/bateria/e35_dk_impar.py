@@ -18,7 +18,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
             E = (q[:, :mitad] @ k[:, :mitad].T + q[:, mitad:2 * mitad] @ k[:, mitad:2 * mitad].T) / np.sqrt(d_k)
         else:
             E = q @ k.T / np.sqrt(d_k)
-        P = np.exp(E - E.max(axis=1, keepdims=True))
+        P = np.exp(E - np.max(E, axis=1, keepdims=True))
         A = P / P.sum(axis=1, keepdims=True)
         trozos.append(A @ V[:, b])
         mapas.append(A)

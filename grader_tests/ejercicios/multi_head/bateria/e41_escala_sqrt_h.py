@@ -13,7 +13,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     for i in range(h):
         b = slice(i * d_k, (i + 1) * d_k)
         E = Q[:, b] @ K[:, b].T / np.sqrt(h)
-        P = np.exp(E - E.max(axis=1, keepdims=True))
+        P = np.exp(E - np.max(E, axis=1, keepdims=True))
         A = P / P.sum(axis=1, keepdims=True)
         trozos.append(A @ V[:, b])
         mapas.append(A)

@@ -12,7 +12,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     trozos, mapas = [], []
     for i in range(h):
         E = Q[:, i::h] @ K[:, i::h].T / np.sqrt(d_k)
-        P = np.exp(E - E.max(axis=1, keepdims=True))
+        P = np.exp(E - np.max(E, axis=1, keepdims=True))
         A = P / P.sum(axis=1, keepdims=True)
         trozos.append(A @ V[:, i::h])
         mapas.append(A)

@@ -15,7 +15,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
         j = (i + 1) % h
         bv = slice(j * d_k, (j + 1) * d_k)
         E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
-        P = np.exp(E - E.max(axis=1, keepdims=True))
+        P = np.exp(E - np.max(E, axis=1, keepdims=True))
         A = P / P.sum(axis=1, keepdims=True)
         trozos.append(A @ V[:, bv])
         mapas.append(A)
