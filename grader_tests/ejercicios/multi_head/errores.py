@@ -262,7 +262,7 @@ def _grandes_sin_nan(llamada, parte):
         return None
     return (f"con puntuaciones grandes (aquí hasta {_miles(_puntuaciones_maximas(llamada.argumentos))}) "
             "tus mapas no coinciden aunque no haya nan: ¿recortas las puntuaciones (np.clip) o cambias "
-            "los nan por números (np.nan_to_num)? Eso cambia el resultado. Lo que no lo cambia es restar 
+            "los nan por números (np.nan_to_num)? Eso cambia el resultado. Lo que no lo cambia es restar "
             "el máximo de cada fila antes de exponenciar: E - E.max(axis=-1, keepdims=True).")
 
 
