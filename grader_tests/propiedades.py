@@ -38,9 +38,9 @@ the same for every such cell and does not depend on recognising the mistake:
 * some control case wrong: the value or contract cells already charge it.
   The cell then judges only what is its own: no exception, arrays of
   numbers, every value finite (no nan or inf), and each array with the
-  contract's shape, or with its axes in the same other order as on the
-  controls (a transposed table, A as (T, h, T): a form mistake charged by
-  the contract).  If on the controls some part is not an array with the
+  contract's shape, or with its axes (or the arrays of a tuple) in the same
+  other order as on the controls (a transposed table, A as (T, h, T),
+  ``(A, salida)``: form mistakes charged by the contract).  If on the controls some part is not an array with the
   contract's axes in any order (a table that ignores ``T``, ``None``), the
   result is not usable and the full values are judged here too.  A case whose values are wrong but that
   gets those right passes with a note («aquí no resta»), naming the mistake
@@ -405,51 +405,63 @@ def _fallan_los_controles(controles: list[Llamada]) -> bool:
     return False
 
 
-def _formas_en_controles(controles: list[Llamada]) -> list[set] | None:
-    """Per part of the result, the axis orders that fit every control: ``{(0, 1, 2)}`` when its
-    shape was right, ``{(1, 0, 2)}`` for the same axes in another order (A as (T, h, T), a
-    transposed table); None when some part is not an array with the contract's axes (in any
-    order) on some control: nothing of the result is usable.
+def _formas_en_controles(controles: list[Llamada]):
+    """How the result's arrays sit on the controls, or None when nothing of it is usable.
+
+    Returns ``(orden, ejes)``: ``orden`` says which returned array holds each
+    part of the contract (``(0, 1)``; ``(1, 0)`` when a pair comes swapped, as
+    ``(A, salida)``), and ``ejes`` per part the axis orders that fit every
+    control (``{(0, 1, 2)}`` when its shape was right, ``{(1, 0, 2)}`` for A as
+    (T, h, T), a transposed table…).  None when on some control some part is
+    not an array with the contract's axes in any order.
     """
     import itertools
-    posibles: list[set] | None = None
-    for llamada in controles:
-        valores, problemas = partes_de(llamada)
-        if problemas:
-            return None
-        fila = []
-        for parte, valor in zip(llamada.ejercicio.partes, valores):
-            array = diagnostico.como_array(valor)
-            forma = parte.forma_en(llamada.caso)
-            if array is None or array.ndim != len(forma):
+    partes = controles[0].ejercicio.partes
+    for orden in itertools.permutations(range(len(partes))):
+        posibles: list[set] | None = None
+        for llamada in controles:
+            valores, problemas = partes_de(llamada)
+            if problemas:
                 return None
-            fila.append({o for o in itertools.permutations(range(len(forma)))
-                         if tuple(forma[k] for k in o) == array.shape})
-        posibles = fila if posibles is None else [a & b for a, b in zip(posibles, fila)]
-    if posibles is None or not all(posibles):
-        return None
-    return posibles
+            fila = []
+            for parte, posicion in zip(partes, orden):
+                array = diagnostico.como_array(valores[posicion])
+                forma = parte.forma_en(llamada.caso)
+                if array is None or array.ndim != len(forma):
+                    fila = None
+                    break
+                fila.append({o for o in itertools.permutations(range(len(forma)))
+                             if tuple(forma[k] for k in o) == array.shape})
+            if fila is None:
+                posibles = None
+                break
+            posibles = fila if posibles is None else [a & b for a, b in zip(posibles, fila)]
+        if posibles is not None and all(posibles):
+            return orden, posibles
+    return None
 
 
-def _comprobar_lo_propio(llamada: Llamada, ordenes: list[set]) -> list[str]:
+def _comprobar_lo_propio(llamada: Llamada, formas) -> list[str]:
     """What a robustness/generality case must still get right when the controls fail.
 
     No exception, arrays of numbers, every value finite, and each part with
-    the contract's axes in the order it had on the controls (see the module
-    docstring).
+    the contract's axes in the order (and place) it had on the controls (see
+    the module docstring).
     """
     if llamada.excepcion is not None:
         return [excepcion_texto(llamada)]
     valores, problemas = partes_de(llamada)
     if problemas:
         return problemas
-    for parte, valor, orden in zip(llamada.ejercicio.partes, valores, ordenes):
+    orden, ejes = formas
+    for parte, posicion, permitidos in zip(llamada.ejercicio.partes, orden, ejes):
+        valor = valores[posicion]
         array = diagnostico.como_array(valor)
         forma = parte.forma_en(llamada.caso)
         if array is None:
             problemas.append(f"`{parte.nombre}` debería ser un array de números y es {resumen(valor)}")
             continue
-        if not any(array.shape == tuple(forma[k] for k in o) for o in orden if len(o) == array.ndim):
+        if not any(array.shape == tuple(forma[k] for k in o) for o in permitidos if len(o) == array.ndim):
             problemas.append(f"`{parte.nombre}` debería tener forma {parte.forma_simbolica} = {forma} "
                              f"y tiene {array.shape}")
         if array.dtype.kind in "fc" and not np.all(np.isfinite(array)):

@@ -1,6 +1,6 @@
 # espera: parcial
 # error: intercambiados
-# celdas: contrato=0, mapas=0, salida=0, robustez=0, generalidad=0
+# celdas: contrato=0, mapas=0, salida=0
 # Error (de las pruebas de alumnado): devuelve (A, salida)
 import numpy as np
 
