@@ -1,6 +1,7 @@
 # espera: parcial
 # error: otra_base
 # celdas: valores=0
+# diagnostico: que es lo mismo que usar el exponente i/d_model
 # Error (de las pruebas de alumnado): exponente i/d_model (falta el 2) con el índice de pareja
 import numpy as np
 
