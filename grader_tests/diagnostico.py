@@ -182,6 +182,43 @@ def devuelve_float32(consejo: str) -> Callable:
     return detector
 
 
+def devuelve_otra_precision(consejo: str) -> Callable:
+    """Detector: some returned array has a floating dtype other than float64 and float32
+    (float16, longdouble) and every value is right."""
+    def detector(llamada, parte):
+        nombres = [p.nombre for p in llamada.ejercicio.partes]
+        valores = partes(llamada, llamada.resultado)
+        malos = [(n, v.dtype) for n, v in zip(nombres, valores) if type(v) is np.ndarray
+                 and v.dtype.kind == "f" and v.dtype not in (np.float64, np.float32)]
+        if malos and valores_correctos(llamada):
+            que = " y ".join(f"`{n}` en {d}" for n, d in malos)
+            return (f"devuelves {que}: los valores son correctos, pero el contrato pide float64; {consejo}")
+        return None
+    return detector
+
+
+def sin_ejes_de_tamano_1(llamada, parte):
+    """Detector: a returned array lost its size-1 axes (np.squeeze, an index [0]) and is otherwise right."""
+    nombres = [p.nombre for p in llamada.ejercicio.partes]
+    valores = partes(llamada, llamada.resultado)
+    referencias = partes(llamada, llamada.referencia())
+    if any(v is None for v in valores) or len(valores) != len(referencias):
+        return None
+    malos = []
+    for nombre, valor, esperado in zip(nombres, valores, referencias):
+        a, e = como_array(valor), np.asarray(esperado)
+        if a is None:
+            return None
+        if a.shape != e.shape and 1 in e.shape and iguales(a, np.squeeze(e)):
+            malos.append(nombre)
+        elif not iguales(a, e):
+            return None
+    if malos:
+        return (f"{_nombres(malos)} pierde sus ejes de tamaño 1 (¿np.squeeze o un índice [0]?): con T = 1 "
+                "o h = 1 la forma del contrato los conserva; no uses np.squeeze.")
+    return None
+
+
 def devuelve_lista(consejo: str) -> Callable:
     """Detector: some returned array comes as a list (of arrays or numbers) with the right values.
 

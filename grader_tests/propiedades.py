@@ -26,23 +26,32 @@ belongs and not again everywhere else):
 * ``no_modifica``: the arguments are left untouched (needs a call that
   finishes).
 
-Known value mistakes in robustness and generality (the control rule).  A
-wrong result that matches a known *value* mistake (category ``"valores"`` in
-the catalogue) is not charged again in a ``no_repite`` cell, but only when
-that mistake is really charged elsewhere.  Such cells end with an unscored
-*control* case equal to a main case of the value cells (``casos``).  A scored
-case is excused only if the SAME known mistake (same ``id``) is also
-recognised on the control case, i.e. the function makes it on ordinary inputs
-too and the value cells already charge it; the case then passes with a note.
-A mistake that shows only on the unusual inputs (an ``if h == 1:`` branch
-without ``@ Wo``) is a separate bug: the control is correct, so the case
-fails and the mistake is named.  The control itself never adds or removes
-points.
+One mistake is charged once: the control rule of robustness and generality.
+Robustness and generality cells (``no_repite``) end with unscored *control*
+cases, equal to the main cases of the value cells (``casos``).  The rule is
+the same for every such cell and does not depend on recognising the mistake:
+
+* every control case right (values, shapes, no exception): the function is
+  right on ordinary inputs, so whatever fails on the unusual ones is a
+  separate bug (an ``if h == 1:`` branch without ``@ Wo``, a softmax without
+  max-subtraction) and the cell judges the full values;
+* some control case wrong: the value or contract cells already charge it.
+  The cell then judges only what is its own: no exception, arrays of
+  numbers, every value finite (no nan or inf), and each array with the
+  contract's shape, or with its axes (or the arrays of a tuple) in the same
+  other order as on the controls (a transposed table, A as (T, h, T),
+  ``(A, salida)``: form mistakes charged by the contract).  If on the controls some part is not an array with the
+  contract's axes in any order (a table that ignores ``T``, ``None``), the
+  result is not usable and the full values are judged here too.  A case whose values are wrong but that
+  gets those right passes with a note («aquí no resta»), naming the mistake
+  when it is a known one.
+
+The visible tests of the lessons apply the same rule with their visible
+case (README, «Validate dice lo mismo que la nota»).  The controls never add
+or remove points by themselves.
 
 An exception inside the student's function fails every case it prevents,
-naming the exception (and the likely cause when known).  Unrecognised
-mistakes may lose robustness/generality as well: the grader cannot tell that
-it is the same mistake.
+naming the exception (and the likely cause when known).
 """
 from __future__ import annotations
 
@@ -144,11 +153,28 @@ class Llamada:
 
 # ---------------------------------------------------------------- messages
 
-def resumen(x: object, filas: int = 2, columnas: int = 6) -> str:
-    """A small, rounded picture of a value for a message."""
+def resumen(x: object, filas: int = 2, columnas: int = 6, desde: tuple | None = None,
+            decimales: int = 3) -> str:
+    """A small, rounded picture of a value for a message.
+
+    ``desde``: an index of ``x``; the picture then shows the rows and columns
+    around it (where two arrays differ) instead of the first ones.
+    """
     if isinstance(x, np.ndarray):
         if x.dtype.kind not in "biufc":
             return f"array de dtype {x.dtype}"
+        if desde is not None and len(desde) == x.ndim and x.ndim >= 1:
+            y = x[tuple(desde[:-2])] if x.ndim > 2 else x
+            y = np.atleast_2d(y)
+            f0 = int(desde[-2]) if x.ndim >= 2 else 0
+            c0 = max(0, min(int(desde[-1]) - columnas // 2, y.shape[1] - columnas))
+            trozo = y[f0:f0 + filas, c0:c0 + columnas]
+            with np.printoptions(precision=decimales, suppress=True, linewidth=400):
+                cuerpo = " ".join(np.array2string(np.asarray(trozo, dtype=np.float64)).split())
+            prefijo = "".join(f"[{int(i)}]" for i in desde[:-2])
+            prefijo = prefijo + ", " if prefijo else ""
+            return (f"{prefijo}filas {f0}-{f0 + trozo.shape[0] - 1}, columnas {c0}-{c0 + trozo.shape[1] - 1}: "
+                    f"{cuerpo}")
         y = x
         while y.ndim > 2:
             y = y[0]
@@ -172,7 +198,16 @@ def excepcion_texto(llamada: Llamada) -> str:
 
 
 def comparar(nombre: str, valor: object, esperado: np.ndarray, tol: dict) -> list[str]:
-    """Problems of ``valor`` against the reference (empty when it matches)."""
+    """Problems of ``valor`` against the reference (empty when it matches).
+
+    A long list arrives cut (its tail is an ``Otro``): the rows that arrived
+    are compared with the reference's first rows (the contract charges the list).
+    """
+    if isinstance(valor, list) and len(valor) > 1 and isinstance(valor[-1], Otro) \
+            and not any(isinstance(x, Otro) for x in valor[:-1]):
+        filas = diagnostico.como_array(valor[:-1])
+        if filas is not None and filas.ndim == esperado.ndim and filas.shape[0] < esperado.shape[0]:
+            return comparar(nombre, filas, esperado[:filas.shape[0]], tol)
     array = diagnostico.como_array(valor)
     if array is None:
         return [f"`{nombre}` debería ser un array de números y es {resumen(valor)}"]
@@ -188,10 +223,17 @@ def comparar(nombre: str, valor: object, esperado: np.ndarray, tol: dict) -> lis
     with np.errstate(all="ignore"):
         if np.allclose(array.astype(np.float64), esperado, **tol):
             return []
-        error = float(np.max(np.abs(array.astype(np.float64) - esperado)))
-    return [f"`{nombre}` no coincide con la referencia (mayor diferencia {error:.3g})",
-            f"  esperado: {resumen(esperado)}",
-            f"  obtenido: {resumen(array)}"]
+        diferencias = np.abs(array.astype(np.float64) - esperado)
+        donde = np.unravel_index(int(np.argmax(diferencias)), diferencias.shape)
+        error = float(diferencias[donde])
+    indice = ", ".join(str(int(i)) for i in donde)
+    # enough decimals for the difference to show in the pictures
+    decimales = int(min(8, max(3, np.ceil(-np.log10(error)) + 1))) if error > 0 else 3
+    return [f"`{nombre}` no coincide con la referencia: la mayor diferencia ({error:.3g}) está en "
+            f"{nombre}[{indice}], donde se esperaba {float(esperado[donde]):.6g} y hay "
+            f"{float(array[donde]):.6g}",
+            f"  esperado: {resumen(esperado, desde=donde, decimales=decimales)}",
+            f"  obtenido: {resumen(array, desde=donde, decimales=decimales)}"]
 
 
 def partes_de(llamada: Llamada) -> tuple[list, list[str]]:
@@ -277,8 +319,9 @@ class Propiedad:
             check (a known mistake may be looked for only in one kind).
         parte: for value checks, the part of the result the cell looks at
             (None: all of them), also used by the diagnosis.
-        no_repite: a failing case explained by a known value mistake
-            (charged in another cell) passes here with a note (control rule).
+        no_repite: robustness/generality cell: when the control cases (the
+            value cells' main cases) already fail, only exceptions, nan/inf
+            and shapes are judged here (control rule, module docstring).
         solo_al_calificar: what the cell checks beyond its visible test is
             only checked at grading time (the lesson says so): Validate need
             not fail for a mistake that only this cell charges.
@@ -312,10 +355,29 @@ def no_modifica(descripcion: str = "no escribir en los argumentos", puntos: floa
 
 # ------------------------------------------------------------ the verdict
 
+# NumPy's floating-point warnings, in Spanish (the English text would sit next to a ✔)
+_AVISOS_DE_NUMPY = {
+    "overflow encountered": "desbordamiento (un resultado demasiado grande: inf)",
+    "invalid value encountered": "valor no válido (nan, p. ej. inf/inf o 0/0)",
+    "divide by zero encountered": "división entre cero",
+    "underflow encountered": "subdesbordamiento (un resultado demasiado pequeño: 0)",
+}
+
+
+def traducir_aviso(texto: str) -> str:
+    """``"RuntimeWarning: overflow encountered in exp"`` → a Spanish line that keeps the operation."""
+    for ingles, espanol in _AVISOS_DE_NUMPY.items():
+        if ingles in texto:
+            operacion = texto.split(ingles, 1)[1].strip()
+            operacion = operacion[3:] if operacion.startswith("in ") else operacion
+            return f"aviso de NumPy: {espanol}" + (f" en {operacion}" if operacion else "")
+    return texto
+
+
 def _avisos(llamadas: list[Llamada]) -> list[str]:
     vistos: list[str] = []
     for llamada in llamadas:
-        textos = [str(a)[:200] for a in (llamada.avisos or [])]
+        textos = [traducir_aviso(str(a)[:200]) for a in (llamada.avisos or [])]
         if str(llamada.stderr).strip():
             textos.append("stderr: " + str(llamada.stderr).strip()[:200])
         for texto in textos:
@@ -331,18 +393,81 @@ def _reconocer(propiedad: Propiedad, llamada: Llamada) -> list[Diagnostico]:
         return []
 
 
-def _errores_en_controles(propiedad: Propiedad, controles: list[Llamada]) -> set[str]:
-    """Ids of the known excusable mistakes recognised on the control calls.
-
-    Recognised whether or not the control passes this cell's check: a form
-    mistake (a list, float32, np.matrix) leaves the values right and is
-    charged in the contract cell.
-    """
-    ids: set[str] = set()
+def _fallan_los_controles(controles: list[Llamada]) -> bool:
+    """Some control call raised or differs from the reference (shapes or values, any part)."""
+    comprobar = _comprobador_de_valores(None)
     for llamada in controles:
-        if llamada.excepcion is None:
-            ids.update(d.error.id for d in _reconocer(propiedad, llamada) if d.error.excusable)
-    return ids
+        try:
+            if comprobar(llamada):
+                return True
+        except Exception:  # a malformed result is a wrong result
+            return True
+    return False
+
+
+def _formas_en_controles(controles: list[Llamada]):
+    """How the result's arrays sit on the controls, or None when nothing of it is usable.
+
+    Returns ``(orden, ejes)``: ``orden`` says which returned array holds each
+    part of the contract (``(0, 1)``; ``(1, 0)`` when a pair comes swapped, as
+    ``(A, salida)``), and ``ejes`` per part the axis orders that fit every
+    control (``{(0, 1, 2)}`` when its shape was right, ``{(1, 0, 2)}`` for A as
+    (T, h, T), a transposed table…).  None when on some control some part is
+    not an array with the contract's axes in any order.
+    """
+    import itertools
+    partes = controles[0].ejercicio.partes
+    for orden in itertools.permutations(range(len(partes))):
+        posibles: list[set] | None = None
+        for llamada in controles:
+            valores, problemas = partes_de(llamada)
+            if problemas:
+                return None
+            fila = []
+            for parte, posicion in zip(partes, orden):
+                array = diagnostico.como_array(valores[posicion])
+                forma = parte.forma_en(llamada.caso)
+                if array is None or array.ndim != len(forma):
+                    fila = None
+                    break
+                fila.append({o for o in itertools.permutations(range(len(forma)))
+                             if tuple(forma[k] for k in o) == array.shape})
+            if fila is None:
+                posibles = None
+                break
+            posibles = fila if posibles is None else [a & b for a, b in zip(posibles, fila)]
+        if posibles is not None and all(posibles):
+            return orden, posibles
+    return None
+
+
+def _comprobar_lo_propio(llamada: Llamada, formas) -> list[str]:
+    """What a robustness/generality case must still get right when the controls fail.
+
+    No exception, arrays of numbers, every value finite, and each part with
+    the contract's axes in the order (and place) it had on the controls (see
+    the module docstring).
+    """
+    if llamada.excepcion is not None:
+        return [excepcion_texto(llamada)]
+    valores, problemas = partes_de(llamada)
+    if problemas:
+        return problemas
+    orden, ejes = formas
+    for parte, posicion, permitidos in zip(llamada.ejercicio.partes, orden, ejes):
+        valor = valores[posicion]
+        array = diagnostico.como_array(valor)
+        forma = parte.forma_en(llamada.caso)
+        if array is None:
+            problemas.append(f"`{parte.nombre}` debería ser un array de números y es {resumen(valor)}")
+            continue
+        if not any(array.shape == tuple(forma[k] for k in o) for o in permitidos if len(o) == array.ndim):
+            problemas.append(f"`{parte.nombre}` debería tener forma {parte.forma_simbolica} = {forma} "
+                             f"y tiene {array.shape}")
+        if array.dtype.kind in "fc" and not np.all(np.isfinite(array)):
+            malos = int(array.size - np.count_nonzero(np.isfinite(array)))
+            problemas.append(f"`{parte.nombre}` contiene {malos} valores nan o inf de {array.size}")
+    return problemas
 
 
 def _casos(total: int) -> str:
@@ -361,13 +486,16 @@ def _lineas(propiedad: Propiedad, resultados: list[ResultadoCaso], avisos: list[
         cabecera = f"Caso {r.numero} ({r.descripcion}): "
         if r.excusado:
             nombres = "; ".join(dict.fromkeys(d.error.nombre for d in r.diagnosticos))
-            if nombres in excusas_vistas:
+            clave = nombres or "?"
+            if clave in excusas_vistas:
                 lineas.append(cabecera + "lo mismo; aquí no resta.")
             else:
-                excusas_vistas.add(nombres)
-                lineas.append(cabecera + "no coincide con la referencia, pero es el mismo error que "
-                              f"se descuenta en las celdas de valores o de contrato ({nombres}), "
-                              "que también aparece con las entradas de esas celdas; aquí no resta.")
+                excusas_vistas.add(clave)
+                error = f" ({nombres})" if nombres else ""
+                lineas.append(cabecera + f"no coincide con la referencia{error}, pero tu función ya falla "
+                              "con las entradas de las celdas de valores y allí se descuenta. Aquí sólo "
+                              "se comprueba que no haya excepciones, nan ni inf y que las formas sean "
+                              "las del contrato: aquí no resta.")
             continue
         if r.problemas[0] in primeros_vistos:
             lineas.append(cabecera + "el mismo problema.")
@@ -376,8 +504,8 @@ def _lineas(propiedad: Propiedad, resultados: list[ResultadoCaso], avisos: list[
             lineas.append(cabecera + r.problemas[0])
             lineas += [p if p.startswith(" ") else "  " + p for p in r.problemas[1:]]
         if r.solo_aqui:
-            lineas.append("  Este error no aparece con las entradas de las celdas de valores (caso de "
-                          "control), así que allí no se descuenta y se descuenta aquí.")
+            lineas.append("  Con las entradas de las celdas de valores (los casos de control) tu función "
+                          "acierta: este error sólo aparece aquí, así que se descuenta aquí.")
         for d in r.diagnosticos:
             if d.texto not in diagnosticos_vistos:
                 diagnosticos_vistos.add(d.texto)
@@ -397,6 +525,23 @@ def _lineas(propiedad: Propiedad, resultados: list[ResultadoCaso], avisos: list[
     return lineas
 
 
+def _preferir_los_constantes(resultados: list[ResultadoCaso]) -> None:
+    """Where a case matches several known mistakes, keep the ones seen in most cases of the cell.
+
+    Two mistakes can coincide on one shape (with h = 2, taking the next
+    head's block and reversing the heads give the same output); the one that
+    also explains the other cases is the student's.
+    """
+    cuenta: dict[str, int] = {}
+    for r in resultados:
+        for id_ in {d.error.id for d in r.diagnosticos}:
+            cuenta[id_] = cuenta.get(id_, 0) + 1
+    for r in resultados:
+        if len(r.diagnosticos) > 1:
+            mejor = max(cuenta[d.error.id] for d in r.diagnosticos)
+            r.diagnosticos = [d for d in r.diagnosticos if cuenta[d.error.id] == mejor]
+
+
 def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo: float) -> Veredicto:
     """Score a property over its calls: the fraction of scored cases that pass.
 
@@ -409,12 +554,15 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
         maximo: the cell's points.
 
     Returns a ``Veredicto`` with one ``ResultadoCaso`` per scored case.
+    Robustness and generality cells apply the control rule (module docstring).
     Never raises on a malformed result.
     """
     n_controles = espec.n_controles if len(llamadas) == len(espec.casos) else 0
     controles = llamadas[len(llamadas) - n_controles:] if n_controles else []
     puntuadas = llamadas[:len(llamadas) - n_controles]
-    en_controles: set[str] | None = None      # computed on first need
+    lo_propio = propiedad.no_repite and bool(controles) and _fallan_los_controles(controles)
+    ordenes = _formas_en_controles(controles) if lo_propio else None
+    lo_propio = lo_propio and ordenes is not None  # nothing usable on ordinary inputs: full values
     resultados: list[ResultadoCaso] = []
     for numero, llamada in enumerate(puntuadas, start=1):
         try:
@@ -428,16 +576,19 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
         if not problemas:
             continue
         reconocidos = _reconocer(propiedad, llamada)
-        excusable = (propiedad.no_repite and llamada.excepcion is None and bool(reconocidos)
-                     and all(d.error.excusable for d in reconocidos))
-        if excusable and en_controles is None:
-            en_controles = _errores_en_controles(propiedad, controles)
-        if excusable and any(d.error.id in en_controles for d in reconocidos):
-            r.aprobado = r.excusado = True
-            r.diagnosticos = [d for d in reconocidos if d.error.id in en_controles]
-            continue
+        if lo_propio:
+            try:
+                propios = _comprobar_lo_propio(llamada, ordenes)
+            except Exception as exc:  # a malformed result must not crash the grader
+                propios = [f"no se pudo examinar lo que devolvió tu función ({type(exc).__name__})"]
+            if not propios:
+                r.aprobado = r.excusado = True
+                r.diagnosticos = reconocidos
+                continue
+            r.problemas = propios
         r.diagnosticos = reconocidos
-        r.solo_aqui = excusable and bool(controles)
+        r.solo_aqui = propiedad.no_repite and bool(controles) and not lo_propio
+    _preferir_los_constantes(resultados)
     total = len(resultados)
     puntos = maximo * sum(r.aprobado for r in resultados) / total if total else 0.0
     return Veredicto(round(puntos, 4), maximo, _lineas(propiedad, resultados, _avisos(puntuadas + controles)),

@@ -6,18 +6,24 @@ the explanation shown in the feedback.  Answers are judged on the trusted side
 kernel during autograding.  Each notebook's questions live in
 ``grader_tests/cuestionarios/<notebook>.py``.
 
-Accepted forms (issue 5): a letter in any case and with spaces (``"b"``,
-``" B "``); for multi-select a set, list, tuple or a string such as ``"a, c"``;
-for integers an ``int``, a float equal to an integer, or a string of digits
-(spaces, dots and underscores as thousands separators are ignored); for true /
-false a ``bool`` or ``"verdadero"`` / ``"falso"`` / ``"v"`` / ``"f"``.
-Anything else earns 0 with a message, never an exception.
+Accepted forms: a letter in any case, with spaces, a closing parenthesis or
+a period, or as «opción b» / «respuesta b», or a one-letter list or tuple
+(``"b"``, ``" B "``, ``"b)"``, ``["b"]``); for multi-select a set, list or
+tuple of letters or a string such as ``"a, c"``, ``"a y c"``, ``"{a, b, d}"``
+or ``"abd"``; for integers an ``int`` or a NumPy integer, a float (also a
+NumPy float) equal to an integer, or a string of digits (spaces, dots and
+underscores as thousands separators are ignored) or in scientific notation
+(``"2.56e2"``); for true / false a ``bool`` (also ``np.True_``) or
+``"verdadero"`` / ``"falso"`` / ``"v"`` / ``"f"``.  Anything else earns 0
+with a message, never an exception.
 """
 from __future__ import annotations
 
 import math
 import re
 from dataclasses import dataclass
+
+import numpy as np
 
 from .veredicto import Veredicto
 
@@ -80,10 +86,27 @@ class Pregunta:
             propiedad=self.variable, respuesta=leida)
 
 
+_PREFIJOS = ("opción", "opcion", "respuesta", "la")
+
+
+def _sin_adornos(texto: str) -> str:
+    """``" Opción B) "`` → ``"b"``: lower case, without spaces, brackets, quotes, periods or a prefix word."""
+    limpio = texto.strip().lower().strip("()[]{}.'\"«» ")
+    palabras = limpio.split()
+    while len(palabras) > 1 and palabras[0] in _PREFIJOS:
+        palabras = palabras[1:]
+    return " ".join(palabras).strip("()[]{}.'\"«» :")
+
+
 def _letra(valor: object, opciones: str) -> str:
+    if isinstance(valor, (list, tuple)) and len(valor) == 1:
+        valor = valor[0]
     if not isinstance(valor, str):
         raise RespuestaMalFormada("se esperaba una letra entre comillas.")
-    letra = valor.strip().lower().strip("().")
+    letra = _sin_adornos(valor)
+    if len(letra) > 1 and all(c in opciones for c in re.sub(r"[\s,;/+&]+|\by\b", "", letra)):
+        raise RespuestaMalFormada(
+            f"esta pregunta tiene una sola respuesta y has escrito varias letras ({letra}).")
     if len(letra) != 1 or letra not in opciones:
         raise RespuestaMalFormada(
             f"la letra tiene que ser una de {', '.join(opciones)}.")
@@ -114,7 +137,10 @@ class Varias(Pregunta):
 
     def leer(self, valor: object) -> frozenset:
         if isinstance(valor, str):
-            partes = [p for p in re.split(r"[\s,;]+", valor) if p]
+            texto = _sin_adornos(valor)
+            partes = [p for p in re.split(r"[\s,;/+&]+|\by\b", texto) if p]
+            if len(partes) == 1 and len(partes[0]) > 1 and all(c in self.opciones for c in partes[0]):
+                partes = list(partes[0])            # "abd": letters written together
         elif isinstance(valor, (set, frozenset, list, tuple)):
             partes = list(valor)
         else:
@@ -135,10 +161,12 @@ class Entero(Pregunta):
     """An exact integer (e.g. a number of parameters)."""
 
     def leer(self, valor: object) -> int:
-        if isinstance(valor, bool):
+        if isinstance(valor, (bool, np.bool_)):
             raise RespuestaMalFormada("se esperaba un número entero, no True/False.")
-        if isinstance(valor, int):
-            return valor
+        if isinstance(valor, (int, np.integer)):
+            return int(valor)
+        if isinstance(valor, np.floating):
+            valor = float(valor)
         if isinstance(valor, float):
             if math.isfinite(valor) and valor == int(valor):
                 return int(valor)
@@ -147,6 +175,11 @@ class Entero(Pregunta):
             limpio = re.sub(r"[\s._\u00a0\u202f]", "", valor)
             if re.fullmatch(r"[+-]?\d+", limpio):
                 return int(limpio)
+            if re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+", valor.strip()):
+                numero = float(valor.strip())           # "2.56e2"
+                if math.isfinite(numero) and numero == int(numero):
+                    return int(numero)
+                raise RespuestaMalFormada("se esperaba un número entero exacto.")
         raise RespuestaMalFormada("se esperaba un número entero.")
 
     def formato(self) -> str:
@@ -165,8 +198,8 @@ class VerdaderoFalso(Pregunta):
     """True / false."""
 
     def leer(self, valor: object) -> bool:
-        if isinstance(valor, bool):
-            return valor
+        if isinstance(valor, (bool, np.bool_)):
+            return bool(valor)
         if isinstance(valor, str):
             palabra = valor.strip().lower()
             if palabra in _VERDADERO:

@@ -183,7 +183,8 @@ def bateria_autocalificada(tmp_path_factory):
     procesos = {f: _nbgrader(curso, "autograde", ASIGNACIONES[f][0]) for f, (curso, _) in cursos.items()}
     validaciones = {f: validar(base, f, alumnos) for f, (_, alumnos) in cursos.items()}
     for funcion, proceso in procesos.items():
-        _esperar(proceso, cursos[funcion][0], "autograde")
+        # a few seconds per student on a busy 2-core machine (never less than the default)
+        _esperar(proceso, cursos[funcion][0], "autograde", limite=max(420, 12 * len(cursos[funcion][1])))
     for funcion, proceso in validaciones.items():
         assert proceso.wait(timeout=900) == 0, (base / f"validate-{funcion}.log").read_text()[-4000:]
     return {f: (alumnos, resultados(curso, f, alumnos), veredictos_de_validate(base, f, alumnos), curso)

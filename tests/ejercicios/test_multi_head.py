@@ -96,3 +96,19 @@ def test_redaccion_de_la_primera_linea_con_un_solo_dos_puntos():
     bien = corregir(bateria.cargar(archivo, "multi_head"))
     primera = bien["multi_head_robustez"].texto().strip().splitlines()[0]
     assert primera.count(":") <= 1, primera
+
+
+def test_la_robustez_tiene_puntuaciones_de_mas_de_mil():
+    """The cell's description and the lesson say «más de mil»: every robustness case has them."""
+    from grader_tests.casos import argumentos
+    from grader_tests.ejercicios.multi_head.errores import _puntuaciones_maximas
+    assert "más de mil" in EJ.propiedades["multi_head_robustez"].descripcion
+    for caso in celdas_de("multi_head")["multi_head_robustez"].casos_puntuados:
+        assert _puntuaciones_maximas(argumentos("multi_head", caso)) > 1000, caso
+
+
+def test_los_avisos_de_numpy_se_dicen_en_espanol():
+    from grader_tests.propiedades import traducir_aviso
+    assert traducir_aviso("RuntimeWarning: overflow encountered in exp") == (
+        "aviso de NumPy: desbordamiento (un resultado demasiado grande: inf) en exp")
+    assert traducir_aviso("UserWarning: otra cosa") == "UserWarning: otra cosa"

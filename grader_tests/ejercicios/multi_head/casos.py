@@ -2,8 +2,8 @@
 
 Chosen so that no known mistake can hide: h ≥ 2 with T, h and d_k all
 different, random non-identity W^O, several shapes, a large-score case.  The
-robustness and generality cells end with a control case equal to the first
-main case of the value cells (``grader_tests.casos``).
+robustness and generality cells end with the main cases of the value cells
+as unscored controls (the control rule, ``grader_tests.propiedades``).
 """
 from __future__ import annotations
 
@@ -52,11 +52,11 @@ CELDAS = (
     # h = 2, 3, 4 with T, h and d_k different: an in-place write that only
     # happens for some h cannot hide
     Celda("no_modifica", (_caso(5, 12, 2, 31), _caso(6, 12, 3, 32), _caso(7, 20, 4, 33))),
-    # scores of several hundred to a few thousand: a softmax without
+    # scores of more than a thousand (up to ~5200; tests/ejercicios checks it): a softmax without
     # max-subtraction overflows to inf and gives nan
     Celda("robustez", (_caso(4, 6, 2, 41, escala=60), _caso(6, 15, 3, 42, escala=25)),
-          control=_PRINCIPALES[0]),
+          control=_PRINCIPALES),
     # h = 1, h = d_model, T = 1 and an odd d_k (h = 5 appears only here)
     Celda("generalidad", (_caso(5, 6, 1, 51), _caso(4, 6, 6, 52), _caso(1, 8, 2, 53), _caso(9, 10, 5, 54)),
-          control=_PRINCIPALES[0]),
+          control=_PRINCIPALES),
 )

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
-                                      devuelve_subclase, escribe_en_argumentos, partes)
+                                      devuelve_otra_precision, devuelve_subclase, escribe_en_argumentos, iguales,
+                                      partes, sin_ejes_de_tamano_1)
 
 from .referencia import multi_head as referencia
 
@@ -150,15 +151,177 @@ def _puntuaciones_maximas(argumentos) -> float:
     return float(np.max(np.abs(Q @ K.transpose(0, 2, 1)))) / np.sqrt(d_k)
 
 
+def _miles(x: float) -> str:
+    """``1736.4`` → ``"1736"``, ``12345`` → ``"12 345"`` (Spanish thousands)."""
+    return f"{x:,.0f}".replace(",", " ") if x >= 10_000 else f"{x:.0f}"
+
+
 def _sin_maximo(llamada, parte):
+    """nan at large scores, and every row of A that did not overflow is right (max not subtracted).
+
+    A wrong max (without keepdims, a global max) also gives nan, but its
+    finite rows are wrong too: that is not this mistake.
+    """
     valores = [como_array(p) for p in partes(llamada, llamada.resultado, parte)]
     if any(p is None for p in valores) or all(np.all(np.isfinite(p)) for p in valores):
         return None
+    maxima = _puntuaciones_maximas(llamada.argumentos)
+    if maxima < 300:
+        return None
+    A = como_array(partes(llamada, llamada.resultado, "A")[0])
+    A_ref = llamada.referencia()[1]
+    if A is None or A.shape != A_ref.shape:
+        return None
+    finitas = np.all(np.isfinite(A), axis=-1)
+    if not np.allclose(A[finitas], A_ref[finitas], rtol=1e-4, atol=1e-6):
+        return None
+    return (f"la softmax no resta el máximo de cada fila antes de np.exp: aquí hay puntuaciones de "
+            f"hasta {_miles(maxima)}, np.exp desborda a inf (ya con 710) e inf/inf da nan. Resta "
+            "E.max(axis=-1, keepdims=True) a las puntuaciones antes de exponenciar (el resultado no "
+            "cambia y no desborda).")
+
+
+def _max_sin_keepdims(X, Wq, Wk, Wv, Wo, h):
+    """The row max is subtracted without keepdims: column t gets the max of row t."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    salidas, mapas = [], []
+    for i in range(h):
+        b = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
+        P = np.exp(E - E.max(axis=1))
+        A_i = P / P.sum(axis=1, keepdims=True)
+        mapas.append(A_i)
+        salidas.append(A_i @ V[:, b])
+    return np.concatenate(salidas, axis=1) @ Wo, np.stack(mapas)
+
+
+def _bloque_siguiente(solo_v: bool):
+    """Head i uses the block of head (i + 1) % h (for Q, K and V, or only for V)."""
+    def implementacion(X, Wq, Wk, Wv, Wo, h):
+        T, d_model = X.shape
+        d_k = d_model // h
+        Q, K, V = X @ Wq, X @ Wk, X @ Wv
+        salidas, mapas = [], []
+        for i in range(h):
+            propio = slice(i * d_k, (i + 1) * d_k)
+            siguiente = slice(((i + 1) % h) * d_k, ((i + 1) % h + 1) * d_k)
+            b = propio if solo_v else siguiente
+            A_i = _softmax_filas(Q[:, b] @ K[:, b].T / np.sqrt(d_k))
+            mapas.append(A_i)
+            salidas.append(A_i @ V[:, siguiente])
+        return np.concatenate(salidas, axis=1) @ Wo, np.stack(mapas)
+    return implementacion
+
+
+def _por_cabezas(X, Wq, Wk, Wv, Wo, h, *, pesos=lambda W: W, valores=None, eje=-1, wo=lambda W: W):
+    """The heads' loop with a variation: transposed weights, V = X, softmax over another axis, Wo.T."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K = X @ pesos(Wq), X @ pesos(Wk)
+    V = X @ pesos(Wv) if valores is None else valores(X)
+    b = [slice(i * d_k, (i + 1) * d_k) for i in range(h)]
+    E = np.stack([Q[:, s] @ K[:, s].T / np.sqrt(d_k) for s in b])          # (h, T, T)
+    P = np.exp(E - E.max(axis=eje, keepdims=True))
+    A = P / P.sum(axis=eje, keepdims=True)
+    concat = np.concatenate([A[i] @ V[:, s] for i, s in enumerate(b)], axis=1)
+    return concat @ wo(Wo), A
+
+
+def _solo_mapas(cambio):
+    """The output right, the maps changed (``cambio(A, puntuaciones)``)."""
+    def implementacion(X, Wq, Wk, Wv, Wo, h):
+        salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
+        T, d_model = X.shape
+        d_k = d_model // h
+        Q = (X @ Wq).reshape(T, h, d_k).transpose(1, 0, 2)
+        K = (X @ Wk).reshape(T, h, d_k).transpose(1, 0, 2)
+        return salida, cambio(A, Q @ K.transpose(0, 2, 1) / np.sqrt(d_k))
+    return implementacion
+
+
+def _solo_v(X, Wq, Wk, Wv, Wo, h):
+    """Maps with contiguous blocks, values V[:, i::h]."""
+    salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
+    V = X @ Wv
+    concat = np.concatenate([A[i] @ V[:, i::h] for i in range(h)], axis=1)
+    return concat @ Wo, A
+
+
+def _grandes_sin_nan(llamada, parte):
+    """Large scores, finite but wrong result, right on ordinary scale: scores clipped or nan replaced."""
+    valores = [como_array(p) for p in partes(llamada, llamada.resultado, parte)]
+    if any(p is None for p in valores) or not all(np.all(np.isfinite(p)) for p in valores):
+        return None
     if _puntuaciones_maximas(llamada.argumentos) < 300:
         return None
-    return ("la softmax no resta el máximo de cada fila antes de np.exp: con puntuaciones de varios "
-            "cientos np.exp desborda a inf y inf/inf da nan. Resta E.max(axis=-1, keepdims=True) a "
-            "las puntuaciones antes de exponenciar (el resultado no cambia y no desborda).")
+    A = como_array(partes(llamada, llamada.resultado, "A")[0])
+    A_ref = llamada.referencia()[1]
+    if A is None or A.shape != A_ref.shape or iguales(A, A_ref):
+        return None
+    return (f"con puntuaciones grandes (aquí hasta {_miles(_puntuaciones_maximas(llamada.argumentos))}) "
+            "tus mapas no coinciden aunque no haya nan: ¿recortas las puntuaciones (np.clip) o cambias "
+            "los nan por números (np.nan_to_num)? Eso cambia el resultado. Lo que no lo cambia es restar "
+            "el máximo de cada fila antes de exponenciar: E - E.max(axis=-1, keepdims=True).")
+
+
+def _mitades(X, Wq, Wk, Wv, Wo, h):
+    """Each head's scores computed as two halves of d_k // 2 columns: with odd d_k one column is lost."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    m = d_k // 2
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    salidas, mapas = [], []
+    for i in range(h):
+        q, k = Q[:, i * d_k:(i + 1) * d_k], K[:, i * d_k:(i + 1) * d_k]
+        E = (q[:, :2 * m] @ k[:, :2 * m].T if m else q @ k.T) / np.sqrt(d_k)
+        A_i = _softmax_filas(E)
+        mapas.append(A_i)
+        salidas.append(A_i @ V[:, i * d_k:(i + 1) * d_k])
+    return np.concatenate(salidas, axis=1) @ Wo, np.stack(mapas)
+
+
+def _divisor_efectivo(llamada):
+    """The number the scores are divided by, read off the maps (None if no single one fits).
+
+    log A_i is the row of scores up to a constant: centred per row, the
+    student's equals c times the reference's; the divisor is √d_k / c.
+    """
+    A = como_array(partes(llamada, llamada.resultado, "A")[0])
+    X, Wq, Wk, Wv, Wo, h = llamada.argumentos
+    A_ref = llamada.referencia()[1]
+    if A is None or A.shape != A_ref.shape or not np.all(np.isfinite(A)) or np.any(A <= 0):
+        return None
+    L, L_ref = np.log(A), np.log(A_ref)
+    L, L_ref = L - L.mean(axis=-1, keepdims=True), L_ref - L_ref.mean(axis=-1, keepdims=True)
+    norma = float(np.sum(L_ref ** 2))
+    if norma < 1e-12:
+        return None
+    c = float(np.sum(L * L_ref) / norma)
+    if c <= 0 or not np.allclose(L, c * L_ref, rtol=1e-4, atol=1e-6) or abs(c - 1) < 1e-6:
+        return None
+    return np.sqrt(X.shape[1] // h) / c
+
+
+def _escala_equivocada(llamada, parte):
+    X, Wq, Wk, Wv, Wo, h = llamada.argumentos
+    T, d_model = X.shape
+    d_k = d_model // h
+    divisor = _divisor_efectivo(llamada)
+    if divisor is None:
+        return None
+    if abs(divisor - 1) < 1e-3 or abs(divisor - np.sqrt(d_model)) < 1e-3 * np.sqrt(d_model):
+        return None                 # «sin escala» and «escala √d_model» say it in their own words
+    candidatos = [("√h", np.sqrt(h)), ("d_k sin la raíz", float(d_k)),
+                  ("2·d_k: `E / d_k ** 1/2` divide entre d_k y luego entre 2", 2.0 * d_k),
+                  ("√(T // 2)", np.sqrt(T // 2)), ("√T", np.sqrt(T)), ("√2, un número fijo", np.sqrt(2)),
+                  ("√(d_model // 3), con h = 3 fijo", np.sqrt(d_model // 3)), ("h", float(h))]
+    nombres = [n for n, v in candidatos if abs(v - divisor) < 1e-3 * max(1.0, v)]
+    que = f"entre {divisor:.4g}" + (f" ({' o '.join(nombres)})" if nombres else "")
+    return (f"divides las puntuaciones {que} en lugar de entre √d_k = √{d_k} ≈ {np.sqrt(d_k):.4g} "
+            f"(aquí T = {T}, d_model = {d_model}, h = {h}). La escala se calcula con los argumentos: "
+            "d_k = d_model // h y np.sqrt(d_k), sin números fijos.")
 
 
 def _excepcion_d_k(llamada, parte):
@@ -218,6 +381,81 @@ ERRORES = [
         implementacion=_softmax_global),
     ErrorConocido(id="sin_maximo", nombre="sin restar el máximo", seccion=ECUACIONES,
                   categoria="robustez", detector=_sin_maximo),
+    ErrorConocido(
+        id="maximo_sin_keepdims", nombre="máximo sin keepdims", seccion=ECUACIONES,
+        explicacion="restas el máximo de las puntuaciones sin keepdims=True: E.max(axis=1) tiene forma "
+                    "(T,) y NumPy la resta por columnas (a la columna t le quita el máximo de la fila t), "
+                    "así que cada fila ya no se desplaza por su propio máximo. Usa "
+                    "E - E.max(axis=-1, keepdims=True).",
+        implementacion=_max_sin_keepdims),
+    ErrorConocido(
+        id="escala_equivocada", nombre="escala equivocada", seccion=ECUACIONES,
+        detector=_escala_equivocada),
+    ErrorConocido(
+        id="columna_perdida_con_d_k_impar", nombre="una columna perdida con d_k impar", seccion=ANCHURA,
+        explicacion="con d_k impar una columna de cada cabeza no entra en sus puntuaciones (¿partes el "
+                    "bloque en dos mitades de d_k // 2?): Q_i K_iᵀ usa las d_k columnas del bloque, "
+                    "sea d_k par o impar.",
+        implementacion=_mitades),
+    ErrorConocido(
+        id="valores_intercalados", nombre="V con columnas intercaladas", seccion=ECUACIONES,
+        explicacion="los mapas están bien, pero cada cabeza toma sus valores con columnas intercaladas "
+                    "(V[:, i::h]): la cabeza i usa el mismo bloque contiguo en Q, K y V, "
+                    "V[:, i*d_k:(i+1)*d_k].",
+        implementacion=lambda X, Wq, Wk, Wv, Wo, h: _solo_v(X, Wq, Wk, Wv, Wo, h)),
+    ErrorConocido(id="puntuaciones_recortadas", nombre="puntuaciones recortadas o nan sustituidos",
+                  seccion=ECUACIONES, categoria="robustez", detector=_grandes_sin_nan),
+    ErrorConocido(
+        id="sin_wv", nombre="sin W^V", seccion=ECUACIONES,
+        explicacion="cada cabeza lee los valores de X directamente (X[:, bloque]) en lugar de proyectarlos "
+                    "con Wv: V = X @ Wv y la cabeza i usa V[:, i*d_k:(i+1)*d_k].",
+        implementacion=lambda X, Wq, Wk, Wv, Wo, h: _por_cabezas(X, Wq, Wk, Wv, Wo, h, valores=lambda X: X)),
+    ErrorConocido(
+        id="wo_transpuesta", nombre="Wo transpuesta", seccion=ECUACIONES,
+        explicacion="multiplicas la concatenación por Wo.T en lugar de por Wo: salida = concat @ Wo.",
+        implementacion=lambda X, Wq, Wk, Wv, Wo, h: _por_cabezas(X, Wq, Wk, Wv, Wo, h, wo=lambda W: W.T)),
+    ErrorConocido(
+        id="pesos_transpuestos", nombre="pesos transpuestos", seccion=ECUACIONES,
+        explicacion="proyectas con los pesos transpuestos (X @ Wq.T, X @ Wk.T, X @ Wv.T): las "
+                    "proyecciones son Q = X @ Wq, K = X @ Wk y V = X @ Wv (X por la derecha).",
+        implementacion=lambda X, Wq, Wk, Wv, Wo, h: _por_cabezas(X, Wq, Wk, Wv, Wo, h, pesos=lambda W: W.T)),
+    ErrorConocido(
+        id="softmax_entre_cabezas", nombre="softmax entre cabezas", seccion=VECTORIZADA,
+        explicacion="aplicas la softmax sobre el eje de las cabezas (axis=0 del array (h, T, T)): cada "
+                    "fila de cada mapa debe sumar 1, así que la softmax va sobre el último eje, axis=-1.",
+        implementacion=lambda X, Wq, Wk, Wv, Wo, h: _por_cabezas(X, Wq, Wk, Wv, Wo, h, eje=0)),
+    ErrorConocido(
+        id="mapas_sin_softmax", nombre="mapas sin softmax", seccion=ECUACIONES,
+        explicacion="devuelves como A las puntuaciones Q_i K_iᵀ / √d_k, antes de la softmax: A son los "
+                    "pesos después de la softmax (cada fila suma 1), los mismos que multiplicas por V.",
+        implementacion=_solo_mapas(lambda A, E: E)),
+    ErrorConocido(
+        id="mapas_devueltos_transpuestos", nombre="mapas devueltos transpuestos", seccion=ECUACIONES,
+        explicacion="tu salida está bien, pero devuelves cada mapa transpuesto (A_i.T): la fila t de A_i "
+                    "es la consulta t y debe sumar 1; devuelve los mismos mapas que multiplicas por V.",
+        implementacion=_solo_mapas(lambda A, E: A.transpose(0, 2, 1))),
+    ErrorConocido(
+        id="mapas_en_orden_inverso", nombre="mapas en orden inverso", seccion=ECUACIONES,
+        explicacion="tu salida está bien, pero devuelves los mapas en orden inverso: A[0] es el mapa de la "
+                    "cabeza 0 (la de las columnas 0 … d_k-1), A[1] el de la 1, y así sucesivamente.",
+        implementacion=_solo_mapas(lambda A, E: A[::-1])),
+    ErrorConocido(id="sin_ejes_de_tamano_1", nombre="sin los ejes de tamaño 1", seccion=EJERCICIO,
+                  categoria="generalidad", detector=sin_ejes_de_tamano_1),
+    ErrorConocido(id="otra_precision", nombre="otra precisión", seccion=EJERCICIO,
+                  detector=devuelve_otra_precision("convierte al final con .astype(np.float64).")),
+    ErrorConocido(
+        id="bloque_siguiente", nombre="cada cabeza con el bloque de la siguiente", seccion=ECUACIONES,
+        explicacion="cada cabeza usa el bloque de columnas de la cabeza siguiente (la cabeza i el bloque "
+                    "(i+1) % h): la cabeza 0 debe usar las columnas 0 … d_k-1, es decir, "
+                    "Q[:, i*d_k:(i+1)*d_k] con su propio i.",
+        implementacion=_bloque_siguiente(solo_v=False)),
+    ErrorConocido(
+        id="valores_del_bloque_siguiente", nombre="V del bloque de la siguiente cabeza",
+        seccion=ECUACIONES,
+        explicacion="los mapas están bien, pero cada cabeza lee los valores del bloque de la cabeza "
+                    "siguiente (V[:, (i+1)*d_k:(i+2)*d_k]): la cabeza i multiplica su mapa por su propio "
+                    "bloque, V[:, i*d_k:(i+1)*d_k].",
+        implementacion=_bloque_siguiente(solo_v=True)),
     ErrorConocido(
         id="cabezas_intercaladas", nombre="cabezas intercaladas", seccion=ECUACIONES,
         explicacion=_INTERCALADAS,

@@ -16,7 +16,7 @@ PROPIEDADES = {
     "mapas": valores("los mapas de atención A", 3, parte="A"),
     "salida": valores("la salida final", 3, parte="salida"),
     "no_modifica": no_modifica("no escribir en los argumentos"),
-    "robustez": valores("puntuaciones de varios cientos sin nan ni inf", 1, no_repite=True),
+    "robustez": valores("puntuaciones de más de mil sin nan ni inf", 1, no_repite=True),
     "generalidad": valores("formas poco habituales (h = 1, h = d_model, T = 1)", 1, no_repite=True,
                            solo_al_calificar=True),
 }

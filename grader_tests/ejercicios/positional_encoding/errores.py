@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
+                                      devuelve_otra_precision, sin_ejes_de_tamano_1,
                                       devuelve_subclase, iguales)
 
 from .referencia import positional_encoding as referencia
@@ -83,9 +84,60 @@ def _otra_base(llamada, parte):
     T, d_model = llamada.argumentos
     for base in (1000, 100, 100000, 10, 1e6, 512, 10000 * np.pi):
         if coincide(llamada, _pe(T, d_model, base=base), parte):
+            if base == 100:
+                # 100^(2i/d_model) = 10000^(i/d_model): the same table, two ways to write it
+                return ("tu tabla es la de base 100, que es lo mismo que usar el exponente i/d_model "
+                        "en lugar de 2i/d_model (100^(2i/d_model) = 10000^(i/d_model)): ¿falta el 2 "
+                        "del exponente o cambiaste la base? El ángulo es pos / 10000^(2i/d_model).")
             return (f"usas una base distinta de 10000 (tu resultado es el de base {base:g}): el ángulo "
                     "es pos / 10000^(2i/d_model).")
     return None
+
+
+def _posicion_entre_T(T, d_model):
+    return _pe(T, d_model) if T == 0 else _angulos_a_tabla(np.arange(T)[:, None] / T, d_model)
+
+
+def _angulos_a_tabla(pos, d_model):
+    omega = 10000.0 ** (-np.arange(0, d_model, 2) / d_model)
+    PE = np.zeros((pos.shape[0], d_model))
+    PE[:, 0::2] = np.sin(pos * omega)
+    PE[:, 1::2] = np.cos(pos * omega)
+    return PE
+
+
+def _senos_por_columna(T, d_model):
+    return np.sin(np.arange(T)[:, None] * 10000.0 ** (-np.arange(d_model) / d_model))
+
+
+def _exponente_sin_2_desde_la_pareja_4(T, d_model):
+    """From pair 4 on (only when d_model > 8), the exponent i/d_model instead of 2i/d_model."""
+    i = np.arange(d_model // 2)
+    e = np.where(i < 4, 2 * i, i) / d_model
+    return _angulos_a_tabla_con(np.arange(T)[:, None] / 10000.0 ** e, d_model)
+
+
+def _angulos_a_tabla_con(angulos, d_model):
+    PE = np.zeros((angulos.shape[0], d_model))
+    PE[:, 0::2] = np.sin(angulos)
+    PE[:, 1::2] = np.cos(angulos)
+    return PE
+
+
+def _se_aleja_con_posiciones_grandes(llamada, parte):
+    """Right on the first rows, wrong further down (a table that repeats, frequencies in float32)."""
+    T, d_model = llamada.argumentos
+    PE = como_array(llamada.resultado)
+    if PE is None or PE.shape != (T, d_model) or T < 200 or not np.all(np.isfinite(PE)):
+        return None
+    ref = llamada.referencia()
+    if not iguales(PE[:60], ref[:60], rtol=1e-6, atol=1e-6) or iguales(PE, ref, rtol=1e-6, atol=1e-6):
+        return None
+    malas = ~np.all(np.isclose(PE, ref, rtol=1e-6, atol=1e-6), axis=1)
+    fila = int(np.argmax(malas))
+    return (f"tu tabla acierta en las primeras posiciones y se aleja desde la fila {fila}: con posiciones "
+            "grandes hace falta la misma fórmula y float64 en todo (ángulos y frecuencias); nada de "
+            "tablas que se repiten ni de límites fijos de posiciones.")
 
 
 def _T_ignorado(llamada, parte):
@@ -94,8 +146,14 @@ def _T_ignorado(llamada, parte):
     if PE is None or PE.ndim != 2 or PE.shape[0] == T:
         return None
     n, d = PE.shape
+    if d == d_model and n <= 100_000 and n == T - 1:
+        if iguales(PE, referencia(T, d_model)[1:]) or iguales(PE, referencia(n, d_model)):
+            inicio = 1 if iguales(PE, referencia(T, d_model)[1:]) else 0
+            return (f"devuelves una fila de menos ({n} en lugar de T = {T}): las posiciones van de "
+                    f"{inicio} a {inicio + n - 1}. Deben ser las T posiciones 0, 1, …, T-1: "
+                    "np.arange(T), no np.arange(1, T) ni range(T - 1).")
     if d == d_model and n <= 100_000 and iguales(PE, referencia(n, d_model)):
-        return (f"no usas el argumento T: devuelves siempre {n} filas (se pidieron T = {T}). "
+        return (f"no usas el argumento T: devuelves {n} filas y se pidieron T = {T}. "
                 "La tabla debe tener exactamente T filas, una por posición 0, 1, …, T-1.")
     return None
 
@@ -173,6 +231,31 @@ ERRORES = [
         id="solo_senos", nombre="sólo senos", seccion=FORMULA,
         explicacion="usas el seno en todas las columnas: las columnas impares (2i+1) llevan el coseno.",
         implementacion=_variante(funciones=("sin", "sin"))),
+    ErrorConocido(
+        id="posicion_entre_T", nombre="posición dividida entre T", seccion="2. Tres respuestas fáciles que no bastan",
+        explicacion="divides la posición entre T (pos / T): así el mismo pos significa cosas distintas "
+                    "según la longitud de la frase y la posición deja de ser absoluta. El ángulo usa pos "
+                    "tal cual: pos / 10000^(2i/d_model).",
+        implementacion=_posicion_entre_T),
+    ErrorConocido(
+        id="senos_por_columna", nombre="sólo senos, una frecuencia por columna", seccion=FORMULA,
+        explicacion="usas el seno en todas las columnas, cada una con su frecuencia 10000^(-j/d_model): "
+                    "las columnas van por parejas, seno en la 2i y coseno en la 2i+1, con la misma "
+                    "frecuencia 10000^(-2i/d_model) las dos.",
+        implementacion=_senos_por_columna),
+    ErrorConocido(
+        id="exponente_distinto_en_columnas_altas", nombre="otro exponente en las columnas altas",
+        seccion=FORMULA,
+        explicacion="las primeras columnas están bien, pero desde la pareja i = 4 (sólo con d_model > 8) "
+                    "el exponente deja de ser 2i/d_model: todas las parejas usan la misma fórmula, "
+                    "pos / 10000^(2i/d_model).",
+        implementacion=_exponente_sin_2_desde_la_pareja_4),
+    ErrorConocido(id="se_aleja_con_posiciones_grandes", nombre="se aleja con posiciones grandes",
+                  seccion=FORMULA, categoria="robustez", detector=_se_aleja_con_posiciones_grandes),
+    ErrorConocido(id="sin_ejes_de_tamano_1", nombre="sin los ejes de tamaño 1", seccion=EJERCICIO,
+                  categoria="generalidad", detector=sin_ejes_de_tamano_1),
+    ErrorConocido(id="otra_precision", nombre="otra precisión", seccion=EJERCICIO,
+                  detector=devuelve_otra_precision("crea la tabla con np.zeros((T, d_model)) (float64).")),
     ErrorConocido(id="T_ignorado", nombre="T ignorado", seccion=EJERCICIO, categoria="generalidad",
                   detector=_T_ignorado),
     ErrorConocido(id="float32_por_dentro", nombre="float32 por dentro", seccion=EJERCICIO,

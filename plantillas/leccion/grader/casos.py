@@ -2,8 +2,8 @@
 
 (Template of ``make leccion``: the inputs of the example exercise, the scaled
 scores Q Kᵀ / √d_k.)  The main cases have T ≠ d_k and d_k > 1 (a missing
-scale cannot hide); the generality cell ends with a control case equal to
-the first main case of the value cell (``grader_tests.casos``).
+scale cannot hide); the generality cell ends with the main cases of the value
+cell as unscored controls (the control rule, ``grader_tests.propiedades``).
 """
 from __future__ import annotations
 
@@ -28,5 +28,5 @@ CELDAS = (
     Celda("valores", _PRINCIPALES),
     # one position, and d_k = 1 (where forgetting the scale does not show)
     Celda("generalidad", ({"T": 1, "d_k": 4, "semilla": 4}, {"T": 6, "d_k": 1, "semilla": 5}),
-          control=_PRINCIPALES[0]),
+          control=_PRINCIPALES),
 )

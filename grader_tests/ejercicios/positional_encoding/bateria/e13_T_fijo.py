@@ -1,6 +1,6 @@
 # espera: cero
 # error: T_ignorado
-# diagnostico: no usas el argumento T: devuelves siempre 50 filas
+# diagnostico: no usas el argumento T: devuelves 50 filas
 # Error: ignora T y devuelve siempre 50 filas.
 import numpy as np
 

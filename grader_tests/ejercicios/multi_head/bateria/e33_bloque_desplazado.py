@@ -1,0 +1,21 @@
+# espera: parcial
+# error: bloque_siguiente
+# celdas: mapas=0, salida=0
+# Error (de las pruebas de alumnado): bloque desplazado una cabeza (la cabeza i usa el bloque (i+1) % h) en Q, K y V
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    trozos, mapas = [], []
+    for i in range(h):
+        j = (i + 1) % h
+        b = slice(j * d_k, (j + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
+        P = np.exp(E - np.max(E, axis=1, keepdims=True))
+        A = P / P.sum(axis=1, keepdims=True)
+        trozos.append(A @ V[:, b])
+        mapas.append(A)
+    return np.concatenate(trozos, axis=1) @ Wo, np.stack(mapas)

@@ -1,0 +1,20 @@
+# espera: parcial
+# error: escala_equivocada
+# celdas: mapas=0, salida=0
+# Error (de las pruebas de alumnado): E / d_k ** 1/2 (precedencia: divide entre d_k/2; coincide con sqrt(d_k) sólo si d_k = 4)
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    trozos, mapas = [], []
+    for i in range(h):
+        b = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T / d_k ** 1/2
+        P = np.exp(E - np.max(E, axis=1, keepdims=True))
+        A = P / P.sum(axis=1, keepdims=True)
+        trozos.append(A @ V[:, b])
+        mapas.append(A)
+    return np.concatenate(trozos, axis=1) @ Wo, np.stack(mapas)

@@ -1,0 +1,21 @@
+# espera: parcial
+# error: puntuaciones_recortadas
+# celdas: robustez=0
+# Error (de las pruebas de alumnado): sin restar el máximo y 'arregla' los nan con np.nan_to_num
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    trozos, mapas = [], []
+    for i in range(h):
+        b = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
+        with np.errstate(over="ignore", invalid="ignore"):
+            P = np.exp(E)
+            A = np.nan_to_num(P / P.sum(axis=1, keepdims=True))
+        trozos.append(A @ V[:, b])
+        mapas.append(A)
+    return np.concatenate(trozos, axis=1) @ Wo, np.stack(mapas)
