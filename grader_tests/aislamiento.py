@@ -457,6 +457,7 @@ class EjecucionAislada(Execute):
             return cell, resources
         salida = self._presupuesto()
         salida.empezar_celda(nbgrader_utils.is_grade(cell) and not nbgrader_utils.is_solution(cell))
+        self._agotada = False
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
@@ -465,7 +466,7 @@ class EjecucionAislada(Execute):
             self._detenido = "el proceso del cuaderno murió en una celda anterior; esta celda no se ejecutó"
             return cell, resources
         except CellTimeoutError as exc:
-            if "IOPub" in str(exc):
+            if "IOPub" in str(exc) and not self._agotada:
                 # the kernel answered but part of the output never came (a message over
                 # ClienteAcotado.mensaje_maximo dropped the connection): not a timeout
                 salida.incompleta = True
@@ -499,6 +500,12 @@ class EjecucionAislada(Execute):
         if nota is not None:
             cell.outputs.append(nota)
             self._salida.descartado, self._salida.incompleta = 0, False
+
+    async def _async_handle_timeout(self, timeout, cell=None):
+        # the cell ran out of time (nbclient interrupts it): a later "Timeout waiting for IOPub
+        # output" means a kernel that ignored the interrupt, not an output message dropped
+        self._agotada = True
+        return await super()._async_handle_timeout(timeout, cell)
 
     def _reabrir_iopub(self) -> None:
         """A new iopub connection after ZeroMQ closed the old one for good.
