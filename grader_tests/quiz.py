@@ -172,11 +172,18 @@ class Entero(Pregunta):
                 return int(valor)
             raise RespuestaMalFormada("se esperaba un número entero exacto.")
         if isinstance(valor, str):
-            limpio = re.sub(r"[\s._\u00a0\u202f]", "", valor)
-            if re.fullmatch(r"[+-]?\d+", limpio):
-                return int(limpio)
-            if re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+", valor.strip()):
-                numero = float(valor.strip())           # "2.56e2"
+            texto = valor.strip()
+            if len(texto) > 60:
+                raise RespuestaMalFormada("el número es demasiado largo.")
+            # thousands separated in groups of exactly three digits: "2 359 296", "2.359.296", "2_359_296"
+            if re.fullmatch(r"[+-]?[1-9]\d{0,2}(?:[ ._\u00a0\u202f]\d{3})+", texto):
+                return (-1 if texto.startswith("-") else 1) * int(re.sub(r"\D", "", texto))
+            if re.fullmatch(r"[+-]?\d+", texto):
+                return int(texto)
+            # a whole number written as a decimal or in scientific notation: "256.0", "256,0", "2.56e2"
+            decimal = texto.replace(",", ".") if texto.count(",") == 1 and "." not in texto else texto
+            if re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", decimal):
+                numero = float(decimal)
                 if math.isfinite(numero) and numero == int(numero):
                     return int(numero)
                 raise RespuestaMalFormada("se esperaba un número entero exacto.")

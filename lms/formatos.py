@@ -235,7 +235,10 @@ def escribir_csv(ruta: Path, filas: list[list[str]], delimitador: str = ",", bom
     ruta.parent.mkdir(parents=True, exist_ok=True)
     temporal = ruta.with_name(f".{ruta.name}.tmp")
     with open(temporal, "w", encoding="utf-8-sig" if bom else "utf-8", newline="") as f:
-        csv.writer(f, delimiter=delimitador, lineterminator="\r\n").writerows(filas)
+        # every cell quoted: a spreadsheet that splits on another delimiter (";" in Spanish locales)
+        # still keeps a cell such as "p;=1+2" whole, so no piece of it starts a formula
+        csv.writer(f, delimiter=delimitador, lineterminator="\r\n",
+                   quoting=csv.QUOTE_ALL if para_hoja_de_calculo else csv.QUOTE_MINIMAL).writerows(filas)
     os.replace(temporal, ruta)
 
 

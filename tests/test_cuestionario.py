@@ -30,7 +30,7 @@ def test_la_opcion_e_no_se_confunde_con_la_conjuncion():
 
 
 @pytest.mark.parametrize("valor", [800, np.int64(800), np.int32(800), 800.0, np.float64(800.0), "800", "8e2",
-                                   "8.00e2", "0 800"])
+                                   "8.00e2", "800.0", "800,0", " 800 "])
 def test_enteros_de_python_de_numpy_y_en_texto(valor):
     assert ENTERO.juzgar(valor, 1).puntos == 1
 
@@ -55,3 +55,21 @@ def test_varias_letras_en_una_pregunta_de_una_sola(valor):
 @pytest.mark.parametrize("valor", [np.True_, True])
 def test_un_booleano_no_es_un_entero(valor):
     assert "no True/False" in ENTERO.juzgar(valor, 1).lineas[0]
+
+
+@pytest.mark.parametrize("valor, numero", [("2 359 296", 2359296), ("2.359.296", 2359296), ("2_359_296", 2359296),
+                                           ("2359296.0", 2359296), ("2.56e2", 256), ("-1.000", -1000)])
+def test_separadores_de_millares_y_decimales_enteros(valor, numero):
+    assert Entero("r", numero, "").leer(valor) == numero
+
+
+@pytest.mark.parametrize("valor", ["25.6", "2.56", "0.256", "2.5.6", "2 5 6", "8.00", "80.0", "23.59296"])
+def test_un_punto_decimal_no_se_borra(valor):
+    """Only groups of exactly three digits are thousands: a decimal never becomes the whole answer."""
+    for respuesta in (256, 800, 2359296):
+        assert Entero("r", respuesta, "").juzgar(valor, 1).puntos == 0
+
+
+def test_un_numero_enorme_es_ilegible_no_un_error_interno():
+    veredicto = ENTERO.juzgar("9" * 5000, 1)
+    assert veredicto.puntos == 0 and veredicto.motivo == "respuesta_ilegible"

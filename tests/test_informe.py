@@ -342,7 +342,8 @@ def test_los_csv(curso, tmp_path):
 
 
 def test_celda_csv_neutraliza_formulas():
-    assert pagina.celda_csv("=1+1") == "'=1+1" and pagina.celda_csv("-2") == "'-2"
+    assert pagina.celda_csv("=1+1") == "'=1+1" and pagina.celda_csv("-Rf") == "'-Rf"
+    assert pagina.celda_csv("-2") == "-2"          # a number, not a formula
     assert pagina.celda_csv("ana") == "ana" and pagina.celda_csv(-2) == -2
 
 

@@ -90,3 +90,12 @@ def test_cada_trabajador_pasa_su_lista_y_nadie_hereda_la_del_entorno(tmp_path, m
     assert nbgrader_seguro.VARIABLE_EXCLUIDOS not in Nbgrader(tmp_path).entorno()
     lista = tmp_path / "excluidos.json"
     assert Nbgrader(tmp_path, excluidos=lista).entorno()[nbgrader_seguro.VARIABLE_EXCLUIDOS] == str(lista)
+
+
+def test_un_punto_y_coma_no_parte_la_celda_en_una_hoja_que_separa_por_punto_y_coma(tmp_path):
+    formatos.escribir_csv(tmp_path / "hoja.csv", [["alumno", "nota"], ["p;=1+2", "7,5"]])
+    texto = (tmp_path / "hoja.csv").read_text(encoding="utf-8")
+    assert '"p;=1+2"' in texto
+    # read as a Spanish-locale spreadsheet does (";" as delimiter, quotes respected): no cell starts a formula
+    for fila in csv.reader(texto.splitlines(), delimiter=";"):
+        assert not any(c.startswith(formatos.INICIO_DE_FORMULA) for c in fila), fila

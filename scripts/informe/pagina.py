@@ -76,15 +76,15 @@ def num(x: float) -> str:
 
 
 def celda_csv(valor: object) -> object:
-    """A CSV value a spreadsheet will not run: text starting with = + - @ TAB CR gets a leading '."""
-    if isinstance(valor, str) and valor[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + valor
-    return valor
+    """A CSV value a spreadsheet will not run (``lms.formatos.celda_inerte`` for text; numbers as they are)."""
+    from lms.formatos import celda_inerte
+    return celda_inerte(valor) if isinstance(valor, str) else valor
 
 
 def _escribir_csv(ruta: Path, cabecera: list[str], filas: list[list]) -> None:
+    # every text quoted: a spreadsheet that splits on ";" (Spanish locales) keeps "p;=1+2" whole
     with open(ruta, "w", encoding="utf-8", newline="") as archivo:
-        escritor = csv.writer(archivo)
+        escritor = csv.writer(archivo, quoting=csv.QUOTE_NONNUMERIC)
         escritor.writerow(cabecera)
         escritor.writerows([[celda_csv(v) for v in fila] for fila in filas])
 
