@@ -1,4 +1,4 @@
-"""A quiz answer cell prints 200 MB (20 writes of 10 MB) before answering; the answer is right.
+"""A quiz answer cell prints 600 MB (60 writes of 10 MB) before answering; the answer is right.
 
 The TA's process keeps at most the cell's output budget of it
 (``grader_tests/salida_acotada.py``): the autograded notebook stays small, the
@@ -12,7 +12,7 @@ from . import PE_CORRECTA, cargar, celda, guardar, responder
 ESPERADO = "completa"
 RAZON = "salida recortada al llegar"
 CELDA = "respuesta_1"
-MEGAS = 200
+MEGAS = 600
 
 INUNDAR = f'''import sys
 _b = "x" * 10**7
