@@ -288,6 +288,9 @@ def _comprobador_de_valores(parte: str | None):
 def _comprobar_no_modifica(llamada: Llamada) -> list[str]:
     if llamada.excepcion is not None:
         return [excepcion_texto(llamada) + "; sin una llamada completa no se puede comprobar"]
+    if llamada.resultado is None:
+        # an empty stub ("return None", "pass") leaves the arguments alone without doing anything
+        return ["tu función no devuelve nada (None): sin un resultado no cuenta como llamada completa"]
     tocados = nombres_modificados(llamada)
     if tocados:
         lista = ", ".join(f"`{n}`" for n in tocados)

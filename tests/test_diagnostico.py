@@ -334,3 +334,15 @@ def test_una_funcion_que_cambia_con_las_mismas_entradas_no_se_libra_de_robustez_
     for gid in ("positional_encoding_robustez", "positional_encoding_generalidad"):
         assert veredictos[gid].puntos < veredictos[gid].maximo, gid
         assert propiedades.NOTA_NO_DETERMINISTA in veredictos[gid].lineas
+
+
+def test_una_funcion_vacia_no_gana_el_punto_de_no_modificar():
+    """``return None`` leaves the arguments alone by doing nothing: no point for that (found by an attacker)."""
+    from grader_tests import bateria
+
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        return None
+
+    veredictos = bateria.corregir("multi_head", multi_head)
+    assert veredictos["multi_head_no_modifica"].puntos == 0
+    assert "no devuelve nada" in veredictos["multi_head_no_modifica"].texto()
