@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import juez
+from . import juez, propiedades
 from .casos import celdas_de
 from .cliente import recoger_evidencia
 from .descubrimiento import ArchivoDeBateria, Ejercicio
@@ -31,6 +31,7 @@ def cargar(archivo: ArchivoDeBateria, funcion: str) -> Callable:
 def corregir(funcion: str, implementacion: Callable) -> dict[str, Veredicto]:
     """``{grade_id: Veredicto}`` of every test cell of ``funcion`` for ``implementacion``."""
     espacio = {funcion: implementacion}
+    propiedades.empezar_cuaderno()          # one implementation = one notebook (control rule)
     return {g: juez.juzgar(recoger_evidencia(g, espacio), maximo=None, notebook=None) for g in celdas_de(funcion)}
 
 

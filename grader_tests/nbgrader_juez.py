@@ -19,7 +19,7 @@ from nbformat.notebooknode import NotebookNode, from_dict
 from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from . import juez
+from . import juez, propiedades
 from .casos import especificacion
 from .evidencia import EvidenciaInvalida, comprobar
 from .cliente import MIME_EVIDENCIA
@@ -133,6 +133,7 @@ class JuzgarEvidencias(NbGraderPreprocessor):
         notebook = (resources.get("nbgrader") or {}).get("notebook") or resources.get("unique_key")
         veredictos = resources.setdefault(CLAVE_VEREDICTOS, {})     # for GuardarVeredictos (class report)
         resources[CLAVE_ERRORES] = celdas_con_error(nb)
+        propiedades.empezar_cuaderno()      # the control rule compares cells of this notebook only
         for celda in nb.cells:
             if celda.cell_type != "code" or not utils.is_grade(celda) or utils.is_solution(celda):
                 continue

@@ -288,6 +288,9 @@ def _comprobador_de_valores(parte: str | None):
 def _comprobar_no_modifica(llamada: Llamada) -> list[str]:
     if llamada.excepcion is not None:
         return [excepcion_texto(llamada) + "; sin una llamada completa no se puede comprobar"]
+    if llamada.resultado is None:
+        # an empty stub ("return None", "pass") leaves the arguments alone without doing anything
+        return ["tu función no devuelve nada (None): sin un resultado no cuenta como llamada completa"]
     tocados = nombres_modificados(llamada)
     if tocados:
         lista = ", ".join(f"`{n}`" for n in tocados)
@@ -391,6 +394,33 @@ def _reconocer(propiedad: Propiedad, llamada: Llamada) -> list[Diagnostico]:
         return diagnostico.reconocer(llamada, propiedad)
     except Exception:  # a malformed result must not crash the grader
         return []
+
+
+# Cases whose every value was right in a value cell of the notebook being judged (the control
+# rule assumes a function gives the same on the same inputs: a function that is right there and
+# wrong on the same inputs among a robustness cell's controls is not excused).  Judging happens
+# cell after cell in notebook order; ``grader_tests.nbgrader_juez`` calls ``empezar_cuaderno``.
+_ACERTADOS: set[tuple[str, str]] = set()
+
+NOTA_NO_DETERMINISTA = ("Con las mismas entradas que en las celdas de valores, tu función devolvió aquí "
+                        "otro resultado: esta celda juzga los valores completos.")
+
+
+def empezar_cuaderno() -> None:
+    """Forget the cases of the previous notebook (called before judging each notebook)."""
+    _ACERTADOS.clear()
+
+
+def _clave_del_caso(llamada: Llamada) -> tuple[str, str]:
+    funcion = getattr(llamada.ejercicio, "funcion", "")
+    return (str(funcion), repr(sorted((str(k), repr(v)) for k, v in dict(llamada.caso).items())))
+
+
+def _acierta_del_todo(llamada: Llamada) -> bool:
+    try:
+        return not _comprobador_de_valores(None)(llamada)
+    except Exception:  # a malformed result is a wrong result
+        return False
 
 
 def _fallan_los_controles(controles: list[Llamada]) -> bool:
@@ -560,8 +590,12 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     n_controles = espec.n_controles if len(llamadas) == len(espec.casos) else 0
     controles = llamadas[len(llamadas) - n_controles:] if n_controles else []
     puntuadas = llamadas[:len(llamadas) - n_controles]
+    if propiedad.tipo == "valores" and not propiedad.no_repite:
+        _ACERTADOS.update(_clave_del_caso(ll) for ll in puntuadas if _acierta_del_todo(ll))
     lo_propio = propiedad.no_repite and bool(controles) and _fallan_los_controles(controles)
-    ordenes = _formas_en_controles(controles) if lo_propio else None
+    cambiante = lo_propio and any(_clave_del_caso(ll) in _ACERTADOS and not _acierta_del_todo(ll)
+                                  for ll in controles)
+    ordenes = _formas_en_controles(controles) if lo_propio and not cambiante else None
     lo_propio = lo_propio and ordenes is not None  # nothing usable on ordinary inputs: full values
     resultados: list[ResultadoCaso] = []
     for numero, llamada in enumerate(puntuadas, start=1):
@@ -591,5 +625,8 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     _preferir_los_constantes(resultados)
     total = len(resultados)
     puntos = maximo * sum(r.aprobado for r in resultados) / total if total else 0.0
-    return Veredicto(round(puntos, 4), maximo, _lineas(propiedad, resultados, _avisos(puntuadas + controles)),
+    lineas = _lineas(propiedad, resultados, _avisos(puntuadas + controles))
+    if cambiante:
+        lineas.append(NOTA_NO_DETERMINISTA)
+    return Veredicto(round(puntos, 4), maximo, lineas,
                      grade_id=espec.grade_id, propiedad=espec.propiedad, casos=resultados)

@@ -59,3 +59,11 @@ def lote_hostil(tmp_path_factory):
     """
     import test_seguridad
     return test_seguridad.calificar_lote(tmp_path_factory)
+
+
+@pytest.fixture(autouse=True)
+def _cada_prueba_es_un_cuaderno_nuevo():
+    """The control rule remembers the value cells of the notebook being judged: never across tests."""
+    from grader_tests import propiedades
+    propiedades.empezar_cuaderno()
+    yield

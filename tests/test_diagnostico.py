@@ -308,3 +308,41 @@ def test_subclases_ajenas_a_numpy_no_viajan_como_array():
     m = deserializar(serializar(np.asmatrix(np.eye(2))))
     assert type(np.asarray(m)) is np.ndarray and np.asarray(m).shape == (2, 2)
     assert diagnostico.como_array(m) is not None
+
+
+def test_una_funcion_que_cambia_con_las_mismas_entradas_no_se_libra_de_robustez_ni_generalidad():
+    """Control rule: right in the value cells, wrong on purpose on the same inputs later (found by an attacker)."""
+    import numpy as np
+    from grader_tests import bateria, propiedades
+
+    vistos = set()
+
+    def positional_encoding(T, d_model):
+        # zeros on the unusual inputs (what robustness and generality score) and on repeated inputs
+        # (the controls), so that the controls seem to excuse the zeros
+        if (T, d_model) in vistos or T == 1000 or T == 1 or d_model in (2, 10):
+            return np.zeros((T, d_model))
+        vistos.add((T, d_model))
+        pos = np.arange(T)[:, None]
+        omega = 1.0 / 10000 ** (np.arange(0, d_model, 2) / d_model)
+        PE = np.zeros((T, d_model))
+        PE[:, 0::2], PE[:, 1::2] = np.sin(pos * omega), np.cos(pos * omega)
+        return PE
+
+    veredictos = bateria.corregir("positional_encoding", positional_encoding)
+    assert veredictos["positional_encoding_valores"].completo
+    for gid in ("positional_encoding_robustez", "positional_encoding_generalidad"):
+        assert veredictos[gid].puntos < veredictos[gid].maximo, gid
+        assert propiedades.NOTA_NO_DETERMINISTA in veredictos[gid].lineas
+
+
+def test_una_funcion_vacia_no_gana_el_punto_de_no_modificar():
+    """``return None`` leaves the arguments alone by doing nothing: no point for that (found by an attacker)."""
+    from grader_tests import bateria
+
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        return None
+
+    veredictos = bateria.corregir("multi_head", multi_head)
+    assert veredictos["multi_head_no_modifica"].puntos == 0
+    assert "no devuelve nada" in veredictos["multi_head_no_modifica"].texto()
