@@ -186,9 +186,11 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     _cerrar_nucleos(servidor_alumno)
     lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
     lab.cerrar_dialogos(pagina)
-    respaldo = pagina.locator(".explorable-respaldo").first
-    respaldo.scroll_into_view_if_needed()
-    respaldo.wait_for(state="visible")
+    # the reopened notebook's fallback with its Spanish hint (waited for: the hint can be laid out a
+    # moment after the picture; an element of the closed view may still be first in the page)
+    respaldo = pagina.locator(".explorable-respaldo", has_text="ejecuta esta celda otra vez").first
+    respaldo.scroll_into_view_if_needed(timeout=30_000)
+    respaldo.wait_for(state="visible", timeout=30_000)
     assert "ejecuta esta celda otra vez" in respaldo.inner_text()
     guardada = respaldo.locator("img").get_attribute("src").split(",", 1)[1]
     assert guardada == imagen["b64"], "la salida fija tiene que ser la última imagen que se vio"
