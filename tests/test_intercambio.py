@@ -238,3 +238,43 @@ def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
         cambiador.terminate()
         cambiador.wait(timeout=10)
     assert recogidas >= 20, recogidas
+
+
+def test_en_el_hub_solo_se_entrega_como_uno_mismo(tmp_path):
+    """The hub's submit (despliegue/hub/jupyter/comun/entrega_honesta.py): never as someone else, and the
+    entry is its author's alone (nbgrader leaves it 0777)."""
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.exchange import ExchangeError
+    from nbgrader.utils import get_username
+    from traitlets.config import Config
+
+    from conftest import RAIZ
+    sys.path.insert(0, str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun"))
+    from entrega_honesta import EntregaHonesta
+
+    intercambio = tmp_path / "intercambio"
+    (intercambio / CURSO_ID / "outbound" / TAREA).mkdir(parents=True)
+    (intercambio / CURSO_ID / "inbound").mkdir(mode=0o733)
+    os.chmod(intercambio / CURSO_ID / "inbound", 0o733)
+    (tmp_path / "alumna" / TAREA).mkdir(parents=True)
+    (tmp_path / "alumna" / TAREA / CUADERNO).write_text("{}")
+    config = Config()
+    config.CourseDirectory.course_id = CURSO_ID
+    config.Exchange.root = str(intercambio)
+    config.Exchange.cache = str(tmp_path / "cache")
+    config.Exchange.assignment_dir = str(tmp_path / "alumna")
+
+    def entregar(como: str):
+        coursedir = CourseDirectory(config=config)
+        coursedir.assignment_id = TAREA
+        coursedir.student_id = como
+        EntregaHonesta(coursedir=coursedir, authenticator=Authenticator(config=config), config=config).start()
+
+    with pytest.raises(ExchangeError):
+        entregar("victima")
+    assert not any((intercambio / CURSO_ID / "inbound").iterdir())
+    entregar("*")
+    [entrada] = (intercambio / CURSO_ID / "inbound").iterdir()
+    assert entrada.name.startswith(f"{get_username()}+{TAREA}+")
+    assert stat.S_IMODE(entrada.stat().st_mode) == 0o755 and entrada.stat().st_uid == os.geteuid()
