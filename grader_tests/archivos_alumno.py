@@ -55,6 +55,8 @@ PROFUNDIDAD_MAXIMA = 16
 # autograded folder by URL): a student's are removed from the TA's copies
 ACTIVOS = (".html", ".htm", ".xhtml", ".shtml", ".svg", ".svgz", ".xml", ".xsl", ".js", ".mjs", ".swf", ".pdf")
 BLOQUE = 1 << 20
+# a copy looks at most this many times the submission's file budget (a flood costs a bounded walk)
+MULTIPLO_RECORRIDO = 10
 
 _NOFOLLOW = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
@@ -126,6 +128,10 @@ class Recorrido:
     entradas: list[Entrada] = field(default_factory=list)
     prohibidas: list[tuple[Entrada, str]] = field(default_factory=list)
     profundas: list[Entrada] = field(default_factory=list)
+    truncado: bool = False       # stopped at ``limite`` entries: there is more
+
+    def cuenta(self) -> int:
+        return len(self.entradas) + len(self.prohibidas) + len(self.profundas)
 
 
 def _abrir_carpeta(nombre: str, dir_fd: int | None = None) -> int:
@@ -137,7 +143,7 @@ def _abrir_carpeta(nombre: str, dir_fd: int | None = None) -> int:
     return os.open(nombre, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW, dir_fd=dir_fd)
 
 
-def recorrer(carpeta: str | int, ignorar: list[str] | None = None) -> Recorrido:
+def recorrer(carpeta: str | int, ignorar: list[str] | None = None, limite: int | None = None) -> Recorrido:
     """Every entry under ``carpeta`` (``lstat``, never followed), breadth first, sorted by name.
 
     ``carpeta`` is a path or an open directory descriptor.  The walk never
@@ -148,6 +154,8 @@ def recorrer(carpeta: str | int, ignorar: list[str] | None = None) -> Recorrido:
 
     Folders deeper than ``PROFUNDIDAD_MAXIMA`` are listed in ``profundas`` and
     not entered.  ``ignorar``: nbgrader's ignore globs (matched on each name).
+    ``limite``: stop after that many entries (``truncado`` says so), so a
+    folder flooded with files costs a bounded walk.
     """
     resultado = Recorrido()
     try:
@@ -155,7 +163,7 @@ def recorrer(carpeta: str | int, ignorar: list[str] | None = None) -> Recorrido:
     except OSError:
         return resultado
     try:
-        _recorrer_en(raiz, "", 0, ignorar, resultado)
+        _recorrer_en(raiz, "", 0, ignorar, resultado, limite)
     finally:
         os.close(raiz)
     # breadth first, then by name (the order reports and budgets have always used)
@@ -163,7 +171,8 @@ def recorrer(carpeta: str | int, ignorar: list[str] | None = None) -> Recorrido:
     return resultado
 
 
-def _recorrer_en(fd: int, relativa: str, nivel: int, ignorar: list[str] | None, resultado: Recorrido) -> None:
+def _recorrer_en(fd: int, relativa: str, nivel: int, ignorar: list[str] | None, resultado: Recorrido,
+                 limite: int | None = None) -> None:
     """Depth first under the open folder ``fd``: only the folders of one path are open at once."""
     try:
         with os.scandir(fd) as it:
@@ -171,6 +180,9 @@ def _recorrer_en(fd: int, relativa: str, nivel: int, ignorar: list[str] | None, 
     except OSError:
         return
     for hijo in hijos:
+        if resultado.truncado or (limite is not None and resultado.cuenta() >= limite):
+            resultado.truncado = True
+            return
         ruta = f"{relativa}/{hijo.name}" if relativa else hijo.name
         if ignorar and any(fnmatch.fnmatch(hijo.name, p) for p in ignorar):
             continue
@@ -193,7 +205,7 @@ def _recorrer_en(fd: int, relativa: str, nivel: int, ignorar: list[str] | None, 
                 continue              # swapped for a link (or removed) since it was listed
             try:
                 resultado.entradas.append(entrada)
-                _recorrer_en(hija, ruta, nivel + 1, ignorar, resultado)
+                _recorrer_en(hija, ruta, nivel + 1, ignorar, resultado, limite)
             finally:
                 os.close(hija)
         else:
@@ -475,7 +487,10 @@ def copiar_entrega(origen: str | int, destino: str, presupuesto: PresupuestoEntr
 def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, ignorar: list[str],
                   propios: set[str], solo_propios_y_pequeños: bool, excluir, dueño: int | None) -> list[str]:
     avisos: list[str] = []
-    recorrido = recorrer(raiz, ignorar)
+    recorrido = recorrer(raiz, ignorar, limite=MULTIPLO_RECORRIDO * presupuesto.archivos)
+    if recorrido.truncado:
+        avisos.append(f"la entrega tiene más de {MULTIPLO_RECORRIDO * presupuesto.archivos} archivos y carpetas: "
+                      "sólo se miraron esos")
     for entrada, motivo in recorrido.prohibidas:
         avisos.append(f"se ignoró {motivo}: {nombre_legible(entrada.ruta)}")
     for entrada in recorrido.profundas:

@@ -35,6 +35,7 @@ import pwd
 import re
 import stat
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from nbgrader.exchange.default.collect import ExchangeCollect
 from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
@@ -135,6 +136,16 @@ def leer_nombre(nombre: str, tarea: str) -> tuple[str, str] | None:
     return (m["alumno"], m["fecha"]) if m else None
 
 
+def id_valido(alumno: str) -> bool:
+    """A student id collect may turn into ``submitted/<id>/``: a plain, printable name.
+
+    Not ``.``/``..`` nor hidden (``.algo``), no separators, spaces or control
+    characters, at most 100 characters.
+    """
+    return (0 < len(alumno) <= 100 and not alumno.startswith(".") and alumno.isprintable()
+            and not any(c in alumno for c in "/\\ \t+*?[]") and alumno == alumno.strip())
+
+
 def leer_fecha(texto: str) -> datetime.datetime | None:
     """The UTC time (naive, as nbgrader keeps it) of an inbound date, or None when it is not one."""
     if len(texto) > 64:
@@ -164,6 +175,10 @@ class RecogerSeguro(ExchangeCollect):
                                     "(the newest); the rest are refused.").tag(config=True)
     max_bytes = Integer(256 * 1024 ** 2, help="Bytes of one student's inbound entries of an assignment "
                                               "(newest first); entries beyond it are refused.").tag(config=True)
+    max_archivos = Integer(10_000, help="Files and folders one inbound entry may hold; more, and it is "
+                                        "refused (its walk stops there).").tag(config=True)
+    max_avisos = Integer(100, help="Refused entries named one by one in the log and the report; the rest "
+                                   "are counted by account.").tag(config=True)
 
     # ------------------------------------------------------------------ init_src
     def init_src(self):
@@ -227,7 +242,7 @@ class RecogerSeguro(ExchangeCollect):
         if not isinstance(plugin, JupyterHubAuthPlugin):
             return False
         try:
-            grupos = _query_jupyterhub_api("GET", f"/users/{alumno}").get("groups", [])
+            grupos = _query_jupyterhub_api("GET", f"/users/{quote(alumno, safe='')}").get("groups", [])
         except Exception:  # noqa: BLE001 - unknown to the hub, or the hub unreachable: not on the list
             return False
         return f"nbgrader-{self.coursedir.course_id}" in grupos
@@ -247,6 +262,10 @@ class RecogerSeguro(ExchangeCollect):
             entrada.motivo = "el nombre no es <alumno>+<tarea>+<fecha>[+código]"
             return entrada
         entrada.alumno, texto_fecha = partes
+        if not id_valido(entrada.alumno):
+            entrada.motivo = f"«{aa.nombre_legible(entrada.alumno, 40)}» no vale como identificador de alumno"
+            entrada.alumno = None
+            return entrada
         if not stat.S_ISDIR(st.st_mode):
             entrada.motivo = f"no es una carpeta (es {aa.tipo_de(st.st_mode) or 'un archivo'})"
             return entrada
@@ -282,8 +301,8 @@ class RecogerSeguro(ExchangeCollect):
         for entrada in entradas[: self.max_entradas]:
             medida = self._medir(entrada, self.max_bytes - total)
             if medida is None:
-                entrada.motivo = (f"supera la cuota de {_mib(self.max_bytes)} por alumno y tarea en el "
-                                  "intercambio")
+                entrada.motivo = (f"supera la cuota de {_mib(self.max_bytes)} y {self.max_archivos} archivos por "
+                                  "alumno y tarea en el intercambio")
                 self._rechazar(entrada)
                 continue
             entrada.bytes, ultimo_cambio = medida
@@ -310,9 +329,11 @@ class RecogerSeguro(ExchangeCollect):
             return 0, entrada.fecha
         try:
             st = os.fstat(fd)
-            recorrido = aa.recorrer(fd)
+            recorrido = aa.recorrer(fd, limite=self.max_archivos)
         finally:
             os.close(fd)
+        if recorrido.truncado:
+            return None
         total, cambio = 0, st.st_ctime
         for e in recorrido.entradas + [e for e, _ in recorrido.prohibidas]:
             total += 0 if e.es_carpeta else aa.tamaño_de(e.st)
@@ -322,9 +343,11 @@ class RecogerSeguro(ExchangeCollect):
         return total, datetime.datetime.fromtimestamp(cambio, datetime.timezone.utc).replace(tzinfo=None)
 
     def _rechazar(self, entrada: Entrada) -> None:
+        """Log one refusal; past ``max_avisos``, only count it (a flood never floods the TA's log)."""
         self._rechazadas.append(entrada)
-        self.log.error("%s: entrada rechazada «%s»: %s; no se recoge", MARCA_INTERCAMBIO,
-                       aa.nombre_legible(entrada.nombre, 160), entrada.motivo)
+        if len(self._rechazadas) <= self.max_avisos:
+            self.log.error("%s: entrada rechazada «%s»: %s; no se recoge", MARCA_INTERCAMBIO,
+                           aa.nombre_legible(entrada.nombre, 160), entrada.motivo)
 
     # ------------------------------------------------------------------ copy
     def do_copy(self, src, dest, log=None, entrada: Entrada | None = None):
@@ -373,12 +396,27 @@ class RecogerSeguro(ExchangeCollect):
             except Exception as exc:  # noqa: BLE001 - one student's broken entry stops nobody else
                 self.log.error("%s de '%s' en '%s': no se pudo recoger (%s)", aa.MARCA,
                                aa.nombre_legible(alumno), tarea, exc)
+        for (dueño, uid), n in self._resumen_de_sobrantes().items():
+            self.log.error("%s: y %d entrada%s rechazada%s más de %s (no se detallan)", MARCA_INTERCAMBIO, n,
+                           "s" if n != 1 else "", "s" if n != 1 else "", self._quien(dueño, uid))
         if self._rechazadas:
             self.log.warning("%s: %d entrada%s rechazada%s (ver los motivos arriba); el resto se recogió.",
                              MARCA_INTERCAMBIO, len(self._rechazadas), "s" if len(self._rechazadas) != 1 else "",
                              "s" if len(self._rechazadas) != 1 else "")
         self._guardar_informe(recogidas, notas)
         os.close(self._fd_inbound)
+
+    def _resumen_de_sobrantes(self) -> dict[tuple[str | None, int | None], int]:
+        """Refusals past ``max_avisos``, counted by the account (name, uid) that made them."""
+        cuentas: dict[tuple[str | None, int | None], int] = {}
+        for e in self._rechazadas[self.max_avisos:]:
+            clave = (e.dueño, None if e.dueño else e.uid)
+            cuentas[clave] = cuentas.get(clave, 0) + 1
+        return cuentas
+
+    @staticmethod
+    def _quien(dueño: str | None, uid: int | None) -> str:
+        return f"la cuenta «{aa.nombre_legible(dueño)}»" if dueño else f"el uid {uid}"
 
     def _copiar_una(self, alumno: str, entrada: Entrada) -> bool:
         tarea = self.coursedir.assignment_id
@@ -405,10 +443,14 @@ class RecogerSeguro(ExchangeCollect):
         tarea = self.coursedir.assignment_id
         submitted = os.path.join(self.coursedir.root, self.coursedir.submitted_directory)
         lineas = []
-        for e in self._rechazadas:
+        for e in self._rechazadas[: self.max_avisos]:
             implicados = [a for a in dict.fromkeys([e.dueño, e.alumno]) if a]
             lineas.append({"alumnos": implicados, "texto": f"entrada «{aa.nombre_legible(e.nombre, 160)}» "
                                                            f"rechazada en la recogida: {e.motivo}"})
+        for (dueño, uid), n in self._resumen_de_sobrantes().items():
+            lineas.append({"alumnos": [dueño] if dueño else [],
+                           "texto": f"y {n} entradas rechazadas más de {self._quien(dueño, uid)} en la recogida "
+                                    "(no se detallan)"})
         for e in notas:
             lineas.append({"alumnos": [e.alumno], "texto": f"recogida: {e.nota}"})
         informe = {"tarea": tarea, "fecha": self._ahora.strftime(FORMATO_FECHA), "recogidas": recogidas,

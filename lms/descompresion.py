@@ -88,8 +88,11 @@ class Limites:
         bytes_por_archivo: bytes one file inside may expand to.
         bytes_por_entrega: bytes the files of one submission (``grupo``) may
             expand to, nested zips included.
-        entradas: files and folders one archive may hold (each nested zip has
-            its own count); more, and that archive is refused whole.
+        entradas: files and folders one archive may hold; more, and that
+            archive is refused whole.
+        entradas_por_entrega: files and folders of one submission (``grupo``),
+            nested zips included; past it, its files are refused one by one
+            (a nested zip that declares more is refused whole).
         proporcion: largest expansion ratio (uncompressed / compressed) allowed
             for a file of at least ``proporcion_desde`` bytes; zip bombs run at
             thousands to millions.
@@ -106,6 +109,7 @@ class Limites:
     proporcion_desde: int = 16 * MiB
     profundidad: int = 2
     bytes_por_entrega: int = 512 * MiB
+    entradas_por_entrega: int = 2_000
 
 
 @dataclass
@@ -152,6 +156,8 @@ class _Presupuesto:
     entradas: int
     por_entrega: dict = field(default_factory=dict)
     limite_entrega: int = 0
+    entradas_entrega: dict = field(default_factory=dict)
+    limite_entradas_entrega: int = 0
 
     def queda(self, grupo: str) -> int:
         return min(self.bytes, self.limite_entrega - self.por_entrega.get(grupo, 0))
@@ -234,7 +240,7 @@ def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto, g
     """
     infos = zf.infolist()
     if len(infos) > presupuesto.entradas:
-        raise ArchivoRechazado(f"tiene {len(infos)} entradas (límite: {limites.entradas})")
+        raise ArchivoRechazado(f"tiene {len(infos)} entradas (límite: {presupuesto.entradas})")
     plan, rechazadas, archivos, carpetas = [], [], set(), set()
     previstos: dict[str, int] = {}
     total = 0
@@ -253,6 +259,9 @@ def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto, g
                 plan.append((info, None, "basura" if ruta is not None else "raiz", ""))
                 continue
             clave = grupo(ruta)
+            if presupuesto.entradas_entrega.get(clave, 0) + 1 > presupuesto.limite_entradas_entrega:
+                raise ArchivoRechazado(f"su entrega pasaría de {presupuesto.limite_entradas_entrega} archivos y "
+                                       "carpetas (límite por entrega)")
             if tipo == "carpeta":
                 if ruta in archivos:
                     raise ArchivoRechazado("tiene el mismo nombre que un archivo")
@@ -284,6 +293,7 @@ def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto, g
         except ArchivoRechazado as e:
             rechazadas.append((legible(nombre), e.args[0]))
             continue
+        presupuesto.entradas_entrega[clave] = presupuesto.entradas_entrega.get(clave, 0) + 1
         if tipo == "carpeta":
             carpetas.add(ruta)
         else:
@@ -372,7 +382,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
             f"es un zip dentro de otro zip más allá de {limites.profundidad} niveles: no se descomprime")
     declaradas = _entradas_declaradas(ruta)
     if declaradas is not None and declaradas > presupuesto.entradas:
-        raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {limites.entradas})")
+        raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {presupuesto.entradas})")
     try:
         zf = zipfile.ZipFile(ruta)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError) as e:
@@ -425,9 +435,10 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
     for interno, clave in anidados:
         visible = f"{nombre_visible}/{interno.relative_to(destino).as_posix()}"
         carpeta = _carpeta_libre(interno.parent, interno.stem)
-        # a student's own zip: a fresh entry count, the byte budget of that student's submission
-        propio = _Presupuesto(presupuesto.bytes, limites.entradas, presupuesto.por_entrega,
-                              presupuesto.limite_entrega)
+        # a student's own zip: the byte and entry budgets of that student's submission
+        queda = presupuesto.limite_entradas_entrega - presupuesto.entradas_entrega.get(clave, 0)
+        propio = _Presupuesto(presupuesto.bytes, max(queda, 0), presupuesto.por_entrega, presupuesto.limite_entrega,
+                              presupuesto.entradas_entrega, presupuesto.limite_entradas_entrega)
         try:
             _descomprimir(interno, carpeta, limites, propio, profundidad + 1, raiz, resultado, visible,
                           lambda _ruta, c=clave: c)
@@ -468,7 +479,8 @@ def descomprimir(ruta: Path | str, destino: Path | str, limites: Limites = Limit
             raise ArchivoRechazado("es un enlace simbólico: no se sigue")
         if not stat.S_ISREG(modo):
             raise ArchivoRechazado("no es un archivo normal")
-        presupuesto = _Presupuesto(limites.bytes_totales, limites.entradas, {}, limites.bytes_por_entrega)
+        presupuesto = _Presupuesto(limites.bytes_totales, limites.entradas, {}, limites.bytes_por_entrega, {},
+                                   limites.entradas_por_entrega)
         _descomprimir(ruta, destino, limites, presupuesto, 1, destino.parent, resultado, visible, grupo)
     except ArchivoRechazado as e:
         resultado.rechazos.insert(0, Rechazo(legible(visible), e.args[0]))

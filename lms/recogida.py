@@ -79,8 +79,10 @@ class ExtraccionSegura(ExtractorPlugin):
                                     help="Bytes one file inside an archive may expand to.").tag(config=True)
     max_bytes_por_entrega = Integer(Limites.bytes_por_entrega,
                                     help="Bytes the files of one student's submission may expand to.").tag(config=True)
-    max_entradas = Integer(Limites.entradas, help="Entries one archive may hold (each nested zip its own)."
-                           ).tag(config=True)
+    max_entradas = Integer(Limites.entradas, help="Entries one downloaded archive may hold.").tag(config=True)
+    max_entradas_por_entrega = Integer(Limites.entradas_por_entrega,
+                                       help="Files and folders of one student's submission, nested zips "
+                                            "included.").tag(config=True)
     max_proporcion = Float(Limites.proporcion, help="Largest expansion ratio of a file of proporcion_desde "
                                                     "bytes or more.").tag(config=True)
     proporcion_desde = Integer(Limites.proporcion_desde, help="Files smaller than this are not ratio-checked."
@@ -92,7 +94,8 @@ class ExtraccionSegura(ExtractorPlugin):
         return Limites(bytes_totales=self.max_bytes, bytes_por_archivo=self.max_bytes_por_archivo,
                        entradas=self.max_entradas, proporcion=self.max_proporcion,
                        proporcion_desde=self.proporcion_desde, profundidad=self.max_profundidad,
-                       bytes_por_entrega=self.max_bytes_por_entrega)
+                       bytes_por_entrega=self.max_bytes_por_entrega,
+                       entradas_por_entrega=self.max_entradas_por_entrega)
 
     def extract(self, archive_path: str, extracted_path: str) -> None:
         resultado = extraer_carpeta(Path(archive_path), Path(extracted_path), self.limites(), entrega_del_lms)

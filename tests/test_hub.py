@@ -116,6 +116,10 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
         alumno.accion("submit", TAREA)
         enviadas = alumno.tareas()[TAREA]
         assert enviadas["status"] == "submitted" and enviadas["submissions"], enviadas
+        # the hub's submit (entrega_honesta.py): the entry is its author's alone
+        [entrada] = (hub.intercambio / hub.curso / "inbound").glob(f"{nombre}+{TAREA}+*")
+        assert entrada.stat().st_uid == pwd.getpwnam(nombre).pw_uid
+        assert stat.S_IMODE(entrada.stat().st_mode) == 0o755, oct(entrada.stat().st_mode)
 
         # students never reach the course's service
         assert alumno.abrir_formgrader().status_code == 403
@@ -165,14 +169,15 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
             assert "Diagnóstico probable" in html, f"{nombre}: el comentario no explica el error"
 
 
-# What the hostile student runs from their own account: entries in inbound with a classmate's name
-# (the newest date there is, 2099, and now) and one with an unreadable date.
+# What the hostile student runs from their own account: an entry in inbound with a classmate's name
+# (newer than the classmate's own), and their own entries dated 2099 and with an unreadable date.
 FORJAR = """
 import datetime, os, sys
 inbound, victima, tarea = sys.argv[1:]
 ahora = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
-for nombre in (f"{victima}+{tarea}+{ahora}+forjada", f"{victima}+{tarea}+2099-01-01 00:00:00.000000 UTC+x",
-               f"{os.environ['USER']}+{tarea}+pasado mañana+y"):
+yo = os.environ["USER"]
+for nombre in (f"{victima}+{tarea}+{ahora}+forjada", f"{yo}+{tarea}+2099-01-01 00:00:00.000000 UTC+x",
+               f"{yo}+{tarea}+pasado mañana+y"):
     os.mkdir(os.path.join(inbound, nombre))
     with open(os.path.join(inbound, nombre, "codificacion_posicional.ipynb"), "w") as f:
         f.write('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')

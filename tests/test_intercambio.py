@@ -22,8 +22,10 @@ runs here.
 from __future__ import annotations
 
 import datetime
+import io
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -120,6 +122,9 @@ def test_collect_rechaza_cada_entrada_hostil_y_recoge_al_resto(tmp_path):
         _entrada(inbound, f"falso{n}", _fecha(), "falso")
     _entrada(inbound, "falso9", _fecha(), "falso", dueño="fantasma")
     _entrada(inbound, "fantasma", _fecha(), "fantasma")
+    # ids that would leave submitted/ or hide in it
+    _entrada(inbound, "..", _fecha(), "fuera")
+    _entrada(inbound, ".oculto", _fecha(), "oculto")
     # a date set back: the real change time wins
     _entrada(inbound, "tardio", "2020-01-01 00:00:00.000000 UTC", "tardio")
     # a flood: 8 entries (quota 5), the newest too big for the 2 MiB quota
@@ -160,6 +165,8 @@ def test_collect_rechaza_cada_entrada_hostil_y_recoge_al_resto(tmp_path):
     assert "supera la cuota de 5 entregas" in salida and "supera la cuota de 2,0 MiB" in salida
     assert "no es una carpeta (es un enlace simbólico)" in salida
     assert "suplantación: dice ser de «falso9»" in salida
+    assert "«..» no vale como identificador de alumno" in salida and "«.oculto» no vale" in salida
+    assert not (curso / TAREA).exists() and not (submitted / ".oculto").exists()
     for ausente in ("falso0", "falso1", "falso2", "falso9", "fantasma"):
         assert not (submitted / ausente).exists(), ausente
     # the timestamp is collect's, not the student's
@@ -183,15 +190,72 @@ def test_collect_rechaza_cada_entrada_hostil_y_recoge_al_resto(tmp_path):
     assert len(generales) == len(informe["lineas"])
 
 
-@necesita_root
-def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
-    """The race of issue 19.2: the student keeps swapping a folder for a link while collect copies."""
+def _recogida_en_proceso(curso, inbound, **ajustes):
+    """``nbgrader collect`` of TAREA in this process (many runs cost milliseconds, not a process each)."""
+    import logging
+
     from nbgrader.auth import Authenticator
     from nbgrader.coursedir import CourseDirectory
     from traitlets.config import Config
 
     import grader_tests.intercambio as intercambio
 
+    config = Config()
+    config.CourseDirectory.root = str(curso)
+    config.CourseDirectory.course_id = CURSO_ID
+    config.CourseDirectory.db_url = f"sqlite:///{curso / 'gradebook.db'}"
+    config.Exchange.root = str(inbound.parent.parent)
+    config.Cuentas.uids = UIDS
+    for clave, valor in ajustes.items():
+        clase, opcion = clave.split(".")
+        config[clase][opcion] = valor
+
+    def recoger() -> str:
+        coursedir = CourseDirectory(config=config)
+        coursedir.assignment_id = TAREA
+        recogida = intercambio.RecogerSeguro(coursedir=coursedir, authenticator=Authenticator(config=config),
+                                             config=config)
+        recogida.update = True
+        registro = io.StringIO()
+        manejador = logging.StreamHandler(registro)
+        recogida.log.addHandler(manejador)
+        try:
+            recogida.start()
+        finally:
+            recogida.log.removeHandler(manejador)
+        return registro.getvalue()
+    return recoger
+
+
+@necesita_root
+def test_una_inundacion_no_inunda_el_registro_ni_la_recogida(tmp_path):
+    """Hundreds of forged entries and an entry with too many files: bounded log, bounded walk, reasons."""
+    curso, inbound = _curso_con_intercambio(tmp_path)
+    for n in range(300):
+        _entrada(inbound, "victima", _fecha(), "forjada", dueño="alumna", sufijo=f"+{n}")
+    _entrada(inbound, "victima", _fecha(-datetime.timedelta(minutes=1)), "de victima")
+    llena = _entrada(inbound, "alumna", _fecha(), "llena")
+    for n in range(60):
+        (llena / f"f{n}").write_text("x")
+    _dar(llena, UIDS["alumna"])
+    recoger = _recogida_en_proceso(curso, inbound, **{"RecogerSeguro.max_avisos": 10,
+                                                      "RecogerSeguro.max_archivos": 50})
+    registro = recoger()
+    assert registro.count("entrada rechazada") == 10, registro[-3000:]
+    # 300 forged and the one with too many files, all of alumna's
+    assert "y 291 entradas rechazadas más de la cuenta «alumna»" in registro, registro[-2000:]
+    assert (curso / "submitted" / "victima" / TAREA / CUADERNO).read_text() == "de victima"
+    assert not (curso / "submitted" / "alumna").exists()
+    informe = json.loads((curso / "submitted" / f".recogida-{TAREA}.json").read_text())
+    assert len(informe["lineas"]) == 11 and "(no se detallan)" in informe["lineas"][-1]["texto"]
+    for forjada in inbound.glob("victima+*+*+*"):
+        shutil.rmtree(forjada)
+    assert "supera la cuota de 256,0 MiB y 50 archivos por alumno y tarea" in recoger()
+
+
+@necesita_root
+def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
+    """The race of issue 19.2: the student keeps swapping a folder for a link while collect copies."""
     curso, inbound = _curso_con_intercambio(tmp_path)
     clave = curso / "grader_tests" / "ejercicios" / "positional_encoding"
     secreto = (clave / "referencia.py").read_bytes()
@@ -209,24 +273,13 @@ def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
     # another process (true concurrency) keeps swapping datos/ between the real folder and a link to
     # the answer key, as the student would from their own server
     cambiador = subprocess.Popen([sys.executable, "-c", CAMBIAR, str(datos), str(enlace)])
-    config = Config()
-    config.CourseDirectory.root = str(curso)
-    config.CourseDirectory.course_id = CURSO_ID
-    config.CourseDirectory.db_url = f"sqlite:///{curso / 'gradebook.db'}"
-    config.Exchange.root = str(inbound.parent.parent)
-    config.Cuentas.uids = UIDS
-    coursedir = CourseDirectory(config=config)
-    coursedir.assignment_id = TAREA
+    recoger_aqui = _recogida_en_proceso(curso, inbound)
     destino = curso / "submitted" / "alumna" / TAREA
     recogidas, limite = 0, time.monotonic() + 20
     try:
         while recogidas < 300 and time.monotonic() < limite:
-            recoger = intercambio.RecogerSeguro(coursedir=coursedir, authenticator=Authenticator(config=config),
-                                                config=config)
-            recoger.update = True
-            import shutil
             shutil.rmtree(curso / "submitted", ignore_errors=True)
-            recoger.start()
+            recoger_aqui()
             recogidas += 1
             for ruta in destino.rglob("*"):
                 assert not ruta.is_symlink(), ruta
