@@ -234,18 +234,25 @@ class RecogerSeguro(ExchangeCollect):
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             return {s.id for s in gb.students}
 
-    def _en_lista(self, alumno: str) -> bool:
+    def _en_lista(self, alumno: str) -> str | None:
+        """None when ``alumno`` is on the class list; otherwise why not (Spanish)."""
         if self._lista is None or alumno in self._lista:
-            return True
+            return None
+        fuera = (f"«{aa.nombre_legible(alumno)}» no está en la lista de clase (nbgrader db student import o "
+                 "Manage Students)")
         from nbgrader.auth.jupyterhub import JupyterHubAuthPlugin, _query_jupyterhub_api
         plugin = getattr(self.authenticator, "plugin", None)
         if not isinstance(plugin, JupyterHubAuthPlugin):
-            return False
+            return fuera
         try:
             grupos = _query_jupyterhub_api("GET", f"/users/{quote(alumno, safe='')}").get("groups", [])
-        except Exception:  # noqa: BLE001 - unknown to the hub, or the hub unreachable: not on the list
-            return False
-        return f"nbgrader-{self.coursedir.course_id}" in grupos
+        except Exception as exc:  # noqa: BLE001 - unknown to the hub (404) or the hub unreachable
+            if "404" in str(exc):
+                return fuera + " y el hub no lo conoce"
+            return fuera + f" y no se pudo preguntar al hub por su grupo ({type(exc).__name__})"
+        if f"nbgrader-{self.coursedir.course_id}" in grupos:
+            return None
+        return fuera + f" ni en el grupo nbgrader-{self.coursedir.course_id} del hub"
 
     def _examinar(self, nombre: str, tarea: str) -> Entrada:
         """Everything that can be judged of one entry without copying it."""
@@ -275,9 +282,9 @@ class RecogerSeguro(ExchangeCollect):
             entrada.motivo = (f"suplantación: dice ser de «{aa.nombre_legible(entrada.alumno)}» pero la creó "
                               f"{quien}")
             return entrada
-        if not self._en_lista(entrada.alumno):
-            entrada.motivo = (f"«{aa.nombre_legible(entrada.alumno)}» no está en la lista de clase (nbgrader db "
-                              "student import o Manage Students)")
+        fuera = self._en_lista(entrada.alumno)
+        if fuera:
+            entrada.motivo = fuera
             return entrada
         fecha = leer_fecha(texto_fecha)
         if fecha is None:
