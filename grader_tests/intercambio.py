@@ -307,6 +307,9 @@ class RecogerSeguro(ExchangeCollect):
         total, aceptadas = 0, []
         for entrada in entradas[: self.max_entradas]:
             medida = self._medir(entrada, self.max_bytes - total)
+            if medida is None and entrada.motivo:
+                self._rechazar(entrada)
+                continue
             if medida is None:
                 entrada.motivo = (f"supera la cuota de {_mib(self.max_bytes)} y {self.max_archivos} archivos por "
                                   "alumno y tarea en el intercambio")
@@ -332,8 +335,10 @@ class RecogerSeguro(ExchangeCollect):
         """(bytes, last change as naive UTC) of an entry, or None when it exceeds ``disponible``."""
         try:
             fd = aa._abrir_carpeta(entrada.nombre, self._fd_inbound)
-        except OSError:
-            return 0, entrada.fecha
+        except OSError as exc:
+            # unreadable (its author took the permissions away) or swapped: never the one collected
+            entrada.motivo = f"no se puede abrir ({exc.strerror or exc})"
+            return None
         try:
             st = os.fstat(fd)
             recorrido = aa.recorrer(fd, limite=self.max_archivos)
@@ -359,6 +364,8 @@ class RecogerSeguro(ExchangeCollect):
     # ------------------------------------------------------------------ copy
     def do_copy(self, src, dest, log=None, entrada: Entrada | None = None):
         alumno, tarea = _alumno_y_tarea(dest)
+        if entrada is not None and entrada.alumno:
+            alumno, tarea = entrada.alumno, self.coursedir.assignment_id
         presupuesto = aa.PresupuestoEntrega(parent=self)
         uid = entrada.uid if entrada is not None and self.comprobar_dueño else None
         try:
@@ -439,11 +446,26 @@ class RecogerSeguro(ExchangeCollect):
                 self.log.info("No newer submission to collect: %s %s" if self.update else
                               "Submission already exists, use --update to update: %s %s", alumno, tarea)
                 return False
-            aa._quitar(os.path.dirname(dest_path), os.path.basename(dest_path))
         else:
-            aa._quitar(os.path.dirname(dest_path), os.path.basename(dest_path))
             self.log.info("Collecting submission: %s %s", alumno, tarea)
-        return self.do_copy(os.path.join(self.inbound_path, entrada.nombre), dest_path, entrada=entrada)
+        # copied aside and then put in place: a copy that fails never costs the submission collected before
+        carpeta, nombre = os.path.split(dest_path)
+        aparte = os.path.join(carpeta, f".{nombre}.recogiendo")
+        aa._quitar(carpeta, os.path.basename(aparte))
+        copiada = False
+        try:
+            copiada = self.do_copy(os.path.join(self.inbound_path, entrada.nombre), aparte, entrada=entrada)
+        finally:
+            if not copiada:
+                aa._quitar(carpeta, os.path.basename(aparte))
+        if not copiada:
+            return False
+        aa._quitar(carpeta, nombre)
+        os.rename(aparte, dest_path)
+        aa.olvidar(dest_path)
+        aa.registrar(dest_path, aa.avisos_de(aparte))
+        aa.olvidar(aparte)
+        return True
 
     def _guardar_informe(self, recogidas: list[str], notas: list[Entrada]) -> None:
         """``submitted/.recogida-<tarea>.json``: what ``make grade`` shows of this collect."""

@@ -254,6 +254,37 @@ def test_una_inundacion_no_inunda_el_registro_ni_la_recogida(tmp_path):
 
 
 @necesita_root
+def test_una_entrada_que_no_se_puede_leer_o_copiar_no_cuesta_la_anterior(tmp_path, monkeypatch):
+    """An entry its author made unreadable is refused (the older one is collected); a copy that fails
+    midway leaves the submission collected before untouched."""
+    import grader_tests.archivos_alumno as aa
+    curso, inbound = _curso_con_intercambio(tmp_path)
+    _entrada(inbound, "alumna", _fecha(-datetime.timedelta(minutes=2)), "buena")
+    _entrada(inbound, "alumna", _fecha(), "cerrada", sufijo="+cerrada")
+    abrir = aa._abrir_carpeta
+
+    def sin_permiso(nombre, dir_fd=None):
+        if nombre.endswith("+cerrada"):
+            raise PermissionError(13, "Permission denied")
+        return abrir(nombre, dir_fd)
+    monkeypatch.setattr(aa, "_abrir_carpeta", sin_permiso)
+    recoger = _recogida_en_proceso(curso, inbound)
+    registro = recoger()
+    assert "no se puede abrir (Permission denied)" in registro, registro
+    enviada = curso / "submitted" / "alumna" / TAREA
+    assert (enviada / CUADERNO).read_text() == "buena"
+    monkeypatch.setattr(aa, "_abrir_carpeta", abrir)
+
+    def rota(*args, **kwargs):
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(aa, "copiar_entrega", rota)
+    registro = recoger()
+    assert "no se pudo recoger" in registro, registro
+    assert (enviada / CUADERNO).read_text() == "buena"
+    assert sorted(p.name for p in enviada.parent.iterdir()) == [TAREA]
+
+
+@necesita_root
 def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
     """The race of issue 19.2: the student keeps swapping a folder for a link while collect copies."""
     curso, inbound = _curso_con_intercambio(tmp_path)
