@@ -191,6 +191,7 @@ class RecogerSeguro(ExchangeCollect):
         tarea = self.coursedir.assignment_id
         self._cuentas = Cuentas(parent=self)
         self._lista = self._lista_de_clase()
+        self._respuestas: dict[str, str | None] = {}
         self._ahora = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
         self._rechazadas: list[Entrada] = []
         try:
@@ -209,10 +210,10 @@ class RecogerSeguro(ExchangeCollect):
                 self._rechazar(entrada)
             else:
                 por_alumno.setdefault(entrada.alumno, []).append(entrada)
-        with_duedate = self._fecha_limite()
+        fecha_limite = self._fecha_limite()
         self.src_records = []
         for alumno in sorted(por_alumno):
-            elegida = self._elegir(por_alumno[alumno], with_duedate)
+            elegida = self._elegir(por_alumno[alumno], fecha_limite)
             if elegida is not None:
                 self.src_records.append({"username": alumno, "filename": elegida.nombre,
                                          "timestamp": elegida.fecha, "entrada": elegida})
@@ -235,7 +236,12 @@ class RecogerSeguro(ExchangeCollect):
             return {s.id for s in gb.students}
 
     def _en_lista(self, alumno: str) -> str | None:
-        """None when ``alumno`` is on the class list; otherwise why not (Spanish)."""
+        """None when ``alumno`` is on the class list; otherwise why not (Spanish).  One question per id."""
+        if alumno not in self._respuestas:
+            self._respuestas[alumno] = self._preguntar_lista(alumno)
+        return self._respuestas[alumno]
+
+    def _preguntar_lista(self, alumno: str) -> str | None:
         if self._lista is None or alumno in self._lista:
             return None
         fuera = (f"«{aa.nombre_legible(alumno)}» no está en la lista de clase (nbgrader db student import o "

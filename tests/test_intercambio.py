@@ -306,9 +306,9 @@ def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
     cambiador = subprocess.Popen([sys.executable, "-c", CAMBIAR, str(datos), str(enlace)])
     recoger_aqui = _recogida_en_proceso(curso, inbound)
     destino = curso / "submitted" / "alumna" / TAREA
-    recogidas, limite = 0, time.monotonic() + 20
+    recogidas, limite = 0, time.monotonic() + 12
     try:
-        while recogidas < 300 and time.monotonic() < limite:
+        while recogidas < 200 and time.monotonic() < limite:
             shutil.rmtree(curso / "submitted", ignore_errors=True)
             recoger_aqui()
             recogidas += 1
