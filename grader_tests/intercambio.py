@@ -190,7 +190,7 @@ class RecogerSeguro(ExchangeCollect):
             self.fail("Course not found: {}".format(self.inbound_path))
         tarea = self.coursedir.assignment_id
         self._cuentas = Cuentas(parent=self)
-        self._lista = self._lista_de_clase()
+        self._leer_libro()       # self._lista (None: not enforced), self.duedate
         self._respuestas: dict[str, str | None] = {}
         self._ahora = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
         self._rechazadas: list[Entrada] = []
@@ -210,7 +210,7 @@ class RecogerSeguro(ExchangeCollect):
                 self._rechazar(entrada)
             else:
                 por_alumno.setdefault(entrada.alumno, []).append(entrada)
-        fecha_limite = self._fecha_limite()
+        fecha_limite = self.duedate if self.before_duedate else None
         self.src_records = []
         for alumno in sorted(por_alumno):
             elegida = self._elegir(por_alumno[alumno], fecha_limite)
@@ -218,22 +218,15 @@ class RecogerSeguro(ExchangeCollect):
                 self.src_records.append({"username": alumno, "filename": elegida.nombre,
                                          "timestamp": elegida.fecha, "entrada": elegida})
 
-    def _fecha_limite(self):
+    def _leer_libro(self) -> None:
+        """The class list and the due date, in one visit to the gradebook."""
         from nbgrader.api import Gradebook, MissingEntry
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+            self._lista = {s.id for s in gb.students} if self.solo_lista_de_clase else None
             try:
                 self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
             except MissingEntry:
                 self.duedate = None
-        return self.duedate if self.before_duedate else None
-
-    def _lista_de_clase(self) -> set[str] | None:
-        """Gradebook students (None when the list is not enforced)."""
-        if not self.solo_lista_de_clase:
-            return None
-        from nbgrader.api import Gradebook
-        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
-            return {s.id for s in gb.students}
 
     def _en_lista(self, alumno: str) -> str | None:
         """None when ``alumno`` is on the class list; otherwise why not (Spanish).  One question per id."""
