@@ -116,8 +116,10 @@ c.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2ht
 # grades.csv (nbgrader export): nbgrader's columns, quoted, inert in a spreadsheet (lms/exportadores.py).
 c.ExportApp.plugin_class = "lms.exportadores.NotasCsv"
 
-# The exchange steps on the TA's side (grader_tests/intercambio.py).
+# The exchange steps on the TA's side (grader_tests/intercambio.py): collect authenticates each
+# inbound entry by its owner (README, «Seguridad»); on Kubernetes the hub's uid files say who each uid is.
 c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
+c.Cuentas.carpeta = os.environ.get("CURSO_CUENTAS", "")
 c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"
 # The gradebook's URL (README, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
 # c.CourseDirectory.db_url set above; postgresql:// gets the driver the course installs (psycopg2:

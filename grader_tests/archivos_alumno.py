@@ -55,6 +55,8 @@ PROFUNDIDAD_MAXIMA = 16
 # autograded folder by URL): a student's are removed from the TA's copies
 ACTIVOS = (".html", ".htm", ".xhtml", ".shtml", ".svg", ".svgz", ".xml", ".xsl", ".js", ".mjs", ".swf", ".pdf")
 BLOQUE = 1 << 20
+# a copy looks at most this many times the submission's file budget (a flood costs a bounded walk)
+MULTIPLO_RECORRIDO = 10
 
 _NOFOLLOW = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
@@ -126,46 +128,88 @@ class Recorrido:
     entradas: list[Entrada] = field(default_factory=list)
     prohibidas: list[tuple[Entrada, str]] = field(default_factory=list)
     profundas: list[Entrada] = field(default_factory=list)
+    truncado: bool = False       # stopped at ``limite`` entries: there is more
+
+    def cuenta(self) -> int:
+        return len(self.entradas) + len(self.prohibidas) + len(self.profundas)
 
 
-def recorrer(carpeta: str, ignorar: list[str] | None = None) -> Recorrido:
+def _abrir_carpeta(nombre: str, dir_fd: int | None = None) -> int:
+    """A directory descriptor for ``nombre`` (relative to ``dir_fd``), never through a link.
+
+    Raises:
+        OSError: ``ELOOP``/``ENOTDIR`` when it is a link or not a folder.
+    """
+    return os.open(nombre, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW, dir_fd=dir_fd)
+
+
+def recorrer(carpeta: str | int, ignorar: list[str] | None = None, limite: int | None = None) -> Recorrido:
     """Every entry under ``carpeta`` (``lstat``, never followed), breadth first, sorted by name.
+
+    ``carpeta`` is a path or an open directory descriptor.  The walk never
+    goes through a path again: each folder is opened with ``O_NOFOLLOW``
+    relative to its parent's descriptor and listed from that descriptor, so
+    swapping a folder for a link while the walk runs changes nothing (the
+    link is listed as a link, or the folder cannot be opened).
 
     Folders deeper than ``PROFUNDIDAD_MAXIMA`` are listed in ``profundas`` and
     not entered.  ``ignorar``: nbgrader's ignore globs (matched on each name).
+    ``limite``: stop after that many entries (``truncado`` says so), so a
+    folder flooded with files costs a bounded walk.
     """
     resultado = Recorrido()
-    pendientes = [("", 0)]
-    while pendientes:
-        siguiente = []
-        for relativa, nivel in pendientes:
-            try:
-                with os.scandir(os.path.join(carpeta, relativa) if relativa else carpeta) as it:
-                    hijos = sorted(it, key=lambda e: e.name)
-            except OSError:
-                continue
-            for hijo in hijos:
-                ruta = f"{relativa}/{hijo.name}" if relativa else hijo.name
-                if ignorar and any(fnmatch.fnmatch(hijo.name, p) for p in ignorar):
-                    continue
-                try:
-                    st = hijo.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                entrada = Entrada(ruta, st, nivel + 1)
-                motivo = tipo_de(st.st_mode, st.st_nlink)
-                if not motivo and not hijo.name.isprintable():
-                    motivo = "un archivo o carpeta cuyo nombre lleva caracteres de control"
-                if motivo:
-                    resultado.prohibidas.append((entrada, motivo))
-                elif entrada.es_carpeta and nivel + 1 > PROFUNDIDAD_MAXIMA:
-                    resultado.profundas.append(entrada)
-                else:
-                    resultado.entradas.append(entrada)
-                    if entrada.es_carpeta:
-                        siguiente.append((ruta, nivel + 1))
-        pendientes = siguiente
+    try:
+        raiz = os.dup(carpeta) if isinstance(carpeta, int) else _abrir_carpeta(carpeta)
+    except OSError:
+        return resultado
+    try:
+        _recorrer_en(raiz, "", 0, ignorar, resultado, limite)
+    finally:
+        os.close(raiz)
+    # breadth first, then by name (the order reports and budgets have always used)
+    resultado.entradas.sort(key=lambda e: (e.profundidad, e.ruta))
     return resultado
+
+
+def _recorrer_en(fd: int, relativa: str, nivel: int, ignorar: list[str] | None, resultado: Recorrido,
+                 limite: int | None = None) -> None:
+    """Depth first under the open folder ``fd``: only the folders of one path are open at once."""
+    try:
+        with os.scandir(fd) as it:
+            hijos = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return
+    for hijo in hijos:
+        if resultado.truncado or (limite is not None and resultado.cuenta() >= limite):
+            resultado.truncado = True
+            return
+        ruta = f"{relativa}/{hijo.name}" if relativa else hijo.name
+        if ignorar and any(fnmatch.fnmatch(hijo.name, p) for p in ignorar):
+            continue
+        try:
+            st = hijo.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        entrada = Entrada(ruta, st, nivel + 1)
+        motivo = tipo_de(st.st_mode, st.st_nlink)
+        if not motivo and not hijo.name.isprintable():
+            motivo = "un archivo o carpeta cuyo nombre lleva caracteres de control"
+        if motivo:
+            resultado.prohibidas.append((entrada, motivo))
+        elif entrada.es_carpeta and nivel + 1 > PROFUNDIDAD_MAXIMA:
+            resultado.profundas.append(entrada)
+        elif entrada.es_carpeta:
+            try:
+                hija = _abrir_carpeta(hijo.name, fd)
+            except OSError:
+                continue              # swapped for a link (or removed) since it was listed
+            try:
+                resultado.entradas.append(entrada)
+                _recorrer_en(hija, ruta, nivel + 1, ignorar, resultado, limite)
+            finally:
+                os.close(hija)
+        else:
+            resultado.entradas.append(entrada)
 
 
 def elegir(entradas: list[Entrada], max_entradas: int, max_bytes: int,
@@ -274,19 +318,48 @@ def ruta_sin_enlaces(ruta: str) -> bool:
     return os.path.realpath(ruta) == ruta
 
 
-def abrir_archivo(ruta: str) -> int:
+def abrir_archivo(ruta: str, dir_fd: int | None = None, dueño: int | None = None) -> int:
     """Open a regular file for reading without following a link or blocking on a FIFO.
 
+    Args:
+        ruta: a path, or a name relative to ``dir_fd``.
+        dueño: when given, the file must belong to this uid.
+
     Raises:
-        OSError: it is a link (``ELOOP``), missing, or not a regular file with
-            a single link (``EPERM``): the caller reports it.
+        OSError: it is a link (``ELOOP``), missing, not a regular file with a
+            single link, or another account's (``EPERM``): the caller reports it.
     """
-    fd = os.open(ruta, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
+    fd = os.open(ruta, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW, dir_fd=dir_fd)
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
         os.close(fd)
         raise OSError(errno.EPERM, "no es un archivo normal", ruta)
+    if dueño is not None and st.st_uid != dueño:
+        os.close(fd)
+        raise OSError(errno.EPERM, "es de otra cuenta", ruta)
     return fd
+
+
+def abrir_relativo(raiz: int, ruta: str, dueño: int | None = None) -> int:
+    """Open the regular file ``ruta`` (``a/b/c``) under the directory descriptor ``raiz``.
+
+    Every folder on the way is opened with ``O_NOFOLLOW | O_DIRECTORY``
+    relative to the previous one, and the file with ``O_NOFOLLOW``: a link
+    anywhere on the path (put there at any moment) makes this fail with
+    ``ELOOP``/``ENOTDIR``; it is never followed.
+    """
+    partes = ruta.split("/")
+    fd = raiz
+    try:
+        for parte in partes[:-1]:
+            nuevo = _abrir_carpeta(parte, fd)
+            if fd != raiz:
+                os.close(fd)
+            fd = nuevo
+        return abrir_archivo(partes[-1], dir_fd=fd, dueño=dueño)
+    finally:
+        if fd != raiz:
+            os.close(fd)
 
 
 def leer_pequeño(ruta: str, limite: int = 4096) -> str | None:
@@ -373,27 +446,51 @@ def escribir_atomico(destino: str, escribir, modo: int = 0o644) -> None:
         raise
 
 
-def copiar_entrega(origen: str, destino: str, presupuesto: PresupuestoEntrega, ignorar: list[str],
+def copiar_entrega(origen: str | int, destino: str, presupuesto: PresupuestoEntrega, ignorar: list[str],
                    propios: set[str] = frozenset(), solo_propios_y_pequeños: bool = False,
-                   excluir=lambda ruta: False) -> list[str]:
+                   excluir=lambda ruta: False, dueño: int | None = None) -> list[str]:
     """Copy a student's folder into the TA's copy: regular files and folders only, within budget.
 
+    The copy cannot be raced: ``origen`` is opened once (``O_NOFOLLOW``), walked
+    through directory descriptors (:func:`recorrer`) and every file is opened
+    relative to them (:func:`abrir_relativo`), so a student who swaps a folder
+    of the submission for a link while the copy runs gets that entry skipped
+    with a reason, never the link's target.
+
     Args:
-        origen, destino: folders (``destino`` is created).
+        origen, destino: folders (``destino`` is created); ``origen`` may be an
+            open directory descriptor (not closed here).
         ignorar: nbgrader's ``CourseDirectory.ignore`` globs.
         propios: relative paths the assignment ships (kept first, never budget-limited
             in feedback mode).
         solo_propios_y_pequeños: feedback mode: besides ``propios`` and nbgrader's
             own files, only small student files within the feedback budget.
         excluir: relative paths not to copy (e.g. notebooks, which nbgrader converts).
+        dueño: when given, only files of this uid are copied (the submission's author).
 
     Returns the Spanish reports.  Raises ``OSError`` when ``origen`` is not a
     real folder (a link to one included).
     """
-    if not _es_carpeta_real(origen):
-        raise OSError(errno.ENOTDIR, "la entrega no es una carpeta (¿un enlace?)", origen)
+    if isinstance(origen, int):
+        raiz = os.dup(origen)
+    else:
+        try:
+            raiz = _abrir_carpeta(origen)
+        except OSError as exc:
+            raise OSError(errno.ENOTDIR, "la entrega no es una carpeta (¿un enlace?)", origen) from exc
+    try:
+        return _copiar_desde(raiz, destino, presupuesto, ignorar, propios, solo_propios_y_pequeños, excluir, dueño)
+    finally:
+        os.close(raiz)
+
+
+def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, ignorar: list[str],
+                  propios: set[str], solo_propios_y_pequeños: bool, excluir, dueño: int | None) -> list[str]:
     avisos: list[str] = []
-    recorrido = recorrer(origen, ignorar)
+    recorrido = recorrer(raiz, ignorar, limite=MULTIPLO_RECORRIDO * presupuesto.archivos)
+    if recorrido.truncado:
+        avisos.append(f"la entrega tiene más de {MULTIPLO_RECORRIDO * presupuesto.archivos} archivos y carpetas: "
+                      "sólo se miraron esos")
     for entrada, motivo in recorrido.prohibidas:
         avisos.append(f"se ignoró {motivo}: {nombre_legible(entrada.ruta)}")
     for entrada in recorrido.profundas:
@@ -405,6 +502,9 @@ def copiar_entrega(origen: str, destino: str, presupuesto: PresupuestoEntrega, i
             continue
         if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
             avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {nombre_legible(entrada.ruta)}")
+            continue
+        if dueño is not None and not entrada.es_carpeta and entrada.st.st_uid != dueño:
+            avisos.append(f"se ignoró un archivo de otra cuenta: {nombre_legible(entrada.ruta)}")
             continue
         candidatas.append(entrada)
     guardadas, descartadas = elegir(candidatas, presupuesto.archivos, presupuesto.bytes_totales, propios)
@@ -441,9 +541,17 @@ def copiar_entrega(origen: str, destino: str, presupuesto: PresupuestoEntrega, i
                 avisos.append(f"no se pudo crear la carpeta {nombre_legible(entrada.ruta)}")
             continue
         try:
-            copiar_archivo(os.path.join(origen, entrada.ruta), objetivo, tamaño_de(entrada.st))
+            fd = abrir_relativo(raiz, entrada.ruta, dueño)
+        except OSError as exc:
+            avisos.append(f"no se copió {nombre_legible(entrada.ruta)} (cambió durante la copia: "
+                          f"{exc.strerror or exc})")
+            continue
+        try:
+            escribir_atomico(objetivo, lambda salida: _copiar_contenido(fd, salida, tamaño_de(entrada.st)))
         except OSError as exc:
             avisos.append(f"no se copió {nombre_legible(entrada.ruta)} ({exc.strerror or exc})")
+        finally:
+            os.close(fd)
     return avisos
 
 

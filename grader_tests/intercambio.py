@@ -5,11 +5,21 @@ Registered in ``nbgrader_config.py`` through nbgrader's own ``ExchangeFactory``
 plain ``nbgrader collect`` / ``nbgrader release_feedback`` and formgrader's
 buttons use them.
 
-* ``RecogerSeguro`` (collect): the inbound submission is copied into
-  ``submitted/`` with ``archivos_alumno.copiar_entrega``: no link, FIFO,
-  socket or device is followed or copied (an inbound folder that *is* a link
-  is refused), within the submission's budget; each student gets the reasons
-  in the log and a broken submission never stops the others.
+* ``RecogerSeguro`` (collect) authenticates every inbound entry instead of
+  trusting its name (``<alumno>+<tarea>+<fecha>[+azar]``): the entry belongs to
+  the account that created it (its owner uid, read with ``fstat`` on the
+  folder it copies from), and that account must be the student the name
+  claims (:class:`Cuentas`: the system's accounts, as on the course's hub, or
+  the hub's uid files on Kubernetes).  Each entry is judged on its own and a
+  refused one never stops the class: impersonation, unreadable or future
+  dates, names that are not ``<alumno>+<tarea>+<fecha>``, students not on the
+  class list, and a student's entries beyond the inbound quota (count and
+  size) are refused with a Spanish reason in collect's log (the command line
+  and formgrader's Collect dialog) and in ``submitted/.recogida-<tarea>.json``,
+  which ``make grade``'s table shows.  Of each student's accepted entries the
+  newest is copied into ``submitted/`` with ``archivos_alumno.copiar_entrega``
+  from the folder's descriptor (no link is followed, a swap during the copy
+  changes nothing), and its ``timestamp.txt`` is the one collect validated.
 * ``PublicarComentariosSeguro`` (release_feedback): one student's missing or
   garbled ``timestamp.txt`` / ``submission_secret.txt``, or a feedback file
   that is not a regular file, is that student's reason; the rest of the class
@@ -17,15 +27,26 @@ buttons use them.
 """
 from __future__ import annotations
 
+import datetime
 import glob
+import json
 import os
+import pwd
 import re
+import stat
+from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from nbgrader.exchange.default.collect import ExchangeCollect
 from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
-from nbgrader.utils import notebook_hash
+from nbgrader.utils import notebook_hash, parse_utc
+from traitlets import Bool, Dict, Integer, Unicode
+from traitlets.config import LoggingConfigurable
 
 from . import archivos_alumno as aa
+
+MARCA_INTERCAMBIO = "Intercambio"          # log lines about an inbound entry start with this
+FORMATO_FECHA = "%Y-%m-%d %H:%M:%S.%f UTC"  # nbgrader's own timestamp format, in UTC
 
 
 def _alumno_y_tarea(ruta: str) -> tuple[str, str]:
@@ -33,32 +54,471 @@ def _alumno_y_tarea(ruta: str) -> tuple[str, str]:
     return (partes[-2], partes[-1]) if len(partes) >= 2 else ("?", "?")
 
 
-class RecogerSeguro(ExchangeCollect):
-    """``nbgrader collect`` that never follows what students put in the exchange."""
+def _mib(n: int) -> str:
+    return f"{n / 1024 ** 2:.1f} MiB".replace(".", ",")
 
-    def do_copy(self, src, dest, log=None):
-        alumno, tarea = _alumno_y_tarea(dest)
-        presupuesto = aa.PresupuestoEntrega(parent=self)
+
+def informe_de_recogida(submitted: str, tarea: str) -> str:
+    """Where collect leaves its report for ``tarea`` (read by ``make grade``)."""
+    return os.path.join(submitted, f".recogida-{tarea}.json")
+
+
+class Cuentas(LoggingConfigurable):
+    """Which student an owner uid is: the authentication of the exchange.
+
+    In order: ``uids`` (``{"alumno": uid}``, set in ``nbgrader_config.py``),
+    the uid files of ``carpeta`` (Kubernetes: the hub writes
+    ``<carpeta>/<uid>`` with the hub user's name when it starts that user's
+    server; only files owned by ``dueño_carpeta`` count), then the system's
+    accounts (``pwd``: the course's hub on one machine, where each hub user is
+    a Unix account).
+    """
+
+    uids = Dict(key_trait=Unicode(), value_trait=Integer(),
+                help="Student id → uid, for accounts the system does not know.").tag(config=True)
+    carpeta = Unicode("", help="Folder of files named by uid that hold the hub user's name (Kubernetes)."
+                      ).tag(config=True)
+    dueño_carpeta = Integer(-1, help="uid that must own the files of `carpeta` (-1: the TA's own uid)."
+                            ).tag(config=True)
+
+    def nombre(self, uid: int) -> str | None:
+        """The student id of ``uid``, or None when nobody is known to have it."""
+        for alumno, suyo in self.uids.items():
+            if suyo == uid:
+                return alumno
+        if self.carpeta:
+            texto = self._de_la_carpeta(uid)
+            if texto is not None:
+                return texto
         try:
-            avisos = aa.copiar_entrega(src, dest, presupuesto, ignorar=list(self.coursedir.ignore))
+            return pwd.getpwuid(uid).pw_name
+        except KeyError:
+            return None
+
+    def _de_la_carpeta(self, uid: int) -> str | None:
+        try:
+            fd = aa.abrir_archivo(os.path.join(self.carpeta, str(int(uid))))
+        except OSError:
+            return None
+        try:
+            dueño = self.dueño_carpeta if self.dueño_carpeta >= 0 else os.geteuid()
+            if os.fstat(fd).st_uid != dueño:
+                return None
+            datos = os.read(fd, 257)
+        finally:
+            os.close(fd)
+        nombre = datos.decode("utf-8", errors="replace").strip()
+        return nombre if 0 < len(nombre) <= 256 and nombre.isprintable() else None
+
+
+@dataclass
+class Entrada:
+    """One inbound entry of the assignment being collected."""
+    nombre: str                      # the folder's name in inbound
+    alumno: str | None = None        # who the name claims
+    fecha: datetime.datetime | None = None
+    dueño: str | None = None         # the account that created it
+    uid: int | None = None
+    motivo: str | None = None        # why it is refused (None: accepted so far)
+    nota: str | None = None          # accepted, with a remark for the TA
+    bytes: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+def leer_nombre(nombre: str, tarea: str) -> tuple[str, str] | None:
+    """``(alumno, fecha)`` of an inbound name ``<alumno>+<tarea>+<fecha>[+azar]``, or None.
+
+    The student id holds no ``+`` (nbgrader refuses one in ``submit``) and the
+    date none either (nbgrader writes ``2026-11-30 10:00:00.000000 UTC``).
+    """
+    m = re.fullmatch(r"(?P<alumno>[^+/]+)\+" + re.escape(tarea) + r"\+(?P<fecha>[^+/]+)(?:\+[A-Za-z0-9_=-]{1,64})?",
+                     nombre)
+    return (m["alumno"], m["fecha"]) if m else None
+
+
+def id_valido(alumno: str) -> bool:
+    """A student id collect may turn into ``submitted/<id>/``: a plain, printable name.
+
+    Not ``.``/``..`` nor hidden (``.algo``), no separators, spaces or control
+    characters, at most 100 characters.
+    """
+    return (0 < len(alumno) <= 100 and not alumno.startswith(".") and alumno.isprintable()
+            and not any(c in alumno for c in "/\\ \t+*?[]") and alumno == alumno.strip())
+
+
+def leer_fecha(texto: str) -> datetime.datetime | None:
+    """The UTC time (naive, as nbgrader keeps it) of an inbound date, or None when it is not one."""
+    if len(texto) > 64:
+        return None
+    try:
+        fecha = parse_utc(texto)
+    except Exception:  # noqa: BLE001 - dateutil raises many kinds: any is «unreadable»
+        return None
+    return fecha if isinstance(fecha, datetime.datetime) else None
+
+
+class RecogerSeguro(ExchangeCollect):
+    """``nbgrader collect`` that authenticates each inbound entry and never follows what it holds."""
+
+    comprobar_dueño = Bool(
+        True, help="Refuse an entry whose owner is not the student its name claims (Cuentas says who a uid "
+                   "is).  Off only for an exchange where nobody but the TA can write.").tag(config=True)
+    solo_lista_de_clase = Bool(
+        True, help="Collect only students on the class list: the gradebook's students (nbgrader db student "
+                   "import, Manage Students) and, with nbgrader's JupyterHubAuthPlugin, the members of the "
+                   "hub group nbgrader-<course>.").tag(config=True)
+    margen_futuro = Integer(300, help="Seconds an entry's date may be ahead of the TA's clock.").tag(config=True)
+    margen_pasado = Integer(
+        900, help="An entry last changed more than this many seconds after the date in its name gets "
+                  "the time of that change instead (ctime, which no student can set back).").tag(config=True)
+    max_entradas = Integer(30, help="Inbound entries of one student and assignment that are looked at "
+                                    "(the newest); the rest are refused.").tag(config=True)
+    max_bytes = Integer(256 * 1024 ** 2, help="Bytes of one student's inbound entries of an assignment "
+                                              "(newest first); entries beyond it are refused.").tag(config=True)
+    max_archivos = Integer(10_000, help="Files and folders one inbound entry may hold; more, and it is "
+                                        "refused (its walk stops there).").tag(config=True)
+    max_avisos = Integer(100, help="Refused entries named one by one in the log and the report; the rest "
+                                   "are counted by account.").tag(config=True)
+
+    # ------------------------------------------------------------------ init_src
+    def init_src(self):
+        if self.coursedir.course_id == '':
+            self.fail("No course id specified. Re-run with --course flag.")
+        self.course_path = os.path.join(self.root, self.coursedir.course_id)
+        self.inbound_path = os.path.join(self.course_path, 'inbound')
+        if not os.path.isdir(self.inbound_path):
+            self.fail("Course not found: {}".format(self.inbound_path))
+        tarea = self.coursedir.assignment_id
+        self._cuentas = Cuentas(parent=self)
+        self._leer_libro()       # self._lista (None: not enforced), self.duedate
+        self._respuestas: dict[str, str | None] = {}
+        self._ahora = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+        self._rechazadas: list[Entrada] = []
+        try:
+            self._fd_inbound = aa._abrir_carpeta(self.inbound_path)
         except OSError as exc:
-            self.log.error("%s de '%s' en '%s': no se recoge: %s", aa.MARCA, aa.nombre_legible(alumno),
-                           tarea, exc.strerror or exc)
-            return
+            self.fail(f"No se puede abrir {self.inbound_path}: {exc.strerror or exc}")
+        solo = self.coursedir.student_id if self.coursedir.student_id not in ("", "*") else None
+        por_alumno: dict[str, list[Entrada]] = {}
+        with os.scandir(self._fd_inbound) as it:
+            nombres = sorted(e.name for e in it if f"+{tarea}+" in e.name)
+        for nombre in nombres:
+            entrada = self._examinar(nombre, tarea)
+            if solo is not None and entrada.alumno != solo and entrada.dueño != solo:
+                continue
+            if entrada.motivo:
+                self._rechazar(entrada)
+            else:
+                por_alumno.setdefault(entrada.alumno, []).append(entrada)
+        fecha_limite = self.duedate if self.before_duedate else None
+        self.src_records = []
+        for alumno in sorted(por_alumno):
+            elegida = self._elegir(por_alumno[alumno], fecha_limite)
+            if elegida is not None:
+                self.src_records.append({"username": alumno, "filename": elegida.nombre,
+                                         "timestamp": elegida.fecha, "entrada": elegida})
+
+    def _leer_libro(self) -> None:
+        """The class list and the due date, in one visit to the gradebook."""
+        from nbgrader.api import Gradebook, MissingEntry
+        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+            self._lista = {s.id for s in gb.students} if self.solo_lista_de_clase else None
+            try:
+                self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
+            except MissingEntry:
+                self.duedate = None
+
+    def _en_lista(self, alumno: str) -> str | None:
+        """None when ``alumno`` is on the class list; otherwise why not (Spanish).  One question per id."""
+        if alumno not in self._respuestas:
+            self._respuestas[alumno] = self._preguntar_lista(alumno)
+        return self._respuestas[alumno]
+
+    def _preguntar_lista(self, alumno: str) -> str | None:
+        if self._lista is None or alumno in self._lista:
+            return None
+        fuera = (f"«{aa.nombre_legible(alumno)}» no está en la lista de clase (nbgrader db student import o "
+                 "Manage Students)")
+        from nbgrader.auth.jupyterhub import JupyterHubAuthPlugin, _query_jupyterhub_api
+        plugin = getattr(self.authenticator, "plugin", None)
+        if not isinstance(plugin, JupyterHubAuthPlugin):
+            return fuera
+        try:
+            grupos = _query_jupyterhub_api("GET", f"/users/{quote(alumno, safe='')}").get("groups", [])
+        except Exception as exc:  # noqa: BLE001 - unknown to the hub (404) or the hub unreachable
+            if "404" in str(exc):
+                return fuera + " y el hub no lo conoce"
+            return fuera + f" y no se pudo preguntar al hub por su grupo ({type(exc).__name__})"
+        if f"nbgrader-{self.coursedir.course_id}" in grupos:
+            return None
+        return fuera + f" ni en el grupo nbgrader-{self.coursedir.course_id} del hub"
+
+    def _examinar(self, nombre: str, tarea: str) -> Entrada:
+        """Everything that can be judged of one entry without copying it."""
+        entrada = Entrada(nombre)
+        try:
+            st = os.stat(nombre, dir_fd=self._fd_inbound, follow_symlinks=False)
+        except OSError:
+            entrada.motivo = "desapareció mientras se recogía"
+            return entrada
+        entrada.uid = st.st_uid
+        entrada.dueño = self._cuentas.nombre(st.st_uid) if self.comprobar_dueño else None
+        partes = leer_nombre(nombre, tarea)
+        if partes is None:
+            entrada.motivo = "el nombre no es <alumno>+<tarea>+<fecha>[+código]"
+            return entrada
+        entrada.alumno, texto_fecha = partes
+        if not id_valido(entrada.alumno):
+            entrada.motivo = f"«{aa.nombre_legible(entrada.alumno, 40)}» no vale como identificador de alumno"
+            entrada.alumno = None
+            return entrada
+        if not stat.S_ISDIR(st.st_mode):
+            entrada.motivo = f"no es una carpeta (es {aa.tipo_de(st.st_mode) or 'un archivo'})"
+            return entrada
+        if self.comprobar_dueño and entrada.dueño != entrada.alumno:
+            quien = f"la cuenta «{aa.nombre_legible(entrada.dueño)}»" if entrada.dueño else \
+                f"el uid {st.st_uid}, que no es de nadie de la clase"
+            entrada.motivo = (f"suplantación: dice ser de «{aa.nombre_legible(entrada.alumno)}» pero la creó "
+                              f"{quien}")
+            return entrada
+        fuera = self._en_lista(entrada.alumno)
+        if fuera:
+            entrada.motivo = fuera
+            return entrada
+        fecha = leer_fecha(texto_fecha)
+        if fecha is None:
+            entrada.motivo = f"fecha ilegible («{aa.nombre_legible(texto_fecha, 40)}»)"
+            return entrada
+        if fecha > self._ahora + datetime.timedelta(seconds=self.margen_futuro):
+            entrada.motivo = (f"fecha en el futuro ({fecha:%Y-%m-%d %H:%M} UTC; ahora son las "
+                              f"{self._ahora:%Y-%m-%d %H:%M} UTC)")
+            return entrada
+        entrada.fecha = fecha
+        return entrada
+
+    def _elegir(self, entradas: list[Entrada], fecha_limite) -> Entrada | None:
+        """The entry to collect of one student (newest accepted), refusing what breaks the quota."""
+        entradas.sort(key=lambda e: (e.fecha, e.nombre), reverse=True)
+        for sobra in entradas[self.max_entradas:]:
+            sobra.motivo = (f"supera la cuota de {self.max_entradas} entregas por alumno y tarea en el "
+                            "intercambio (sólo se miran las más recientes)")
+            self._rechazar(sobra)
+        total, aceptadas = 0, []
+        for entrada in entradas[: self.max_entradas]:
+            medida = self._medir(entrada, self.max_bytes - total)
+            if medida is None and entrada.motivo:
+                self._rechazar(entrada)
+                continue
+            if medida is None:
+                entrada.motivo = (f"supera la cuota de {_mib(self.max_bytes)} y {self.max_archivos} archivos por "
+                                  "alumno y tarea en el intercambio")
+                self._rechazar(entrada)
+                continue
+            entrada.bytes, ultimo_cambio = medida
+            total += entrada.bytes
+            if ultimo_cambio - entrada.fecha > datetime.timedelta(seconds=self.margen_pasado):
+                entrada.nota = (f"la fecha de su nombre ({entrada.fecha:%Y-%m-%d %H:%M} UTC) es anterior a su "
+                                f"último cambio real: se toma éste ({ultimo_cambio:%Y-%m-%d %H:%M} UTC)")
+                entrada.fecha = ultimo_cambio
+            aceptadas.append(entrada)
+        if not aceptadas:
+            return None
+        aceptadas.sort(key=lambda e: (e.fecha, e.nombre), reverse=True)
+        if fecha_limite is not None:
+            a_tiempo = [e for e in aceptadas if e.fecha <= fecha_limite]
+            if a_tiempo:
+                return a_tiempo[0]
+        return aceptadas[0]
+
+    def _medir(self, entrada: Entrada, disponible: int):
+        """(bytes, last change as naive UTC) of an entry, or None when it exceeds ``disponible``."""
+        try:
+            fd = aa._abrir_carpeta(entrada.nombre, self._fd_inbound)
+        except OSError as exc:
+            # unreadable (its author took the permissions away) or swapped: never the one collected
+            entrada.motivo = f"no se puede abrir ({exc.strerror or exc})"
+            return None
+        try:
+            st = os.fstat(fd)
+            recorrido = aa.recorrer(fd, limite=self.max_archivos)
+        finally:
+            os.close(fd)
+        if recorrido.truncado:
+            return None
+        total, cambio = 0, st.st_ctime
+        for e in recorrido.entradas + [e for e, _ in recorrido.prohibidas]:
+            total += 0 if e.es_carpeta else aa.tamaño_de(e.st)
+            cambio = max(cambio, e.st.st_ctime)
+        if total > disponible:
+            return None
+        return total, datetime.datetime.fromtimestamp(cambio, datetime.timezone.utc).replace(tzinfo=None)
+
+    def _rechazar(self, entrada: Entrada) -> None:
+        """Log one refusal; past ``max_avisos``, only count it (a flood never floods the TA's log)."""
+        self._rechazadas.append(entrada)
+        if len(self._rechazadas) <= self.max_avisos:
+            self.log.error("%s: entrada rechazada «%s»: %s; no se recoge", MARCA_INTERCAMBIO,
+                           aa.nombre_legible(entrada.nombre, 160), entrada.motivo)
+
+    # ------------------------------------------------------------------ copy
+    def do_copy(self, src, dest, log=None, entrada: Entrada | None = None):
+        alumno, tarea = _alumno_y_tarea(dest)
+        if entrada is not None and entrada.alumno:
+            alumno, tarea = entrada.alumno, self.coursedir.assignment_id
+        presupuesto = aa.PresupuestoEntrega(parent=self)
+        uid = entrada.uid if entrada is not None and self.comprobar_dueño else None
+        try:
+            fd = aa._abrir_carpeta(os.path.basename(src), self._fd_inbound)
+        except OSError as exc:
+            self.log.error("%s de '%s' en '%s': no se recoge: %s", aa.MARCA, aa.nombre_legible(alumno), tarea,
+                           exc.strerror or exc)
+            return False
+        try:
+            if uid is not None and os.fstat(fd).st_uid != uid:
+                self.log.error("%s: la entrada «%s» cambió de dueño durante la recogida: no se recoge",
+                               MARCA_INTERCAMBIO, aa.nombre_legible(os.path.basename(src)))
+                return False
+            avisos = aa.copiar_entrega(fd, dest, presupuesto, ignorar=list(self.coursedir.ignore), dueño=uid)
+        finally:
+            os.close(fd)
+        if entrada is not None and entrada.fecha is not None:
+            # the date collect validated, not the one the student wrote in timestamp.txt
+            texto = entrada.fecha.strftime(FORMATO_FECHA)
+            aa.escribir_atomico(os.path.join(dest, "timestamp.txt"), lambda f: os.write(f, texto.encode()))
         aa.registrar(dest, avisos, self.log, aa.nombre_legible(alumno), tarea)
+        return True
 
     def copy_files(self):
-        # one student's broken submission must not stop the collection of the others
-        registros = list(self.src_records)
-        for registro in registros:
-            self.src_records = [registro]
+        tarea = self.coursedir.assignment_id
+        if not self.src_records:
+            self.log.warning("No submissions of '%s' for course '%s' to collect", tarea, self.coursedir.course_id)
+        else:
+            self.log.info("Processing %d submissions of '%s' for course '%s'", len(self.src_records), tarea,
+                          self.coursedir.course_id)
+        recogidas, notas = [], []
+        for registro in self.src_records:
+            entrada: Entrada = registro["entrada"]
+            alumno = registro["username"]
             try:
-                super().copy_files()
-            except Exception as exc:  # noqa: BLE001
+                if self._copiar_una(alumno, entrada):
+                    recogidas.append(alumno)
+                if entrada.nota:
+                    notas.append(entrada)
+                    self.log.warning("%s: entrada «%s»: %s", MARCA_INTERCAMBIO,
+                                     aa.nombre_legible(entrada.nombre, 160), entrada.nota)
+            except Exception as exc:  # noqa: BLE001 - one student's broken entry stops nobody else
                 self.log.error("%s de '%s' en '%s': no se pudo recoger (%s)", aa.MARCA,
-                               aa.nombre_legible(str(registro.get("username"))), self.coursedir.assignment_id,
-                               exc)
-        self.src_records = registros
+                               aa.nombre_legible(alumno), tarea, exc)
+        for (dueño, uid), n in self._resumen_de_sobrantes().items():
+            self.log.error("%s: y %d entrada%s rechazada%s más de %s (no se detallan)", MARCA_INTERCAMBIO, n,
+                           "s" if n != 1 else "", "s" if n != 1 else "", self._quien(dueño, uid))
+        if self._rechazadas:
+            self.log.warning("%s: %d entrada%s rechazada%s (ver los motivos arriba); el resto se recogió.",
+                             MARCA_INTERCAMBIO, len(self._rechazadas), "s" if len(self._rechazadas) != 1 else "",
+                             "s" if len(self._rechazadas) != 1 else "")
+        self._guardar_informe(recogidas, notas)
+        os.close(self._fd_inbound)
+
+    def _resumen_de_sobrantes(self) -> dict[tuple[str | None, int | None], int]:
+        """Refusals past ``max_avisos``, counted by the account (name, uid) that made them."""
+        cuentas: dict[tuple[str | None, int | None], int] = {}
+        for e in self._rechazadas[self.max_avisos:]:
+            clave = (e.dueño, None if e.dueño else e.uid)
+            cuentas[clave] = cuentas.get(clave, 0) + 1
+        return cuentas
+
+    @staticmethod
+    def _quien(dueño: str | None, uid: int | None) -> str:
+        return f"la cuenta «{aa.nombre_legible(dueño)}»" if dueño else f"el uid {uid}"
+
+    def _copiar_una(self, alumno: str, entrada: Entrada) -> bool:
+        tarea = self.coursedir.assignment_id
+        dest_path = self.coursedir.format_path(self.coursedir.submitted_directory, alumno, tarea)
+        os.makedirs(os.path.dirname(dest_path), exist_ok=True)
+        if os.path.isdir(dest_path) and not os.path.islink(dest_path):
+            existente = self.coursedir.get_existing_timestamp(dest_path)
+            if self.update and (existente is None or entrada.fecha > existente):
+                self.log.info("Updating submission: %s %s", alumno, tarea)
+            elif self.before_duedate and existente != entrada.fecha:
+                self.log.info("Updating submission: %s %s", alumno, tarea)
+            else:
+                self.log.info("No newer submission to collect: %s %s" if self.update else
+                              "Submission already exists, use --update to update: %s %s", alumno, tarea)
+                return False
+        else:
+            self.log.info("Collecting submission: %s %s", alumno, tarea)
+        # copied aside and then put in place: a copy that fails never costs the submission collected before
+        carpeta, nombre = os.path.split(dest_path)
+        aparte = os.path.join(carpeta, f".{nombre}.recogiendo")
+        aa._quitar(carpeta, os.path.basename(aparte))
+        copiada = False
+        try:
+            copiada = self.do_copy(os.path.join(self.inbound_path, entrada.nombre), aparte, entrada=entrada)
+        finally:
+            if not copiada:
+                aa._quitar(carpeta, os.path.basename(aparte))
+        if not copiada:
+            return False
+        aa._quitar(carpeta, nombre)
+        os.rename(aparte, dest_path)
+        aa.olvidar(dest_path)
+        aa.registrar(dest_path, aa.avisos_de(aparte))
+        aa.olvidar(aparte)
+        return True
+
+    def _guardar_informe(self, recogidas: list[str], notas: list[Entrada]) -> None:
+        """``submitted/.recogida-<tarea>.json``: what ``make grade`` shows of this collect."""
+        tarea = self.coursedir.assignment_id
+        submitted = os.path.join(self.coursedir.root, self.coursedir.submitted_directory)
+        lineas = []
+        for e in self._rechazadas[: self.max_avisos]:
+            implicados = [a for a in dict.fromkeys([e.dueño, e.alumno]) if a]
+            lineas.append({"alumnos": implicados, "texto": f"entrada «{aa.nombre_legible(e.nombre, 160)}» "
+                                                           f"rechazada en la recogida: {e.motivo}"})
+        for (dueño, uid), n in self._resumen_de_sobrantes().items():
+            lineas.append({"alumnos": [dueño] if dueño else [],
+                           "texto": f"y {n} entradas rechazadas más de {self._quien(dueño, uid)} en la recogida "
+                                    "(no se detallan)"})
+        for e in notas:
+            lineas.append({"alumnos": [e.alumno], "texto": f"recogida: {e.nota}"})
+        informe = {"tarea": tarea, "fecha": self._ahora.strftime(FORMATO_FECHA), "recogidas": recogidas,
+                   "lineas": lineas}
+        try:
+            os.makedirs(submitted, exist_ok=True)
+            datos = json.dumps(informe, ensure_ascii=False, indent=1).encode("utf-8")
+            aa.escribir_atomico(informe_de_recogida(submitted, tarea), lambda f: os.write(f, datos))
+        except OSError as exc:
+            self.log.warning("No se pudo guardar el informe de la recogida: %s", exc)
+
+
+def observaciones_de_la_recogida(submitted: str, tarea: str) -> tuple[dict[str, list[str]], list[str]]:
+    """What the last ``nbgrader collect`` of ``tarea`` refused or remarked, for the TA's table.
+
+    Returns:
+        ``(por_alumno, generales)``: Spanish lines per student id (the student
+        an entry named and the account that made it) and the lines about
+        entries of nobody on the class list.
+    """
+    try:
+        fd = aa.abrir_archivo(informe_de_recogida(submitted, tarea))
+    except OSError:
+        return {}, []
+    try:
+        datos = os.read(fd, 4 * 1024 ** 2)
+    finally:
+        os.close(fd)
+    try:
+        informe = json.loads(datos.decode("utf-8"))
+        lineas = [(list(map(str, l.get("alumnos") or [])), str(l["texto"])) for l in informe["lineas"]]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return {}, []
+    por_alumno: dict[str, list[str]] = {}
+    generales = []
+    for alumnos, texto in lineas:
+        generales.append(texto)
+        for alumno in alumnos:
+            por_alumno.setdefault(alumno, []).append(texto)
+    return por_alumno, generales
 
 
 class PublicarComentariosSeguro(ExchangeReleaseFeedback):

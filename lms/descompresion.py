@@ -3,14 +3,21 @@
 Everything an archive holds is hostile input: entry names, declared sizes,
 file types, nesting.  :func:`descomprimir` therefore
 
-* checks the whole archive before writing anything: entry count (read from the
+* checks every entry before writing anything: entry count (read from the
   end-of-central-directory record, before the directory itself is parsed),
   declared sizes, expansion ratio, names (absolute paths, ``..``, drive
   letters, control characters, over-long components, duplicates, a file and a
   folder with the same path), types (symbolic links, devices, FIFOs) and
   encryption;
+* judges **each file on its own**: an LMS download holds the whole class, so
+  a file that breaks a rule (too big, a bomb, a link, a name that leaves its
+  folder, damaged data) is refused alone, with its path (which names its
+  student) and reason, and everything else is unpacked.  Sizes are budgeted
+  per file, per submission (the files of one student: ``grupo``) and, as a
+  guard for the disk, per download; only an archive that cannot be read at all
+  or holds more entries than allowed is refused whole;
 * never trusts a declared size: bytes are counted while they are written and
-  the archive is abandoned the moment a budget is exceeded (CPython's
+  the file is abandoned the moment a budget is exceeded (CPython's
   :mod:`zipfile` also stops at the declared size and checks the CRC);
 * writes only regular files and folders it creates itself, with
   ``O_EXCL | O_NOFOLLOW``, under a fresh folder, and checks that every path
@@ -19,9 +26,9 @@ file types, nesting.  :func:`descomprimir` therefore
 * unpacks zips found inside (a student who zipped their folder) into a folder
   next to them, up to a nesting depth, sharing the budget of the outermost
   archive, so a bomb cannot hide one level down;
-* refuses a whole archive (and removes whatever it had written) with a reason
-  in Spanish; a refused nested zip is removed and reported while the rest of
-  its parent is kept.
+* a refused nested zip (a student's own) is removed and reported while the rest
+  of its parent is kept; it has its own entry budget and shares its student's
+  byte budget.
 
 Nothing here raises for a bad archive: every problem becomes a
 :class:`Rechazo` in the :class:`Resultado`, so one bad archive never stops the
@@ -71,27 +78,38 @@ class Limites:
     """Budgets for one archive downloaded from the LMS, nested archives included.
 
     Defaults fit this course: a released notebook is ~80 KB (~3.6× smaller
-    zipped); one a student has run, with the explorables' images, a few MB.  A
-    class of 500 fits in ``bytes_totales`` with room to spare.
+    zipped); one a student has run, with the explorables' images, a few MB (and
+    may compress hundreds of times: its outputs repeat).  Every limit but
+    ``entradas`` refuses single files, never the archive.
 
     Attributes:
-        bytes_totales: bytes everything in the archive may expand to.
+        bytes_totales: bytes one download may expand to (a guard for the disk:
+            files past it are refused one by one).
         bytes_por_archivo: bytes one file inside may expand to.
-        entradas: files and folders the archive may hold (nested ones included).
+        bytes_por_entrega: bytes the files of one submission (``grupo``) may
+            expand to, nested zips included.
+        entradas: files and folders one archive may hold; more, and that
+            archive is refused whole.
+        entradas_por_entrega: files and folders of one submission (``grupo``),
+            nested zips included; past it, its files are refused one by one
+            (a nested zip that declares more is refused whole).
         proporcion: largest expansion ratio (uncompressed / compressed) allowed
-            for an entry of at least ``proporcion_desde`` bytes; zip bombs run
-            at hundreds to millions.
-        proporcion_desde: entries smaller than this are not ratio-checked.
+            for a file of at least ``proporcion_desde`` bytes; zip bombs run at
+            thousands to millions.
+        proporcion_desde: files smaller than this are not ratio-checked (they
+            cannot fill a disk: a valid 1.5 MiB notebook may compress 941×).
         profundidad: 1 = only the LMS zip is unpacked; 2 = also a zip found
             inside it (a student's zipped folder); deeper ones are refused.
     """
 
-    bytes_totales: int = 2 * GiB
+    bytes_totales: int = 8 * GiB
     bytes_por_archivo: int = 256 * MiB
     entradas: int = 20_000
     proporcion: float = 200.0
-    proporcion_desde: int = 1 * MiB
+    proporcion_desde: int = 16 * MiB
     profundidad: int = 2
+    bytes_por_entrega: int = 512 * MiB
+    entradas_por_entrega: int = 2_000
 
 
 @dataclass
@@ -132,10 +150,26 @@ class ArchivoRechazado(Exception):
 
 @dataclass
 class _Presupuesto:
-    """What is left of the outermost archive's budgets (shared with nested ones)."""
+    """What is left of one download's byte budget, and of each submission's (by ``grupo``)."""
 
     bytes: int
     entradas: int
+    por_entrega: dict = field(default_factory=dict)
+    limite_entrega: int = 0
+    entradas_entrega: dict = field(default_factory=dict)
+    limite_entradas_entrega: int = 0
+
+    def queda(self, grupo: str) -> int:
+        return min(self.bytes, self.limite_entrega - self.por_entrega.get(grupo, 0))
+
+    def gastar(self, grupo: str, n: int) -> None:
+        self.bytes -= n
+        self.por_entrega[grupo] = self.por_entrega.get(grupo, 0) + n
+
+
+def grupo_por_carpeta(ruta: PurePosixPath) -> str:
+    """Default ``grupo``: the first folder of a path (Moodle's per-student folders), or the file itself."""
+    return ruta.parts[0] if ruta.parts else ""
 
 
 def _nombre_real(info: zipfile.ZipInfo) -> str:
@@ -193,61 +227,84 @@ def _entradas_declaradas(ruta: Path) -> int | None:
     return None if not registro else int(registro[zipfile._ECD_ENTRIES_TOTAL])
 
 
-def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto
-             ) -> list[tuple[zipfile.ZipInfo, PurePosixPath | None, str]]:
-    """Check every entry before anything is written; returns (info, path, type) to extract.
+def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto, grupo
+             ) -> tuple[list[tuple[zipfile.ZipInfo, PurePosixPath | None, str, str]], list[tuple[str, str]]]:
+    """Check every entry before anything is written.
+
+    Returns:
+        ``(plan, rechazadas)``: ``(info, path, type, group)`` of what to extract
+        and ``(name, Spanish reason)`` of each entry refused on its own.
 
     Raises:
-        ArchivoRechazado: the first problem found, in Spanish.
+        ArchivoRechazado: the archive holds more entries than allowed.
     """
     infos = zf.infolist()
     if len(infos) > presupuesto.entradas:
-        raise ArchivoRechazado(f"tiene {len(infos)} entradas (límite: {limites.entradas})")
-    plan, archivos, carpetas, total = [], set(), set(), 0
+        raise ArchivoRechazado(f"tiene {len(infos)} entradas (límite: {presupuesto.entradas})")
+    plan, rechazadas, archivos, carpetas = [], [], set(), set()
+    previstos: dict[str, int] = {}
+    total = 0
     for info in infos:
         nombre = _nombre_real(info)
-        ruta = _ruta_segura(nombre)
-        tipo = _tipo(info)
-        if tipo == "enlace":
-            raise ArchivoRechazado(f"contiene un enlace simbólico ({legible(nombre)}): no se sigue")
-        if tipo == "especial":
-            raise ArchivoRechazado(f"contiene un archivo especial ({legible(nombre)}), no un archivo normal")
-        if info.flag_bits & 0x1:
-            raise ArchivoRechazado(f"está protegido con contraseña ({legible(nombre)})")
-        if ruta is None or BASURA.search(str(ruta) + ("/" if tipo == "carpeta" else "")):
-            plan.append((info, None, "basura" if ruta is not None else "raiz"))
+        try:
+            ruta = _ruta_segura(nombre)
+            tipo = _tipo(info)
+            if tipo == "enlace":
+                raise ArchivoRechazado("es un enlace simbólico: no se sigue")
+            if tipo == "especial":
+                raise ArchivoRechazado("es un archivo especial, no un archivo normal")
+            if info.flag_bits & 0x1:
+                raise ArchivoRechazado("está protegido con contraseña")
+            if ruta is None or BASURA.search(str(ruta) + ("/" if tipo == "carpeta" else "")):
+                plan.append((info, None, "basura" if ruta is not None else "raiz", ""))
+                continue
+            clave = grupo(ruta)
+            if presupuesto.entradas_entrega.get(clave, 0) + 1 > presupuesto.limite_entradas_entrega:
+                raise ArchivoRechazado(f"su entrega pasaría de {presupuesto.limite_entradas_entrega} archivos y "
+                                       "carpetas (límite por entrega)")
+            if tipo == "carpeta":
+                if ruta in archivos:
+                    raise ArchivoRechazado("tiene el mismo nombre que un archivo")
+            else:
+                if ruta in archivos:
+                    raise ArchivoRechazado("hay dos entradas con el mismo nombre: se queda la primera")
+                if ruta in carpetas:
+                    raise ArchivoRechazado("tiene el mismo nombre que una carpeta")
+                if info.file_size >= limites.proporcion_desde:
+                    if info.compress_size <= 0 or info.file_size / info.compress_size > limites.proporcion:
+                        veces = f"{info.file_size / max(info.compress_size, 1):,.0f}".replace(",", ".")
+                        raise ArchivoRechazado(
+                            f"se expandiría {veces} veces hasta {tamano(info.file_size)} (límite: "
+                            f"{limites.proporcion:g} veces desde {tamano(limites.proporcion_desde)}): parece una "
+                            "bomba de descompresión")
+                if info.file_size > limites.bytes_por_archivo:
+                    raise ArchivoRechazado(f"ocuparía {tamano(info.file_size)} (límite por archivo: "
+                                           f"{tamano(limites.bytes_por_archivo)})")
+                if previstos.get(clave, 0) + info.file_size > presupuesto.limite_entrega - \
+                        presupuesto.por_entrega.get(clave, 0):
+                    raise ArchivoRechazado(f"su entrega pasaría de {tamano(limites.bytes_por_entrega)} "
+                                           "(límite por entrega)")
+                if total + info.file_size > presupuesto.bytes:
+                    raise ArchivoRechazado(f"la descarga pasaría de {tamano(limites.bytes_totales)} "
+                                           "(límite de la descarga)")
+            for padre in ruta.parents:
+                if padre != PurePosixPath(".") and padre in archivos:
+                    raise ArchivoRechazado(f"su carpeta «{legible(str(padre))}» tiene el mismo nombre que un archivo")
+        except ArchivoRechazado as e:
+            rechazadas.append((legible(nombre), e.args[0]))
             continue
+        presupuesto.entradas_entrega[clave] = presupuesto.entradas_entrega.get(clave, 0) + 1
         if tipo == "carpeta":
-            if ruta in archivos:
-                raise ArchivoRechazado(f"tiene un archivo y una carpeta con el mismo nombre ({legible(nombre)})")
             carpetas.add(ruta)
         else:
-            if ruta in archivos:
-                raise ArchivoRechazado(f"tiene dos entradas con el mismo nombre ({legible(nombre)})")
-            if ruta in carpetas:
-                raise ArchivoRechazado(f"tiene un archivo y una carpeta con el mismo nombre ({legible(nombre)})")
             archivos.add(ruta)
-            if info.file_size >= limites.proporcion_desde:
-                if info.compress_size <= 0 or info.file_size / info.compress_size > limites.proporcion:
-                    veces = f"{info.file_size / max(info.compress_size, 1):,.0f}".replace(",", ".")
-                    raise ArchivoRechazado(
-                        f"«{legible(nombre)}» se expandiría {veces} veces (límite: {limites.proporcion:g}): "
-                        "parece una bomba de descompresión")
-            if info.file_size > limites.bytes_por_archivo:
-                raise ArchivoRechazado(
-                    f"«{legible(nombre)}» ocuparía {tamano(info.file_size)} "
-                    f"(límite por archivo: {tamano(limites.bytes_por_archivo)})")
+            previstos[clave] = previstos.get(clave, 0) + info.file_size
             total += info.file_size
-            if total > presupuesto.bytes:
-                raise ArchivoRechazado(
-                    f"se descomprimiría a más de {tamano(limites.bytes_totales)} (límite del archivo)")
         for padre in ruta.parents:
             if padre != PurePosixPath("."):
-                if padre in archivos:
-                    raise ArchivoRechazado(f"tiene un archivo y una carpeta con el mismo nombre ({legible(str(padre))})")
                 carpetas.add(padre)
-        plan.append((info, ruta, tipo))
-    return plan
+        plan.append((info, ruta, tipo, clave))
+    return plan, rechazadas
 
 
 def _crear_carpetas(raiz: Path, relativa: PurePosixPath) -> Path:
@@ -269,23 +326,32 @@ def _dentro(raiz: Path, destino: Path) -> bool:
 
 
 def _escribir(zf: zipfile.ZipFile, info: zipfile.ZipInfo, destino: Path, limites: Limites,
-              presupuesto: _Presupuesto) -> int:
-    """Stream one entry to ``destino`` counting real bytes; returns the bytes written."""
+              presupuesto: _Presupuesto, grupo: str) -> int:
+    """Stream one entry to ``destino`` counting real bytes; returns the bytes written.
+
+    Raises:
+        ArchivoRechazado: more data than declared or than the budgets allow
+            (the partial file is removed).
+    """
     escritos = 0
+    queda = presupuesto.queda(grupo)
     fd = os.open(destino, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "wb") as salida, zf.open(info) as entrada:
-        while True:
-            trozo = entrada.read(TROZO)
-            if not trozo:
-                break
-            escritos += len(trozo)
-            if escritos > info.file_size or escritos > limites.bytes_por_archivo:
-                raise ArchivoRechazado(f"«{legible(info.filename)}» trae más datos de los que declara")
-            if escritos > presupuesto.bytes:
-                raise ArchivoRechazado(
-                    f"se descomprimiría a más de {tamano(limites.bytes_totales)} (límite del archivo)")
-            salida.write(trozo)
-    presupuesto.bytes -= escritos
+    try:
+        with os.fdopen(fd, "wb") as salida, zf.open(info) as entrada:
+            while True:
+                trozo = entrada.read(TROZO)
+                if not trozo:
+                    break
+                escritos += len(trozo)
+                if escritos > info.file_size or escritos > limites.bytes_por_archivo:
+                    raise ArchivoRechazado("trae más datos de los que declara")
+                if escritos > queda:
+                    raise ArchivoRechazado("no cabe en el límite de su entrega o de la descarga")
+                salida.write(trozo)
+    except BaseException:
+        os.unlink(destino)
+        raise
+    presupuesto.gastar(grupo, escritos)
     try:
         fecha = time.mktime((*info.date_time, 0, 0, -1))
         os.utime(destino, (fecha, fecha), follow_symlinks=False)
@@ -304,45 +370,61 @@ def _carpeta_libre(padre: Path, nombre: str) -> Path:
 
 
 def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Presupuesto,
-                  profundidad: int, raiz: Path, resultado: Resultado, nombre_visible: str) -> None:
-    """Unpack ``ruta`` into the new folder ``destino`` or raise ArchivoRechazado (leaving nothing)."""
+                  profundidad: int, raiz: Path, resultado: Resultado, nombre_visible: str, grupo) -> None:
+    """Unpack ``ruta`` into the new folder ``destino``, refusing single entries with their reason.
+
+    Raises:
+        ArchivoRechazado: the archive as a whole (unreadable, too many
+            entries, nested too deep); nothing is left of it then.
+    """
     if profundidad > limites.profundidad:
         raise ArchivoRechazado(
             f"es un zip dentro de otro zip más allá de {limites.profundidad} niveles: no se descomprime")
     declaradas = _entradas_declaradas(ruta)
     if declaradas is not None and declaradas > presupuesto.entradas:
-        raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {limites.entradas})")
+        raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {presupuesto.entradas})")
     try:
         zf = zipfile.ZipFile(ruta)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError) as e:
         raise ArchivoRechazado(f"no es un zip válido o está dañado ({legible(str(e), 80)})") from None
-    anidados: list[Path] = []
+    anidados: list[tuple[Path, str]] = []
+
+    def rechazar(nombre: str, motivo: str) -> None:
+        resultado.rechazos.append(Rechazo(legible(f"{nombre_visible}/{nombre}"), motivo))
+
     try:
         with zf:
-            plan = _revisar(zf, limites, presupuesto)
-            presupuesto.entradas -= len(plan)
+            plan, rechazadas = _revisar(zf, limites, presupuesto, grupo)
+            for nombre, motivo in rechazadas:
+                rechazar(nombre, motivo)
             os.mkdir(destino, 0o755)
-            for info, relativa, tipo in plan:
+            for info, relativa, tipo, clave in plan:
                 if tipo == "basura":
                     resultado.ignorados.append(f"{nombre_visible}/{legible(info.filename)}")
                     continue
                 if tipo == "raiz":
                     continue
-                if tipo == "carpeta":
-                    _crear_carpetas(destino, relativa)
-                    continue
-                carpeta = _crear_carpetas(destino, relativa.parent) if relativa.parent.parts else destino
-                objetivo = carpeta / relativa.name
-                if not _dentro(raiz, objetivo):
-                    raise ArchivoRechazado(f"«{legible(str(relativa))}» saldría de la carpeta de extracción")
                 try:
-                    resultado.bytes += _escribir(zf, info, objetivo, limites, presupuesto)
-                except FileExistsError:
-                    raise ArchivoRechazado(f"tiene dos entradas con el mismo nombre ({legible(str(relativa))})") \
-                        from None
+                    if tipo == "carpeta":
+                        _crear_carpetas(destino, relativa)
+                        continue
+                    carpeta = _crear_carpetas(destino, relativa.parent) if relativa.parent.parts else destino
+                    objetivo = carpeta / relativa.name
+                    if not _dentro(raiz, objetivo):
+                        raise ArchivoRechazado("saldría de la carpeta de extracción")
+                    try:
+                        resultado.bytes += _escribir(zf, info, objetivo, limites, presupuesto, clave)
+                    except FileExistsError:
+                        raise ArchivoRechazado("hay dos entradas con el mismo nombre") from None
+                    except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError,
+                            ValueError) as e:
+                        raise ArchivoRechazado(f"sus datos están dañados ({legible(str(e), 80)})") from None
+                except ArchivoRechazado as e:
+                    rechazar(str(relativa), e.args[0])
+                    continue
                 resultado.archivos += 1
                 if relativa.suffix.lower() in EXTENSIONES_ZIP:
-                    anidados.append(objetivo)
+                    anidados.append((objetivo, clave))
     except ArchivoRechazado:
         shutil.rmtree(destino, ignore_errors=True)
         raise
@@ -350,22 +432,28 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
             ValueError) as e:
         shutil.rmtree(destino, ignore_errors=True)
         raise ArchivoRechazado(f"no es un zip válido o está dañado ({legible(str(e), 80)})") from None
-    for interno in anidados:
+    for interno, clave in anidados:
         visible = f"{nombre_visible}/{interno.relative_to(destino).as_posix()}"
         carpeta = _carpeta_libre(interno.parent, interno.stem)
+        # a student's own zip: the byte and entry budgets of that student's submission
+        queda = presupuesto.limite_entradas_entrega - presupuesto.entradas_entrega.get(clave, 0)
+        propio = _Presupuesto(presupuesto.bytes, max(queda, 0), presupuesto.por_entrega, presupuesto.limite_entrega,
+                              presupuesto.entradas_entrega, presupuesto.limite_entradas_entrega)
         try:
-            _descomprimir(interno, carpeta, limites, presupuesto, profundidad + 1, raiz, resultado, visible)
+            _descomprimir(interno, carpeta, limites, propio, profundidad + 1, raiz, resultado, visible,
+                          lambda _ruta, c=clave: c)
         except ArchivoRechazado as e:
             resultado.rechazos.append(Rechazo(legible(visible), e.args[0]))
         else:
             resultado.anidados.append(carpeta.relative_to(raiz).as_posix())
         finally:
+            presupuesto.bytes = propio.bytes
             interno.unlink(missing_ok=True)
             resultado.archivos -= 1
 
 
 def descomprimir(ruta: Path | str, destino: Path | str, limites: Limites = Limites(),
-                 nombre_visible: str | None = None) -> Resultado:
+                 nombre_visible: str | None = None, grupo=grupo_por_carpeta) -> Resultado:
     """Unpack the zip ``ruta`` into the new folder ``destino``, within ``limites``.
 
     Args:
@@ -373,11 +461,14 @@ def descomprimir(ruta: Path | str, destino: Path | str, limites: Limites = Limit
         destino: a folder that must not exist yet; its parent must.
         limites: budgets for this archive and everything nested in it.
         nombre_visible: how reports name the archive (default: its file name).
+        grupo: the submission an entry's path belongs to (its byte budget is
+            ``limites.bytes_por_entrega``); default: its first folder.
 
     Returns:
         A :class:`Resultado`; paths in it are relative to ``destino.parent``.
-        When the archive itself is refused, ``destino`` does not exist
-        afterwards and the only entry of ``rechazos`` says why.
+        Each refused file is a ``rechazos`` entry named
+        ``<archive>/<path inside>``.  When the archive itself is refused,
+        ``destino`` does not exist afterwards and the only entry says why.
     """
     ruta, destino = Path(ruta), Path(destino)
     resultado = Resultado()
@@ -388,8 +479,9 @@ def descomprimir(ruta: Path | str, destino: Path | str, limites: Limites = Limit
             raise ArchivoRechazado("es un enlace simbólico: no se sigue")
         if not stat.S_ISREG(modo):
             raise ArchivoRechazado("no es un archivo normal")
-        presupuesto = _Presupuesto(limites.bytes_totales, limites.entradas)
-        _descomprimir(ruta, destino, limites, presupuesto, 1, destino.parent, resultado, visible)
+        presupuesto = _Presupuesto(limites.bytes_totales, limites.entradas, {}, limites.bytes_por_entrega, {},
+                                   limites.entradas_por_entrega)
+        _descomprimir(ruta, destino, limites, presupuesto, 1, destino.parent, resultado, visible, grupo)
     except ArchivoRechazado as e:
         resultado.rechazos.insert(0, Rechazo(legible(visible), e.args[0]))
     return resultado
@@ -419,7 +511,8 @@ def _copiar(origen: Path, destino: Path, limites: Limites) -> int:
     return copiados
 
 
-def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = Limites()) -> Resultado:
+def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = Limites(),
+                    grupo=grupo_por_carpeta) -> Resultado:
     """Unpack every zip of ``origen`` (recursively) and copy its other files into ``destino``.
 
     This is what nbgrader's ``zip_collect`` does with the ``archive`` folder,
@@ -431,6 +524,7 @@ def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = 
         origen: the folder the TA dropped the downloads in.
         destino: an existing, empty folder.
         limites: budgets for each archive.
+        grupo: the submission a path inside an archive belongs to (see :func:`descomprimir`).
 
     Returns:
         A :class:`Resultado` with paths relative to ``destino``; ``anidados``
@@ -462,7 +556,7 @@ def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = 
             fecha = os.lstat(fuente).st_mtime
             if fuente.suffix.lower() in EXTENSIONES_ZIP:
                 carpeta_zip = _carpeta_libre(salida, fuente.stem)
-                resultado = descomprimir(fuente, carpeta_zip, limites, visible)
+                resultado = descomprimir(fuente, carpeta_zip, limites, visible, grupo)
                 if carpeta_zip.exists():
                     total.descargas[carpeta_zip.relative_to(destino).as_posix()] = fecha
                 total.rechazos += resultado.rechazos

@@ -93,7 +93,8 @@ def recoger_descargas(raiz: Path, nbgrader: Ejecutor | None = None) -> list[str]
         informe = leer_informe(raiz / DESCARGAS / tarea / INFORME)
         lineas += [f"  {l['texto']}" for l in informe.get("lineas", [])]
         if not informe.get("entregas"):
-            lineas.append("  no se recogió ninguna entrega")
+            lineas.append(f"  no se recogió ninguna entrega aunque la descarga tiene archivos: mira los motivos de "
+                          f"arriba (make grade terminará con error)")
         for alumno in sorted(antes - set(informe.get("entregas", {}))):
             retirar(raiz, tarea, alumno)
             lineas.append(f"  {alumno}: la descarga ya no lo trae (¿otro id con la lista de clase?): se retira "
@@ -139,14 +140,47 @@ def retirar(raiz: Path, tarea: str, alumno: str) -> None:
 
 
 def alumnos_sin_entrega(raiz: Path, presentes: list[str]) -> list[str]:
-    """Roster students with no folder in ``submitted/`` ("sin entrega" in the grade table).
+    """Students with no folder in ``submitted/`` ("sin entrega" in the grade table): the roster's, and
+    everyone a download names whose files were all refused or ignored (their reasons:
+    :func:`motivos_sin_recoger`).
 
     Only when the course is collecting from an LMS (``downloaded/<tarea>/archive/``
     is not empty), so a roster left behind never mixes with the samples.
     """
     if not tareas_con_descarga(raiz):
         return []
-    return [a for a in leer_lista(raiz / DESCARGAS / LISTA).ids() if a not in set(presentes)]
+    ya = set(presentes)
+    faltan = [a for a in leer_lista(raiz / DESCARGAS / LISTA).ids() if a not in ya]
+    for alumno, _tarea in motivos_sin_recoger(raiz):
+        if alumno not in ya and alumno not in faltan and lista_id_valido(alumno):
+            faltan.append(alumno)
+    return faltan
+
+
+def motivos_sin_recoger(raiz: Path) -> dict[tuple[str, str], list[str]]:
+    """``(alumno, tarea)`` → why nothing of that student was collected from the LMS download.
+
+    For every person a download names (Moodle's or Canvas's file names) who
+    got no notebook collected for that assignment: the report's lines about
+    them (refused files, ignored files), so the grade table gives them a row
+    with the reason.
+    """
+    motivos: dict[tuple[str, str], list[str]] = {}
+    for tarea in tareas_con_descarga(raiz):
+        informe = leer_informe(raiz / DESCARGAS / tarea / INFORME)
+        recogidos = set(informe.get("entregas", {}))
+        for linea in informe.get("lineas", []):
+            alumno = linea.get("alumno") if isinstance(linea, dict) else None
+            if isinstance(alumno, str) and alumno not in recogidos:
+                texto = str(linea.get("texto", ""))
+                motivos.setdefault((alumno, tarea), []).append(texto.removeprefix(f"{alumno}: "))
+    return motivos
+
+
+def descargas_sin_recoger(raiz: Path) -> list[str]:
+    """Assignments whose LMS download has files but from which nothing was collected (``make grade`` fails)."""
+    return [t for t in tareas_con_descarga(raiz)
+            if not leer_informe(raiz / DESCARGAS / t / INFORME).get("entregas")]
 
 
 def preparar_subidas(raiz: Path, nbgrader: Ejecutor | None = None) -> list[str]:

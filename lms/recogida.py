@@ -73,27 +73,49 @@ class ExtraccionSegura(ExtractorPlugin):
     """
 
     zip_ext = List([".zip"], help="Archive extensions unpacked (others are reported).").tag(config=True)
-    max_bytes = Integer(Limites.bytes_totales, help="Bytes one downloaded archive may expand to.").tag(config=True)
+    max_bytes = Integer(Limites.bytes_totales, help="Bytes one downloaded archive may expand to (files past "
+                                                    "it are refused one by one).").tag(config=True)
     max_bytes_por_archivo = Integer(Limites.bytes_por_archivo,
                                     help="Bytes one file inside an archive may expand to.").tag(config=True)
-    max_entradas = Integer(Limites.entradas, help="Entries one archive may hold, nested ones included."
-                           ).tag(config=True)
-    max_proporcion = Float(Limites.proporcion, help="Largest expansion ratio of an entry of 1 MiB or more."
-                           ).tag(config=True)
+    max_bytes_por_entrega = Integer(Limites.bytes_por_entrega,
+                                    help="Bytes the files of one student's submission may expand to.").tag(config=True)
+    max_entradas = Integer(Limites.entradas, help="Entries one downloaded archive may hold.").tag(config=True)
+    max_entradas_por_entrega = Integer(Limites.entradas_por_entrega,
+                                       help="Files and folders of one student's submission, nested zips "
+                                            "included.").tag(config=True)
+    max_proporcion = Float(Limites.proporcion, help="Largest expansion ratio of a file of proporcion_desde "
+                                                    "bytes or more.").tag(config=True)
+    proporcion_desde = Integer(Limites.proporcion_desde, help="Files smaller than this are not ratio-checked."
+                               ).tag(config=True)
     max_profundidad = Integer(Limites.profundidad, help="1: only the LMS zip; 2: also zips inside it."
                               ).tag(config=True)
 
     def limites(self) -> Limites:
-        return Limites(self.max_bytes, self.max_bytes_por_archivo, self.max_entradas, self.max_proporcion,
-                       Limites.proporcion_desde, self.max_profundidad)
+        return Limites(bytes_totales=self.max_bytes, bytes_por_archivo=self.max_bytes_por_archivo,
+                       entradas=self.max_entradas, proporcion=self.max_proporcion,
+                       proporcion_desde=self.proporcion_desde, profundidad=self.max_profundidad,
+                       bytes_por_entrega=self.max_bytes_por_entrega,
+                       entradas_por_entrega=self.max_entradas_por_entrega)
 
     def extract(self, archive_path: str, extracted_path: str) -> None:
-        resultado = extraer_carpeta(Path(archive_path), Path(extracted_path), self.limites())
+        resultado = extraer_carpeta(Path(archive_path), Path(extracted_path), self.limites(), entrega_del_lms)
         for rechazo in resultado.rechazos:
             self.log.warning("Archivo rechazado «%s»: %s", rechazo.archivo, rechazo.motivo)
         self.log.info("Descomprimidos %d archivos (%s bytes); %d rechazados", resultado.archivos,
                       resultado.bytes, len(resultado.rechazos))
         guardar_informe(Path(extracted_path).parent / INFORME, {"extraccion": informe_de_extraccion(resultado)})
+
+
+def entrega_del_lms(ruta) -> str:
+    """The submission a path inside an LMS download belongs to (its student's byte budget).
+
+    Moodle's and Canvas's names say whose it is (:func:`lms.formatos.identificar`);
+    anything else is budgeted by its first folder.
+    """
+    encontrado = formatos.identificar(tuple(ruta.parts))
+    if encontrado:
+        return "\0".join(encontrado[0].clave)
+    return ruta.parts[0] if ruta.parts else ""
 
 
 def informe_de_extraccion(resultado) -> dict:

@@ -39,6 +39,7 @@ from scripts.calificacion import aislamiento, razones as razones_de, reparto  # 
 from scripts.calificacion.lote import Entrega, Lote  # noqa: E402
 from scripts.calificacion.ordenes import Nbgrader  # noqa: E402
 from scripts.calificacion.progreso import Progreso  # noqa: E402
+from grader_tests.intercambio import observaciones_de_la_recogida  # noqa: E402
 
 
 def tareas(raiz: Path | None = None) -> list[str]:
@@ -154,6 +155,12 @@ def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool) -> 
     recogida = lms.recoger_descargas(raiz, nbgrader)      # downloaded/<tarea>/archive/ (Moodle, Canvas)
     for linea in recogida:
         print(observaciones.legible(linea))
+    for tarea in tareas(raiz):                            # what the last nbgrader collect refused
+        _, generales = observaciones_de_la_recogida(str(raiz / "submitted"), tarea)
+        if generales:
+            print(f"Recogida del intercambio de {tarea} (último nbgrader collect):")
+            for linea in generales:
+                print(observaciones.legible(f"  {linea}"))
     if forzar_muestras or not (samples.has_real_submissions(raiz / "submitted") or recogida):
         nombres = samples.build_samples(raiz)
         print(f"Entregas de muestra: {', '.join(nombres)}")
@@ -202,13 +209,19 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
         raise
     resultado = Resultado(alumnos=mios, tareas=ids, fragmento=fragmento)
     for tarea in ids:
+        de_la_recogida, _ = observaciones_de_la_recogida(str(raiz / "submitted"), tarea)
         for alumno in mios:
             if not (raiz / "submitted" / alumno / tarea).is_dir():
-                resultado.razones[(alumno, tarea)] = ["no entregó esta tarea"]
+                resultado.razones[(alumno, tarea)] = ["no entregó esta tarea", *de_la_recogida.get(alumno, [])]
                 continue
-            lista = observaciones_de(raiz, alumno, tarea, entregas.get((alumno, tarea), Entrega()))
+            lista = de_la_recogida.get(alumno, []) + \
+                observaciones_de(raiz, alumno, tarea, entregas.get((alumno, tarea), Entrega()))
             if lista:
                 resultado.razones[(alumno, tarea)] = lista
+    if fragmento is None:
+        for (alumno, tarea), lista in lms.motivos_sin_recoger(raiz).items():    # refused in the LMS download
+            if alumno not in mios:
+                resultado.razones[(alumno, tarea)] = ["no se recogió nada de su entrega del LMS", *lista]
     return resultado
 
 
@@ -332,6 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     for paso in PASOS_TRAS_CALIFICAR:
         for linea in paso(RAIZ, resultado):
             print(observaciones.legible(linea))
+    vacias = lms.descargas_sin_recoger(RAIZ)
+    if vacias:
+        print(f"ERROR: no se recogió ninguna entrega de la descarga del LMS de {', '.join(vacias)} aunque tiene "
+              "archivos (los motivos están en el informe de recogida de arriba).", file=sys.stderr)
+        return 1
     return 0
 
 

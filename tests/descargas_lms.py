@@ -108,3 +108,22 @@ def escribir(ruta: Path, datos: bytes, epoca: float | None = None) -> Path:
         import os
         os.utime(ruta, (epoca, epoca))
     return ruta
+
+
+def cuaderno_comprimible(datos: bytes | None = None, relleno: int = 3 * 512 * 1024) -> bytes:
+    """A valid notebook that compresses hundreds of times: ``datos`` (a notebook) plus ``relleno``
+    bytes of one repeated character in its metadata, where nbgrader and the feedback ignore them.
+
+    Without ``datos``, a minimal one (one code cell): 1.5 MiB by default, which deflate compresses
+    about 900 times, as a real notebook full of repeated output does.
+    """
+    import json
+    nb = json.loads(datos) if datos else {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {}, "outputs": [],
+                   "source": "print('hola')"}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5}
+    nb["metadata"]["relleno"] = ""
+    base = len(json.dumps(nb).encode())
+    nb["metadata"]["relleno"] = "0" * max(relleno - base, 0)
+    return json.dumps(nb).encode()

@@ -16,7 +16,9 @@ tests/test_hub.py and tests/navegador/test_6_hub.py run the hub for real.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -308,10 +310,42 @@ def test_z2jh_opciones_reales_y_python_que_funciona():
     spawner = SimpleNamespace(user=usuario, environment={"CURSO_HUB_CURSO": CURSO})
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"] == "/opt/curso/jupyter/alumnado:/opt/curso/jupyter/comun"
-    assert c.KubeSpawner.uid(spawner) == 200007
+    assert c.KubeSpawner.uid(spawner) == 10007
+    usuario.id = 60000
+    with pytest.raises(RuntimeError, match="65536"):
+        c.KubeSpawner.uid(spawner)
+    usuario.id = 7
     usuario.groups = [SimpleNamespace(name=f"formgrade-{CURSO}")]
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"].startswith("/opt/curso/jupyter/profesorado:")
+
+
+def test_z2jh_el_hub_dice_quien_es_cada_uid(tmp_path):
+    """The hub writes <cuentas>/<uid> with the user's name; collect's Cuentas reads it (issue 19.1)."""
+    from traitlets.config import Config
+    from grader_tests.intercambio import Cuentas
+    codigo = _valores_z2jh()["hub"]["extraConfig"]["curso-atencion"]
+    assert '"/srv/curso-cuentas"' in codigo
+    c = Config()
+    exec(compile(codigo.replace('"/srv/curso-cuentas"', repr(str(tmp_path))), "hub.extraConfig", "exec"),  # noqa: S102
+         {"c": c})
+    spawner = SimpleNamespace(user=SimpleNamespace(id=7, name="ana", groups=[]), environment={})
+    c.KubeSpawner.pre_spawn_hook(spawner)
+    assert (tmp_path / "10007").read_text() == "ana" and stat.S_IMODE((tmp_path / "10007").stat().st_mode) == 0o600
+    assert Cuentas(carpeta=str(tmp_path)).nombre(10007) == "ana"
+    if os.geteuid() == 0:          # a file the hub did not write (another owner) says nothing
+        (tmp_path / "10008").write_text("intrusa")
+        os.chown(tmp_path / "10008", 4242, 4242)
+        assert Cuentas(carpeta=str(tmp_path)).nombre(10008) is None
+    # the formgrader mounts the same volume, read-only, where the course's config looks for it
+    [despliegue] = [d for d in _documentos("formgrader.yaml") if d["kind"] == "Deployment"]
+    contenedor = despliegue["spec"]["template"]["spec"]["containers"][0]
+    entorno = {e["name"]: e.get("value") for e in contenedor["env"]}
+    montaje = next(m for m in contenedor["volumeMounts"] if m["name"] == "cuentas")
+    assert montaje["mountPath"] == entorno["CURSO_CUENTAS"] == "/srv/curso-cuentas" and montaje["readOnly"]
+    hub = _valores_z2jh()["hub"]
+    assert hub["extraVolumeMounts"][0]["mountPath"] == "/srv/curso-cuentas"
+    assert "CURSO_CUENTAS" in (RAIZ / "nbgrader_config.py").read_text()
 
 
 def test_z2jh_coincide_con_el_hub_de_una_maquina_y_con_los_manifiestos(config_hub):

@@ -15,7 +15,11 @@ The accounts and folders are removed afterwards.
 from __future__ import annotations
 
 import json
+import os
+import pwd
 import re
+import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -112,13 +116,25 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
         alumno.accion("submit", TAREA)
         enviadas = alumno.tareas()[TAREA]
         assert enviadas["status"] == "submitted" and enviadas["submissions"], enviadas
+        # the hub's submit (entrega_honesta.py): the entry is its author's alone
+        [entrada] = (hub.intercambio / hub.curso / "inbound").glob(f"{nombre}+{TAREA}+*")
+        assert entrada.stat().st_uid == pwd.getpwnam(nombre).pw_uid
+        assert stat.S_IMODE(entrada.stat().st_mode) == 0o755, oct(entrada.stat().st_mode)
 
         # students never reach the course's service
         assert alumno.abrir_formgrader().status_code == 403
 
-    # --- the TA: collect, autograde each submission, compare with the command line
+    # --- a hostile student (issue 19.1): from their own account, entries in inbound named after the
+    # classmate (newer than the classmate's own, a blank notebook) and with an unreadable date
+    atacante, victima = hub.alumnado
+    _como(atacante, FORJAR, str(hub.intercambio / hub.curso / "inbound"), victima, TAREA)
+
+    # --- the TA: collect (formgrader's button), autograde each submission, compare with the command line
     recogida = ta.formgrader("POST", f"assignment/{TAREA}/collect")
     assert recogida["success"], recogida
+    registro = recogida.get("log", "")
+    assert f"suplantación: dice ser de «{victima}» pero la creó la cuenta «{atacante}»" in registro, registro
+    assert "fecha ilegible" in registro and "fecha en el futuro" in registro, registro
     for nombre in alumnos:
         resultado = ta.formgrader("POST", f"submission/{TAREA}/{nombre}/autograde")
         assert resultado["success"], resultado.get("error") or resultado
@@ -151,3 +167,50 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
             assert oculto not in html, f"{nombre}: los comentarios enseñan código oculto ({oculto})"
         if muestra_de[nombre] != "perfecta":
             assert "Diagnóstico probable" in html, f"{nombre}: el comentario no explica el error"
+
+
+# What the hostile student runs from their own account: an entry in inbound with a classmate's name
+# (newer than the classmate's own), and their own entries dated 2099 and with an unreadable date.
+FORJAR = """
+import datetime, os, sys
+inbound, victima, tarea = sys.argv[1:]
+ahora = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+yo = os.environ["USER"]
+for nombre in (f"{victima}+{tarea}+{ahora}+forjada", f"{yo}+{tarea}+2099-01-01 00:00:00.000000 UTC+x",
+               f"{yo}+{tarea}+pasado mañana+y"):
+    os.mkdir(os.path.join(inbound, nombre))
+    with open(os.path.join(inbound, nombre, "codificacion_posicional.ipynb"), "w") as f:
+        f.write('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+"""
+
+
+def _como(usuario: str, programa: str, *argumentos: str) -> subprocess.CompletedProcess:
+    """Run ``python -c programa`` as ``usuario`` (with their own environment), as their terminal would."""
+    proceso = subprocess.run(["runuser", "-u", usuario, "--", "env", f"USER={usuario}", "/usr/bin/python3", "-c",
+                              programa, *argumentos], capture_output=True, text=True, timeout=60, cwd="/")
+    assert proceso.returncode == 0, proceso.stderr
+    return proceso
+
+
+def test_casas_privadas_y_permisos_del_intercambio(hub):
+    """Issue 19.6: every account's home is 0700 (nobody reads a classmate's notebook or submission secret);
+    the exchange keeps nbgrader's modes (inbound not listable, feedback not listable)."""
+    cuentas = [*hub.profesorado, *hub.alumnado, hub.cuenta_servicio]
+    for nombre in cuentas:
+        casa = pwd.getpwnam(nombre).pw_dir
+        assert stat.S_IMODE(os.stat(casa).st_mode) == 0o700, (nombre, oct(os.stat(casa).st_mode))
+    uno, otro = hub.alumnado
+    casa_otro = pwd.getpwnam(otro).pw_dir
+    intento = subprocess.run(["runuser", "-u", uno, "--", "ls", casa_otro], capture_output=True, text=True)
+    assert intento.returncode != 0 and "Permission denied" in intento.stderr, intento
+    raiz = hub.intercambio
+    curso = raiz / hub.curso
+    assert stat.S_IMODE(raiz.stat().st_mode) == 0o1777
+    assert stat.S_IMODE(curso.stat().st_mode) == 0o755
+    assert curso.stat().st_uid == pwd.getpwnam(hub.cuenta_servicio).pw_uid
+    for carpeta, modo in (("inbound", 0o733), ("outbound", 0o755)):
+        if (curso / carpeta).exists():
+            assert stat.S_IMODE((curso / carpeta).stat().st_mode) & 0o777 == modo, (carpeta,
+                                                                                   oct((curso / carpeta).stat().st_mode))
+    intento = subprocess.run(["runuser", "-u", uno, "--", "ls", str(curso / "inbound")], capture_output=True, text=True)
+    assert intento.returncode != 0, "un alumno puede listar inbound"

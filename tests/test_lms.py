@@ -19,13 +19,14 @@ from pathlib import Path
 import pytest
 
 from conftest import RAIZ
-from descargas_lms import NB1, NB2, T1, T2, canvas, escribir, hoja_moodle, libro_canvas, moodle, zip_de
+from descargas_lms import (NB1, NB2, T1, T2, canvas, cuaderno_comprimible, escribir, hoja_moodle, libro_canvas,
+                           moodle, zip_de)
 
 from lms import comentarios, formatos
 from lms.descompresion import Limites, descomprimir, extraer_carpeta
 from lms.exportadores import HojaDeCalificacionMoodle, LibroDeCalificacionesCanvas
 from lms.lista_de_clase import id_provisional, leer_lista
-from lms.recogida import clasificar, guardar_informe, informe_de_extraccion
+from lms.recogida import clasificar, entrega_del_lms, guardar_informe, informe_de_extraccion
 
 RELEASE = RAIZ / "release"
 pytestmark = pytest.mark.filterwarnings("ignore:Duplicate name")
@@ -126,14 +127,24 @@ def extraccion_mala(tmp_path_factory):
     return {"base": base, "destino": destino, "resultado": resultado, "antes": antes}
 
 
+# what is refused as a whole: an archive that cannot be read, or with too many entries (everything
+# else is refused file by file: an LMS download holds the whole class)
+ENTEROS = {"corrupto.zip", "truncado.zip", "muchas.zip"}
+
+
 @pytest.mark.parametrize("nombre", sorted(MALOS))
 def test_cada_archivo_malo_se_rechaza_con_su_motivo(extraccion_mala, nombre):
-    motivos = [r.motivo for r in extraccion_mala["resultado"].rechazos
-               if r.archivo == nombre or r.archivo.startswith(nombre + "/")]
-    assert motivos, (nombre, extraccion_mala["resultado"].rechazos)
-    assert MALOS[nombre][1] in " ".join(motivos), motivos
-    if nombre != "profundo.zip":      # a nested zip too deep is dropped; the rest of its parent is kept
-        assert not (extraccion_mala["destino"] / nombre.removesuffix(".zip")).exists()
+    rechazos = [r for r in extraccion_mala["resultado"].rechazos
+                if r.archivo == nombre or r.archivo.startswith(nombre + "/")]
+    assert rechazos, (nombre, extraccion_mala["resultado"].rechazos)
+    assert MALOS[nombre][1] in " ".join(r.motivo for r in rechazos), rechazos
+    carpeta = extraccion_mala["destino"] / nombre.removesuffix(".zip")
+    if nombre in ENTEROS:
+        assert [r.archivo for r in rechazos] == [nombre] and not carpeta.exists()
+    elif nombre != "profundo.zip":    # a nested zip too deep is dropped; the rest of its parent is kept
+        assert all(r.archivo.startswith(nombre + "/") for r in rechazos), rechazos     # the file, not the zip
+        quedan = sorted(str(p.relative_to(carpeta)) for p in carpeta.rglob("*") if p.is_file())
+        assert quedan == {"choque.zip": ["a"], "repetido.zip": ["a.ipynb"]}.get(nombre, []), quedan
 
 
 def test_los_archivos_malos_no_detienen_a_los_buenos(extraccion_mala):
@@ -160,19 +171,33 @@ def test_nada_se_escribe_fuera_ni_queda_un_enlace(extraccion_mala):
 def test_un_tamano_declarado_falso_no_engana(tmp_path):
     escribir(tmp_path / "mentiroso.zip", _mentiroso())
     resultado = descomprimir(tmp_path / "mentiroso.zip", tmp_path / "fuera", Limites())
-    assert resultado.rechazos and not (tmp_path / "fuera").exists()
+    assert [r.archivo for r in resultado.rechazos] == ["mentiroso.zip/ceros.ipynb"]
     assert "más datos de los que declara" in resultado.rechazos[0].motivo \
         or "dañado" in resultado.rechazos[0].motivo
+    assert not (tmp_path / "fuera" / "ceros.ipynb").exists()
 
 
-def test_el_presupuesto_es_de_todo_el_archivo_no_de_cada_entrada(tmp_path):
-    # 5 entries of 1.5 MB each pass every per-file check but not the 6 MB total
+def test_el_presupuesto_de_la_descarga_rechaza_archivos_no_la_descarga(tmp_path):
+    # 5 files of 1.5 MB each pass every per-file check; the 6 MB download budget refuses the fifth only
     datos = zip_de({f"f{i}.ipynb": os.urandom(1_500_000) for i in range(5)})
     escribir(tmp_path / "suma.zip", datos)
     limites = Limites(bytes_totales=6_000_000, bytes_por_archivo=2_000_000)
     resultado = descomprimir(tmp_path / "suma.zip", tmp_path / "fuera", limites)
-    assert "se descomprimiría a más de" in resultado.rechazos[0].motivo
-    assert not (tmp_path / "fuera").exists()
+    assert [(r.archivo, "pasaría de 5,7 MiB (límite de la descarga)" in r.motivo) for r in resultado.rechazos] \
+        == [("suma.zip/f4.ipynb", True)], resultado.rechazos
+    assert sorted(p.name for p in (tmp_path / "fuera").iterdir()) == [f"f{i}.ipynb" for i in range(4)]
+
+
+def test_el_presupuesto_de_cada_entrega_no_toca_a_las_demas(tmp_path):
+    # one student fills their own budget with 3 files; the next student's file still fits
+    entradas = moodle([("Ana López", 1, {f"f{i}.ipynb": os.urandom(1_500_000) for i in range(3)}),
+                       ("Pedro Gil", 2, {NB1: os.urandom(1_500_000)})])
+    escribir(tmp_path / "d.zip", zip_de(entradas))
+    resultado = descomprimir(tmp_path / "d.zip", tmp_path / "fuera",
+                             Limites(bytes_por_entrega=3_500_000, bytes_por_archivo=2_000_000))
+    assert [r.archivo for r in resultado.rechazos] == ["d.zip/Ana López_1_assignsubmission_file/f2.ipynb"]
+    assert "límite por entrega" in resultado.rechazos[0].motivo
+    assert (tmp_path / "fuera" / "Pedro Gil_2_assignsubmission_file" / NB1).exists()
 
 
 def test_un_zip_dentro_de_otro_comparte_el_presupuesto(tmp_path):
@@ -180,9 +205,35 @@ def test_un_zip_dentro_de_otro_comparte_el_presupuesto(tmp_path):
     escribir(tmp_path / "externo.zip", zip_de({"a.ipynb": os.urandom(1_000_000), "dentro.zip": interior}))
     resultado = descomprimir(tmp_path / "externo.zip", tmp_path / "fuera",
                              Limites(bytes_totales=6_000_000, bytes_por_archivo=5_000_000))
-    assert [r.archivo for r in resultado.rechazos] == ["externo.zip/dentro.zip"]
-    assert (tmp_path / "fuera" / "a.ipynb").exists() and not (tmp_path / "fuera" / "dentro").exists()
+    # the outer file and the zip itself (5.5 MB) leave 0.5 MB: each of the nested files is refused
+    assert sorted(r.archivo for r in resultado.rechazos) == [f"externo.zip/dentro.zip/f{i}.ipynb" for i in range(3)]
+    assert (tmp_path / "fuera" / "a.ipynb").exists()
+    assert not [p for p in (tmp_path / "fuera" / "dentro").rglob("*") if p.is_file()]
     assert not (tmp_path / "fuera" / "dentro.zip").exists()
+
+
+def test_un_cuaderno_valido_muy_comprimible_no_hunde_la_clase(tmp_path):
+    """Issue 19.5: a valid 1.5 MiB notebook that compresses 941× in a Moodle download of the class."""
+    comprimible = cuaderno_comprimible()
+    archivos = {"d.zip": zip_de(moodle([("Ana López", 1, {NB1: comprimible}),
+                                        ("Pedro Gil", 2, {NB1: _cuaderno(T1, NB1, "pedro")}),
+                                        ("Eva Sanz", 3, {NB1: _cuaderno(T1, NB1, "eva")})]))}
+    with zipfile.ZipFile(io.BytesIO(archivos["d.zip"])) as zf:
+        info = zf.getinfo(f"Ana López_1_assignsubmission_file/{NB1}")
+    assert info.file_size >= 1.5 * 1024 ** 2 and info.file_size / info.compress_size > 900
+    r = _preparar(tmp_path, archivos)
+    assert sorted(r["cuadernos"]) == ["ana_lopez", "eva_sanz", "pedro_gil"], r["texto"]
+    assert "RECHAZADO" not in r["texto"]
+
+
+def test_una_bomba_de_un_alumno_solo_le_cuesta_a_el(tmp_path):
+    bomba = b"\0" * 40 * 1024 ** 2           # 40 MiB of zeros: ~1000 times, past proporcion_desde
+    archivos = {"d.zip": zip_de(moodle([("Ana López", 1, {NB1: bomba}),
+                                        ("Pedro Gil", 2, {NB1: _cuaderno(T1, NB1, "pedro")})]))}
+    r = _preparar(tmp_path, archivos)
+    assert list(r["cuadernos"]) == ["pedro_gil"]
+    assert "ana_lopez: ARCHIVO RECHAZADO «d.zip/Ana López_1_assignsubmission_file/atencion_multicabeza.ipynb»" \
+        in r["texto"] and "bomba de descompresión" in r["texto"], r["texto"]
 
 
 def test_las_entradas_se_cuentan_antes_de_leer_el_directorio(tmp_path, monkeypatch):
@@ -309,7 +360,7 @@ def _preparar(tmp_path: Path, archivos: dict[str, bytes], lista: bytes | None = 
     if hoja:
         escribir(archive / "Calificaciones-CURSO-Tarea-55.csv", hoja)
     extraido.mkdir()
-    resultado = extraer_carpeta(archive, extraido)
+    resultado = extraer_carpeta(archive, extraido, grupo=entrega_del_lms)
     extraccion = informe_de_extraccion(resultado)
     roster = leer_lista(escribir(tmp_path / "alumnos.csv", lista) if lista else tmp_path / "no.csv")
     hoja_moodle_ = formatos.buscar_hoja_moodle(archive)
@@ -445,7 +496,8 @@ def test_un_zip_rechazado_se_atribuye_a_su_alumno_y_los_demas_siguen(tmp_path):
                 "roto.zip": b"PK\x03\x04 no es un zip"}
     r = _preparar(tmp_path, archivos)
     assert list(r["cuadernos"]) == ["pedro_gil"]
-    assert "ana_lopez: ARCHIVO RECHAZADO «d.zip/Ana López_1_assignsubmission_file/entrega.zip»" in r["texto"]
+    assert "ana_lopez: ARCHIVO RECHAZADO «d.zip/Ana López_1_assignsubmission_file/entrega.zip/ceros.ipynb»" \
+        in r["texto"]
     assert "bomba de descompresión" in r["texto"]
     assert "ARCHIVO RECHAZADO «roto.zip»: no es un zip válido" in r["texto"]
 
@@ -643,6 +695,45 @@ def test_la_recogida_retira_lo_que_una_recogida_anterior_creo_y_ya_no_sale(tmp_p
         assert not (tmp_path / carpeta / "ana_lopez").exists()
         assert (tmp_path / carpeta / "pedro" / T1 / "x").read_bytes() == b"de otro"
     assert integracion.alumnos_sin_entrega(tmp_path, []) == []
+
+
+def test_una_descarga_de_la_que_no_se_recoge_nada_hace_fallar_make_grade(tmp_path, monkeypatch, capsys):
+    """Issue 19.5: every file refused → a row per student with the reason, and make grade exits 1 saying so."""
+    import subprocess
+    from lms import integracion
+    from scripts import grade
+    (tmp_path / "release" / T1).mkdir(parents=True)
+    escribir(tmp_path / "downloaded" / T1 / "archive" / "d.zip", b"(da igual: nbgrader es simulado)")
+    informe = {"entregas": {}, "lineas": [
+        {"alumno": "ana_lopez", "texto": "ana_lopez ← Ana López (Moodle 1): ningún cuaderno de la tarea en su "
+                                         "entrega; no se califica", "aviso": True},
+        {"alumno": "ana_lopez", "texto": "ana_lopez: ARCHIVO RECHAZADO «d.zip/Ana López_1_assignsubmission_file/"
+                                         "x.ipynb»: parece una bomba de descompresión", "aviso": True}]}
+
+    def nbgrader(*args, check=False):
+        guardar_informe(tmp_path / "downloaded" / T1 / "recogida.json", informe)
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    lineas = integracion.recoger_descargas(tmp_path, nbgrader)
+    assert any("no se recogió ninguna entrega aunque la descarga tiene archivos" in l for l in lineas), lineas
+    assert integracion.descargas_sin_recoger(tmp_path) == [T1]
+    assert integracion.alumnos_sin_entrega(tmp_path, []) == ["ana_lopez"]
+    assert any("bomba de descompresión" in m for m in integracion.motivos_sin_recoger(tmp_path)[("ana_lopez", T1)])
+
+    class NbgraderSimulado:
+        def __init__(self, *a, **k):
+            pass
+
+        def __call__(self, *a, **k):
+            return subprocess.CompletedProcess(a, 0, "", "")
+
+    monkeypatch.setattr(grade, "RAIZ", tmp_path)
+    monkeypatch.setattr(grade, "Nbgrader", NbgraderSimulado)
+    monkeypatch.setattr(grade, "calificar", lambda *a, **k: grade.Resultado(alumnos=[], tareas=[T1]))
+    monkeypatch.setattr(grade, "tabla", lambda resultado, raiz=None: "(tabla)")
+    monkeypatch.setattr(grade, "PASOS_TRAS_CALIFICAR", [])
+    assert grade.main([]) == 1
+    assert f"no se recogió ninguna entrega de la descarga del LMS de {T1}" in capsys.readouterr().err
 
 
 def test_sin_descargas_make_grade_no_cambia(tmp_path):

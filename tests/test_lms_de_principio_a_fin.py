@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 from curso_temporal import copiar_curso, ejecutar
-from descargas_lms import NB1, NB2, T1, T2, canvas, escribir, hoja_moodle, libro_canvas, moodle, zip_de
+from descargas_lms import (NB1, NB2, T1, T2, canvas, cuaderno_comprimible, escribir, hoja_moodle, libro_canvas,
+                           moodle, zip_de)
 from scripts.calificacion import libro_de_notas
 from scripts import samples
 
@@ -43,7 +44,9 @@ def curso(tmp_path_factory):
     archivo1 = curso / "downloaded" / T1 / "archive"
     escribir(archivo1 / "CURSO-Tarea 1-55.zip", zip_de(moodle([
         ("Ana López García", 1001, {NB1: nb("en_blanco", T1, NB1)}),
-        ("José Ñúñez", 1002, {"mi entrega.ipynb": nb("sin_wo", T1, NB1), "notas.pdf": b"%PDF-1.4"}),
+        # a valid notebook padded to 8 MiB that compresses over 200 times (issue 19.5): it must not sink the class
+        ("José Ñúñez", 1002, {"mi entrega.ipynb": cuaderno_comprimible(nb("sin_wo", T1, NB1), 8 * 1024 ** 2),
+                              "notas.pdf": b"%PDF-1.4"}),
         ("María Pérez", 1003, {"entrega.zip": zip_de({f"mi carpeta/{NB1}": nb("perfecta", T1, NB1)})}),
     ]), ahora - 86400), ahora - 86400)
     escribir(archivo1 / "CURSO-Tarea 1-55 (1).zip",
@@ -82,7 +85,7 @@ def test_recoge_califica_y_lo_cuenta(curso):
     assert 0 < notas[("alu02", T1)][0] < notas[("alu02", T1)][1]            # renamed notebook, known mistake
     assert notas[("maria_perez", T1)][0] == notas[("maria_perez", T1)][1]   # from her zipped folder
     assert notas[("alu02", T2)][0] == notas[("alu02", T2)][1]
-    for esperado in ["ARCHIVO RECHAZADO «bomba.zip»", "llegó 2 veces: se califica la versión más reciente",
+    for esperado in ["ARCHIVO RECHAZADO «bomba.zip/ceros.ipynb»", "llegó 2 veces: se califica la versión más reciente",
                      "«mi entrega.ipynb» no se llama como el cuaderno de la tarea",
                      "notas.pdf»: no es un cuaderno", "maria_perez: se descomprimió",
                      "(Canvas la marca como entregada tarde)", "sin entrega (en la lista de clase): alu05",

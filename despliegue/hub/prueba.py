@@ -7,7 +7,8 @@ It creates what a department server has, in a private temporary folder:
 
 - Unix accounts: one TA (``prueba-profesora``), two students
   (``prueba-alumna1``, ``prueba-alumno2``), each with a random password it
-  prints, and the formgrader service's account (``grader-<course>``);
+  prints, and the formgrader service's account (``grader-<course>``), every
+  home private (0700);
 - a copy of the course owned by the service's account, mode 0700 (students
   cannot read the hidden tests or the gradebook);
 - the nbgrader exchange (root 1777, the course's folder owned by the service);
@@ -47,6 +48,7 @@ CONFIGURACION = AQUI / "jupyterhub_config.py"
 COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
           "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"
+MODO_CASA = 0o700          # every account's home: only its owner enters
 
 
 class ErrorDePrueba(RuntimeError):
@@ -128,9 +130,11 @@ class HubDePrueba:
         self.base.mkdir(parents=True, exist_ok=True)
         os.chmod(self.base, 0o711)                      # traversable, not listable
         for nombre in [self.cuenta_servicio, *personas]:
-            subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", "--user-group", nombre],
-                           check=True, capture_output=True, text=True)
+            # private homes (0700): nobody reads a classmate's notebooks or submission secrets
+            subprocess.run(["useradd", "--create-home", "-K", f"HOME_MODE={MODO_CASA:04o}", "--shell", "/bin/bash",
+                            "--user-group", nombre], check=True, capture_output=True, text=True)
             self.creadas.append(nombre)
+            os.chmod(pwd.getpwnam(nombre).pw_dir, MODO_CASA)    # whatever useradd's version did
         for nombre in personas:
             self.claves[nombre] = secrets.token_urlsafe(12)
         subprocess.run(["chpasswd"], input="".join(f"{n}:{c}\n" for n, c in self.claves.items()),
