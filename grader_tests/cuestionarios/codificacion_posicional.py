@@ -19,7 +19,8 @@ PREGUNTAS: dict[str, Pregunta] = {
             "significado, unas pocas unidades, queda enterrado. Las otras objeciones no se sostienen: la "
             "red trata el índice como un número real más, escribirlo no exige conocer T y dos posiciones "
             "nunca comparten índice. (La lección enseña además otro fallo: con una coordenada lineal en la "
-            "posición, ninguna W consigue que una cabeza señale la palabra de delante.)"
+            "posición, ninguna W consigue que una cabeza señale la palabra de delante salvo en los "
+            "extremos de la frase.)"
         ),
     ),
     "comprueba_respuesta_2": Varias(
