@@ -15,12 +15,13 @@ PREGUNTAS: dict[str, Pregunta] = {
         correcta="b",
         explicacion=(
             "Es una cuestión de escala. El resto de la fila vale del orden de 1, y dos filas vecinas con "
-            "300 y 301 en esa coordenada suman 300·301 = 90 300 a su producto escalar: lo que aporta el "
-            "significado, unas pocas unidades, queda enterrado. Las otras objeciones no se sostienen: la "
-            "red trata el índice como un número real más, escribirlo no exige conocer T y dos posiciones "
-            "nunca comparten índice. (La lección enseña además otro fallo: con una coordenada lineal en la "
-            "posición, ninguna W consigue que una cabeza señale la palabra de delante salvo en los "
-            "extremos de la frase.)"
+            "500 y 501 en esa coordenada suman 500·501 = 250 500 a su producto escalar: lo que aporta el "
+            "significado, unas pocas unidades, queda enterrado. Cerca del principio de la frase el índice "
+            "aún es pequeño, pero en cuanto la posición crece manda él. Las otras objeciones no se "
+            "sostienen: la red trata el índice como un número real más, escribirlo no exige conocer T y "
+            "dos posiciones nunca comparten índice. (La lección enseña además otro fallo: con una "
+            "coordenada lineal en la posición, ninguna W consigue que una cabeza señale la palabra "
+            "anterior salvo en los extremos de la frase.)"
         ),
     ),
     "comprueba_respuesta_2": Varias(
@@ -48,9 +49,10 @@ PREGUNTAS: dict[str, Pregunta] = {
         correcta="b",
         explicacion=(
             "Avanzar k posiciones necesita también el coseno de la posición de partida: "
-            "sin(ω(pos+k)) = sin(ω·pos)cos(ωk) + cos(ω·pos)sin(ωk). Con el seno solo no basta (dos ángulos "
-            "con el mismo seno avanzan a senos distintos), y ninguna matriz fija lleva pos a pos+k en todas "
-            "las posiciones. El producto escalar también deja de depender sólo de k: "
+            "sin(ω(pos+k)) = sin(ω·pos)cos(ωk) + cos(ω·pos)sin(ωk). La fila 0 prueba que ninguna matriz "
+            "fija lo arregla: sólo con senos, PE_0 es el vector cero (sin 0 = 0 en todas las coordenadas), "
+            "y cualquier matriz lleva el cero al cero, nunca a PE_k, que no es cero. El producto escalar "
+            "también deja de depender sólo de k: "
             "Σ sin(ω_j·pos)·sin(ω_j(pos+k)) = ½Σ[cos(ω_j·k) − cos(ω_j(2pos+k))] depende de pos. Los valores "
             "siguen en [−1, 1] y T sigue sin aparecer (a y c no se pierden), y d es falsa por lo anterior."
         ),
@@ -59,12 +61,14 @@ PREGUNTAS: dict[str, Pregunta] = {
         variable="respuesta_5",
         correcta=False,
         explicacion=(
-            "Falso. Al sumar, cada coordenada lleva a la vez algo de significado y algo de posición, y "
-            "nada garantiza que las capas siguientes puedan separarlos; sólo concatenar los mantendría "
-            "aparte por construcción, a costa de anchura. A favor de sumar hay argumentos de plausibilidad "
-            "(W^Q y W^K se entrenan y pueden reservar direcciones; las ondas de frecuencia fija de PE se "
-            "parecen poco a un embedding aprendido) y el hecho de que el artículo obtuvo sus resultados "
-            "sumando, pero no una demostración."
+            "Falso. Con la suma, la puntuación se abre en cuatro términos y dos de ellos cruzan la "
+            "palabra de una posición con el lugar de la otra; que una capa pueda quedarse con una parte y "
+            "no con la otra depende de que el entrenamiento las deje en direcciones distintas, y nada lo "
+            "garantiza. Concatenando, W sí podría separarlas por construcción (basta poner a cero los "
+            "bloques que cruzan las dos partes), pero gastando anchura. A favor de sumar hay argumentos "
+            "de plausibilidad, no una demostración: W^Q y W^K se entrenan y pueden reservar direcciones, "
+            "las ondas de frecuencia fija de PE se parecen poco a los embeddings de palabras que produce "
+            "el entrenamiento, y el artículo obtuvo sus resultados sumando."
         ),
     ),
 }
