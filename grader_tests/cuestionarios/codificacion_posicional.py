@@ -2,8 +2,8 @@
 
 Trusted side only: keyed by the grade_id of each quiz TEST cell in
 ``source/02_codificacion_posicional/codificacion_posicional.ipynb``.  The five
-questions follow the lesson: the raw index, what M_k depends on, the score of a
-position against itself, dropping the cosines, summing versus concatenating.
+questions: the raw index as an encoding, what M_k depends on, PE_pos · PE_pos,
+dropping the cosines, summing versus concatenating.
 """
 from __future__ import annotations
 
@@ -14,55 +14,61 @@ PREGUNTAS: dict[str, Pregunta] = {
         variable="respuesta_1",
         correcta="b",
         explicacion=(
-            "El problema es de escala. Las demás coordenadas de un embedding rondan el intervalo "
-            "[-1, 1]; una coordenada que vale 300 en el token 300 aporta 300·301 = 90 300 al "
-            "producto escalar con su vecino y deja en nada la contribución del significado. Que "
-            "sea un entero no importa (la red lo trataría como un número real más), no hace falta "
-            "conocer T para escribirlo y dos posiciones distintas nunca comparten índice."
+            "Es una cuestión de escala. El resto de la fila vale del orden de 1, y dos filas vecinas con "
+            "500 y 501 en esa coordenada suman 500·501 = 250 500 a su producto escalar: lo que aporta el "
+            "significado, unas pocas unidades, queda enterrado. Cerca del principio de la frase el índice "
+            "aún es pequeño, pero en cuanto la posición crece manda él. Las otras objeciones no se "
+            "sostienen: la red trata el índice como un número real más, escribirlo no exige conocer T y "
+            "dos posiciones nunca comparten índice. (La lección enseña además otro fallo: con una "
+            "coordenada lineal en la posición, ninguna W consigue que una cabeza señale la palabra "
+            "anterior salvo en los extremos de la frase.)"
         ),
     ),
     "comprueba_respuesta_2": Varias(
         variable="respuesta_2",
         correcta=frozenset({"a", "c"}),
         explicacion=(
-            "Cada bloque de M_k es un giro de ángulo ω_i·k: sólo intervienen el desplazamiento k y "
-            "las frecuencias ω_i = 10000^(−2i/d_model), que dependen de d_model y de la base. La "
-            "posición de partida se queda en el vector al que se aplica la matriz, y por eso una "
-            "sola M_k sirve para todas las posiciones. T no aparece en ningún sitio de la fórmula. "
-            "La pregunta se corrige a todo o nada: hacía falta marcar a y c, y sólo esas."
+            "M_k está hecha de bloques R_i(k), giros de ω_i·k radianes: para escribirla bastan el "
+            "desplazamiento k y las frecuencias ω_i = 10000^(−2i/d_model), que dependen de d_model y de la "
+            "base. La posición de partida no entra (está en el vector al que se aplica la matriz, y por eso "
+            "una misma M_k vale en toda la frase), y T no aparece en ninguna fórmula. Se corrige a todo o "
+            "nada: la respuesta es exactamente {a, c}."
         ),
     ),
     "comprueba_respuesta_3": Entero(
         variable="respuesta_3",
         correcta=256,
         explicacion=(
-            "PE_pos · PE_pos suma, para cada pareja, sin²(ω_i·pos) + cos²(ω_i·pos) = 1. Hay "
-            "d_model/2 parejas, así que el resultado es d_model/2 = 256 con d_model = 512, "
-            "cualquiera que sea pos. Es también la suma de cos(ω_i·k) con k = 0, el máximo de esa "
-            "cantidad: la norma de cada fila es √256 = 16."
+            "Cada pareja aporta sin²(ω_i·pos) + cos²(ω_i·pos) = 1 a PE_pos · PE_pos, y hay d_model/2 "
+            "parejas: 512/2 = 256, en cualquier posición. Es el valor de Σ cos(ω_i·k) con k = 0, el mayor "
+            "que alcanza esa suma, y la norma de cada fila es √256 = 16."
         ),
     ),
     "comprueba_respuesta_4": Opcion(
         variable="respuesta_4",
         correcta="b",
         explicacion=(
-            "Para avanzar k posiciones, sin(ω(pos+k)) = sin(ω·pos)cos(ωk) + cos(ω·pos)sin(ωk) "
-            "necesita el coseno de la posición de partida. Sin él, sin(ω·pos) por sí solo no determina "
-            "sin(ω(pos+k)) (dos ángulos con el mismo seno avanzan a senos distintos), así que no "
-            "hay ninguna matriz fija M_k válida para todas las posiciones. El producto escalar "
-            "también se estropea: Σ sin(ω·pos)sin(ω(pos+k)) = ½Σ[cos(ωk) − cos(ω(2pos+k))] "
-            "depende de pos. Los valores siguen acotados y T sigue sin aparecer."
+            "Avanzar k posiciones necesita también el coseno de la posición de partida: "
+            "sin(ω(pos+k)) = sin(ω·pos)cos(ωk) + cos(ω·pos)sin(ωk). La fila 0 prueba que ninguna matriz "
+            "fija lo arregla: sólo con senos, PE_0 es el vector cero (sin 0 = 0 en todas las coordenadas), "
+            "y cualquier matriz lleva el cero al cero, nunca a PE_k, que no es cero. El producto escalar "
+            "también deja de depender sólo de k: "
+            "Σ sin(ω_j·pos)·sin(ω_j(pos+k)) = ½Σ[cos(ω_j·k) − cos(ω_j(2pos+k))] depende de pos. Los valores "
+            "siguen en [−1, 1] y T sigue sin aparecer (a y c no se pierden), y d es falsa por lo anterior."
         ),
     ),
     "comprueba_respuesta_5": VerdaderoFalso(
         variable="respuesta_5",
         correcta=False,
         explicacion=(
-            "Falso. Al sumar, significado y posición comparten cada coordenada, y ningún resultado "
-            "asegura que las capas siguientes sepan desenredarlos; concatenar sí los mantendría "
-            "aparte, a costa de anchura. Que la suma funcione se apoya en argumentos plausibles (W^Q y W^K se "
-            "entrenan y pueden reservar direcciones; la codificación tiene una estructura de ondas "
-            "fija muy distinta de la de un embedding) y en la práctica, no en una demostración."
+            "Falso. Con la suma, la puntuación se abre en cuatro términos y dos de ellos cruzan la "
+            "palabra de una posición con el lugar de la otra; que una capa pueda quedarse con una parte y "
+            "no con la otra depende de que el entrenamiento las deje en direcciones distintas, y nada lo "
+            "garantiza. Concatenando, W sí podría separarlas por construcción (basta poner a cero los "
+            "bloques que cruzan las dos partes), pero gastando anchura. A favor de sumar hay argumentos "
+            "de plausibilidad, no una demostración: W^Q y W^K se entrenan y pueden reservar direcciones, "
+            "las ondas de frecuencia fija de PE se parecen poco a los embeddings de palabras que produce "
+            "el entrenamiento, y el artículo obtuvo sus resultados sumando."
         ),
     ),
 }
