@@ -27,6 +27,15 @@ def _linea(panel: str, mapa: str) -> str:
 def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     pagina.set_viewport_size({"width": 1100, "height": 1600})
     lab.ejecutar_leccion(pagina, servidor_alumno, CUADERNO)
+    # Run All leaves the last cell active and JupyterLab may scroll the notebook back down a moment
+    # later; an off-screen cell that is not the active one is not rendered (content-visibility), so
+    # its text reads empty. As a student would, make the explorable's cell the active one first.
+    assert pagina.evaluate("""(selector) => {
+        const cuaderno = window.jupyterapp.shell.currentWidget.content;
+        const i = cuaderno.widgets.findIndex(c => c.node.querySelector(selector));
+        if (i >= 0) { cuaderno.activeCellIndex = i; cuaderno.deselectAll(); }
+        return i;
+    }""", ".explorable-cabezas") >= 0, "no hay ninguna celda con el explorable"
     caja = pagina.locator(".explorable-cabezas").first
     caja.scroll_into_view_if_needed()
     caja.wait_for()
