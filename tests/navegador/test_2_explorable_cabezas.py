@@ -1,6 +1,6 @@
 """Lesson 1 in the browser: the student's notebook runs, and the four-heads explorable answers clicks.
 
-Section «El explorable: cuatro reglas, cuatro cabezas»: five buttons («Cabeza
+Section «2. Reglas que se suman: el explorable»: five buttons («Cabeza
 1» … «Cabeza 4», «Suma»), a row selector over «el ratón pequeño que persiguen
 los gatos duerme», the heatmap and a summary panel that names, for every map,
 the word the selected row pulls toward.
@@ -64,7 +64,7 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     assert len(set(vistas.values())) == 5, "cada botón tiene que enseñar un mapa distinto"
 
     texto = panel.inner_text()
-    # What the lesson says about the row «duerme» («Lo que ve cada cabeza»).
+    # What the lesson says about the row «duerme» («Lo que dicen los mapas»).
     assert _linea(texto, "Cabeza 1").startswith("Cabeza 1: empate entre «ratón» y «gatos»")
     assert "reparto uniforme" in _linea(texto, "Cabeza 3")
     assert re.match(r"Suma: «ratón» con 0\.\d+$", _linea(texto, "Suma"))
