@@ -1,6 +1,6 @@
 """Lesson 1 in the browser: the student's notebook runs, and the four-heads explorable answers clicks.
 
-Section «El explorable: cuatro reglas, cuatro cabezas»: five buttons («Cabeza
+Section «2. Reglas que se suman: el explorable»: five buttons («Cabeza
 1» … «Cabeza 4», «Suma»), a row selector over «el ratón pequeño que persiguen
 los gatos duerme», the heatmap and a summary panel that names, for every map,
 the word the selected row pulls toward.
@@ -27,6 +27,15 @@ def _linea(panel: str, mapa: str) -> str:
 def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     pagina.set_viewport_size({"width": 1100, "height": 1600})
     lab.ejecutar_leccion(pagina, servidor_alumno, CUADERNO)
+    # Run All leaves the last cell active and JupyterLab may scroll the notebook back down a moment
+    # later; an off-screen cell that is not the active one is not rendered (content-visibility), so
+    # its text reads empty. As a student would, make the explorable's cell the active one first.
+    assert pagina.evaluate("""(selector) => {
+        const cuaderno = window.jupyterapp.shell.currentWidget.content;
+        const i = cuaderno.widgets.findIndex(c => c.node.querySelector(selector));
+        if (i >= 0) { cuaderno.activeCellIndex = i; cuaderno.deselectAll(); }
+        return i;
+    }""", ".explorable-cabezas") >= 0, "no hay ninguna celda con el explorable"
     caja = pagina.locator(".explorable-cabezas").first
     caja.scroll_into_view_if_needed()
     caja.wait_for()
@@ -55,7 +64,7 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     assert len(set(vistas.values())) == 5, "cada botón tiene que enseñar un mapa distinto"
 
     texto = panel.inner_text()
-    # What the lesson says about the row «duerme» («Lo que ve cada cabeza»).
+    # What the lesson says about the row «duerme» («Lo que dicen los mapas»).
     assert _linea(texto, "Cabeza 1").startswith("Cabeza 1: empate entre «ratón» y «gatos»")
     assert "reparto uniforme" in _linea(texto, "Cabeza 3")
     assert re.match(r"Suma: «ratón» con 0\.\d+$", _linea(texto, "Suma"))

@@ -15,10 +15,10 @@ from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devue
 
 from .referencia import multi_head as referencia
 
-ECUACIONES = "3. Las ecuaciones"
-ANCHURA = "5. El reparto de la anchura"
-PROMEDIAR = "6. ¿Por qué concatenar y proyectar en vez de promediar?"
-VECTORIZADA = "8. La forma vectorizada"
+ECUACIONES = "3. La capa, pieza a pieza"
+ANCHURA = "4. Qué cuesta y qué no"
+PROMEDIAR = "7. Media de cabezas o matriz de salida"
+VECTORIZADA = "9. Todas las cabezas de una vez"
 EJERCICIO = "Ejercicio: `multi_head`"
 
 
