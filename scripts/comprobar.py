@@ -17,7 +17,9 @@ Checks, and prints what is wrong and where (exit status 1 if anything is):
    visible tests agree: they fail for every implementation that loses points
    outside the cells checked only at grading time, and pass every one with
    full marks (the battery is run in each lesson's kernel);
-6. no passage copied from the seeds (``../shared/tools/originality.py``, when there);
+6. no passage copied from the seeds (``../shared/tools/originality.py``, when there) and no
+   lesson that closely paraphrases them (``../shared/tools/paraphrase.py``: at most 3 % of a
+   lesson's sentences within 0.40 of a seed sentence);
 7. the README's lesson table lists every lesson.
 
 Warnings (do not fail): a lesson that is still ``make leccion``'s template.
@@ -49,6 +51,7 @@ if str(RAIZ) not in sys.path:
 from scripts import convenciones  # noqa: E402
 
 ORIGINALIDAD = RAIZ.parent / "shared" / "tools" / "originality.py"
+PARAFRASIS = RAIZ.parent / "shared" / "tools" / "paraphrase.py"
 MARCA = "@@COMPROBAR@@"
 OCULTO = re.compile(r"### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", re.S)
 PUNTOS = re.compile(r"Puntos: ([0-9.]+) de ([0-9.]+)")
@@ -150,6 +153,19 @@ def comprobar_originalidad(raiz: Path) -> Apartado:
                             timeout=600)
     apartado = Apartado("Originalidad frente a las semillas (../shared/tools/originality.py)",
                         detalle="ningún pasaje copiado")
+    if salida.returncode != 0:
+        apartado.problemas = [l for l in salida.stdout.splitlines() if l.strip()][:40] or [salida.stderr[-500:]]
+    return apartado
+
+
+def comprobar_parafrasis(raiz: Path) -> Apartado:
+    """Each lesson's prose in its own words: ``paraphrase.py`` exits 0 (<= 3 % at 0.40)."""
+    if not PARAFRASIS.exists():
+        return Apartado("Paráfrasis de las semillas", avisos=[f"no está {PARAFRASIS}: no se comprueba"])
+    salida = subprocess.run([sys.executable, str(PARAFRASIS), "--show", "5"], cwd=raiz, capture_output=True,
+                            text=True, timeout=600)
+    apartado = Apartado("Paráfrasis de las semillas (../shared/tools/paraphrase.py)",
+                        detalle="cada lección con un 3 % o menos de frases cercanas a una semilla")
     if salida.returncode != 0:
         apartado.problemas = [l for l in salida.stdout.splitlines() if l.strip()][:40] or [salida.stderr[-500:]]
     return apartado
@@ -363,6 +379,7 @@ def comprobar(raiz: Path, lecciones_pedidas: list[str] | None = None, regenerar:
                 for apartado in futuro.result():
                     anotar(apartado)
     anotar(comprobar_originalidad(raiz))
+    anotar(comprobar_parafrasis(raiz))
     anotar(comprobar_readme(raiz))
     return apartados
 
