@@ -418,10 +418,14 @@ class KernelAislado(AsyncKernelManager):
             self._salida_caja = bytearray()
             threading.Thread(target=drenar, args=(salida, self._salida_caja), daemon=True).start()
 
+    def matados_por_memoria(self) -> bool:
+        """Whether the tree's memory limit killed any of its processes so far (cgroup or watchdog)."""
+        return bool((self._vigilante is not None and self._vigilante.matados)
+                    or (self._grupo is not None and self._grupo.sin_memoria()))
+
     def motivo_de_muerte(self) -> str | None:
         """Why the sandbox ended, in Spanish, when it was one of its limits (memory); else None."""
-        if self.motivo is None and ((self._vigilante is not None and self._vigilante.superada is not None)
-                                    or (self._grupo is not None and self._grupo.sin_memoria())):
+        if self.motivo is None and self.matados_por_memoria():
             self.motivo = (f"superó la memoria que la corrección da a todos sus procesos juntos "
                            f"({gib(self.memoria_total)})")
         return self.motivo
@@ -624,6 +628,56 @@ def unir_flujos_seguidos(celda) -> None:
         celda.outputs = unidas
 
 
+MARCA_LIMITE = "curso_limite_de_la_caja"     # output metadata of the note (scripts/observaciones.py)
+
+# what an error output says when a limit of the sandbox stopped the cell: (kind, marks in ename/evalue)
+_LIMITES = (
+    ("espacio", ("[Errno 28]", "No space left on device", "[Errno 122]", "Disk quota exceeded")),
+    ("archivo", ("[Errno 27]", "File too large")),
+    ("descriptores", ("[Errno 24]", "Too many open files")),
+    ("procesos", ("[Errno 11] Resource temporarily unavailable", "can't start new thread")),
+    ("memoria", ("MemoryError", "Cannot allocate memory", "[Errno 12]")),
+)
+
+# the Spanish name of each limit, as the TA table shows it
+NOMBRES_DE_LIMITES = {
+    "espacio": "sitio para escribir archivos", "archivo": "tamaño de un archivo",
+    "descriptores": "archivos abiertos a la vez", "procesos": "procesos e hilos",
+    "memoria": "memoria de un proceso", "memoria_total": "memoria de todos sus procesos",
+}
+
+
+def limite_alcanzado(celda) -> str | None:
+    """Which sandbox limit (a key of ``NOMBRES_DE_LIMITES``) stopped this cell, judging by its error."""
+    for salida in celda.get("outputs", []):
+        if salida.get("output_type") != "error":
+            continue
+        texto = f"{salida.get('ename', '')}: {salida.get('evalue', '')}"
+        for clase, marcas in _LIMITES:
+            if any(m in texto for m in marcas):
+                return clase
+    return None
+
+
+def nota_de_limite(clase: str, caja: "KernelAislado"):
+    """The Spanish note that ends a cell stopped by a limit of the sandbox (feedback and table)."""
+    textos = {
+        "espacio": (f"Al calificar, el cuaderno trabaja en una copia de su carpeta en memoria: caben "
+                    f"{gib(caja.carpeta_maxima)} y {caja.archivos_maximos} archivos y carpetas (en /tmp, "
+                    f"{gib(caja.tmp_maximo)} y otros tantos archivos). Lo que escribe no se conserva."),
+        "archivo": f"Ningún archivo puede pasar de {gib(caja.archivo_maximo)}.",
+        "descriptores": f"Cada proceso puede tener {caja.descriptores_maximos} archivos abiertos a la vez.",
+        "procesos": f"Todos sus procesos e hilos juntos no pueden pasar de {caja.procesos_maximos}.",
+        "memoria": f"Cada proceso puede usar hasta {gib(caja.memoria_maxima)} de memoria.",
+        "memoria_total": (f"Todos sus procesos juntos pueden usar hasta {gib(caja.memoria_total)} de memoria: "
+                          "al pasarse, la corrección detiene el proceso que más usa (si es el del propio "
+                          "cuaderno, las celdas siguientes ya no se ejecutan)."),
+    }
+    texto = f"Esta celda chocó con un límite de la corrección ({NOMBRES_DE_LIMITES[clase]}). {textos[clase]}"
+    return from_dict({"output_type": "display_data", "data": {"text/plain": texto},
+                      "metadata": {MARCA_LIMITE: {"limite": clase}}})
+
+
 class EjecucionAislada(Execute):
     """nbgrader's ``Execute`` with sandboxed kernels and a whole-notebook budget."""
 
@@ -636,6 +690,7 @@ class EjecucionAislada(Execute):
 
     def preprocess(self, nb, resources, *args, **kwargs):
         self._detenido: str | None = None
+        self._memoria_anotada = False
         self._inicio = time.monotonic()
         self._salida = Presupuesto(parent=self)
         # the error nbclient records in a cell that ran out of time, in Spanish with the limit
@@ -663,7 +718,11 @@ class EjecucionAislada(Execute):
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
             self._anotar_recorte(cell)
-            cell.outputs.append(_error("DeadKernelError", "el proceso del cuaderno murió en esta celda"))
+            motivo = self.km.motivo_de_muerte() if isinstance(self.km, KernelAislado) else None
+            cell.outputs.append(_error("DeadKernelError", "el proceso del cuaderno murió en esta celda"
+                                       + (f": {motivo}" if motivo else "")))
+            if motivo:
+                cell.outputs.append(nota_de_limite("memoria_total", self.km))
             self._detenido = "el proceso del cuaderno murió en una celda anterior; esta celda no se ejecutó"
             return cell, resources
         except CellTimeoutError as exc:
@@ -678,6 +737,13 @@ class EjecucionAislada(Execute):
             cell.outputs.append(from_dict({"output_type": "error", **self._error_de_tiempo()}))
         unir_flujos_seguidos(cell)
         self._anotar_recorte(cell)
+        limite = limite_alcanzado(cell)
+        if isinstance(self.km, KernelAislado):
+            matados = self.km.matados_por_memoria()
+            if matados and not self._memoria_anotada:
+                limite, self._memoria_anotada = "memoria_total", True
+            if limite is not None:
+                cell.outputs.append(nota_de_limite(limite, self.km))
         if any(s.get("ename") == "CellTimeoutError" for s in cell.get("outputs", [])) \
                 and not self._responde(index):
             self._detenido = ("el cuaderno no respondió a la interrupción tras agotar el tiempo "

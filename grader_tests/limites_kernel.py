@@ -156,9 +156,8 @@ def _nuevo_v2(padre: Path, nombre: str, memoria: int, procesos: int) -> GrupoKer
     try:
         carpeta.mkdir()
         (carpeta / "memory.max").write_text(str(memoria))
-        for archivo, valor in (("memory.swap.max", "0"), ("memory.oom.group", "1")):
-            if (carpeta / archivo).exists():
-                (carpeta / archivo).write_text(valor)
+        if (carpeta / "memory.swap.max").exists():
+            (carpeta / "memory.swap.max").write_text("0")
         (carpeta / "pids.max").write_text(str(procesos))
         return GrupoKernel([carpeta], "v2")
     except OSError:
@@ -272,15 +271,16 @@ class VigilanteMemoria:
     """Without cgroups: the memory of a sandbox's process tree, enforced from outside.
 
     A thread sums ``memoria_de`` over ``arbol(pid)`` every ``intervalo``
-    seconds and kills ``pid`` (the sandbox's first process: its PID namespace
-    dies with it) when the sum goes over ``limite``.  Between two
+    seconds and, while the sum is over ``limite``, kills the tree's largest
+    process, as the kernel's out-of-memory killer does inside a cgroup (if
+    that is the student's kernel, the sandbox ends with it).  Between two
     measurements a tree can go past the limit by what it allocates in that
     time (each process is still capped by its own address-space limit).
     """
 
     def __init__(self, pid: int, limite: int, intervalo: float = 0.1):
         self.pid, self.limite, self.intervalo = pid, limite, intervalo
-        self.superada: int | None = None           # bytes measured when it killed the tree
+        self.matados = 0                           # processes it killed
         self.maxima = 0                            # the largest sum measured
         self._parar = threading.Event()
         self._hilo = threading.Thread(target=self._vigilar, name=f"vigilante-memoria-{pid}", daemon=True)
@@ -299,12 +299,13 @@ class VigilanteMemoria:
             pids = arbol(self.pid)
             if not pids:
                 return
-            usada = sum(memoria_de(p) for p in pids)
+            medidas = {p: memoria_de(p) for p in pids}
+            usada = sum(medidas.values())
             self.maxima = max(self.maxima, usada)
             if usada > self.limite:
-                self.superada = usada
+                mayor = max(medidas, key=medidas.get)
                 try:
-                    os.kill(self.pid, signal.SIGKILL)
+                    os.kill(mayor, signal.SIGKILL)
+                    self.matados += 1
                 except OSError:
                     pass
-                return

@@ -11,7 +11,7 @@ itself does when it installs a package into an environment.  Files are hard
 links where the file system allows it (seconds, no space).
 
 ``venv_sobre`` makes a venv over such a prefix (a "venv outside the course")
-with its console scripts; ``UsuarioDeUsarYTirar`` a throwaway Unix account
+with the course's packages and console scripts; ``UsuarioDeUsarYTirar`` a throwaway Unix account
 (random name, removed afterwards) that runs commands as a hub service or a
 Kubernetes Job would: an unprivileged uid, no groups.
 """
@@ -125,10 +125,17 @@ def _enlazar_arbol_archivo(fuente: Path, destino: Path) -> None:
 
 
 def venv_sobre(prefijo: Path, destino: Path, venv_original: Path | None = None) -> Path:
-    """A venv at ``destino`` over ``prefijo``'s Python, seeing its packages, with its own console scripts."""
-    subprocess.run([str(prefijo / "bin" / VERSION), "-m", "venv", "--without-pip", "--system-site-packages",
-                    str(destino)], check=True, env={"PATH": "/usr/bin:/bin"})
-    _scripts(Path(venv_original or sys.prefix) / "bin", destino / "bin", destino / "bin" / "python")
+    """A venv at ``destino`` over ``prefijo``'s Python with the course's packages of its own, as pip leaves it."""
+    venv_original = Path(venv_original or sys.prefix)
+    subprocess.run([str(prefijo / "bin" / VERSION), "-m", "venv", "--without-pip", str(destino)],
+                   check=True, env={"PATH": "/usr/bin:/bin"})
+    paquetes = Path(sysconfig.get_paths(vars={"base": str(venv_original), "platbase": str(venv_original)})["purelib"])
+    _enlazar_arbol(paquetes, destino / "lib" / VERSION / "site-packages",
+                   lambda r: r.parts[0].startswith(("__editable__", "curso_atencion_grader_tests")))
+    for carpeta in ("share", "etc"):
+        if (venv_original / carpeta).is_dir():
+            _enlazar_arbol(venv_original / carpeta, destino / carpeta)
+    _scripts(venv_original / "bin", destino / "bin", destino / "bin" / "python")
     return destino
 
 

@@ -203,6 +203,11 @@ PRUEBA_CAJA = r'''
 import os, subprocess
 print("uid", os.getuid(), os.geteuid(), os.getgroups())
 print("entorno", sorted(os.environ))
+for pid in [p for p in os.listdir("/proc") if p.isdigit()]:
+    try:
+        print("PID", pid, b"no-debe-verse" in open(f"/proc/{pid}/environ", "rb").read())
+    except OSError:
+        print("PID", pid, "ilegible")
 for f in ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-"):
     try:
         if open(f).read():
@@ -233,6 +238,8 @@ def test_caja_entorno_identidad_y_procesos(tmp_path, monkeypatch, cgrupos):
     r = caja.ejecutar([sys.executable, "-c", PRUEBA_CAJA], str(alumno))
     assert r.returncode == 0, r.stderr[-2000:]
     assert "TOKEN_DEL_PROFESORADO" not in r.stdout and "LEIDO" not in r.stdout
+    # no process of the sandbox holds the TA's environment (bubblewrap's PID 1 included)
+    assert "PID 1 " in r.stdout and " True" not in r.stdout, r.stdout
     uid = int(r.stdout.split("uid ")[1].split()[0])
     assert uid != 0 and "[0" not in r.stdout.split("uid ")[1].splitlines()[0].split("]")[0][-3:]
     procesos = int(r.stdout.split("procesos ")[1].split()[0])
