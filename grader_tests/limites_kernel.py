@@ -142,7 +142,7 @@ class GrupoKernel:
 
 def _controles(archivo: Path) -> set[str]:
     try:
-        return set(archivo.read_text().split())
+        return {c.lstrip("+") for c in archivo.read_text().split()}
     except OSError:
         return set()
 
