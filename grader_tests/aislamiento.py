@@ -21,7 +21,9 @@ the kernel command in Debian's ``bubblewrap``:
   TA is root: for a TA who is not root, a user namespace (the kernel keeps
   the TA's uid, without any capability); for root, bubblewrap sets the
   sandbox up as root and the launcher drops to the real uid/gid ``nobody``
-  (65534), no supplementary groups.  Every file under /etc that is not
+  (65534), no supplementary groups; as root without a cgroup, a uid of the
+  kernel's own instead (``uid_propio``), so that ``RLIMIT_NPROC`` counts
+  only its processes.  Every file under /etc that is not
   world-readable (``/etc/shadow*``, ``/etc/gshadow*``, ``/etc/ssl/private``…)
   is masked as well;
 * a minimal, explicit environment (``entorno_minimo``) for every process of
@@ -32,8 +34,8 @@ the kernel command in Debian's ``bubblewrap``:
 * nothing the kernel writes reaches a disk: its working folder is a copy of
   the submission in a size-capped tmpfs (``carpeta_maxima``), /tmp and
   /dev/shm are size-capped tmpfs (``tmp_maximo``), its sockets live in a
-  small tmpfs of its own that this process reaches through
-  ``/proc/<pid>/root``; each tmpfs also caps its number of files
+  small tmpfs of its own that this process opens through ``/proc/<pid>/root``
+  without following links (``abrir_socket``); each tmpfs also caps its number of files
   (``archivos_maximos``).  The launcher (``lanzador_caja``) sets those caps,
   copies the submission, sets the resource limits, drops every privilege,
   installs a seccomp filter (no ``memfd_create``, no System V shared memory,
@@ -171,6 +173,34 @@ def en_la_caja(ruta: str) -> str:
     return ruta
 
 
+def abrir_socket(pid: int, ruta: str) -> int | None:
+    """An ``O_PATH`` descriptor of the socket at ``ruta`` inside process ``pid``'s root, or None.
+
+    Walks ``/proc/<pid>/root`` one component at a time with ``O_NOFOLLOW``: a
+    link anywhere on the way (which, followed from outside, would resolve in
+    the TA's own file system) or anything that is not a socket gives None.
+    """
+    partes = ruta.strip("/").split("/")
+    try:
+        fd = os.open(f"/proc/{pid}/root", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        for parte in partes[:-1]:
+            nuevo = os.open(parte, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            os.close(fd)
+            fd = nuevo
+        final = os.open(partes[-1], os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not stat.S_ISSOCK(os.fstat(final).st_mode):
+        os.close(final)
+        return None
+    return final
+
+
 def leer_info(fd: int, espera: float = 60) -> int | None:
     """The host pid of the sandbox's first process, from bubblewrap's ``--info-fd`` (closes ``fd``)."""
     import select
@@ -212,6 +242,7 @@ class KernelAislado(AsyncKernelManager):
     memoria_total = Integer(
         4 * 1024 ** 3, help="Memory of the kernel's whole tree, bytes (cgroup, or measured from outside).").tag(config=True)
     usar_cgrupos = Bool(True, help="Use a control group per kernel where the machine allows it.").tag(config=True)
+    espera_sockets = Float(60, help="Seconds the kernel has to create its sockets after it starts.").tag(config=True)
     intervalo_vigilancia = Float(
         0.1, help="Seconds between two measurements of the tree's memory when there is no cgroup.").tag(config=True)
     # its sockets refuse giant messages and queue few (salida_acotada)
@@ -222,7 +253,9 @@ class KernelAislado(AsyncKernelManager):
     _grupo: limites_kernel.GrupoKernel | None = None
     _vigilante: limites_kernel.VigilanteMemoria | None = None
     _pid_caja: int | None = None
+    _uid: int = 65534
     _salida_caja: bytearray | None = None
+    _fds_sockets: tuple | list = ()
     motivo: str | None = None
 
     @property
@@ -252,6 +285,7 @@ class KernelAislado(AsyncKernelManager):
     async def _async_pre_start_kernel(self, **kw):
         # the connection file in a private folder of the TA (bound read-only into the sandbox)
         self._carpeta_privada = tempfile.mkdtemp(prefix="curso-kernel-")
+        self._fds_sockets = []
         self.transport = "ipc"
         self.connection_file = os.path.join(self._carpeta_privada, "kernel.json")
         # the kernel binds its sockets in the sandbox's own capped tmpfs; once it runs, this
@@ -283,7 +317,7 @@ class KernelAislado(AsyncKernelManager):
                          {"ruta": "/dev/shm", "tamaño": self.tmp_maximo, "inodos": inodos},
                          {"ruta": cwd, "tamaño": self.carpeta_maxima, "inodos": inodos},
                          {"ruta": DENTRO, "tamaño": DENTRO_MAXIMO, "inodos": 64}],
-            "uid": int(self.uid_alumno) if self.como_root else None,
+            "uid": self._uid if self.como_root else None,
             "de_alumno": [cwd, IPC_DENTRO],
             "entrega": {"origen": ENTREGA_DENTRO, "destino": cwd, "bytes": self.carpeta_maxima,
                         "archivos": max(1, inodos - 64)},
@@ -403,10 +437,12 @@ class KernelAislado(AsyncKernelManager):
             self._grupo = limites_kernel.crear_grupo(
                 f"curso-kernel-{os.getpid()}-{os.path.basename(self._carpeta_privada or 'x')}",
                 self.memoria_total, self.procesos_maximos)
+        # as root without a cgroup, RLIMIT_NPROC counts every process of the kernel's uid on the
+        # machine: each kernel gets a uid of its own (no account has it), so it counts only its own
+        self._uid = int(self.uid_alumno) if self._grupo is not None else uid_propio()
         if self.como_root and shutil.which("bwrap") and self.connection_file \
                 and os.path.exists(self.connection_file):
-            u = int(self.uid_alumno)
-            os.chown(self.connection_file, u, u)
+            os.chown(self.connection_file, self._uid, self._uid)
 
     def _en_marcha(self, info: int, salida: int | None) -> None:
         """Once bubblewrap runs: its first process's pid, the tree's memory watched, its output drained."""
@@ -439,6 +475,9 @@ class KernelAislado(AsyncKernelManager):
         if self._grupo is not None:
             self._grupo.vaciar()
             self._grupo = None
+        for fd in self._fds_sockets:
+            os.close(fd)
+        self._fds_sockets = ()
         if self._carpeta_privada:
             shutil.rmtree(self._carpeta_privada, ignore_errors=True)
             self._carpeta_privada = None
@@ -467,7 +506,31 @@ class KernelAislado(AsyncKernelManager):
             os.close(salida_w)
         self._en_marcha(info_r, salida_r)
         if self._pid_caja is not None:
-            self.ip = f"/proc/{self._pid_caja}/root{IPC_DENTRO}/kernel"
+            await self._enlazar_sockets()
+
+    async def _enlazar_sockets(self) -> None:
+        """Reach the kernel's sockets from the TA's private folder, never through a path the student controls.
+
+        Each socket the kernel binds in its tmpfs is opened once it exists, from
+        ``/proc/<pid>/root`` one component at a time without following links
+        (``abrir_socket``), and linked from the private folder as
+        ``/proc/self/fd/<fd>``: ZeroMQ always connects to that same socket,
+        whatever the student later renames or replaces with a link (which,
+        followed from outside, would point into the TA's own file system).
+        """
+        import asyncio
+        limite = time.monotonic() + self.espera_sockets
+        pendientes = sorted(p for p in self.ports if p)
+        while pendientes and time.monotonic() < limite and os.path.exists(f"/proc/{self._pid_caja}"):
+            for puerto in list(pendientes):
+                fd = abrir_socket(self._pid_caja, f"{IPC_DENTRO}/kernel-{puerto}")
+                if fd is not None:
+                    self._fds_sockets.append(fd)
+                    os.symlink(f"/proc/self/fd/{fd}", os.path.join(self._carpeta_privada, f"kernel-{puerto}"))
+                    pendientes.remove(puerto)
+            if pendientes:
+                await asyncio.sleep(0.05)
+        self.ip = os.path.join(self._carpeta_privada, "kernel")
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
@@ -509,6 +572,15 @@ class KernelAislado(AsyncKernelManager):
             return subprocess.CompletedProcess(proceso.args, proceso.returncode, salida, errores)
         finally:
             self._liberar()
+
+
+UIDS_PROPIOS = (0x7F000000, 0x7FFF0000)       # uids no account uses (useradd stops at 60000)
+
+
+def uid_propio() -> int:
+    """A uid for one kernel alone, drawn at random from ``UIDS_PROPIOS`` (16 million of them)."""
+    import secrets
+    return UIDS_PROPIOS[0] + secrets.randbelow(UIDS_PROPIOS[1] - UIDS_PROPIOS[0])
 
 
 def gib(n: int) -> str:

@@ -291,6 +291,32 @@ def test_sin_cgroup_delegado_no_hay_grupo(tmp_path, monkeypatch):
     assert limites_kernel.grupo_v2(tmp_path, "/kubepods/pod", "k3", 2 ** 30, 64) is None
 
 
+def test_los_sockets_del_kernel_se_abren_sin_seguir_enlaces(tmp_path):
+    """The TA reaches the kernel's sockets through /proc/<pid>/root: a link the student leaves on the
+    way, followed from outside, would resolve in the TA's own file system; it is refused instead."""
+    import socket
+    from grader_tests.aislamiento import abrir_socket
+    (tmp_path / "ipc").mkdir()
+    servidor = socket.socket(socket.AF_UNIX)
+    servidor.bind(str(tmp_path / "ipc" / "kernel-1"))
+    servidor.listen()
+    (tmp_path / "ipc" / "archivo").write_text("x")
+    os.symlink(tmp_path / "ipc" / "kernel-1", tmp_path / "ipc" / "kernel-2")
+    os.symlink(tmp_path / "ipc", tmp_path / "enlace")
+    interna = lambda *partes: str(tmp_path.joinpath(*partes))                    # noqa: E731
+    fd = abrir_socket(os.getpid(), interna("ipc", "kernel-1"))
+    try:
+        assert fd is not None
+        cliente = socket.socket(socket.AF_UNIX)
+        cliente.connect(f"/proc/self/fd/{fd}")       # what ZeroMQ connects to
+        cliente.close()
+    finally:
+        os.close(fd)
+        servidor.close()
+    for ruta in (("ipc", "kernel-2"), ("enlace", "kernel-1"), ("ipc", "archivo"), ("ipc", "no-existe")):
+        assert abrir_socket(os.getpid(), interna(*ruta)) is None, ruta
+
+
 def test_el_vigilante_mata_el_proceso_mas_grande_del_arbol():
     """Without cgroups: the tree's memory measured from outside, the largest process killed past the limit."""
     from grader_tests import limites_kernel

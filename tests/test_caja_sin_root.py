@@ -239,7 +239,7 @@ def test_un_kernel_de_verdad_desde_un_venv_enlazado_sin_root(entornos):
               "nb = new_notebook(cells=[new_code_cell('import os, sys; open(\"nuevo.txt\", \"w\").write(\"x\"); "
               "print(\"KERNEL\", os.getuid(), sys.prefix, sorted(os.listdir(\".\")))')])\n"
               f"NotebookClient(nb, kernel_manager_class=KernelAislado, timeout=60, "
-              f"kernel_manager_kwargs={{'raiz': {str(curso)!r}}}, resources={{'metadata': {{'path': {str(carpeta)!r}}}}}).execute()\n"
+              f"resources={{'metadata': {{'path': {str(carpeta)!r}}}}}).execute()\n"
               "print(nb.cells[0].outputs[0]['text'])\n")
     python = curso / ".venv" / "bin" / "python"
     proceso = subprocess.run(entornos["usuario"].orden(str(python), "-c", codigo), cwd=curso,
