@@ -84,7 +84,7 @@ from nbgrader.preprocessors import Execute
 from nbgrader import utils as nbgrader_utils
 from traitlets import Bool, DottedObjectName, Float, Integer, Type, Unicode
 
-from . import archivos_alumno, casos, limites_kernel
+from . import casos, limites_kernel
 from .salida_acotada import ClienteAcotado, Presupuesto
 
 PAQUETE = Path(__file__).resolve().parent

@@ -19,10 +19,13 @@ real command (the kernel) follows ``--``.  In order:
 4. privileges dropped for good: as root, the real uid/gid ``nobody`` without
    groups; without root (a user namespace), every capability (effective,
    permitted, inheritable, ambient and the bounding set); ``no_new_privs``;
-5. a seccomp filter that refuses what would escape the memory accounting or
-   the sandbox: ``memfd_create``/``memfd_secret`` and System V shared memory
-   (memory no process size counts) and new user namespaces (in which a
-   student could mount a tmpfs with no cap); 32-bit and x32 system calls;
+5. a new, empty session keyring (the TA's is inherited otherwise) and a
+   seccomp filter that refuses what would escape the memory accounting or the
+   sandbox: ``memfd_create``/``memfd_secret`` and System V shared memory
+   (memory no process size counts), the kernel keyrings (not namespaced: the
+   TA's keys, or a channel between kernels of the same uid), new user
+   namespaces (in which a student could mount a tmpfs with no cap); 32-bit
+   and x32 system calls;
 6. the copies written as the student's identity, ``chdir``, ``exec``.
 
 Anything that fails before ``exec`` ends the sandbox with a message on
@@ -182,8 +185,10 @@ def soltar_privilegios(uid):
 # system call numbers (the native ABI) and the audit architecture of each supported machine
 _LLAMADAS = {
     "x86_64": {"arch": 0xC000003E, "memfd_create": 319, "memfd_secret": 447, "shmget": 29,
+               "add_key": 248, "request_key": 249, "keyctl": 250,
                "clone": 56, "clone3": 435, "unshare": 272, "x32": True},
     "aarch64": {"arch": 0xC00000B7, "memfd_create": 279, "memfd_secret": 447, "shmget": 194,
+                "add_key": 217, "request_key": 218, "keyctl": 219,
                 "clone": 220, "clone3": 435, "unshare": 97, "x32": False},
 }
 _RET_ALLOW = 0x7FFF0000
@@ -193,8 +198,9 @@ _RET_ERRNO = 0x00050000
 def filtro_seccomp(maquina=None):
     """The BPF program (bytes of ``struct sock_filter``) of the sandbox, or None on other machines.
 
-    ``memfd_create``, ``memfd_secret``, ``shmget`` and ``clone3`` answer ENOSYS (libraries fall
-    back: glibc's threads use ``clone``); ``clone``/``unshare`` with CLONE_NEWUSER answer EPERM;
+    ``memfd_create``, ``memfd_secret``, ``shmget``, the kernel keyrings (``add_key``,
+    ``request_key``, ``keyctl``: the TA's session keyring is inherited, and keyrings are not
+    namespaced) and ``clone3`` answer ENOSYS (libraries fall back: glibc's threads use ``clone``); ``clone``/``unshare`` with CLONE_NEWUSER answer EPERM;
     other architectures' calls (32-bit, x32) answer ENOSYS; everything else is allowed.
     """
     t = _LLAMADAS.get(maquina or platform.machine())
@@ -202,7 +208,8 @@ def filtro_seccomp(maquina=None):
         return None
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     enosys, eperm = _RET_ERRNO | errno.ENOSYS, _RET_ERRNO | errno.EPERM
-    negar = [t["memfd_create"], t["memfd_secret"], t["shmget"], t["clone3"]]
+    negar = [t["memfd_create"], t["memfd_secret"], t["shmget"], t["clone3"],
+             t["add_key"], t["request_key"], t["keyctl"]]
     p = [(ld, 0, 0, 4),                                    # A = seccomp_data.arch
          (jeq, 1, 0, t["arch"]),
          (ret, 0, 0, enosys),                              # another ABI (32-bit): nothing works
@@ -228,6 +235,16 @@ def aplicar_seccomp(programa):
     _comprobar(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0), "seccomp")
 
 
+def llavero_nuevo():
+    """Leave the TA's session keyring (Kerberos tickets, other keys) for a new, empty one."""
+    t = _LLAMADAS.get(platform.machine())
+    # KEYCTL_JOIN_SESSION_KEYRING; where keyrings are refused already (a container's own seccomp
+    # profile) there is nothing to leave, and the filter below refuses them anyway
+    if t is not None and _libc.syscall(t["keyctl"], 1, None) < 0 \
+            and ctypes.get_errno() not in (errno.ENOSYS, errno.EPERM, errno.EACCES):
+        _fallo(f"keyctl: {os.strerror(ctypes.get_errno())}")
+
+
 def main(argv):
     ajustes = json.loads(argv[1])
     if argv[2] != "--":
@@ -245,6 +262,7 @@ def main(argv):
         _comprobar(_libc.umount2(entrega["origen"].encode(), MNT_DETACH), "umount")
     with open("/proc/self/oom_score_adj", "w") as f:
         f.write("1000")
+    llavero_nuevo()
     fijar_limites(ajustes["limites"])
     soltar_privilegios(uid)
     if ajustes.get("seccomp", True):

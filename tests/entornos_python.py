@@ -25,8 +25,6 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from conftest import RAIZ
-
 VERSION = f"python{sys.version_info[0]}.{sys.version_info[1]}"
 OMITIR_STDLIB = {"site-packages", "dist-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip"}
 
@@ -206,4 +204,4 @@ def entorno_de(prefijo_bin: Path, **extra: str) -> dict:
     return {"PATH": f"{prefijo_bin}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", **extra}
 
 
-__all__ = ["prefijo_como_conda", "venv_sobre", "carpeta_compartida", "UsuarioDeUsarYTirar", "entorno_de", "RAIZ"]
+__all__ = ["prefijo_como_conda", "venv_sobre", "carpeta_compartida", "UsuarioDeUsarYTirar", "entorno_de"]

@@ -32,7 +32,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -104,6 +103,7 @@ def _en_la_caja(entornos, python: Path, codigo: str, *, como_root: bool, timeout
     (carpeta / "dato.txt").write_text("dato del alumno\n")
     usuario.dar(curso / "autograded")
     lanzar = (f"import json, sys; sys.path.insert(0, {str(curso)!r})\n"
+              f"{LLAVE_EN_EL_LLAVERO}\n"
               "from grader_tests.aislamiento import KernelAislado\n"
               f"caja = KernelAislado(raiz={str(curso)!r}, **{ajustes!r})\n"
               f"r = caja.ejecutar([sys.executable, '-c', {codigo!r}], {str(carpeta)!r}, timeout={timeout})\n"
@@ -121,6 +121,25 @@ def _en_la_caja(entornos, python: Path, codigo: str, *, como_root: bool, timeout
     return resultado
 
 
+# the TA's session keyring (where Kerberos tickets live on a university machine) holds a key
+LLAVE_EN_EL_LLAVERO = (
+    "import ctypes, platform; _add_key = {'x86_64': 248, 'aarch64': 217}.get(platform.machine())\n"
+    "_add_key and ctypes.CDLL(None).syscall(_add_key, b'user', b'kerberos', "
+    f"{(SECRETO + '-llavero').encode()!r}, {len(SECRETO) + 8}, -3)")
+LEER_LLAVEROS = r'''
+import ctypes, platform, struct
+_keyctl = {"x86_64": 250, "aarch64": 219}.get(platform.machine())
+_libc = ctypes.CDLL(None, use_errno=True)
+for _llavero in (-3, -4, -5):                  # session, user, user-session keyrings
+    _buf = ctypes.create_string_buffer(4096)
+    _n = _libc.syscall(_keyctl, 11, _llavero, _buf, 4096) if _keyctl else -1
+    print("LLAVERO", _llavero, _n, ctypes.get_errno())
+    for _id in struct.unpack(f"{max(_n, 0) // 4}i", _buf.raw[:max(_n, 0)]):
+        _m = _libc.syscall(_keyctl, 11, _id, _buf, 4096)
+        if _m > 0 and b"secreto-del-" + b"profesorado" in _buf.raw[:_m]:
+            print("LECTURA_OK llavero", _id)
+'''
+
 IDENTIDADES = [pytest.param(True, id="root", marks=pytest.mark.skipif(not COMO_ROOT, reason="hace falta ser root")),
                pytest.param(False, id="sin-root")]
 
@@ -129,7 +148,7 @@ IDENTIDADES = [pytest.param(True, id="root", marks=pytest.mark.skipif(not COMO_R
 def test_nada_del_ta_se_lee_en_la_caja(entornos, como_root):
     """The probe of c26 finds neither the TA's variables nor its private key anywhere in the sandbox."""
     python = entornos["curso"] / ".venv" / "bin" / "python"
-    r = _en_la_caja(entornos, python, c26_entorno.SONDEAR, como_root=como_root)
+    r = _en_la_caja(entornos, python, c26_entorno.SONDEAR + LEER_LLAVEROS, como_root=como_root)
     salida = r["salida"]
     assert r["codigo"] == 0, r["errores"][-2000:]
     for marca in hostiles.MARCAS_PROHIBIDAS:
@@ -147,6 +166,8 @@ def test_nada_del_ta_se_lee_en_la_caja(entornos, como_root):
     # PID 1's environment holds the sandbox's own variables, nothing of the TA's
     uid = int(re.search(r"^uid (\d+)", salida, re.M)[1])
     assert uid != 0 and (uid == 65534) == como_root
+    # the kernel keyrings: not reachable at all (and the TA's session keyring was left behind)
+    assert re.findall(r"^LLAVERO -3 (-?\d+) (\d+)$", salida, re.M) == [("-1", "38")], salida[-1500:]
 
 
 BOMBAS = r'''
