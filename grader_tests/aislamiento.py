@@ -343,9 +343,10 @@ class KernelAislado(AsyncKernelManager):
             for capacidad in CAPACIDADES_USUARIO:
                 identidad += ["--cap-add", capacidad]
         args = [bwrap, *self.sistema_visible(), "--proc", "/proc", *self.dispositivos(),
-                # private /tmp and /dev/shm, in RAM: capped (size here, files in the launcher)
-                "--perms", "1777", "--size", str(self.tmp_maximo), "--tmpfs", "/tmp",
-                "--perms", "1777", "--size", str(self.tmp_maximo), "--tmpfs", "/dev/shm",
+                # private /tmp and /dev/shm, in RAM (the launcher caps their size and files before
+                # anything runs: bubblewrap's --size needs 0.7 and no version caps files)
+                "--perms", "1777", "--tmpfs", "/tmp",
+                "--perms", "1777", "--tmpfs", "/dev/shm",
                 "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                 *identidad, "--die-with-parent", "--hostname", "aislado"]
         if info_fd is not None:
@@ -365,8 +366,8 @@ class KernelAislado(AsyncKernelManager):
                 args += ["--ro-bind", str(PAQUETE / nombre), os.path.join(paquete, nombre)]
         # the kernel's working folder: a size-capped tmpfs in RAM where the launcher copies the
         # submission; nothing the kernel writes reaches the TA's disk
-        args += ["--perms", "0755", "--size", str(self.carpeta_maxima), "--tmpfs", cwd,
-                 "--perms", "0755", "--size", str(DENTRO_MAXIMO), "--tmpfs", DENTRO,
+        args += ["--perms", "0755", "--tmpfs", cwd,
+                 "--perms", "0755", "--tmpfs", DENTRO,
                  "--ro-bind", cwd, ENTREGA_DENTRO,
                  "--ro-bind", str(LANZADOR), LANZADOR_DENTRO,
                  "--dir", IPC_DENTRO]

@@ -5,11 +5,11 @@ command, run by the grading Python with ``-I -S`` (standard library only,
 nothing from the environment), and the settings as JSON in ``argv[1]``; the
 real command (the kernel) follows ``--``.  In order:
 
-1. every writable file system of the sandbox (bubblewrap's size-capped tmpfs
-   mounts: the submission's working folder, ``/tmp``, ``/dev/shm``, the
-   kernel's socket folder) is remounted with a cap on its number of files
-   (``nr_inodes``), which bubblewrap cannot set: a million empty files cost
-   kernel memory that no size counts;
+1. every writable file system of the sandbox (bubblewrap's tmpfs mounts: the
+   submission's working folder, ``/tmp``, ``/dev/shm``, the kernel's socket
+   folder) is remounted with its size and a cap on its number of files
+   (``nr_inodes``), which no bubblewrap can set (``--size`` exists only from
+   0.7): a million empty files cost kernel memory that no size counts;
 2. the submission's files are read from a read-only view of the real
    autograded folder (regular files and folders only, never a link, within
    the caps), and that view is unmounted: the kernel works on a copy in
