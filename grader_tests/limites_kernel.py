@@ -233,7 +233,13 @@ def disponible() -> bool:
 
 
 def arbol(pid: int) -> list[int]:
-    """``pid`` and all its descendants (``/proc/<pid>/task/<tid>/children``), empty when it is gone."""
+    """``pid`` and all its descendants (``/proc/<pid>/task/<tid>/children``), empty when it is gone.
+
+    Kernels built without ``CONFIG_PROC_CHILDREN``: every process in ``pid``'s PID namespace
+    (the sandbox's first process is alone in the host's view of its namespace with its tree).
+    """
+    if not os.path.exists(f"/proc/{pid}/task/{pid}/children"):
+        return _mismo_espacio_de_procesos(pid)
     vistos, pendientes = [], [pid]
     while pendientes:
         actual = pendientes.pop()
@@ -249,6 +255,22 @@ def arbol(pid: int) -> list[int]:
             except (OSError, ValueError):
                 pass
     return vistos
+
+
+def _mismo_espacio_de_procesos(pid: int) -> list[int]:
+    try:
+        espacio = os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return []
+    pids = []
+    for nombre in os.listdir("/proc"):
+        if nombre.isdigit():
+            try:
+                if os.readlink(f"/proc/{nombre}/ns/pid") == espacio:
+                    pids.append(int(nombre))
+            except OSError:
+                pass
+    return pids
 
 
 def memoria_de(pid: int) -> int:
