@@ -9,29 +9,50 @@ the kernel command in Debian's ``bubblewrap``:
   do not exist, so no other copy of the course on the machine can be read;
   the course root is replaced by an empty folder in which only three things
   reappear: the submission's own
-  autograded folder (read-write), the virtual environment (read-only) and the
+  autograded folder (as a copy in memory, below), the virtual environment (read-only) and the
   kernel-safe part of ``grader_tests`` (``MODULOS_PUBLICOS``: ``cliente``,
   ``casos``, ``serializacion`` and each exercise's ``casos.py``; never an
   exercise's reference, properties, known mistakes or battery, nor the quiz
   answers).  The gradebook, ``source/``, ``release/``, ``submitted/`` and the
   other students' folders do not exist for the student's code;
 * no network (private network namespace; the kernel talks to nbgrader over
-  Unix sockets, ZeroMQ's ``ipc`` transport, in a private folder);
+  Unix sockets, ZeroMQ's ``ipc`` transport, in a folder of the sandbox);
 * an unprivileged identity that cannot read root-only files even when the
-  TA is root: for a TA who is not root, a user namespace mapping ``nobody``
-  to the TA's uid; for root, bubblewrap sets the sandbox up as root and the
-  kernel's launcher drops to the real uid/gid ``nobody`` (65534), no
-  supplementary groups, ``no_new_privs``, before Python starts.  Every file
-  under /etc that is not world-readable (``/etc/shadow*``, ``/etc/gshadow*``,
-  ``/etc/ssl/private``…) is masked as well;
-* a minimal, explicit environment (``entorno_minimo``): none of the TA's
-  variables (tokens, credentials, paths) reaches the kernel;
+  TA is root: for a TA who is not root, a user namespace (the kernel keeps
+  the TA's uid, without any capability); for root, bubblewrap sets the
+  sandbox up as root and the launcher drops to the real uid/gid ``nobody``
+  (65534), no supplementary groups; as root without a cgroup, a uid of the
+  kernel's own instead (``uid_propio``), so that ``RLIMIT_NPROC`` counts
+  only its processes.  Every file under /etc that is not
+  world-readable (``/etc/shadow*``, ``/etc/gshadow*``, ``/etc/ssl/private``…)
+  is masked as well;
+* a minimal, explicit environment (``entorno_minimo``) for every process of
+  the sandbox, bubblewrap's own first process (PID 1 inside) included: none
+  of the TA's variables (tokens, credentials, paths) is readable inside,
+  not even in ``/proc/1/environ``; the kernel's stdout and stderr are a pipe
+  this process drains, never the TA's terminal or log;
+* nothing the kernel writes reaches a disk: its working folder is a copy of
+  the submission in a size-capped tmpfs (``carpeta_maxima``), /tmp and
+  /dev/shm are size-capped tmpfs (``tmp_maximo``), its sockets live in a
+  small tmpfs of its own that this process opens through ``/proc/<pid>/root``
+  without following links (``abrir_socket``); each tmpfs also caps its number of files
+  (``archivos_maximos``).  The launcher (``lanzador_caja``) sets those caps,
+  copies the submission, sets the resource limits, drops every privilege,
+  installs a seccomp filter (no ``memfd_create``, no System V shared memory,
+  no new user namespaces) and only then starts the kernel;
 * a private PID namespace that dies with the kernel (no process survives the
-  notebook), a private ``/tmp``;
-* resource limits: address space (memory) and file size per process, no core
-  dumps; for the kernel's whole process tree a control group (memory and
-  number of processes) where the machine allows it, else ``RLIMIT_NPROC``
-  (``limites_kernel``).
+  notebook);
+* resource limits: address space (memory), file size and open files per
+  process, no core dumps; for the kernel's whole process tree a control
+  group (memory and number of processes) where the machine allows it, else
+  ``RLIMIT_NPROC`` and the tree's memory measured from outside and enforced
+  by killing the sandbox (``limites_kernel``).
+
+The sandbox starts from whatever Python runs the grading: the course's
+``.venv``, a ``.venv`` that is a symlink to a venv elsewhere (``en_la_caja``
+rewrites paths through their real location), a venv outside the course or a
+conda environment (a prefix that is not a venv): each prefix is mounted
+read-only at its real path.
 
 Cell time is limited by ``Execute.timeout``; the whole notebook by
 ``EjecucionAislada.presupuesto_total``.  What the kernel prints reaches this
@@ -51,6 +72,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -60,9 +82,9 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import from_dict
 from nbgrader.preprocessors import Execute
 from nbgrader import utils as nbgrader_utils
-from traitlets import Bool, DottedObjectName, Integer, Type, Unicode
+from traitlets import Bool, DottedObjectName, Float, Integer, Type, Unicode
 
-from . import archivos_alumno, casos, limites_kernel
+from . import casos, limites_kernel
 from .salida_acotada import ClienteAcotado, Presupuesto
 
 PAQUETE = Path(__file__).resolve().parent
@@ -121,27 +143,120 @@ class SinAislamiento(RuntimeError):
     """bubblewrap is missing and the sandbox was not explicitly turned off."""
 
 
+# inside the sandbox: the launcher's own small area (never the TA's disk)
+DENTRO = "/run/curso"
+ENTREGA_DENTRO = DENTRO + "/entrega"          # read-only view of the submission, unmounted before the kernel
+CONEXION_DENTRO = DENTRO + "/kernel.json"     # the kernel's connection file (read-only)
+IPC_DENTRO = DENTRO + "/ipc"                  # the kernel's ZeroMQ sockets; the TA reaches them via /proc/PID/root
+LANZADOR_DENTRO = DENTRO + "/lanzador.py"
+LANZADOR = PAQUETE / "lanzador_caja.py"
+DENTRO_MAXIMO = 4 * 1024 ** 2                 # bytes of DENTRO (a few sockets)
+DISPOSITIVOS = ("null", "zero", "full", "random", "urandom")
+# what bubblewrap keeps for the launcher as root: mount, chown its folders, read the submission,
+# drop the bounding set, become nobody (all gone once it is nobody)
+CAPACIDADES_ROOT = ("CAP_SYS_ADMIN", "CAP_CHOWN", "CAP_DAC_READ_SEARCH", "CAP_SETPCAP", "CAP_SETUID", "CAP_SETGID")
+# without root (a user namespace): mount and drop the bounding set (all gone before the kernel)
+CAPACIDADES_USUARIO = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
+
+
+def en_la_caja(ruta: str) -> str:
+    """Where a file of this Python's prefixes is inside the sandbox: through its real path.
+
+    The sandbox mounts ``sys.prefix`` and ``sys.base_prefix`` at their real
+    paths, so a path through a symlink (a course ``.venv`` that links to a venv
+    elsewhere, a home folder that is a link) is rewritten; other paths are kept.
+    """
+    for prefijo in (sys.prefix, sys.base_prefix):
+        base = prefijo.rstrip(os.sep)
+        if ruta == base or ruta.startswith(base + os.sep):
+            return os.path.realpath(base) + ruta[len(base):]
+    return ruta
+
+
+def abrir_socket(pid: int, ruta: str) -> int | None:
+    """An ``O_PATH`` descriptor of the socket at ``ruta`` inside process ``pid``'s root, or None.
+
+    Walks ``/proc/<pid>/root`` one component at a time with ``O_NOFOLLOW``: a
+    link anywhere on the way (which, followed from outside, would resolve in
+    the TA's own file system) or anything that is not a socket gives None.
+    """
+    partes = ruta.strip("/").split("/")
+    try:
+        fd = os.open(f"/proc/{pid}/root", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        for parte in partes[:-1]:
+            nuevo = os.open(parte, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            os.close(fd)
+            fd = nuevo
+        final = os.open(partes[-1], os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not stat.S_ISSOCK(os.fstat(final).st_mode):
+        os.close(final)
+        return None
+    return final
+
+
+def leer_info(fd: int, espera: float = 60) -> int | None:
+    """The host pid of the sandbox's first process, from bubblewrap's ``--info-fd`` (closes ``fd``)."""
+    import select
+    datos, limite = b"", time.monotonic() + espera
+    try:
+        while time.monotonic() < limite:
+            listos, _, _ = select.select([fd], [], [], max(0.0, limite - time.monotonic()))
+            if not listos:
+                break
+            trozo = os.read(fd, 4096)
+            if not trozo:
+                break
+            datos += trozo
+            try:
+                return int(json.loads(datos)["child-pid"])
+            except (ValueError, KeyError, TypeError):
+                continue
+    finally:
+        os.close(fd)
+    return None
+
+
 class KernelAislado(AsyncKernelManager):
     """A kernel manager whose kernels run inside bubblewrap (see module doc)."""
 
     raiz = Unicode("", help="Course root: hidden from the kernel except the submission.").tag(config=True)
-    memoria_maxima = Integer(4 * 1024 ** 3, help="Address-space limit of the kernel, bytes.").tag(config=True)
+    memoria_maxima = Integer(4 * 1024 ** 3, help="Address-space limit of each process, bytes.").tag(config=True)
     archivo_maximo = Integer(256 * 1024 ** 2, help="Largest file the kernel may write, bytes.").tag(config=True)
-    tmp_maximo = Integer(256 * 1024 ** 2, help="Size of the kernel's private /tmp (RAM), bytes.").tag(config=True)
+    tmp_maximo = Integer(256 * 1024 ** 2, help="Size of the kernel's private /tmp and of /dev/shm (RAM), bytes each.").tag(config=True)
+    carpeta_maxima = Integer(
+        128 * 1024 ** 2, help="Size of the kernel's working folder (the submission's copy, in RAM), bytes.").tag(config=True)
+    archivos_maximos = Integer(
+        4096, help="Files and folders in each writable file system of the sandbox (tmpfs nr_inodes).").tag(config=True)
+    descriptores_maximos = Integer(256, help="Open files per process (RLIMIT_NOFILE).").tag(config=True)
     exigir = Bool(True, help="Refuse to run without bubblewrap (unless CURSO_SIN_AISLAMIENTO=1).").tag(config=True)
     uid_alumno = Integer(65534, help="uid/gid the kernel runs as when the TA is root (nobody).").tag(config=True)
     procesos_maximos = Integer(
         128, help="Processes and threads of the kernel's whole tree (cgroup pids.max or RLIMIT_NPROC).").tag(config=True)
     memoria_total = Integer(
-        4 * 1024 ** 3, help="Memory of the kernel's whole tree, /tmp included, bytes (cgroups only).").tag(config=True)
+        4 * 1024 ** 3, help="Memory of the kernel's whole tree, bytes (cgroup, or measured from outside).").tag(config=True)
     usar_cgrupos = Bool(True, help="Use a control group per kernel where the machine allows it.").tag(config=True)
+    espera_sockets = Float(60, help="Seconds the kernel has to create its sockets after it starts.").tag(config=True)
+    intervalo_vigilancia = Float(
+        0.1, help="Seconds between two measurements of the tree's memory when there is no cgroup.").tag(config=True)
     # its sockets refuse giant messages and queue few (salida_acotada)
     client_class = DottedObjectName("grader_tests.salida_acotada.ClienteAcotado")
     client_factory = Type(ClienteAcotado, klass=ClienteAcotado)
 
     _carpeta_privada: str | None = None
     _grupo: limites_kernel.GrupoKernel | None = None
-    _carpeta_alumno: str | None = None
+    _vigilante: limites_kernel.VigilanteMemoria | None = None
+    _pid_caja: int | None = None
+    _uid: int = 65534
+    _salida_caja: bytearray | None = None
+    _fds_sockets: tuple | list = ()
+    motivo: str | None = None
 
     @property
     def como_root(self) -> bool:
@@ -149,9 +264,10 @@ class KernelAislado(AsyncKernelManager):
         return os.geteuid() == 0 and self.uid_alumno != 0
 
     def entorno_minimo(self) -> dict[str, str]:
-        """The kernel's whole environment: explicit, none of the TA's variables."""
+        """The sandbox's whole environment, bubblewrap's own included: explicit, none of the TA's variables."""
         entorno = {
-            "PATH": os.pathsep.join([os.path.join(sys.prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
+            "PATH": os.pathsep.join([os.path.join(os.path.realpath(sys.prefix), "bin"),
+                                     "/usr/local/bin", "/usr/bin", "/bin"]),
             "HOME": "/tmp", "MPLCONFIGDIR": "/tmp/matplotlib", "IPYTHONDIR": "/tmp/ipython",
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1",
             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -167,45 +283,79 @@ class KernelAislado(AsyncKernelManager):
         return entorno
 
     async def _async_pre_start_kernel(self, **kw):
-        # Unix sockets in a private folder instead of TCP ports
+        # the connection file in a private folder of the TA (bound read-only into the sandbox)
         self._carpeta_privada = tempfile.mkdtemp(prefix="curso-kernel-")
+        self._fds_sockets = []
         self.transport = "ipc"
         self.connection_file = os.path.join(self._carpeta_privada, "kernel.json")
-        self.ip = os.path.join(self._carpeta_privada, "kernel-ipc")
+        # the kernel binds its sockets in the sandbox's own capped tmpfs; once it runs, this
+        # process reaches them through /proc/<pid>/root (``_async_launch_kernel``)
+        self.ip = IPC_DENTRO + "/kernel"
         # a signal sent from outside does not reach the kernel inside bubblewrap's
         # PID namespace: interrupt with a control message, the kernel signals itself
         self.kernel_spec.interrupt_mode = "message"
         return await super()._async_pre_start_kernel(**kw)
 
-    def envolver(self, comando: list[str], cwd: str) -> list[str]:
+    def _sin_bwrap(self, comando: list[str]) -> list[str]:
+        if os.environ.get("CURSO_SIN_AISLAMIENTO") == "1" or not self.exigir:
+            self.log.warning("Sin bubblewrap: el código de los alumnos se ejecuta SIN aislar.")
+            return comando
+        raise SinAislamiento(
+            "No está bubblewrap (bwrap): el código de los alumnos no se puede aislar. "
+            "Instálalo (apt-get install bubblewrap) o, bajo tu responsabilidad, "
+            "exporta CURSO_SIN_AISLAMIENTO=1.")
+
+    def ajustes_del_lanzador(self, cwd: str) -> dict:
+        """What ``lanzador_caja`` does before the kernel: caps on files, the copy, limits, identity."""
+        inodos = int(self.archivos_maximos)
+        limites = {"memoria": self.memoria_maxima, "archivo": self.archivo_maximo, "core": 0,
+                   "descriptores": self.descriptores_maximos,
+                   # without cgroups: processes of this uid (in the sandbox's user namespace)
+                   "procesos": self.procesos_maximos if self._grupo is None else None}
+        return {
+            "montajes": [{"ruta": "/tmp", "tamaño": self.tmp_maximo, "inodos": inodos},
+                         {"ruta": "/dev/shm", "tamaño": self.tmp_maximo, "inodos": inodos},
+                         {"ruta": cwd, "tamaño": self.carpeta_maxima, "inodos": inodos},
+                         {"ruta": DENTRO, "tamaño": DENTRO_MAXIMO, "inodos": 64}],
+            "uid": self._uid if self.como_root else None,
+            "de_alumno": [cwd, IPC_DENTRO],
+            "entrega": {"origen": ENTREGA_DENTRO, "destino": cwd, "bytes": self.carpeta_maxima,
+                        "archivos": max(1, inodos - 64)},
+            "limites": limites,
+            "cwd": cwd,
+        }
+
+    def envolver(self, comando: list[str], cwd: str, info_fd: int | None = None) -> list[str]:
         """The bubblewrap command line that runs ``comando`` sandboxed in ``cwd``."""
         bwrap = shutil.which("bwrap")
         if bwrap is None:
-            if os.environ.get("CURSO_SIN_AISLAMIENTO") == "1" or not self.exigir:
-                self.log.warning("Sin bubblewrap: el código de los alumnos se ejecuta SIN aislar.")
-                return comando
-            raise SinAislamiento(
-                "No está bubblewrap (bwrap): el código de los alumnos no se puede aislar. "
-                "Instálalo (apt-get install bubblewrap) o, bajo tu responsabilidad, "
-                "exporta CURSO_SIN_AISLAMIENTO=1.")
+            return self._sin_bwrap(comando)
         raiz = os.path.realpath(self.raiz or os.getcwd())
         cwd = os.path.realpath(cwd)
         if self.como_root:
-            # set up as root (no path the TA can reach is out of reach for the mounts); the
-            # kernel's launcher below keeps only the capabilities to become uid_alumno
-            identidad = ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+            identidad = ["--cap-drop", "ALL"]
+            for capacidad in CAPACIDADES_ROOT:
+                identidad += ["--cap-add", capacidad]
         else:
-            identidad = ["--unshare-user", "--uid", "65534", "--gid", "65534"]
-        args = [bwrap, *self.sistema_visible(), "--dev", "/dev", "--proc", "/proc",
-                # private /tmp and /dev/shm, in RAM: capped so a student cannot fill the TA's memory
-                "--perms", "1777", "--size", str(self.tmp_maximo), "--tmpfs", "/tmp",
-                "--perms", "1777", "--size", str(self.tmp_maximo), "--tmpfs", "/dev/shm",
-                "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", *identidad,
-                "--die-with-parent", "--hostname", "aislado"]
+            # no --uid: bubblewrap would nest a second user namespace, in which the
+            # launcher could not remount the tmpfs folders with their cap on files
+            identidad = ["--unshare-user"]
+            for capacidad in CAPACIDADES_USUARIO:
+                identidad += ["--cap-add", capacidad]
+        args = [bwrap, *self.sistema_visible(), "--proc", "/proc", *self.dispositivos(),
+                # private /tmp and /dev/shm, in RAM (the launcher caps their size and files before
+                # anything runs: bubblewrap's --size needs 0.7 and no version caps files)
+                "--perms", "1777", "--tmpfs", "/tmp",
+                "--perms", "1777", "--tmpfs", "/dev/shm",
+                "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                *identidad, "--die-with-parent", "--hostname", "aislado"]
+        if info_fd is not None:
+            args += ["--info-fd", str(info_fd)]
         ocultar = carpetas_a_ocultar(raiz)
         for carpeta in ocultar:                               # parents before children
             args += ["--tmpfs", carpeta]
-        # Python itself and the venv, read-only (after the hiding: the venv may live in the course)
+        # Python itself and the venv, read-only, at their real paths (after the hiding: the venv
+        # may live in the course; a symlinked venv is reached through its target)
         for prefijo in sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix)}):
             if not prefijo.startswith("/usr" + os.sep):
                 args += ["--ro-bind", prefijo, prefijo]
@@ -214,13 +364,19 @@ class KernelAislado(AsyncKernelManager):
         for paquete in paquetes_visibles():
             for nombre in modulos_publicos():
                 args += ["--ro-bind", str(PAQUETE / nombre), os.path.join(paquete, nombre)]
-        args += ["--bind", cwd, cwd,
-                 "--bind", self._carpeta_privada, self._carpeta_privada,
-                 "--clearenv"]
+        # the kernel's working folder: a size-capped tmpfs in RAM where the launcher copies the
+        # submission; nothing the kernel writes reaches the TA's disk
+        args += ["--perms", "0755", "--tmpfs", cwd,
+                 "--perms", "0755", "--tmpfs", DENTRO,
+                 "--ro-bind", cwd, ENTREGA_DENTRO,
+                 "--ro-bind", str(LANZADOR), LANZADOR_DENTRO,
+                 "--dir", IPC_DENTRO]
+        if self.connection_file and os.path.exists(self.connection_file):
+            args += ["--ro-bind", self.connection_file, CONEXION_DENTRO]
+        args += ["--clearenv"]
         for nombre, valor in self.entorno_minimo().items():
             args += ["--setenv", nombre, valor]
-        if not self.como_root:
-            args += ["--chdir", cwd]
+        args += ["--chdir", "/"]
         if self.como_root:
             # folders bubblewrap creates on the way to a mount copy the host's mode (/root is
             # 0700): uid_alumno must be able to cross them to reach Python and its own folder
@@ -229,32 +385,29 @@ class KernelAislado(AsyncKernelManager):
         # kernel writes outside its own folder and /tmp is kept or seen by anyone
         for carpeta in ocultar:
             args += ["--remount-ro", carpeta]
-        args += ["--remount-ro", "/"]          # the sandbox's own root: nothing to write there either
-        limites = [f"import resource as r, os, sys",
-                   f"r.setrlimit(r.RLIMIT_AS, ({self.memoria_maxima}, {self.memoria_maxima}))",
-                   f"r.setrlimit(r.RLIMIT_FSIZE, ({self.archivo_maximo}, {self.archivo_maximo}))",
-                   f"r.setrlimit(r.RLIMIT_CORE, (0, 0))"]
-        if self._grupo is None:
-            # fallback without cgroups: processes of this uid (in the sandbox's user namespace)
-            limites.append(f"r.setrlimit(r.RLIMIT_NPROC, ({self.procesos_maximos}, {self.procesos_maximos}))")
-        if self.como_root:
-            u = int(self.uid_alumno)
-            limites += [f"os.setgroups([])", f"os.setgid({u})", f"os.setuid({u})",
-                        "import ctypes; ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)",      # PR_SET_NO_NEW_PRIVS
-                        f"assert os.getuid() == os.geteuid() == {u} and not os.getgroups()",
-                        # bubblewrap, root without capabilities, cannot enter a 0700 folder
-                        # of uid_alumno: the kernel enters its own folder once it is that uid
-                        f"os.chdir({cwd!r})"]
-        limites.append("os.execv(sys.argv[1], sys.argv[1:])")
-        envuelto = args + [sys.executable, "-c", "; ".join(limites), *comando]
+        args += ["--remount-ro", "/dev", "--remount-ro", "/"]   # nothing to write there either
+        orden = [en_la_caja(a) if os.path.isabs(a) else a for a in comando]
+        lanzador = [en_la_caja(sys.executable), "-I", "-S", LANZADOR_DENTRO,
+                    json.dumps(self.ajustes_del_lanzador(cwd)), "--"]
+        envuelto = args + lanzador + orden
         if self._grupo is not None:
             # join the kernel's control group before bubblewrap starts: every process inherits it
             unirse = ("import os, sys, json\n"
                       "for f in json.loads(sys.argv[1]):\n"
                       "    open(f, 'w').write(str(os.getpid()))\n"
                       "os.execv(sys.argv[2], sys.argv[2:])")
-            envuelto = [sys.executable, "-c", unirse, json.dumps(self._grupo.archivos_procs), *envuelto]
+            envuelto = [sys.executable, "-I", "-S", "-c", unirse, json.dumps(self._grupo.archivos_procs), *envuelto]
         return envuelto
+
+    @staticmethod
+    def dispositivos() -> list[str]:
+        """A read-only /dev with only the harmless devices (no devpts: see ``envolver``)."""
+        args = ["--tmpfs", "/dev"]
+        for nombre in DISPOSITIVOS:
+            args += ["--dev-bind", f"/dev/{nombre}", f"/dev/{nombre}"]
+        args += ["--symlink", "/proc/self/fd", "/dev/fd", "--symlink", "/proc/self/fd/0", "/dev/stdin",
+                 "--symlink", "/proc/self/fd/1", "/dev/stdout", "--symlink", "/proc/self/fd/2", "/dev/stderr"]
+        return args
 
     @staticmethod
     def sistema_visible() -> list[str]:
@@ -278,54 +431,179 @@ class KernelAislado(AsyncKernelManager):
         args += ["--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
         return args
 
-    def _preparar(self, cwd: str) -> None:
-        """Before a sandboxed process starts: its control group and, as root, the folders it owns."""
+    def _preparar(self) -> None:
+        """Before a sandboxed process starts: its control group; as root, its connection file for nobody."""
+        self.motivo = None
         if self.usar_cgrupos and shutil.which("bwrap"):
             self._grupo = limites_kernel.crear_grupo(
                 f"curso-kernel-{os.getpid()}-{os.path.basename(self._carpeta_privada or 'x')}",
                 self.memoria_total, self.procesos_maximos)
-        if self.como_root and shutil.which("bwrap"):
-            # the kernel (uid_alumno) writes its own folder and talks through the private one
-            u = int(self.uid_alumno)
-            self._carpeta_alumno = cwd
-            os.chown(cwd, u, u, follow_symlinks=False)
-            os.chown(self._carpeta_privada, u, u)
-            if self.connection_file and os.path.exists(self.connection_file):
-                os.chown(self.connection_file, u, u)
+        # as root without a cgroup, RLIMIT_NPROC counts every process of the kernel's uid on the
+        # machine: each kernel gets a uid of its own (no account has it), so it counts only its own
+        self._uid = int(self.uid_alumno) if self._grupo is not None else uid_propio()
+        if self.como_root and shutil.which("bwrap") and self.connection_file \
+                and os.path.exists(self.connection_file):
+            os.chown(self.connection_file, self._uid, self._uid)
+
+    def _en_marcha(self, info: int, salida: int | None) -> None:
+        """Once bubblewrap runs: its first process's pid, the tree's memory watched, its output drained."""
+        self._pid_caja = leer_info(info)
+        if self._pid_caja is not None and self._grupo is None and shutil.which("bwrap"):
+            self._vigilante = limites_kernel.VigilanteMemoria(
+                self._pid_caja, self.memoria_total, self.intervalo_vigilancia).empezar()
+        if salida is not None:
+            self._salida_caja = bytearray()
+            threading.Thread(target=drenar, args=(salida, self._salida_caja), daemon=True).start()
+
+    def matados_por_memoria(self) -> bool:
+        """Whether the tree's memory limit killed any of its processes so far (cgroup or watchdog)."""
+        return bool((self._vigilante is not None and self._vigilante.matados)
+                    or (self._grupo is not None and self._grupo.sin_memoria()))
+
+    def motivo_de_muerte(self) -> str | None:
+        """Why the sandbox ended, in Spanish, when it was one of its limits (memory); else None."""
+        if self.motivo is None and self.matados_por_memoria():
+            self.motivo = (f"superó la memoria que la corrección da a todos sus procesos juntos "
+                           f"({gib(self.memoria_total)})")
+        return self.motivo
 
     def _liberar(self) -> None:
-        """After it ended: nothing of it left running, its folder back to the TA, no private folder."""
+        """After it ended: nothing of it left running, no group, no private folder."""
+        self.motivo_de_muerte()
+        if self._vigilante is not None:
+            self._vigilante.parar()
+            self._vigilante = None
         if self._grupo is not None:
             self._grupo.vaciar()
             self._grupo = None
-        if self._carpeta_alumno:
-            # what the kernel left is handled next by nbgrader_seguro.SanearTrasElKernel
-            archivos_alumno.cambiar_dueño(self._carpeta_alumno, os.getuid(), os.getgid())
-            self._carpeta_alumno = None
+        for fd in self._fds_sockets:
+            os.close(fd)
+        self._fds_sockets = ()
         if self._carpeta_privada:
             shutil.rmtree(self._carpeta_privada, ignore_errors=True)
             self._carpeta_privada = None
+        self._pid_caja = None
 
     async def _async_launch_kernel(self, kernel_cmd, **kw):
         cwd = os.path.realpath(kw.get("cwd") or os.getcwd())
-        self._preparar(cwd)
-        return await super()._async_launch_kernel(self.envolver(list(kernel_cmd), cwd), **kw)
+        self._preparar()
+        if shutil.which("bwrap") is None:
+            return await super()._async_launch_kernel(self.envolver(list(kernel_cmd), cwd), **kw)
+        comando = [CONEXION_DENTRO if a == self.connection_file else a for a in kernel_cmd]
+        info_r, info_w = os.pipe()
+        salida_r, salida_w = os.pipe()
+        try:
+            # bubblewrap itself gets the minimal environment (its first process, PID 1 in the
+            # sandbox, keeps it); the kernel's output never reaches the TA's terminal or log
+            kw.update(env=self.entorno_minimo(), pass_fds=(info_w,), stdout=salida_w, stderr=salida_w,
+                      stdin=subprocess.DEVNULL)
+            await super()._async_launch_kernel(self.envolver(comando, cwd, info_fd=info_w), **kw)
+        except BaseException:
+            os.close(info_r)
+            os.close(salida_r)
+            raise
+        finally:
+            os.close(info_w)
+            os.close(salida_w)
+        self._en_marcha(info_r, salida_r)
+        if self._pid_caja is not None:
+            await self._enlazar_sockets()
+
+    async def _enlazar_sockets(self) -> None:
+        """Reach the kernel's sockets from the TA's private folder, never through a path the student controls.
+
+        Each socket the kernel binds in its tmpfs is opened once it exists, from
+        ``/proc/<pid>/root`` one component at a time without following links
+        (``abrir_socket``), and linked from the private folder as
+        ``/proc/self/fd/<fd>``: ZeroMQ always connects to that same socket,
+        whatever the student later renames or replaces with a link (which,
+        followed from outside, would point into the TA's own file system).
+        """
+        import asyncio
+        limite = time.monotonic() + self.espera_sockets
+        pendientes = sorted(p for p in self.ports if p)
+        while pendientes and time.monotonic() < limite and os.path.exists(f"/proc/{self._pid_caja}"):
+            for puerto in list(pendientes):
+                fd = abrir_socket(self._pid_caja, f"{IPC_DENTRO}/kernel-{puerto}")
+                if fd is not None:
+                    self._fds_sockets.append(fd)
+                    os.symlink(f"/proc/self/fd/{fd}", os.path.join(self._carpeta_privada, f"kernel-{puerto}"))
+                    pendientes.remove(puerto)
+            if pendientes:
+                await asyncio.sleep(0.05)
+        self.ip = os.path.join(self._carpeta_privada, "kernel")
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
             self._liberar()
 
+    def salida_de_la_caja(self) -> str:
+        """The first bytes the sandboxed processes wrote to stdout/stderr (diagnostics, never logged)."""
+        return bytes(self._salida_caja or b"").decode("utf-8", "replace")
+
     def ejecutar(self, comando: list[str], cwd: str, timeout: float = 60) -> subprocess.CompletedProcess:
-        """Run a plain command in the same sandbox a kernel gets (tests, diagnostics); text output."""
+        """Run a plain command in the same sandbox a kernel gets (tests, diagnostics); text output.
+
+        ``motivo_de_muerte()`` tells afterwards whether a limit of the tree ended it.
+        """
         self._carpeta_privada = tempfile.mkdtemp(prefix="curso-kernel-")
+        self.connection_file = ""
         cwd = os.path.realpath(cwd)
         try:
-            self._preparar(cwd)
-            return subprocess.run(self.envolver(comando, cwd), cwd=cwd, capture_output=True, text=True,
-                                  timeout=timeout, stdin=subprocess.DEVNULL)
+            self._preparar()
+            if shutil.which("bwrap") is None:
+                return subprocess.run(self.envolver(comando, cwd), cwd=cwd, capture_output=True, text=True,
+                                      timeout=timeout, stdin=subprocess.DEVNULL)
+            info_r, info_w = os.pipe()
+            try:
+                proceso = subprocess.Popen(self.envolver(comando, cwd, info_fd=info_w), cwd="/",
+                                           env=self.entorno_minimo(), stdin=subprocess.DEVNULL,
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                           pass_fds=(info_w,))
+            finally:
+                os.close(info_w)
+            self._en_marcha(info_r, None)
+            try:
+                salida, errores = proceso.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proceso.kill()
+                proceso.communicate()
+                raise
+            return subprocess.CompletedProcess(proceso.args, proceso.returncode, salida, errores)
         finally:
             self._liberar()
+
+
+UIDS_PROPIOS = (0x7F000000, 0x7FFF0000)       # uids no account uses (useradd stops at 60000)
+
+
+def uid_propio() -> int:
+    """A uid for one kernel alone, drawn at random from ``UIDS_PROPIOS`` (16 million of them)."""
+    import secrets
+    return UIDS_PROPIOS[0] + secrets.randbelow(UIDS_PROPIOS[1] - UIDS_PROPIOS[0])
+
+
+def gib(n: int) -> str:
+    """``n`` bytes in Spanish GiB or MiB: ``'4 GiB'``, ``'1,5 GiB'``, ``'256 MiB'``."""
+    if n >= 1024 ** 3:
+        return f"{n / 1024 ** 3:.1f}".replace(".", ",").replace(",0", "") + " GiB"
+    return f"{n / 1024 ** 2:.0f} MiB"
+
+
+def drenar(fd: int, guardado: bytearray, maximo: int = 16 * 1024) -> None:
+    """Read ``fd`` to its end, keeping its first ``maximo`` bytes in ``guardado`` (a thread's body)."""
+    try:
+        while True:
+            trozo = os.read(fd, 65536)
+            if not trozo:
+                break
+            if len(guardado) < maximo:
+                guardado += trozo[:maximo - len(guardado)]
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def atravesables(args: list[str]) -> list[str]:
@@ -423,6 +701,56 @@ def unir_flujos_seguidos(celda) -> None:
         celda.outputs = unidas
 
 
+MARCA_LIMITE = "curso_limite_de_la_caja"     # output metadata of the note (scripts/observaciones.py)
+
+# what an error output says when a limit of the sandbox stopped the cell: (kind, marks in ename/evalue)
+_LIMITES = (
+    ("espacio", ("[Errno 28]", "No space left on device", "[Errno 122]", "Disk quota exceeded")),
+    ("archivo", ("[Errno 27]", "File too large")),
+    ("descriptores", ("[Errno 24]", "Too many open files")),
+    ("procesos", ("[Errno 11] Resource temporarily unavailable", "can't start new thread")),
+    ("memoria", ("MemoryError", "Cannot allocate memory", "[Errno 12]")),
+)
+
+# the Spanish name of each limit, as the TA table shows it
+NOMBRES_DE_LIMITES = {
+    "espacio": "sitio para escribir archivos", "archivo": "tamaño de un archivo",
+    "descriptores": "archivos abiertos a la vez", "procesos": "procesos e hilos",
+    "memoria": "memoria de un proceso", "memoria_total": "memoria de todos sus procesos",
+}
+
+
+def limite_alcanzado(celda) -> str | None:
+    """Which sandbox limit (a key of ``NOMBRES_DE_LIMITES``) stopped this cell, judging by its error."""
+    for salida in celda.get("outputs", []):
+        if salida.get("output_type") != "error":
+            continue
+        texto = f"{salida.get('ename', '')}: {salida.get('evalue', '')}"
+        for clase, marcas in _LIMITES:
+            if any(m in texto for m in marcas):
+                return clase
+    return None
+
+
+def nota_de_limite(clase: str, caja: "KernelAislado"):
+    """The Spanish note that ends a cell stopped by a limit of the sandbox (feedback and table)."""
+    textos = {
+        "espacio": (f"Al calificar, el cuaderno trabaja en una copia de su carpeta en memoria: caben "
+                    f"{gib(caja.carpeta_maxima)} y {caja.archivos_maximos} archivos y carpetas (en /tmp, "
+                    f"{gib(caja.tmp_maximo)} y otros tantos archivos). Lo que escribe no se conserva."),
+        "archivo": f"Ningún archivo puede pasar de {gib(caja.archivo_maximo)}.",
+        "descriptores": f"Cada proceso puede tener {caja.descriptores_maximos} archivos abiertos a la vez.",
+        "procesos": f"Todos sus procesos e hilos juntos no pueden pasar de {caja.procesos_maximos}.",
+        "memoria": f"Cada proceso puede usar hasta {gib(caja.memoria_maxima)} de memoria.",
+        "memoria_total": (f"Todos sus procesos juntos pueden usar hasta {gib(caja.memoria_total)} de memoria: "
+                          "al pasarse, la corrección detiene el proceso que más usa (si es el del propio "
+                          "cuaderno, las celdas siguientes ya no se ejecutan)."),
+    }
+    texto = f"Esta celda chocó con un límite de la corrección ({NOMBRES_DE_LIMITES[clase]}). {textos[clase]}"
+    return from_dict({"output_type": "display_data", "data": {"text/plain": texto},
+                      "metadata": {MARCA_LIMITE: {"limite": clase}}})
+
+
 class EjecucionAislada(Execute):
     """nbgrader's ``Execute`` with sandboxed kernels and a whole-notebook budget."""
 
@@ -435,6 +763,7 @@ class EjecucionAislada(Execute):
 
     def preprocess(self, nb, resources, *args, **kwargs):
         self._detenido: str | None = None
+        self._memoria_anotada = False
         self._inicio = time.monotonic()
         self._salida = Presupuesto(parent=self)
         # the error nbclient records in a cell that ran out of time, in Spanish with the limit
@@ -462,7 +791,11 @@ class EjecucionAislada(Execute):
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
             self._anotar_recorte(cell)
-            cell.outputs.append(_error("DeadKernelError", "el proceso del cuaderno murió en esta celda"))
+            motivo = self.km.motivo_de_muerte() if isinstance(self.km, KernelAislado) else None
+            cell.outputs.append(_error("DeadKernelError", "el proceso del cuaderno murió en esta celda"
+                                       + (f": {motivo}" if motivo else "")))
+            if motivo:
+                cell.outputs.append(nota_de_limite("memoria_total", self.km))
             self._detenido = "el proceso del cuaderno murió en una celda anterior; esta celda no se ejecutó"
             return cell, resources
         except CellTimeoutError as exc:
@@ -477,6 +810,13 @@ class EjecucionAislada(Execute):
             cell.outputs.append(from_dict({"output_type": "error", **self._error_de_tiempo()}))
         unir_flujos_seguidos(cell)
         self._anotar_recorte(cell)
+        limite = limite_alcanzado(cell)
+        if isinstance(self.km, KernelAislado):
+            matados = self.km.matados_por_memoria()
+            if matados and not self._memoria_anotada:
+                limite, self._memoria_anotada = "memoria_total", True
+            if limite is not None:
+                cell.outputs.append(nota_de_limite(limite, self.km))
         if any(s.get("ename") == "CellTimeoutError" for s in cell.get("outputs", [])) \
                 and not self._responde(index):
             self._detenido = ("el cuaderno no respondió a la interrupción tras agotar el tiempo "

@@ -8,9 +8,13 @@ bubblewrap, so every process the student starts is in it.
 
 Where a group can be made (only where this user may write the cgroup tree):
 
-* cgroup v2: the current cgroup already delegates ``memory`` and ``pids`` to
-  its children (``cgroup.subtree_control``) and is writable, e.g. a
-  systemd ``Delegate=yes`` service or a container with a delegated tree;
+* cgroup v2, an ancestor of the current cgroup (or the root) that already
+  delegates ``memory`` and ``pids`` to its children (``cgroup.subtree_control``)
+  and that this user may write: root on a systemd machine;
+* cgroup v2, the current cgroup delegated to this user (a systemd unit with
+  ``Delegate=yes`` and ``User=``, e.g. ``systemd-run --uid=… -p Delegate=yes``):
+  its processes move to a leaf (``curso-principal``), as systemd asks of a
+  delegated unit, and ``memory`` and ``pids`` are enabled for its children;
 * cgroup v1: the ``memory`` and ``pids`` hierarchies are mounted and the
   current groups in them are writable (usually only as root, e.g. CI and
   containers).
@@ -18,13 +22,15 @@ Where a group can be made (only where this user may write the cgroup tree):
 Otherwise ``crear_grupo`` returns None and the documented fallback applies:
 ``RLIMIT_NPROC`` set inside the sandbox's user namespace (a per-user count of
 processes that, from Linux 5.14, counts only the sandbox's own processes) and
-the per-process address-space limit; the memory of the tree as a whole is
-then not limited (README, «Seguridad»).
+``VigilanteMemoria``: the memory of the sandbox's whole process tree (the sum
+of its processes' proportional set sizes, ``Pss``) measured ten times a second
+from outside, the sandbox killed past the limit (README, «Seguridad»).
 """
 from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -93,6 +99,20 @@ class GrupoKernel:
                 pass
         return sorted(pids)
 
+    def sin_memoria(self) -> bool:
+        """Whether the kernel killed a process of the group for going over its memory limit."""
+        for carpeta in self.carpetas:
+            for archivo in ("memory.events", "memory.oom_control"):
+                try:
+                    lineas = (carpeta / archivo).read_text().splitlines()
+                except OSError:
+                    continue
+                for linea in lineas:
+                    clave, _, valor = linea.partition(" ")
+                    if clave in ("oom_kill", "oom_group_kill") and valor.strip().isdigit() and int(valor) > 0:
+                        return True
+        return False
+
     def vaciar(self, espera: float = 5.0) -> None:
         """Wait until no process is left in the group (killing stragglers), then remove it."""
         limite = time.monotonic() + espera
@@ -120,26 +140,73 @@ class GrupoKernel:
                 pass
 
 
+def _controles(archivo: Path) -> set[str]:
+    try:
+        return {c.lstrip("+") for c in archivo.read_text().split()}
+    except OSError:
+        return set()
+
+
+def _escribible(carpeta: Path) -> bool:
+    return os.access(carpeta, os.W_OK) and os.access(carpeta / "cgroup.procs", os.W_OK)
+
+
+def _nuevo_v2(padre: Path, nombre: str, memoria: int, procesos: int) -> GrupoKernel | None:
+    carpeta = padre / nombre
+    try:
+        carpeta.mkdir()
+        (carpeta / "memory.max").write_text(str(memoria))
+        if (carpeta / "memory.swap.max").exists():
+            (carpeta / "memory.swap.max").write_text("0")
+        (carpeta / "pids.max").write_text(str(procesos))
+        return GrupoKernel([carpeta], "v2")
+    except OSError:
+        GrupoKernel([carpeta], "v2").vaciar(0)
+        return None
+
+
+def grupo_v2(montaje: Path, actual: str, nombre: str, memoria: int, procesos: int) -> GrupoKernel | None:
+    """A kernel's group in the cgroup v2 tree mounted at ``montaje`` (this process is in ``actual``).
+
+    First an ancestor (or the current group) that already delegates memory
+    and pids to its children and that this user may write; else the current
+    group itself when it is delegated to this user (writable, both
+    controllers available): its processes move to the leaf
+    ``curso-principal`` and both controllers are enabled below it.
+    """
+    propio = montaje / actual.lstrip("/")
+    necesarios = {"memory", "pids"}
+    for padre in (propio, *propio.parents):
+        if padre != montaje and montaje not in padre.parents:
+            break
+        if necesarios <= _controles(padre / "cgroup.subtree_control") and _escribible(padre):
+            return _nuevo_v2(padre, nombre, memoria, procesos)
+    if propio == montaje or not _escribible(propio) or not necesarios <= _controles(propio / "cgroup.controllers"):
+        return None
+    hoja = propio / "curso-principal"
+    for _ in range(5):                  # processes may start meanwhile: move them and try again
+        try:
+            hoja.mkdir(exist_ok=True)
+            for pid in (propio / "cgroup.procs").read_text().split():
+                try:
+                    (hoja / "cgroup.procs").write_text(pid)
+                except OSError:
+                    pass                # it ended meanwhile
+            (propio / "cgroup.subtree_control").write_text("+memory +pids")
+        except OSError:
+            continue
+        if necesarios <= _controles(propio / "cgroup.subtree_control"):
+            return _nuevo_v2(propio, nombre, memoria, procesos)
+    return None
+
+
 def crear_grupo(nombre: str, memoria: int, procesos: int) -> GrupoKernel | None:
     """A fresh control group with these limits, or None where this machine does not allow it."""
     montajes, actuales = _montajes(), _grupos_actuales()
-    # cgroup v2 with memory and pids delegated below the current group
     if "v2" in montajes and "v2" in actuales:
-        padre = montajes["v2"] / actuales["v2"].lstrip("/")
-        try:
-            delegados = (padre / "cgroup.subtree_control").read_text().split()
-        except OSError:
-            delegados = []
-        if {"memory", "pids"} <= set(delegados) and os.access(padre, os.W_OK):
-            carpeta = padre / nombre
-            try:
-                carpeta.mkdir()
-                (carpeta / "memory.max").write_text(str(memoria))
-                (carpeta / "memory.swap.max").write_text("0") if (carpeta / "memory.swap.max").exists() else None
-                (carpeta / "pids.max").write_text(str(procesos))
-                return GrupoKernel([carpeta], "v2")
-            except OSError:
-                GrupoKernel([carpeta], "v2").vaciar(0)
+        grupo = grupo_v2(montajes["v2"], actuales["v2"], nombre, memoria, procesos)
+        if grupo is not None:
+            return grupo
     # cgroup v1: separate memory and pids hierarchies
     if "memory" in montajes and "pids" in montajes and "memory" in actuales and "pids" in actuales:
         carpetas = []
@@ -163,3 +230,104 @@ def disponible() -> bool:
         return False
     grupo.vaciar(0)
     return True
+
+
+def arbol(pid: int) -> list[int]:
+    """``pid`` and all its descendants (``/proc/<pid>/task/<tid>/children``), empty when it is gone.
+
+    Kernels built without ``CONFIG_PROC_CHILDREN``: every process in ``pid``'s PID namespace
+    (the sandbox's first process is alone in the host's view of its namespace with its tree).
+    """
+    if not os.path.exists(f"/proc/{pid}/task/{pid}/children"):
+        return _mismo_espacio_de_procesos(pid)
+    vistos, pendientes = [], [pid]
+    while pendientes:
+        actual = pendientes.pop()
+        try:
+            hilos = os.listdir(f"/proc/{actual}/task")
+        except OSError:
+            continue
+        vistos.append(actual)
+        for hilo in hilos:
+            try:
+                with open(f"/proc/{actual}/task/{hilo}/children") as f:
+                    pendientes += [int(p) for p in f.read().split()]
+            except (OSError, ValueError):
+                pass
+    return vistos
+
+
+def _mismo_espacio_de_procesos(pid: int) -> list[int]:
+    try:
+        espacio = os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return []
+    pids = []
+    for nombre in os.listdir("/proc"):
+        if nombre.isdigit():
+            try:
+                if os.readlink(f"/proc/{nombre}/ns/pid") == espacio:
+                    pids.append(int(nombre))
+            except OSError:
+                pass
+    return pids
+
+
+def memoria_de(pid: int) -> int:
+    """Proportional set size of a process in bytes (shared pages split among their users); 0 if gone."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for linea in f:
+                if linea.startswith("Pss:"):
+                    return int(linea.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:                                    # kernels without smaps_rollup: resident size
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class VigilanteMemoria:
+    """Without cgroups: the memory of a sandbox's process tree, enforced from outside.
+
+    A thread sums ``memoria_de`` over ``arbol(pid)`` every ``intervalo``
+    seconds and, while the sum is over ``limite``, kills the tree's largest
+    process, as the kernel's out-of-memory killer does inside a cgroup (if
+    that is the student's kernel, the sandbox ends with it).  Between two
+    measurements a tree can go past the limit by what it allocates in that
+    time (each process is still capped by its own address-space limit).
+    """
+
+    def __init__(self, pid: int, limite: int, intervalo: float = 0.1):
+        self.pid, self.limite, self.intervalo = pid, limite, intervalo
+        self.matados = 0                           # processes it killed
+        self.maxima = 0                            # the largest sum measured
+        self._parar = threading.Event()
+        self._hilo = threading.Thread(target=self._vigilar, name=f"vigilante-memoria-{pid}", daemon=True)
+
+    def empezar(self) -> "VigilanteMemoria":
+        self._hilo.start()
+        return self
+
+    def parar(self) -> None:
+        self._parar.set()
+        if self._hilo.is_alive() and self._hilo is not threading.current_thread():
+            self._hilo.join(timeout=5)
+
+    def _vigilar(self) -> None:
+        while not self._parar.wait(self.intervalo):
+            pids = arbol(self.pid)
+            if not pids:
+                return
+            medidas = {p: memoria_de(p) for p in pids}
+            usada = sum(medidas.values())
+            self.maxima = max(self.maxima, usada)
+            if usada > self.limite:
+                mayor = max(medidas, key=medidas.get)
+                try:
+                    os.kill(mayor, signal.SIGKILL)
+                    self.matados += 1
+                except OSError:
+                    pass

@@ -100,7 +100,9 @@ def del_cuaderno(nb) -> list[str]:
     * files shipped with the assignment that the student edited (the note
       ``grader_tests.saneamiento.AvisarArchivosModificados`` put at the top);
     * cells outside the graded ones (the lesson's) that ran out of time;
-    * cells whose output was cut as it arrived (``grader_tests.salida_acotada``).
+    * cells whose output was cut as it arrived (``grader_tests.salida_acotada``);
+    * cells stopped by a limit of the sandbox (memory, processes, space for files:
+      ``grader_tests.aislamiento.nota_de_limite``).
     """
     from grader_tests.saneamiento import CLAVE   # nbgrader: imported only when needed
     from grader_tests.salida_acotada import MARCA, mib
@@ -127,6 +129,18 @@ def del_cuaderno(nb) -> list[str]:
                 recortadas.append(str(nombre or i))
                 if isinstance(marca.get("descartado"), int):
                     descartado += max(0, marca["descartado"])
+    limites: dict[str, list[str]] = {}
+    from grader_tests.aislamiento import MARCA_LIMITE, NOMBRES_DE_LIMITES
+    for i, celda in enumerate(nb.cells, start=1):
+        for salida in celda.get("outputs", []) if celda.get("cell_type") == "code" else []:
+            marca = (salida.get("metadata") or {}).get(MARCA_LIMITE)
+            if isinstance(marca, dict) and marca.get("limite") in NOMBRES_DE_LIMITES:
+                nombre = celda.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+                limites.setdefault(NOMBRES_DE_LIMITES[marca["limite"]], []).append(str(nombre or i))
+    for limite, celdas in limites.items():
+        lineas.append(f"chocó con un límite de la corrección ({limite}) en "
+                      f"{'las celdas' if len(celdas) > 1 else 'la celda'} {', '.join(celdas)}: "
+                      "sus comentarios lo explican")
     if recortadas:
         cuanto = f"{mib(descartado)} descartados" if descartado else "un mensaje descartado"
         lineas.append(f"salida recortada al llegar ({cuanto}) en {'las celdas' if len(recortadas) > 1 else 'la celda'} "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import stat
 import sys
 from pathlib import Path
@@ -203,6 +204,11 @@ PRUEBA_CAJA = r'''
 import os, subprocess
 print("uid", os.getuid(), os.geteuid(), os.getgroups())
 print("entorno", sorted(os.environ))
+for pid in [p for p in os.listdir("/proc") if p.isdigit()]:
+    try:
+        print("PID", pid, b"no-debe-verse" in open(f"/proc/{pid}/environ", "rb").read())
+    except OSError:
+        print("PID", pid, "ilegible")
 for f in ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-"):
     try:
         if open(f).read():
@@ -233,11 +239,100 @@ def test_caja_entorno_identidad_y_procesos(tmp_path, monkeypatch, cgrupos):
     r = caja.ejecutar([sys.executable, "-c", PRUEBA_CAJA], str(alumno))
     assert r.returncode == 0, r.stderr[-2000:]
     assert "TOKEN_DEL_PROFESORADO" not in r.stdout and "LEIDO" not in r.stdout
+    # no process of the sandbox holds the TA's environment (bubblewrap's PID 1 included)
+    assert "PID 1 " in r.stdout and " True" not in r.stdout, r.stdout
     uid = int(r.stdout.split("uid ")[1].split()[0])
     assert uid != 0 and "[0" not in r.stdout.split("uid ")[1].splitlines()[0].split("]")[0][-3:]
     procesos = int(r.stdout.split("procesos ")[1].split()[0])
     assert 0 < procesos < 40, r.stdout
     assert stat.S_IMODE(alumno.stat().st_mode) and alumno.stat().st_uid == os.getuid()
+
+
+def _arbol_cgroup(raiz: Path, ramas: dict[str, str]) -> None:
+    """A fake cgroup v2 tree: ``{path: subtree_control}``, every group with both controllers available."""
+    for ruta, delegados in ramas.items():
+        carpeta = raiz / ruta.lstrip("/")
+        carpeta.mkdir(parents=True, exist_ok=True)
+        (carpeta / "cgroup.controllers").write_text("cpu memory pids\n")
+        (carpeta / "cgroup.subtree_control").write_text(delegados)
+        (carpeta / "cgroup.procs").write_text("")
+
+
+def test_cgroup_v2_delegado_a_la_cuenta_mueve_sus_procesos_a_una_hoja(tmp_path, monkeypatch):
+    """A systemd unit with Delegate=yes and User=: only its own group is writable, and it has processes."""
+    from grader_tests import limites_kernel
+    _arbol_cgroup(tmp_path, {"/": "memory pids", "/system.slice": "memory pids",
+                             "/system.slice/calificar.service": ""})
+    servicio = tmp_path / "system.slice" / "calificar.service"
+    (servicio / "cgroup.procs").write_text("4242\n")
+    monkeypatch.setattr(limites_kernel, "_escribible", lambda c: c == servicio or servicio in c.parents)
+    grupo = limites_kernel.grupo_v2(tmp_path, "/system.slice/calificar.service", "k1", 2 ** 30, 64)
+    assert grupo is not None and grupo.carpetas == [servicio / "k1"]
+    assert (servicio / "curso-principal" / "cgroup.procs").read_text() == "4242"
+    assert limites_kernel._controles(servicio / "cgroup.subtree_control") >= {"memory", "pids"}
+    assert (servicio / "k1" / "memory.max").read_text() == str(2 ** 30)
+    assert (servicio / "k1" / "pids.max").read_text() == "64"
+
+
+def test_cgroup_v2_como_root_usa_el_antepasado_que_ya_delega(tmp_path):
+    """Root on a systemd machine: the nearest ancestor that already delegates memory and pids."""
+    from grader_tests import limites_kernel
+    _arbol_cgroup(tmp_path, {"/": "memory pids", "/user.slice": "memory pids", "/user.slice/sesion.scope": ""})
+    grupo = limites_kernel.grupo_v2(tmp_path, "/user.slice/sesion.scope", "k2", 2 ** 30, 64)
+    if os.geteuid() == 0:
+        assert grupo is not None and grupo.carpetas == [tmp_path / "user.slice" / "k2"]
+
+
+def test_sin_cgroup_delegado_no_hay_grupo(tmp_path, monkeypatch):
+    """Nothing writable (a non-root TA without delegation, a Kubernetes pod): None, the watchdog applies."""
+    from grader_tests import limites_kernel
+    _arbol_cgroup(tmp_path, {"/": "memory pids", "/kubepods": "memory pids", "/kubepods/pod": ""})
+    monkeypatch.setattr(limites_kernel, "_escribible", lambda c: False)
+    assert limites_kernel.grupo_v2(tmp_path, "/kubepods/pod", "k3", 2 ** 30, 64) is None
+
+
+def test_los_sockets_del_kernel_se_abren_sin_seguir_enlaces(tmp_path):
+    """The TA reaches the kernel's sockets through /proc/<pid>/root: a link the student leaves on the
+    way, followed from outside, would resolve in the TA's own file system; it is refused instead."""
+    import socket
+    from grader_tests.aislamiento import abrir_socket
+    (tmp_path / "ipc").mkdir()
+    servidor = socket.socket(socket.AF_UNIX)
+    servidor.bind(str(tmp_path / "ipc" / "kernel-1"))
+    servidor.listen()
+    (tmp_path / "ipc" / "archivo").write_text("x")
+    os.symlink(tmp_path / "ipc" / "kernel-1", tmp_path / "ipc" / "kernel-2")
+    os.symlink(tmp_path / "ipc", tmp_path / "enlace")
+    interna = lambda *partes: str(tmp_path.joinpath(*partes))                    # noqa: E731
+    fd = abrir_socket(os.getpid(), interna("ipc", "kernel-1"))
+    try:
+        assert fd is not None
+        cliente = socket.socket(socket.AF_UNIX)
+        cliente.connect(f"/proc/self/fd/{fd}")       # what ZeroMQ connects to
+        cliente.close()
+    finally:
+        os.close(fd)
+        servidor.close()
+    for ruta in (("ipc", "kernel-2"), ("enlace", "kernel-1"), ("ipc", "archivo"), ("ipc", "no-existe")):
+        assert abrir_socket(os.getpid(), interna(*ruta)) is None, ruta
+
+
+def test_el_vigilante_mata_el_proceso_mas_grande_del_arbol():
+    """Without cgroups: the tree's memory measured from outside, the largest process killed past the limit."""
+    from grader_tests import limites_kernel
+    codigo = ("import subprocess, sys, time\n"
+              "g = subprocess.Popen([sys.executable, '-c', 'b = bytearray(200 * 2 ** 20); import time; time.sleep(30)'])\n"
+              "p = subprocess.Popen([sys.executable, '-c', 'b = bytearray(20 * 2 ** 20); import time; time.sleep(30)'])\n"
+              "print(g.wait(), p.poll(), flush=True)\n"
+              "p.kill()\n")
+    raiz = subprocess.Popen([sys.executable, "-c", codigo], stdout=subprocess.PIPE, text=True)
+    vigilante = limites_kernel.VigilanteMemoria(raiz.pid, 150 * 2 ** 20, 0.05).empezar()
+    try:
+        salida, _ = raiz.communicate(timeout=60)
+    finally:
+        vigilante.parar()
+    assert salida.split() == ["-9", "None"], salida     # the 200 MiB child, not the 20 MiB one
+    assert vigilante.matados == 1 and vigilante.maxima > 150 * 2 ** 20
 
 
 def test_los_archivos_que_un_navegador_ejecutaria_no_entran(tmp_path, presupuesto):

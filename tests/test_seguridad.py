@@ -448,19 +448,32 @@ def _salida_de(lote, alumno: str) -> str:
 
 
 def test_limites_de_procesos_y_memoria_del_arbol(lote):
-    from grader_tests import limites_kernel
     texto = _salida_de(lote, "c27_procesos")
     limitados = re.search(r"PROCESOS_LIMITADOS\s+(\d+)", texto)
     assert limitados and int(limitados[1]) < 64, texto[-500:]
-    if limites_kernel.disponible():   # the memory of the tree is limited only with cgroups (README)
-        matados = re.search(r"HIJOS_MATADOS\s+(\d+)", texto)
-        assert matados and int(matados[1]) >= 1, texto[-500:]
+    # the memory of the tree: a cgroup, or without one the sandbox's watchdog (README, «Seguridad»)
+    matados = re.search(r"HIJOS_MATADOS\s+(\d+)", texto)
+    assert matados and int(matados[1]) >= 1, texto[-500:]
+
+
+def test_lo_que_escribe_el_kernel_no_llega_al_ta(lote):
+    """c34 fills every writable place and c22 leaves links: both stay in the sandbox's memory."""
+    texto = _salida_de(lote, "c34_disco")
+    escritos = re.search(r"MIB_ESCRITOS (\{.*\})", texto)
+    assert escritos and max(int(v) for v in re.findall(r": (\d+)", escritos[1])) <= 256, texto[-500:]
+    assert int(re.search(r"ARCHIVOS_CREADOS (\d+)", texto)[1]) < 4096
+    for alumno in ("c34_disco", "c22_enlaces_kernel"):
+        entregado = {p.name for p in (lote["curso"] / "submitted" / alumno / TAREA).iterdir()}
+        calificado = {p.name for p in (lote["curso"] / "autograded" / alumno / TAREA).iterdir()}
+        assert calificado == entregado, (alumno, calificado ^ entregado)
 
 
 def test_el_kernel_no_es_root_ni_ve_el_entorno_del_ta(lote):
     texto = _salida_de(lote, "c26_entorno")
     assert re.search(r"uid (\d+) euid (\d+)", texto) and "uid 0 " not in texto, texto[-500:]
     assert "LECTURA_BLOQUEADA /etc/shadow" in texto or "shadow" not in texto
+    # it looked everywhere (its own /proc, descriptors, every reachable file) and found nothing
+    assert re.search(r"^ENTORNO_LEIDO \d+$", texto, re.M) and int(re.search(r"ARCHIVOS_LEIDOS (\d+)", texto)[1]) > 50
 
 
 def test_release_feedback_publica_a_todos_menos_al_roto(lote):

@@ -5,14 +5,15 @@ graded notebook through it); links to the reference, the quiz answers, the
 source notebook, the gradebook and a TA file outside the course (which
 ``set_permissions`` would chmod to 444 and ``generate_feedback`` would copy
 into feedback/); a link to a device; a FIFO; a hard link; and it deletes
-nbgrader's ``timestamp.txt`` and ``submission_secret.txt``.  Everything is
-removed before nbgrader reads or writes the folder; the answer is the
-control's wrong one.
+nbgrader's ``timestamp.txt`` and ``submission_secret.txt``.  The kernel works
+on a copy of its folder in memory (issue 19): none of it reaches the TA's
+folder, which holds exactly what nbgrader put there (the TA's steps would
+still remove links and special files: ``test_archivos_alumno.py``); the
+answer is the control's wrong one.
 """
 from . import PE_INCORRECTA, entrega_normal
 
 ESPERADO = "control"
-RAZON = "se ignoró un enlace simbólico"
 
 ENLACES = '''
 import os, pathlib

@@ -1,13 +1,14 @@
 """The kernel floods its folder: 20 000 tiny files, 300 nested folders and a 200 MiB sparse file.
 
-Past the submission's budget everything is dropped (and reported) before
-generate_feedback copies anything, so the feedback costs what an honest one
-costs; the answer is the control's wrong one.
+Its folder is a copy in memory with a cap on files (issue 19): the flood
+stops there with the limit named, and nothing of it reaches the TA's folder
+or the feedback, which costs what an honest one costs; the answer is the
+control's wrong one.
 """
 from . import PE_INCORRECTA, entrega_normal
 
 ESPERADO = "control"
-RAZON = "por superar el límite de la entrega"
+RAZON = "chocó con un límite de la corrección (sitio para escribir archivos)"
 
 INUNDAR = '''
 import os

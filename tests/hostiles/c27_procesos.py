@@ -2,8 +2,9 @@
 
 Starts sleeping processes until the system refuses, then four children of
 400 MB each.  The process limit of the kernel's tree must stop the first
-(cgroup pids.max or RLIMIT_NPROC); with cgroups the memory limit of the tree
-kills some children.  The answer is the control's wrong one.
+(cgroup pids.max or RLIMIT_NPROC); the memory limit of the tree (a cgroup,
+or without one the sandbox's watchdog) kills some children, the largest
+first, and the kernel lives on.  The answer is the control's wrong one.
 """
 from . import PE_INCORRECTA, entrega_normal
 
