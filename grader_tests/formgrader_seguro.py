@@ -19,7 +19,7 @@ nbgrader 0.9.6                                  here
                                                 ``formgrade`` template (``plantillas/formgrader``)
 ``FormgradeExtension.init_handlers``            ``_init_handlers``: nbgrader's handlers, each page
                                                 with a per-response CSP nonce and every script
-                                                tagged with it; JSON that is JSON; student files
+                                                tagged with it; the API's JSON as text; student files
                                                 served sandboxed; the course's scripts and
                                                 MathJax (jupyter-server-mathjax) served locally
 ``NbGraderAPI.get_submitted_timestamp``         a garbled, special or out-of-range
@@ -99,6 +99,17 @@ class PaginaSegura:
                 datos[clave] = ns[clave]
         return datos
 
+    def write_error(self, status_code, **kwargs):
+        """nbgrader's pages for 403/500/502; for the rest (404...) the course's, not Jupyter's.
+
+        Jupyter's error page has inline scripts (blocked here) and repeats the
+        handler's message, which may hold a URL segment; this one says only the status.
+        """
+        if status_code in (403, 500, 502):
+            return super().write_error(status_code, **kwargs)
+        self.write(self.render("curso_error.tpl", error_code=status_code, razon=self._reason))
+        self.finish()
+
     def render(self, name, **ns):
         ns.setdefault("base_url", self.base_url)
         ns["csp_nonce"] = self.curso_nonce
@@ -109,11 +120,17 @@ class PaginaSegura:
 
 
 class DatosSeguros:
-    """Mixin for formgrader's JSON API: JSON content type, nothing a browser would run."""
+    """Mixin for formgrader's JSON API: served as text, nothing a browser would run.
+
+    nbgrader's handlers write JSON with tornado's default ``text/html``: a TA who
+    opened an API URL (a link in a student's markdown) would get the students'
+    names rendered as HTML.  ``text/plain`` (not ``application/json``: nbgrader's
+    scripts ``JSON.parse`` the text that jQuery would otherwise parse first).
+    """
 
     def set_default_headers(self):
         super().set_default_headers()
-        self.set_header("Content-Type", "application/json; charset=UTF-8")
+        self.set_header("Content-Type", "text/plain; charset=UTF-8")
         self.set_header("X-Content-Type-Options", "nosniff")
 
     @property
@@ -309,7 +326,8 @@ def fecha_ilegible(api, assignment_id: str, student_id: str) -> bool:
 def _marcar(api, assignment_id: str, entrega):
     if isinstance(entrega, dict) and not entrega.get("display_timestamp") and entrega.get("student") is not None:
         if fecha_ilegible(api, assignment_id, entrega["student"]):
-            entrega["timestamp"] = None
+            # not None: nbgrader's view shows «None» for a null timestamp, whatever the display text
+            entrega["timestamp"] = ""
             entrega["display_timestamp"] = FECHA_ILEGIBLE
     return entrega
 
