@@ -21,7 +21,9 @@ nbgrader 0.9.6                                  here
                                                 with a per-response CSP nonce and every script
                                                 tagged with it; the API's JSON as text; student files
                                                 served sandboxed; the course's scripts and
-                                                MathJax (jupyter-server-mathjax) served locally
+                                                MathJax (jupyter-server-mathjax) served locally;
+                                                ``/formgrader?path=`` only for the course root (it
+                                                runs that folder's nbgrader_config.py)
 ``NbGraderAPI.get_submitted_timestamp``         a garbled, special or out-of-range
                                                 ``timestamp.txt`` is no timestamp, not a 500
 ``NbGraderAPI.get_submission(s)``               that submission shows «fecha ilegible»
@@ -221,10 +223,36 @@ def _pagina_de_entrega():
     return PaginaDeEntrega
 
 
+def _inicio():
+    """formgrader's ``/formgrader``: no ``?path=`` but the course root's.
+
+    nbgrader's handler re-initialises formgrader with the ``nbgrader_config.py``
+    of any folder named in ``?path=`` -- Python it runs in the TA's process, on
+    a GET a link can trigger.  A student's submission has such a file
+    (``submitted/<id>/<tarea>/nbgrader_config.py``), and so may any folder a
+    student can write (``/tmp``): one click on a link in an answer would run
+    the student's code as the TA.  The course serves one course, from its root.
+    """
+    from nbgrader.server_extensions.formgrader import handlers
+
+    class Inicio(PaginaSegura, handlers.FormgraderHandler):
+        @web.authenticated
+        def get(self):
+            ruta = self.get_argument("path", "")
+            if ruta and os.path.realpath(ruta) != os.path.realpath(self.coursedir.root):
+                self.log.warning("formgrader: se rechaza ?path= fuera de la raíz del curso: %r", ruta[:200])
+                raise web.HTTPError(403)
+            self.redirect(f"{self.base_url}/formgrader/manage_assignments")
+
+    return Inicio
+
+
 def _segura(clase):
     """The course's version of one of nbgrader's handler classes (see the mixins)."""
     from nbgrader.server_extensions.formgrader import handlers
     from nbgrader.server_extensions.formgrader.base import BaseApiHandler
+    if clase is handlers.FormgraderHandler:
+        return _inicio()
     if clase is handlers.SubmissionHandler:
         return _pagina_de_entrega()
     if clase is handlers.SubmissionFilesHandler:

@@ -236,6 +236,19 @@ def test_formgrader_escapa_lo_que_controla_el_alumno(curso_hostil, pagina, captu
     assert api.headers["content-type"].startswith("text/plain"), api.headers
     assert "sandbox" in api.headers["content-security-policy"], api.headers
 
+    # /formgrader?path=<folder> would run that folder's nbgrader_config.py in the TA's process
+    # (nbgrader's handler): a submission brings one, and /tmp is anyone's
+    marca = curso.parent / "ejecutado-por-el-alumno.txt"
+    carpetas = [curso / "submitted" / ID_IMG / TAREA_H, curso.parent / "tmp-del-alumno"]
+    for carpeta in carpetas:
+        carpeta.mkdir(exist_ok=True)
+        (carpeta / "nbgrader_config.py").write_text(f"open({str(marca)!r}, 'w').write('x')\n")
+        r = pagina.request.get(f"{servidor.url}/formgrader", params={"path": str(carpeta)}, max_redirects=0)
+        assert r.status == 403, (carpeta, r.status)
+    assert not marca.exists(), "formgrader ejecutó el nbgrader_config.py de un alumno"
+    r = pagina.request.get(f"{servidor.url}/formgrader", params={"path": str(curso)}, max_redirects=0)
+    assert r.status == 302 and r.headers["location"].endswith("/formgrader/manage_assignments")
+
     # the student's own page, by the link in the table (one encoded path segment)
     fila.locator("td.name a").click()
     pagina.locator(".breadcrumb li.active", has_text=ID_IMG).wait_for(timeout=30_000)
