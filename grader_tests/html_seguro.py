@@ -33,6 +33,7 @@ the course serves locally (``formgrader_seguro``).
 Kept: math, tables, headings,
 lists, code, links (http, https, mailto) and images embedded as
 ``data:image/png|jpeg|gif|webp;base64`` (the explorables' static pictures).
+Every link opens in a new window (``target="_blank"``, ``rel="noopener"``).
 Not kept: scripts, event handlers, styles, forms, iframes, external or
 relative image URLs (a page that loads them would call home or call the
 TA's server), ``id`` attributes (prefixed with ``alumno-`` so they cannot
@@ -120,9 +121,13 @@ def _filtro_atributos(etiqueta: str, atributo: str, valor: str) -> str | None:
 def limpiar_html(html) -> str:
     """Sanitise an HTML fragment (str or bytes): only the allow-listed tags and attributes remain."""
     texto = html.decode("utf-8", errors="replace") if isinstance(html, bytes) else str(html)
+    # target=_blank: a student's link never navigates the page it is in.  In JupyterLab's
+    # Formgrader panel that page is an iframe whose messages JupyterLab runs as commands
+    # (nbgrader's extension checks the sender window, not its origin); the panel's sandbox
+    # has no allow-popups, so there the link just does not open.
     return nh3.clean(texto, tags=ETIQUETAS, attributes=ATRIBUTOS, attribute_filter=_filtro_atributos,
                      url_schemes=ESQUEMAS, url_relative="deny", id_prefix="alumno-",
-                     link_rel="noopener noreferrer nofollow")
+                     link_rel="noopener noreferrer nofollow", set_tag_attribute_values={"a": {"target": "_blank"}})
 
 
 MAX_TEX = 5000          # characters of one formula typeset (longer ones stay as text)

@@ -294,3 +294,11 @@ def test_la_pagina_de_comentarios_no_tiene_guiones_ni_carga_nada_de_fuera():
             assert not (etiqueta in ("img", "link", "script", "iframe") and re.match(r"(https?:)?//", valor)), \
                 (etiqueta, atributos)
     assert "onerror" not in html.replace("onerror=&#34;", "").replace("onerror=&quot;", "")
+
+
+def test_un_enlace_del_alumno_nunca_navega_la_pagina_en_la_que_esta():
+    """In JupyterLab's Formgrader panel (an iframe whose messages JupyterLab runs as commands) a
+    student's page loaded there could drive the TA's JupyterLab: links open elsewhere, or not at all."""
+    html = hs.markdown2html_seguro({"resources": {}}, "[mira](https://ejemplo.org/x) <a href='https://e.org' target='_self'>y</a>")
+    enlaces = [a for e, a in etiquetas(html) if e == "a"]
+    assert len(enlaces) == 2 and all(a.get("target") == "_blank" and "noopener" in a.get("rel", "") for a in enlaces)
