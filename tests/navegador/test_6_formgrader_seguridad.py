@@ -236,6 +236,14 @@ def test_formgrader_escapa_lo_que_controla_el_alumno(curso_hostil, pagina, captu
     assert api.headers["content-type"].startswith("text/plain"), api.headers
     assert "sandbox" in api.headers["content-security-policy"], api.headers
 
+    # a student's file, as formgrader serves it from the submission: never run in the TA's origin
+    from urllib.parse import quote
+    with libro_de_notas.abrir(curso) as gb:
+        id_hostil = gb.find_submission_notebook(CUADERNO_H, TAREA_H, ID_IMG).id
+    archivo = pagina.request.get(f"{servidor.url}/formgrader/submissions/{id_hostil}/{quote(ARCHIVO_HOSTIL)}")
+    assert archivo.ok and "sandbox" in archivo.headers["content-security-policy"], archivo.headers
+    assert archivo.headers.get("x-content-type-options") == "nosniff"
+
     # /formgrader?path=<folder> would run that folder's nbgrader_config.py in the TA's process
     # (nbgrader's handler): a submission brings one, and /tmp is anyone's
     marca = curso.parent / "ejecutado-por-el-alumno.txt"

@@ -30,13 +30,13 @@
     };
 
     // a view's POST action (autograde, release...): nbgrader's, with the URL built from encoded parts
-    var accion = function (vista, metodo, url, espera) {
+    var accion = function (vista, metodo, url) {
         if (!vista || !vista.prototype) {
             return;
         }
         vista.prototype[metodo] = function () {
             this.clear();
-            (espera || this.$name).text("Please wait...");
+            this.$name.text("Please wait...");
             $.post(url.call(this))
                 .done(_.bind(this[metodo + "_success"], this))
                 .fail(_.bind(this[metodo + "_failure"], this));
