@@ -40,6 +40,9 @@ c = get_config()  # noqa: F821
 
 c.CourseDirectory.course_id = "atencion-y-posicion"
 c.CourseDirectory.root = RAIZ
+# formgrader's «Current configuration» panel would print the whole configuration, the gradebook's
+# URL (and its PostgreSQL password) included.
+c.FormgradeExtension.debug = False
 # The gradebook: nbgrader's SQLite gradebook.db here, unless a URL is set below (before the block
 # «The gradebook's URL» at the end of this file) or in CURSO_DB_URL, which wins.
 
