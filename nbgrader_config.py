@@ -24,19 +24,25 @@ from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
 from grader_tests.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
 from grader_tests.registro_de_veredictos import GuardarVeredictos  # noqa: E402
 from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOcultas  # noqa: E402
-from grader_tests import nbgrader_seguro  # noqa: E402
+from grader_tests import formgrader_seguro, nbgrader_seguro  # noqa: E402
 from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
 
 # Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
 # grader_tests/archivos_alumno.py; README, «Seguridad»).
 nbgrader_seguro.aplicar()
+# ... and formgrader prints nothing of theirs unescaped, runs no script but its own (CSP), needs no
+# network (MathJax from jupyter-server-mathjax) and links under the hub (grader_tests/formgrader_seguro.py).
+formgrader_seguro.aplicar()
 from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
 
 c = get_config()  # noqa: F821
 
 c.CourseDirectory.course_id = "atencion-y-posicion"
 c.CourseDirectory.root = RAIZ
+# formgrader's «Current configuration» panel would print the whole configuration, the gradebook's
+# URL (and its PostgreSQL password) included.
+c.FormgradeExtension.debug = False
 # The gradebook: nbgrader's SQLite gradebook.db here, unless a URL is set below (before the block
 # «The gradebook's URL» at the end of this file) or in CURSO_DB_URL, which wins.
 

@@ -18,9 +18,22 @@ server's API.  So every ``HTMLExporter`` of this course (formgrader's and
   on): nbconvert's own markdown rendering (math, tables, attachments), then
   ``nh3`` (the Ammonia sanitiser) with an allow-list of tags and attributes.
 
-Kept: math (MathJax reads the text, ``$a<b$`` included), tables, headings,
+Math in the feedback is typeset here, not in the reader's browser: the
+feedback exporter (``retroalimentacion``) sets ``resources["curso_mathml"]``,
+and then every formula of the markdown (``$…$``, ``$$…$$``, ``\\begin{…}``) and
+every ``text/latex`` output becomes MathML (``latex2mathml``), sanitised with
+the rest through an allow-list of MathML elements and attributes.  Browsers
+draw MathML by themselves, so a feedback page needs no script and no network,
+shows its math where scripts never run (JupyterLab's HTML viewer before
+«Trust HTML», a file opened from disk, an LMS preview) and can forbid every
+script in its CSP.  A formula latex2mathml cannot read stays as its TeX text.
+formgrader's page keeps the TeX for MathJax, which its scripts need anyway and
+the course serves locally (``formgrader_seguro``).
+
+Kept: math, tables, headings,
 lists, code, links (http, https, mailto) and images embedded as
 ``data:image/png|jpeg|gif|webp;base64`` (the explorables' static pictures).
+Every link opens in a new window (``target="_blank"``, ``rel="noopener"``).
 Not kept: scripts, event handlers, styles, forms, iframes, external or
 relative image URLs (a page that loads them would call home or call the
 TA's server), ``id`` attributes (prefixed with ``alumno-`` so they cannot
@@ -28,6 +41,7 @@ collide with formgrader's).
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -50,6 +64,39 @@ ATRIBUTOS = {
     "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan", "scope"},
     "ol": {"start", "type"}, "col": {"span"}, "colgroup": {"span"},
 }
+# MathML (the elements and presentation attributes latex2mathml writes, and MathML Core's): no
+# <semantics>/<annotation-xml> (they can carry HTML in another namespace), no <maction>, no href,
+# style, class or colour (a student's formula cannot restyle or link anything).
+ETIQUETAS_MATHML = {
+    "math", "mi", "mn", "mo", "ms", "mtext", "mspace", "mrow", "mfrac", "msqrt", "mroot", "mstyle",
+    "merror", "mpadded", "mphantom", "msub", "msup", "msubsup", "munder", "mover", "munderover",
+    "mmultiscripts", "mprescripts", "none", "mtable", "mtr", "mtd", "menclose",
+}
+_VALORES_MATHML = {
+    "display": re.compile(r"block|inline"),
+    "mathvariant": re.compile(r"[a-z-]{1,30}"),
+    "displaystyle": re.compile(r"true|false"), "stretchy": re.compile(r"true|false"),
+    "fence": re.compile(r"true|false"), "separator": re.compile(r"true|false"),
+    "accent": re.compile(r"true|false"), "accentunder": re.compile(r"true|false"),
+    "largeop": re.compile(r"true|false"), "movablelimits": re.compile(r"true|false"),
+    "symmetric": re.compile(r"true|false"),
+    "form": re.compile(r"prefix|infix|postfix"),
+    "scriptlevel": re.compile(r"[+-]?\d{1,2}"),
+    "linebreak": re.compile(r"[a-z]{1,20}"),
+    "notation": re.compile(r"[a-z ]{1,60}"),
+    "columnalign": re.compile(r"[a-z ]{1,200}"), "rowalign": re.compile(r"[a-z ]{1,200}"),
+    "columnlines": re.compile(r"[a-z ]{1,200}"), "rowlines": re.compile(r"[a-z ]{1,200}"),
+    "frame": re.compile(r"[a-z]{1,10}"),
+}
+_LONGITUD_MATHML = re.compile(r"-?\d{1,4}(\.\d{1,4})?(em|ex|px|%|pt|mu)?|[a-z]{1,30}mathspace|0")
+for _atributo in ("width", "height", "depth", "lspace", "rspace", "minsize", "maxsize", "voffset",
+                  "linethickness", "columnspacing", "rowspacing"):
+    _VALORES_MATHML[_atributo] = _LONGITUD_MATHML
+ATRIBUTOS_MATHML = set(_VALORES_MATHML) | {"columnspan", "rowspan"}
+
+ETIQUETAS |= ETIQUETAS_MATHML
+for _etiqueta in ETIQUETAS_MATHML:
+    ATRIBUTOS[_etiqueta] = ATRIBUTOS_MATHML
 ESQUEMAS = {"http", "https", "mailto", "data"}
 _IMAGEN_DATOS = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*", re.I)
 _BASE64 = re.compile(r"[A-Za-z0-9+/=\s]*")
@@ -57,6 +104,11 @@ _DIMENSION = re.compile(r"\d{1,5}(px|%)?")
 
 
 def _filtro_atributos(etiqueta: str, atributo: str, valor: str) -> str | None:
+    if etiqueta in ETIQUETAS_MATHML:
+        if atributo in ("columnspan", "rowspan"):
+            return valor if re.fullmatch(r"\d{1,3}", valor.strip()) else None
+        patron = _VALORES_MATHML.get(atributo)
+        return valor if patron is not None and patron.fullmatch(valor.strip()) else None
     if atributo == "src":
         return valor if etiqueta == "img" and _IMAGEN_DATOS.fullmatch(valor) else None
     if atributo == "href":
@@ -69,19 +121,94 @@ def _filtro_atributos(etiqueta: str, atributo: str, valor: str) -> str | None:
 def limpiar_html(html) -> str:
     """Sanitise an HTML fragment (str or bytes): only the allow-listed tags and attributes remain."""
     texto = html.decode("utf-8", errors="replace") if isinstance(html, bytes) else str(html)
+    # target=_blank: a student's link never navigates the page it is in.  In JupyterLab's
+    # Formgrader panel that page is an iframe whose messages JupyterLab runs as commands
+    # (nbgrader's extension checks the sender window, not its origin); the panel's sandbox
+    # has no allow-popups, so there the link just does not open.
     return nh3.clean(texto, tags=ETIQUETAS, attributes=ATRIBUTOS, attribute_filter=_filtro_atributos,
                      url_schemes=ESQUEMAS, url_relative="deny", id_prefix="alumno-",
-                     link_rel="noopener noreferrer nofollow")
+                     link_rel="noopener noreferrer nofollow", set_tag_attribute_values={"a": {"target": "_blank"}})
+
+
+MAX_TEX = 5000          # characters of one formula typeset (longer ones stay as text)
+
+
+@functools.lru_cache(maxsize=4096)
+def tex_a_mathml(tex: str, bloque: bool = False) -> str:
+    """MathML for the TeX of one formula (``bloque``: a display formula), not yet sanitised.
+
+    The lessons' formulas repeat in every student's feedback, so results are
+    cached.  A formula latex2mathml cannot read (or one longer than
+    ``MAX_TEX``) is returned as its escaped TeX between its delimiters, in a
+    ``<span class="tex-sin-convertir">``: the reader sees what was written.
+    """
+    import html
+    import xml.etree.ElementTree as ET
+    from latex2mathml.converter import convert_to_element
+    limpio = str(tex).strip()
+    if limpio and len(limpio) <= MAX_TEX:
+        try:
+            raiz = convert_to_element(limpio, display="block" if bloque else "inline")
+        except Exception:  # noqa: BLE001 - any TeX it cannot read: shown as text
+            raiz = None
+        if raiz is not None:
+            # latex2mathml writes character references into the tree's text and its own
+            # serialiser un-escapes them, so «\text{<b>}» would come out as a tag: read them
+            # here and let ElementTree escape every text and attribute.
+            for nodo in raiz.iter():
+                nodo.text = html.unescape(nodo.text) if nodo.text else nodo.text
+                nodo.tail = html.unescape(nodo.tail) if nodo.tail else nodo.tail
+                for clave, valor in list(nodo.attrib.items()):
+                    nodo.attrib[clave] = html.unescape(valor)
+            return ET.tostring(raiz, encoding="unicode")
+    delimitador = "$$" if bloque else "$"
+    return f'<span class="tex-sin-convertir">{_escapar(delimitador + str(tex) + delimitador)}</span>'
+
+
+def _escapar(texto: str) -> str:
+    return texto.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def latex_a_html(latex) -> str:
+    """A ``text/latex`` output (``$…$``, ``$$…$$``, ``\\[…\\]`` or bare TeX) as sanitised MathML."""
+    texto = _texto(latex).strip()
+    for abre, cierra, bloque in (("$$", "$$", True), ("\\[", "\\]", True), ("\\(", "\\)", False),
+                                 ("$", "$", False)):
+        if len(texto) >= len(abre) + len(cierra) and texto.startswith(abre) and texto.endswith(cierra):
+            return limpiar_html(tex_a_mathml(texto[len(abre):len(texto) - len(cierra)], bloque))
+    return limpiar_html(tex_a_mathml(texto, True))
+
+
+class RenderizadorConMathML(IPythonRenderer):
+    """nbconvert's markdown renderer with every formula typeset as MathML (``tex_a_mathml``)."""
+
+    def block_math(self, body: str) -> str:
+        return tex_a_mathml(body, True)
+
+    def inline_math(self, body: str) -> str:
+        return tex_a_mathml(body, False)
+
+    def latex_environment(self, name: str, body: str) -> str:
+        return tex_a_mathml(f"\\begin{{{name}}}{body}\\end{{{name}}}", True)
+
+
+CLAVE_MATHML = "curso_mathml"     # resources flag: typeset math as MathML (the feedback exporter sets it)
 
 
 @pass_context
 def markdown2html_seguro(context, source) -> str:
-    """nbconvert's ``HTMLExporter.markdown2html`` (math, tables, attachments), then ``limpiar_html``."""
+    """nbconvert's ``HTMLExporter.markdown2html`` (math, tables, attachments), then ``limpiar_html``.
+
+    With ``resources["curso_mathml"]`` (feedback) every formula is MathML; without it
+    (formgrader) the TeX stays for MathJax, as nbconvert writes it.
+    """
     celda = context.get("cell", {}) or {}
     adjuntos = celda.get("attachments", {}) if hasattr(celda, "get") else {}
-    ruta = (context.get("resources", {}) or {}).get("metadata", {}).get("path", "")
-    renderer = IPythonRenderer(escape=False, attachments=adjuntos or {}, embed_images=False, path=ruta,
-                               anchor_link_text="¶", exclude_anchor_links=True)
+    recursos = context.get("resources", {}) or {}
+    ruta = recursos.get("metadata", {}).get("path", "")
+    clase = RenderizadorConMathML if recursos.get(CLAVE_MATHML) else IPythonRenderer
+    renderer = clase(escape=False, attachments=adjuntos or {}, embed_images=False,
+                     path=ruta, anchor_link_text="¶", exclude_anchor_links=True)
     return limpiar_html(MarkdownWithMath(renderer=renderer).render(str(source)))
 
 
@@ -131,7 +258,7 @@ def metadatos_nbgrader_seguros(meta) -> dict | None:
     return seguro
 
 
-def _salida_segura(salida) -> dict | None:
+def _salida_segura(salida, mathml: bool = False) -> dict | None:
     tipo = salida.get("output_type")
     if tipo == "stream":
         return {"output_type": "stream", "name": "stderr" if salida.get("name") == "stderr" else "stdout",
@@ -155,6 +282,9 @@ def _salida_segura(salida) -> dict | None:
         elif mime == "text/html":
             valor = limpiar_html(valor)
         limpios[mime] = valor
+    if mathml and "text/latex" in limpios and "text/html" not in limpios:
+        # typeset here (see module doc): the page shows MathML, with no script to read the TeX
+        limpios["text/html"] = latex_a_html(limpios.pop("text/latex"))
     if not limpios:
         limpios = {"text/plain": "[salida omitida: no se puede mostrar con seguridad]"}
     metadatos = {}
@@ -200,7 +330,8 @@ class SanearCuaderno(Preprocessor):
                         seguros[str(nombre)] = imagenes
                 celda["attachments"] = from_dict(seguros)
             if celda.get("cell_type") == "code":
-                salidas = [_salida_segura(s) for s in celda.get("outputs", []) if isinstance(s, dict)]
+                mathml = bool((resources or {}).get(CLAVE_MATHML))
+                salidas = [_salida_segura(s, mathml) for s in celda.get("outputs", []) if isinstance(s, dict)]
                 celda["outputs"] = [from_dict(s) for s in salidas if s is not None]
                 cuenta = celda.get("execution_count")
                 if not (cuenta is None or (isinstance(cuenta, int) and not isinstance(cuenta, bool))):

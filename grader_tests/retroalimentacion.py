@@ -11,7 +11,8 @@ formgrader's API forces ``HTMLExporter.template_name = 'feedback'`` when it
 generates feedback; configuration of this subclass (its own section) wins over
 the parent's, and the defaults below make it independent of configuration.
 The sanitising configuration of every ``HTMLExporter`` (``html_seguro``)
-applies here too.
+applies here too, and here only the math is typeset as MathML
+(``resources["curso_mathml"]``): the page has no script at all.
 """
 from __future__ import annotations
 
@@ -36,3 +37,9 @@ class ExportadorRetroalimentacion(HTMLExporter):
     @default("extra_template_basedirs")
     def _extra_template_basedirs_default(self):
         return [PLANTILLAS]
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        from .html_seguro import CLAVE_MATHML
+        resources = dict(resources or {})
+        resources[CLAVE_MATHML] = True
+        return super().from_notebook_node(nb, resources, **kw)

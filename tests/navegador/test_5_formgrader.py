@@ -40,6 +40,11 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
     for tarea in TAREAS:
         assert sorted(notas.get(tarea, {})) == sorted(muestras), f"gradebook de {tarea}: {notas.get(tarea)}"
 
+    # nothing the TA's JupyterLab and its formgrader load leaves the machine (aborted and listed)
+    fuera = []
+    pagina.goto(servidor_ta.enlace("api/status"))
+    pagina.context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(servidor_ta.url)
+                         or r.request.url.startswith("data:") else (fuera.append(r.request.url), r.abort()))
     pagina.goto(servidor_ta.enlace("lab?reset"))
     lab.esperar_lab(pagina)
     lab.menu(pagina, "Nbgrader", "Formgrader")
@@ -82,3 +87,4 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
     for alumno in muestras:
         assert alumno in texto
     captura("gestionar-alumnos")
+    assert not fuera, f"JupyterLab o formgrader piden fuera de la máquina: {fuera}"

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import shutil
 import time
+
+import pytest
 
 from scripts.calificacion import libro_de_notas
 
@@ -105,3 +109,256 @@ def test_formgrader_entrega_hostil_inerte_y_nota_manual(lote_hostil, pagina, cap
     with open(curso / "grades.csv") as f:
         filas = [r for r in csv.DictReader(f) if r["student_id"] == ALUMNO and r["assignment"] == TAREA]
     assert len(filas) == 1 and float(filas[0]["score"]) == nota_antes - 2, (filas, nota_antes)
+
+
+# --------------------------------------------------------------------------------------------------
+# Student-controlled strings in formgrader's own pages (issue 19.3): ids, roster names and e-mail,
+# file names, timestamps and URL segments; and the TA's pages with no network (issue 21.6).
+
+TAREA_H = "02_codificacion_posicional"
+CUADERNO_H = "codificacion_posicional"
+# Each payload would set window.__xss if the browser ran it.  The ids are folder names (no «/»).
+ID_IMG = '<img src=x onerror="window.__xss=1">'
+ID_ATRIBUTO = "x' onmouseover='window.__xss=2' \"><svg onload=window.__xss=3>"
+ROSTER = {"first_name": "<script>window.__xss=4</script>",
+          "last_name": "<img src=x onerror=window.__xss=5>",
+          "email": "\"><svg/onload=window.__xss=6>@x.es"}
+ARCHIVO_HOSTIL = "<img src=x onerror=window.__xss=7>.txt"
+ENLACE_HOSTIL = "<svg onload=window.__xss=8>"
+FECHA_ROTA = "2026-13-45 99:99:99 <b onmouseover=window.__xss=9>rota</b>"
+ALUMNA_FECHA_ROTA = "con_error"
+FECHA_BUENA = "2026-11-30 10:00:00.000000 UTC"
+REFLEJADAS = [
+    "formgrader/manage_students/<script>window.__xss=10</script>",
+    "formgrader/manage_students/a/<img src=x onerror=window.__xss=11>",
+    "formgrader/gradebook/<svg onload=window.__xss=12>",
+    "formgrader/gradebook/x/<img src=x onerror=window.__xss=13>",
+    "formgrader/manage_submissions/<img src=x onerror=window.__xss=14>",
+    "formgrader/submissions/<img src=x onerror=window.__xss=15>/next",
+]
+
+
+def _notas_de(curso) -> dict:
+    with libro_de_notas.abrir(curso) as gb:
+        return {(s.assignment.name, s.student.id): s.score for a in gb.assignments for s in a.submissions}
+
+
+@pytest.fixture(scope="module")
+def curso_hostil(curso_ta, tmp_path_factory):
+    """A copy of the graded samples' course plus two students whose ids, roster names, e-mail and
+    files are HTML, and one sample whose ``timestamp.txt`` is garbled; its formgrader server."""
+    from curso_temporal import ejecutar
+    curso = tmp_path_factory.mktemp("formgrader-hostil") / "curso"
+    shutil.copytree(curso_ta, curso, symlinks=True)
+    with libro_de_notas.abrir(curso) as gb:
+        gb.update_or_create_student(ID_IMG, **ROSTER)
+        gb.update_or_create_student(ID_ATRIBUTO)
+    for alumno in (ID_IMG, ID_ATRIBUTO):
+        destino = curso / "submitted" / alumno / TAREA_H
+        shutil.copytree(curso / "submitted" / "perfecta" / TAREA_H, destino)
+        (destino / "timestamp.txt").write_text(FECHA_BUENA)
+        (destino / ARCHIVO_HOSTIL).write_text("notas\n")
+        os.symlink("/etc/hostname", destino / ENLACE_HOSTIL)
+        ejecutar(curso, "nbgrader", "autograde", TAREA_H, f"--student={alumno}")
+        ejecutar(curso, "nbgrader", "generate_feedback", TAREA_H, f"--student={alumno}")
+    (curso / "submitted" / ALUMNA_FECHA_ROTA / TAREA_H / "timestamp.txt").write_text(FECHA_ROTA)
+    registro = lab.ARTEFACTOS / "servidor-ta-formgrader-hostil.log"
+    registro.unlink(missing_ok=True)
+    servidor = lab.ServidorLab(curso, cwd=curso, registro=registro).arrancar()
+    yield curso, servidor
+    servidor.limpiar()
+
+
+class Vigilancia:
+    """What a page did that it should not: script run by a payload, CSP violations, requests that
+    leave the machine (aborted)."""
+
+    def __init__(self, pagina, bloquear_red: bool = False):
+        self.pagina = pagina
+        self.violaciones: list[str] = []
+        self.fuera: list[str] = []
+        pagina.on("console", self._consola)
+        if bloquear_red:
+            pagina.context.route("**/*", self._ruta)
+
+    def _consola(self, mensaje):
+        texto = mensaje.text
+        # harmless, blocked: MathJax 2 probes web-font support with a font at about:blank; the
+        # feedback's inlined bootstrap CSS names its icon font, a file next to the CSS (not there)
+        if "Content Security Policy" in texto and "about:blank" not in texto \
+                and "glyphicons-halflings" not in texto:
+            self.violaciones.append(texto)
+
+    def _ruta(self, ruta):
+        url = ruta.request.url
+        if url.startswith(("http://127.0.0.1", "data:", "file:", "about:", "blob:")):
+            ruta.continue_()
+        else:
+            self.fuera.append(url)
+            ruta.abort()
+
+    def sin_guiones_ajenos(self, donde: str) -> None:
+        assert self.pagina.evaluate("() => window.__xss === undefined"), f"{donde}: se ejecutó un guion del alumno"
+        assert not self.violaciones, f"{donde}: violaciones de la CSP: {self.violaciones}"
+
+
+def _entrar(pagina, servidor) -> None:
+    """The token's login cookie first (a routed first navigation would not keep it)."""
+    pagina.goto(servidor.enlace("api/status"))
+
+
+def test_formgrader_escapa_lo_que_controla_el_alumno(curso_hostil, pagina, captura):
+    curso, servidor = curso_hostil
+    notas_antes = _notas_de(curso)
+    _entrar(pagina, servidor)
+    vigia = Vigilancia(pagina)
+
+    # the pages' own CSP: scripts only with this response's nonce
+    respuesta = pagina.goto(f"{servidor.url}/formgrader/manage_students")
+    csp = respuesta.headers.get("content-security-policy", "")
+    assert "script-src 'nonce-" in csp and "'unsafe-inline'" not in csp.split("script-src")[1].split(";")[0], csp
+    pagina.locator("#main-table td.id", has_text="onerror").first.wait_for(timeout=60_000)
+    texto = pagina.locator("#main-table").inner_text()
+    for valor in (ID_IMG, ROSTER["first_name"], ROSTER["last_name"], ROSTER["email"]):
+        assert valor in texto, f"no se ve como texto: {valor}"
+    # the edit dialog names the student in its title
+    fila = pagina.locator("#main-table tr", has_text="window.__xss=1")
+    fila.locator("td.edit a").click()
+    pagina.locator("#edit-student-modal .modal-title", has_text=ID_IMG).wait_for()
+    captura("alumnos-hostiles")
+    pagina.locator("#edit-student-modal button.btn-danger").click()
+    pagina.locator("#edit-student-modal").wait_for(state="detached")
+    vigia.sin_guiones_ajenos("Manage Students")
+
+    # the JSON API is served as text, in a sandbox: a TA who opened its URL would not get HTML
+    api = pagina.request.get(f"{servidor.url}/formgrader/api/students")
+    assert api.ok and ID_IMG in {a["id"] for a in json.loads(api.text())}
+    assert api.headers["content-type"].startswith("text/plain"), api.headers
+    assert "sandbox" in api.headers["content-security-policy"], api.headers
+
+    # a student's file, as formgrader serves it from the submission: never run in the TA's origin
+    from urllib.parse import quote
+    with libro_de_notas.abrir(curso) as gb:
+        id_hostil = gb.find_submission_notebook(CUADERNO_H, TAREA_H, ID_IMG).id
+    archivo = pagina.request.get(f"{servidor.url}/formgrader/submissions/{id_hostil}/{quote(ARCHIVO_HOSTIL)}")
+    assert archivo.ok and "sandbox" in archivo.headers["content-security-policy"], archivo.headers
+    assert archivo.headers.get("x-content-type-options") == "nosniff"
+
+    # /formgrader?path=<folder> would run that folder's nbgrader_config.py in the TA's process
+    # (nbgrader's handler): a submission brings one, and /tmp is anyone's
+    marca = curso.parent / "ejecutado-por-el-alumno.txt"
+    carpetas = [curso / "submitted" / ID_IMG / TAREA_H, curso.parent / "tmp-del-alumno"]
+    for carpeta in carpetas:
+        carpeta.mkdir(exist_ok=True)
+        (carpeta / "nbgrader_config.py").write_text(f"open({str(marca)!r}, 'w').write('x')\n")
+        r = pagina.request.get(f"{servidor.url}/formgrader", params={"path": str(carpeta)}, max_redirects=0)
+        assert r.status == 403, (carpeta, r.status)
+    assert not marca.exists(), "formgrader ejecutó el nbgrader_config.py de un alumno"
+    r = pagina.request.get(f"{servidor.url}/formgrader", params={"path": str(curso)}, max_redirects=0)
+    assert r.status == 302 and r.headers["location"].endswith("/formgrader/manage_assignments")
+
+    # the student's own page, by the link in the table (one encoded path segment)
+    fila.locator("td.name a").click()
+    pagina.locator(".breadcrumb li.active", has_text=ID_IMG).wait_for(timeout=30_000)
+    pagina.locator("#main-table td.name a", has_text=TAREA_H).click()
+    pagina.locator(".breadcrumb li", has_text=ID_IMG).first.wait_for(timeout=30_000)
+    pagina.locator("#main-table td.name a").first.wait_for(timeout=30_000)
+    vigia.sin_guiones_ajenos("las entregas de un alumno")
+
+    # the assignment's submissions: every student listed, the garbled timestamp as «fecha ilegible»
+    pagina.goto(f"{servidor.url}/formgrader/manage_submissions/{TAREA_H}")
+    pagina.locator("#main-table td.student-id", has_text="perfecta").wait_for(timeout=60_000)
+    filas = {}
+    tabla = pagina.locator("#main-table tr")
+    for i in range(tabla.count()):
+        celdas = tabla.nth(i)
+        filas[celdas.locator("td.student-id").inner_text().strip()] = celdas.locator("td.timestamp").inner_text()
+    assert {ID_IMG, ID_ATRIBUTO, "perfecta", ALUMNA_FECHA_ROTA} <= set(filas), filas
+    assert filas[ALUMNA_FECHA_ROTA].strip() == "fecha ilegible", filas
+    assert all(v.strip() != "fecha ilegible" for k, v in filas.items() if k != ALUMNA_FECHA_ROTA), filas
+    assert "2026-11-30" in filas[ID_IMG] and "2026-11-30" in filas[ID_ATRIBUTO], filas
+    captura("entregas-hostiles")
+    # autograde from the row: the POST goes to this student (encoded URL) and the dialog names it as text
+    pagina.locator("#main-table tr", has_text="window.__xss=3").locator("td.autograde a").click()
+    pagina.locator("#success-modal .modal-body", has_text=ID_ATRIBUTO).wait_for(timeout=180_000)
+    pagina.locator("#success-modal .modal-footer button").click()
+    pagina.locator("#success-modal").wait_for(state="detached")
+    vigia.sin_guiones_ajenos("Manage Submissions")
+
+    # manual grading: the list with every name shown, then the hostile student's submission page
+    pagina.goto(f"{servidor.url}/formgrader/gradebook/{TAREA_H}/{CUADERNO_H}")
+    pagina.locator("#main-table td.name a").first.wait_for(timeout=60_000)
+    pagina.locator("#toggle_names").click()
+    pagina.locator("#main-table a.name-shown", has_text=ROSTER["last_name"]).wait_for()
+    pagina.locator("#main-table a.name-shown", has_text=ROSTER["last_name"]).click()
+    pagina.locator("input.score").first.wait_for(timeout=60_000)
+    pagina.locator("span.glyphicon-eye-open").click()
+    nombre = pagina.locator("li.live-notebook a.name-shown")
+    assert nombre.inner_text().strip() == f"{ROSTER['last_name']}, {ROSTER['first_name']}"
+    assert nombre.get_attribute("href").startswith("/lab/tree/autograded/")
+    captura("entrega-hostil-nombres")
+    vigia.sin_guiones_ajenos("la página de la entrega")
+
+    # reflected: crafted links
+    for ruta in REFLEJADAS:
+        pagina.goto(f"{servidor.url}/{ruta}")
+        pagina.wait_for_timeout(300)
+        vigia.sin_guiones_ajenos(ruta)
+    pagina.goto(f"{servidor.url}/{REFLEJADAS[1]}")
+    assert "<img src=x onerror=window.__xss=11>" in pagina.locator(".breadcrumb").inner_text()
+
+    # the feedback of the hostile students names their files as text
+    html = (curso / "feedback" / ID_IMG / TAREA_H / f"{CUADERNO_H}.html").read_text(encoding="utf-8")
+    assert ARCHIVO_HOSTIL not in html and ENLACE_HOSTIL not in html
+    pagina.goto((curso / "feedback" / ID_IMG / TAREA_H / f"{CUADERNO_H}.html").as_uri())
+    assert ENLACE_HOSTIL in pagina.locator(".avisos-archivos").inner_text()
+    vigia.sin_guiones_ajenos("los comentarios")
+
+    assert _notas_de(curso) == notas_antes, "cambiaron notas"
+
+
+def test_entrega_y_comentarios_sin_red(curso_hostil, pagina, captura):
+    """With every request off the machine aborted: the submission page typesets its math (MathJax
+    from this server), registers its shortcuts (a comment saved with Escape is kept), and a feedback
+    page, opened from disk or through the server, shows its math as MathML and runs nothing."""
+    curso, servidor = curso_hostil
+    _entrar(pagina, servidor)
+    vigia = Vigilancia(pagina, bloquear_red=True)
+    with libro_de_notas.abrir(curso) as gb:
+        id_cuaderno = gb.find_submission_notebook(CUADERNO_H, TAREA_H, "perfecta").id
+    pagina.goto(f"{servidor.url}/formgrader/submissions/{id_cuaderno}/?index=0")
+    pagina.wait_for_function("() => window.formgrader && formgrader.loaded && window.MathJax && MathJax.loaded",
+                             timeout=90_000)
+    assert pagina.locator("#notebook-container .MathJax").count() > 20
+    comentario = "Guardado con Escape, sin red 1618"
+    caja = pagina.locator("textarea#positional_encoding-comment")
+    caja.click()
+    caja.fill(comentario)
+    caja.press("Escape")
+    limite = time.monotonic() + 30
+    guardado = []
+    while time.monotonic() < limite:
+        with libro_de_notas.abrir(curso) as gb:
+            nb = gb.find_submission_notebook(CUADERNO_H, TAREA_H, "perfecta")
+            guardado = [c.manual_comment for c in nb.comments if c.manual_comment]
+        if comentario in guardado:
+            break
+        pagina.wait_for_timeout(300)
+    assert comentario in guardado, guardado
+    captura("entrega-sin-red")
+    vigia.sin_guiones_ajenos("la entrega sin red")
+
+    ruta = curso / "feedback" / "perfecta" / TAREA_H / f"{CUADERNO_H}.html"
+    for url in (f"{servidor.url}/files/feedback/perfecta/{TAREA_H}/{CUADERNO_H}.html", ruta.as_uri()):
+        # through the server as JupyterLab's «Open in New Browser Tab» does (a same-origin referer)
+        pagina.goto(url, referer=f"{servidor.url}/lab")
+        pagina.locator("math").first.wait_for(timeout=30_000)
+        assert pagina.locator("math").count() > 20, url
+        assert pagina.evaluate("() => document.querySelector('msqrt, mfrac').getBoundingClientRect().width") > 0
+        texto = pagina.locator("body").inner_text()
+        for tex in ("\\frac", "\\sqrt", "\\mathrm", "$$"):
+            assert tex not in texto, f"{url}: TeX sin dibujar ({tex})"
+        assert pagina.evaluate("() => document.scripts.length") == 0
+        captura("comentarios-sin-red")
+    assert not vigia.fuera, f"peticiones fuera de la máquina: {vigia.fuera}"
+    vigia.sin_guiones_ajenos("los comentarios sin red")

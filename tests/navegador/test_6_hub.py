@@ -7,7 +7,10 @@ the Assignment List, fetches the lesson and submits it with the tab's
 buttons; the TA logs in, opens the formgrader service and clicks
 «Generate Feedback» in Manage Assignments.  Steps a person would not click
 (the TA's release, collect and autograde; typing the answers) go over HTTP,
-like tests/test_hub.py, which covers them.
+like tests/test_hub.py, which covers them.  Then, as the TA in Chromium, formgrader's links
+(the assignment's name, Preview, «Submission #n» / the student's name) open under the service,
+not /hub/… (nbgrader #1034), and the submission page works with every request off the machine
+aborted.
 """
 from __future__ import annotations
 
@@ -112,3 +115,28 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         assert comentarios, "Generate Feedback no escribió los comentarios"
         html = comentarios[0].read_text(encoding="utf-8")
         assert "Puntos:" in html and "BEGIN HIDDEN TESTS" not in html
+        pagina_ta.keyboard.press("Escape")
+
+        # --- formgrader's links open under the service (not /hub/tree/..., nbgrader #1034)
+        servicio = f"/services/{hub.curso}"
+        enlaces = {"nombre de la tarea": fila.first.locator("td.name a").get_attribute("href"),
+                   "Preview": fila.first.locator("td.preview a").get_attribute("href")}
+        pagina_ta.goto(f"{hub.url}{servicio}/formgrader/gradebook/{TAREA}/{CUADERNO.removesuffix('.ipynb')}")
+        entrega = pagina_ta.locator("#main-table td.name a.name-hidden").first
+        entrega.wait_for(state="attached", timeout=60_000)
+        # the submission page, with everything off the machine aborted (MathJax comes from the service)
+        fuera = []
+        pagina_ta.context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(hub.url)
+                                else (fuera.append(r.request.url), r.abort()))
+        pagina_ta.goto(hub.url + entrega.get_attribute("href"))
+        pagina_ta.wait_for_function("() => window.formgrader && formgrader.loaded && MathJax.loaded",
+                                    timeout=90_000)
+        assert pagina_ta.locator("#notebook-container .MathJax").count() > 20
+        assert not fuera, f"la página de la entrega pide fuera de la máquina: {fuera}"
+        captura("profesora-entrega-sin-red")
+        enlaces["Submission #1"] = pagina_ta.locator("li.live-notebook a.name-hidden").get_attribute("href")
+        enlaces["nombre de la alumna"] = pagina_ta.locator("li.live-notebook a.name-shown").get_attribute("href")
+        for que, href in enlaces.items():
+            assert href and href.startswith(f"{servicio}/lab/tree/"), f"{que}: {href}"
+            respuesta = pagina_ta.request.get(hub.url + href)
+            assert respuesta.status == 200 and "/hub/" not in respuesta.url, f"{que}: {href} → {respuesta.status} {respuesta.url}"

@@ -1,0 +1,401 @@
+"""nbgrader's formgrader as the course serves it: escaped, under a strict CSP, offline, linked right.
+
+nbgrader 0.9.6's formgrader builds its Jinja environment (no autoescape: the
+student id, names and URL segments went into the pages raw), its handler list
+and its exporter inside ``FormgradeExtension`` with nothing configurable
+(README, «Límites»: what to report upstream).  ``aplicar()`` -- called from
+``nbgrader_config.py``, which formgrader loads from the course root before it
+builds any of them, locally and as the hub's service -- replaces those two
+methods, and the submissions API's timestamp reading, with the versions here
+(the one place, as ``nbgrader_seguro`` for the converters):
+
+=============================================  ==============================================
+nbgrader 0.9.6                                  here
+=============================================  ==============================================
+``FormgradeExtension.init_tornado_settings``    ``_init_tornado_settings``: Jinja environment with
+                                                autoescape and the course's templates first
+                                                (``plantillas/formgrader/paginas``); the exporter
+                                                of the submission page with the course's
+                                                ``formgrade`` template (``plantillas/formgrader``)
+``FormgradeExtension.init_handlers``            ``_init_handlers``: nbgrader's handlers, each page
+                                                with a per-response CSP nonce and every script
+                                                tagged with it; the API's JSON as text; student files
+                                                served sandboxed; the course's scripts and
+                                                MathJax (jupyter-server-mathjax) served locally;
+                                                ``/formgrader?path=`` only for the course root (it
+                                                runs that folder's nbgrader_config.py)
+``NbGraderAPI.get_submitted_timestamp``         a garbled, special or out-of-range
+                                                ``timestamp.txt`` is no timestamp, not a 500
+``NbGraderAPI.get_submission(s)``               that submission shows «fecha ilegible»
+=============================================  ==============================================
+
+What a page may run: only scripts carrying the response's nonce (and what
+they load: MathJax), ``script-src 'nonce-…' 'strict-dynamic'``; no inline
+handler, no ``eval``, nothing from outside the server.  A student's
+``<img onerror>`` that slipped past every escape would still not run.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import datetime
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader
+from tornado import web
+
+from . import archivos_alumno as aa
+
+VERSION_PROBADA = "0.9.6"
+RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLANTILLAS = os.path.join(RAIZ, "plantillas", "formgrader")
+PAGINAS = os.path.join(PLANTILLAS, "paginas")
+ESTATICOS = os.path.join(PLANTILLAS, "static")
+FECHA_ILEGIBLE = "fecha ilegible"
+# URL (under the server's base_url) of the course's scripts and of the local MathJax
+RUTA_ESTATICOS = "/formgrader/curso/static/"
+RUTA_MATHJAX = "/formgrader/curso/mathjax/"
+CONFIG_MATHJAX = "TeX-AMS-MML_HTMLorMML-full,Safe"
+
+_originales: dict[str, object] = {}
+
+
+def politica(nonce: str) -> str:
+    """The Content-Security-Policy of a formgrader page whose own scripts carry ``nonce``."""
+    return ("default-src 'none'; "
+            f"script-src 'nonce-{nonce}' 'strict-dynamic'; "
+            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+            "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'; "
+            "object-src 'none'")
+
+
+# CSP of what formgrader serves that is not one of its pages: JSON, a student's files.
+POLITICA_DATOS = "default-src 'none'; frame-ancestors 'self'; sandbox"
+
+
+def ruta_mathjax() -> str:
+    """The folder of the MathJax 2.7 that jupyter-server-mathjax ships (formgrader's scripts need v2)."""
+    from jupyter_server_mathjax.app import STATIC_ASSETS_PATH
+    return str(STATIC_ASSETS_PATH)
+
+
+# ------------------------------------------------------------------ handlers
+
+class PaginaSegura:
+    """Mixin for formgrader's HTML pages: a CSP with a fresh nonce, passed to the templates."""
+
+    @property
+    def curso_nonce(self) -> str:
+        if getattr(self, "_curso_nonce", None) is None:
+            self._curso_nonce = secrets.token_urlsafe(18)
+        return self._curso_nonce
+
+    @property
+    def content_security_policy(self) -> str:
+        return politica(self.curso_nonce)
+
+    def curso_datos(self, ns: dict) -> dict:
+        """What the course's scripts read from the page (JSON, never inline code)."""
+        datos = {"base_url": self.base_url}
+        for clave in ("assignment_id", "notebook_id", "student_id", "url_prefix", "default_timezone"):
+            if clave in ns:
+                datos[clave] = ns[clave]
+        return datos
+
+    def write_error(self, status_code, **kwargs):
+        """nbgrader's pages for 403/500/502; for the rest (404...) the course's, not Jupyter's.
+
+        Jupyter's error page has inline scripts (blocked here) and repeats the
+        handler's message, which may hold a URL segment; this one says only the status.
+        """
+        if status_code in (403, 500, 502):
+            return super().write_error(status_code, **kwargs)
+        self.write(self.render("curso_error.tpl", error_code=status_code, razon=self._reason))
+        self.finish()
+
+    def render(self, name, **ns):
+        ns.setdefault("base_url", self.base_url)
+        ns["csp_nonce"] = self.curso_nonce
+        ns["curso_pagina"] = name.rsplit(".", 1)[0]
+        ns["curso_datos"] = dict(self.curso_datos(ns), pagina=ns["curso_pagina"])
+        ns["curso_estaticos"] = self.base_url + RUTA_ESTATICOS
+        return super().render(name, **ns)
+
+
+class DatosSeguros:
+    """Mixin for formgrader's JSON API: served as text, nothing a browser would run.
+
+    nbgrader's handlers write JSON with tornado's default ``text/html``: a TA who
+    opened an API URL (a link in a student's markdown) would get the students'
+    names rendered as HTML.  ``text/plain`` (not ``application/json``: nbgrader's
+    scripts ``JSON.parse`` the text that jQuery would otherwise parse first).
+    """
+
+    def set_default_headers(self):
+        super().set_default_headers()
+        self.set_header("Content-Type", "text/plain; charset=UTF-8")
+        self.set_header("X-Content-Type-Options", "nosniff")
+
+    @property
+    def content_security_policy(self) -> str:
+        return POLITICA_DATOS
+
+
+class ArchivosSeguros:
+    """Mixin for the files of a submission formgrader serves: never run in the TA's origin."""
+
+    def set_default_headers(self):
+        super().set_default_headers()
+        self.set_header("X-Content-Type-Options", "nosniff")
+
+    @property
+    def content_security_policy(self) -> str:
+        return POLITICA_DATOS
+
+
+class EstaticosDelCurso(web.StaticFileHandler):
+    """The course's formgrader scripts and MathJax: plain files, no sniffing."""
+
+    def set_default_headers(self):
+        super().set_default_headers()
+        self.set_header("X-Content-Type-Options", "nosniff")
+
+
+def _pagina_de_entrega():
+    """formgrader's submission page (nbgrader's ``SubmissionHandler``) with the course's resources."""
+    from nbgrader.api import MissingEntry
+    from nbgrader.server_extensions.formgrader import handlers
+
+    class PaginaDeEntrega(PaginaSegura, handlers.SubmissionHandler):
+        """nbgrader 0.9.6's ``SubmissionHandler.get`` plus the nonce, the page data and local MathJax."""
+
+        @web.authenticated
+        def get(self, submission_id):
+            _ = self.xsrf_token
+            if self.settings["nbgrader_bad_setup"]:
+                return self.write_error(500)
+            try:
+                submission = self.gradebook.find_submission_notebook_by_id(submission_id)
+                assignment_id = submission.assignment.assignment.name
+                notebook_id = submission.notebook.name
+                student_id = submission.student.id
+            except MissingEntry:
+                raise web.HTTPError(404, "Invalid submission")
+
+            if os.path.split(self.request.path)[1] == submission_id:
+                url = self.request.path + "/"
+                if self.request.query:
+                    url += "?" + self.request.query
+                return self.redirect(url, permanent=True)
+
+            filename = os.path.join(os.path.abspath(self.coursedir.format_path(
+                self.coursedir.autograded_directory, student_id, assignment_id)), f"{notebook_id}.ipynb")
+            relative_path = os.path.relpath(filename, self.coursedir.root)
+            indices = self.api.get_notebook_submission_indices(assignment_id, notebook_id)
+            ix = indices.get(submission.id, -2)
+            datos = dict(self.curso_datos({"assignment_id": assignment_id, "notebook_id": notebook_id}),
+                         pagina="entrega", submission_id=submission.id,
+                         notebook_path=self.url_prefix + "/" + relative_path)
+            resources = {
+                "assignment_id": assignment_id,
+                "notebook_id": notebook_id,
+                "submission_id": submission.id,
+                "index": ix,
+                "total": len(indices),
+                "base_url": self.base_url,
+                "student": student_id,
+                "last_name": submission.student.last_name,
+                "first_name": submission.student.first_name,
+                "notebook_path": self.url_prefix + "/" + relative_path,
+                "csp_nonce": self.curso_nonce,
+                "curso_datos": datos,
+                "curso_estaticos": self.base_url + RUTA_ESTATICOS,
+                "curso_mathjax": f"{self.base_url}{RUTA_MATHJAX}MathJax.js?config={CONFIG_MATHJAX}",
+            }
+            if not os.path.exists(filename):
+                self.clear()
+                self.set_status(404)
+                self.write(self.render("formgrade_404.tpl", resources=resources,
+                                       notebook_id=notebook_id, filename=relative_path))
+            else:
+                html, _ = self.exporter.from_filename(filename, resources=resources)
+                self.write(html)
+
+    return PaginaDeEntrega
+
+
+def _inicio():
+    """formgrader's ``/formgrader``: no ``?path=`` but the course root's.
+
+    nbgrader's handler re-initialises formgrader with the ``nbgrader_config.py``
+    of any folder named in ``?path=`` -- Python it runs in the TA's process, on
+    a GET a link can trigger.  A student's submission has such a file
+    (``submitted/<id>/<tarea>/nbgrader_config.py``), and so may any folder a
+    student can write (``/tmp``): one click on a link in an answer would run
+    the student's code as the TA.  The course serves one course, from its root.
+    """
+    from nbgrader.server_extensions.formgrader import handlers
+
+    class Inicio(PaginaSegura, handlers.FormgraderHandler):
+        @web.authenticated
+        def get(self):
+            ruta = self.get_argument("path", "")
+            if ruta and os.path.realpath(ruta) != os.path.realpath(self.coursedir.root):
+                self.log.warning("formgrader: se rechaza ?path= fuera de la raíz del curso: %r", ruta[:200])
+                raise web.HTTPError(403)
+            self.redirect(f"{self.base_url}/formgrader/manage_assignments")
+
+    return Inicio
+
+
+def _segura(clase):
+    """The course's version of one of nbgrader's handler classes (see the mixins)."""
+    from nbgrader.server_extensions.formgrader import handlers
+    from nbgrader.server_extensions.formgrader.base import BaseApiHandler
+    if clase is handlers.FormgraderHandler:
+        return _inicio()
+    if clase is handlers.SubmissionHandler:
+        return _pagina_de_entrega()
+    if clase is handlers.SubmissionFilesHandler:
+        return type("ArchivosDeEntrega", (ArchivosSeguros, clase), {})
+    if isinstance(clase, type) and issubclass(clase, BaseApiHandler):
+        return type(clase.__name__, (DatosSeguros, clase), {})
+    if isinstance(clase, type) and issubclass(clase, web.StaticFileHandler):
+        return clase
+    return type(clase.__name__, (PaginaSegura, clase), {})
+
+
+# ------------------------------------------------------- FormgradeExtension
+
+def entorno_jinja(plantillas_nbgrader: str) -> Environment:
+    """formgrader's page templates: the course's first, nbgrader's also as ``nbgrader/<name>``; autoescape."""
+    cargador = ChoiceLoader([
+        FileSystemLoader(PAGINAS),
+        PrefixLoader({"nbgrader": FileSystemLoader(plantillas_nbgrader)}),
+        FileSystemLoader(plantillas_nbgrader),
+    ])
+    return Environment(loader=cargador, autoescape=True)
+
+
+def _init_tornado_settings(self, webapp):
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.server_extensions.formgrader import handlers
+    from traitlets.config import Config
+    _originales["FormgradeExtension.init_tornado_settings"](self, webapp)
+    config = Config(self.config)
+    config.HTMLExporter.template_name = "formgrade"
+    # the course's formgrade/ first; nbgrader's folder also as a root, so the course's
+    # template can extend nbgrader's ('formgrade/index.html.j2')
+    config.HTMLExporter.extra_template_basedirs = [PLANTILLAS, handlers.template_path]
+    config.HTMLExporter.extra_template_paths = [handlers.template_path]
+    webapp.settings.update(
+        nbgrader_jinja2_env=entorno_jinja(handlers.template_path),
+        nbgrader_exporter=HTMLExporter(config=config),
+    )
+
+
+def _init_handlers(self, webapp):
+    from jupyter_server.utils import url_path_join as ujoin
+    from nbgrader.server_extensions.formgrader import apihandlers, handlers
+    lista = [
+        (RUTA_ESTATICOS + "(.*)", EstaticosDelCurso, {"path": ESTATICOS}),
+        (RUTA_MATHJAX + "(.*)", EstaticosDelCurso, {"path": ruta_mathjax()}),
+    ]
+    for patron, clase, *resto in [*handlers.default_handlers, *apihandlers.default_handlers]:
+        lista.append((patron, _segura(clase), *resto))
+    lista += [
+        (r"/formgrader/static/(.*)", EstaticosDelCurso, {"path": handlers.static_path}),
+        (r"/formgrader/.*", _segura(handlers.Template404)),
+    ]
+    base = webapp.settings["base_url"]
+    webapp.add_handlers(".*$", [(ujoin(base, p.lstrip("/")), *resto) for p, *resto in lista])
+
+
+# ------------------------------------------------------------ timestamps
+
+def _fecha_legible(self, ts):
+    """``ts`` if formgrader can show it in the course's time zone, else None."""
+    from nbgrader.utils import as_timezone
+    try:
+        as_timezone(ts, self.timezone).strftime(self.timestamp_format)
+        ts.isoformat()
+    except (OverflowError, ValueError, TypeError, AttributeError):
+        return None
+    return ts
+
+
+def _ruta_timestamp(api, assignment_id: str, student_id: str) -> str:
+    carpeta = os.path.abspath(api.coursedir.format_path(api.coursedir.submitted_directory,
+                                                        student_id, assignment_id))
+    return os.path.join(carpeta, "timestamp.txt")
+
+
+def _get_submitted_timestamp(self, assignment_id, student_id):
+    """The submission's ``timestamp.txt`` as UTC, or None if it is missing or unusable (never raises)."""
+    from nbgrader.utils import parse_utc
+    ruta = _ruta_timestamp(self, assignment_id, student_id)
+    if not os.path.lexists(ruta) or aa.es_archivo_normal(ruta, 256) is not None:
+        return None
+    texto = aa.leer_pequeño(ruta, 256)
+    if not texto or not texto.strip():
+        return None
+    try:
+        ts = parse_utc(texto.strip())
+    except Exception:  # noqa: BLE001 - any garbled text is «fecha ilegible», not a 500
+        return None
+    return _fecha_legible(self, ts) if isinstance(ts, datetime) else None
+
+
+def fecha_ilegible(api, assignment_id: str, student_id: str) -> bool:
+    """Is there a ``timestamp.txt`` in the submission that formgrader cannot read?"""
+    ruta = _ruta_timestamp(api, assignment_id, student_id)
+    return os.path.lexists(ruta) and _get_submitted_timestamp(api, assignment_id, student_id) is None
+
+
+def _marcar(api, assignment_id: str, entrega):
+    if isinstance(entrega, dict) and not entrega.get("display_timestamp") and entrega.get("student") is not None:
+        if fecha_ilegible(api, assignment_id, entrega["student"]):
+            # not None: nbgrader's view shows «None» for a null timestamp, whatever the display text
+            entrega["timestamp"] = ""
+            entrega["display_timestamp"] = FECHA_ILEGIBLE
+    return entrega
+
+
+def _as_timezone(ts, timezone):
+    """nbgrader's ``as_timezone`` for the API: a stored date out of range stays as it is."""
+    try:
+        return _originales["api.as_timezone"](ts, timezone)
+    except (OverflowError, ValueError):
+        return ts
+
+
+def _get_submission(self, assignment_id, student_id, *args, **kwargs):
+    entrega = _originales["NbGraderAPI.get_submission"](self, assignment_id, student_id, *args, **kwargs)
+    return _marcar(self, assignment_id, entrega)
+
+
+def _get_submissions(self, assignment_id):
+    entregas = _originales["NbGraderAPI.get_submissions"](self, assignment_id)
+    return [_marcar(self, assignment_id, e) for e in entregas]
+
+
+def aplicar() -> None:
+    """Install the replacements (idempotent).  Called from ``nbgrader_config.py``."""
+    if _originales:
+        return
+    import nbgrader
+    from nbgrader.apps import api
+    from nbgrader.server_extensions.formgrader.formgrader import FormgradeExtension
+    if nbgrader.__version__ != VERSION_PROBADA:
+        import logging
+        logging.getLogger("nbgrader").warning(
+            "grader_tests.formgrader_seguro se probó con nbgrader %s y este es %s: revisa lo que "
+            "reemplaza.", VERSION_PROBADA, nbgrader.__version__)
+    for clase, nombre, nuevo in ((FormgradeExtension, "init_tornado_settings", _init_tornado_settings),
+                                 (FormgradeExtension, "init_handlers", _init_handlers),
+                                 (api.NbGraderAPI, "get_submitted_timestamp", _get_submitted_timestamp),
+                                 (api.NbGraderAPI, "get_submission", _get_submission),
+                                 (api.NbGraderAPI, "get_submissions", _get_submissions)):
+        _originales[f"{clase.__name__}.{nombre}"] = getattr(clase, nombre)
+        setattr(clase, nombre, nuevo)
+    _originales["api.as_timezone"] = api.as_timezone
+    api.as_timezone = _as_timezone

@@ -1,0 +1,16 @@
+{#- nbgrader 0.9.6's manage_students.tpl without inline script or handler: the page data come as JSON
+    (base.tpl), read by curso_formgrader.js; every value is escaped (autoescape). -#}
+{%- extends 'nbgrader/manage_students.tpl' -%}
+
+{%- block head -%}
+<script nonce="{{ csp_nonce }}" src="{{ base_url }}/formgrader/static/js/manage_students.js"></script>
+{%- endblock head -%}
+
+{%- block table_footer -%}
+<tr>
+  <td colspan="5">
+    <span class="glyphicon glyphicon-plus" aria-hidden="true"></span>
+    <a href="#" id="curso-nuevo-alumno">Add new student...</a>
+  </td>
+</tr>
+{%- endblock -%}

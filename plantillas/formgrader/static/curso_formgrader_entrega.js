@@ -1,0 +1,37 @@
+/*
+ * formgrader's submission page, the course's part (plantillas/formgrader/README.md): what nbgrader
+ * wrote as inline script and onclick attributes (the page's CSP forbids both), and the safe
+ * utils.js (loaded after formgrade.js on this page).
+ */
+(function () {
+    "use strict";
+
+    window.curso.endurecerUtilidades();
+
+    // nbgrader's toggle_name(), called by the eye icons
+    window.toggle_name = function (on) {
+        $(".name-shown").tooltip("hide");
+        $(".name-hidden").tooltip("hide");
+        if (on) {
+            $(".name-shown").show();
+            $(".name-hidden").hide();
+        } else {
+            $(".name-hidden").show();
+            $(".name-shown").hide();
+        }
+    };
+
+    $(document).ready(function () {
+        // the «Submission #n» / student name links open the live notebook (linkTo: under the
+        // server's base URL, or through JupyterLab when formgrader is in its panel)
+        $("[data-link]").each(function () {
+            $(this).map(linkTo("notebook", $(this).attr("data-link"))).removeAttr("data-link");
+        });
+        $("span.glyphicon.name-hidden")
+            .on("click", function () { window.toggle_name(true); })
+            .tooltip({title: "Show student name", placement: "bottom", trigger: "hover"});
+        $("span.glyphicon.name-shown")
+            .on("click", function () { window.toggle_name(false); })
+            .tooltip({title: "Hide student name", placement: "bottom", trigger: "hover"});
+    });
+})();
