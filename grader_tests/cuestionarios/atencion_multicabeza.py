@@ -3,8 +3,8 @@
 Trusted side only: keyed by the grade_id of each quiz TEST cell in
 ``source/01_atencion_multicabeza/atencion_multicabeza.ipynb`` (found by the
 notebook's name: ``grader_tests/cuestionarios/atencion_multicabeza.py``).  Questions 1-5
-come from sections 2-8 of the lesson, 6-8 from the vectorised form and the
-shapes through the layer (sections 4, 9 and 10).
+come from sections 2-9 of the lesson, 6-8 from the shapes through the layer and the
+vectorised form (sections 6, 10 and 11).
 """
 from __future__ import annotations
 
@@ -15,37 +15,39 @@ PREGUNTAS: dict[str, Pregunta] = {
         variable="respuesta_1",
         correcta="b",
         explicacion=(
-            "P y R calculan, para cada pareja de palabras, los mismos cuatro productos q_sj·k_tj; P "
-            "además divide su suma entre √4 = 2. La diferencia está en el momento de normalizar. P "
-            "suma primero y hace un único softmax, y la exponencial convierte esa suma en un producto "
-            "(la sección 5 lo comprueba: la fila de P es el producto de las cuatro filas de R "
-            "elevadas a 1/2, normalizado), así que una palabra tiene que puntuar en todas las reglas "
-            "a la vez. R normaliza cada columna por separado, cada cabeza recoge sus valores con su "
-            "propia fila y W^O mezcla después las cuatro lecturas. W^Q y W^K tienen los mismos "
-            "elementos en las dos capas (c es falsa), y ambas pueden atender a todas las posiciones "
-            "(d es falsa)."
+            "Las dos capas calculan, para cada pareja de palabras, los mismos cuatro productos "
+            "q_sj·k_tj; la única, además, divide su suma entre √4 = 2. Cambia el sitio donde se "
+            "normaliza. La capa única suma y hace un solo softmax, y la exponencial convierte la suma "
+            "en un producto de factores, uno por regla (sección 2): su fila es el producto de las "
+            "cuatro filas de la capa partida elevadas a 1/2, normalizado (sección 4). En ese producto "
+            "gana quien acumula factores favorables en varias reglas, y una regla en contra (un factor "
+            "menor que 1) puede anular a otra a favor: así acaba «ratón» empatado con «que» en la fila "
+            "de «persiguen». La capa partida normaliza cada columna por separado, cada cabeza recoge "
+            "valores con su propia fila y W^O combina después las cuatro lecturas. W^Q y W^K tienen "
+            "los mismos elementos en las dos capas (c es falsa), y las dos atienden a todas las "
+            "posiciones (d es falsa)."
         ),
     ),
     "comprueba_respuesta_2": Entero(
         variable="respuesta_2",
         correcta=4 * 768 * 768,
         explicacion=(
-            "Por cabeza hay W_i^Q, W_i^K y W_i^V de 768 × 64 (d_k = d_v = 768 / 12 = 64), y W^O "
-            "añade 12·64 = 768 filas de 768. En total, 12·3·768·64 + 768·768 = 3·768² + 768² = "
-            "4·768² = 2 359 296 parámetros. El número de cabezas se cancela: con 1 o con 24 "
-            "cabezas saldría lo mismo."
+            "Con d_k = d_v = 768 / 12 = 64, cada cabeza tiene W_i^Q, W_i^K y W_i^V de 768 × 64, y W^O "
+            "mide (12·64) × 768 = 768 × 768. En total, 12·3·768·64 + 768·768 = 3·768² + 768² = "
+            "4·768² = 2 359 296 números. h no aparece en el resultado: con 1 o con 24 cabezas "
+            "saldría lo mismo (sección 6)."
         ),
     ),
     "comprueba_respuesta_3": Opcion(
         variable="respuesta_3",
         correcta="c",
         explicacion=(
-            "Con d_k = d_v = d_model / h, la capa tiene 4·d_model² parámetros, y las proyecciones y "
-            "los productos Q_i K_iᵀ y A_i V_i cuestan lo mismo para cualquier h; la concatenación "
-            "mide h·d_v = d_model. Sólo crecen con h los h·T² pesos de los mapas (sección 4). Lo "
-            "de la opción a no ocurre: todas las cabezas leen X entera, lo que se estrecha es el "
-            "espacio en el que cada una compara consultas y claves. Ni la estabilidad del softmax "
-            "ni √d_k piden valores especiales."
+            "Con d_k = d_v = d_model / h, la capa guarda 4·d_model² parámetros, y las proyecciones y "
+            "los productos Q_i K_iᵀ y A_i V_i cuestan las mismas multiplicaciones para cualquier h; "
+            "la concatenación mide h·d_v = d_model. Con h sólo crecen los h·T² pesos de los mapas "
+            "(sección 6). La opción a no describe la capa: todas las cabezas leen X entera, y lo que "
+            "se estrecha es el espacio en el que cada una compara consultas con claves. Ni la "
+            "estabilidad del softmax ni √d_k piden valores especiales."
         ),
     ),
     "comprueba_respuesta_4": Varias(
@@ -53,34 +55,37 @@ PREGUNTAS: dict[str, Pregunta] = {
         correcta=frozenset("abd"),
         opciones="abcde",
         explicacion=(
-            "Con los mismos bloques, cada cabeza calcula las mismas Q_i, K_i y V_i: los mapas "
-            "coinciden (a) y la concatenación repite h veces el mismo trozo en cada fila (b). "
+            "Con los mismos bloques, todas las cabezas calculan las mismas Q_i, K_i y V_i: los mapas "
+            "coinciden (a) y cada fila de la concatenación repite h veces el mismo trozo (b). "
             "Concat · W^O es la suma de head_i · W^O_i, y con todas las head_i iguales queda "
-            "head_1 · (W^O_1 + … + W^O_h) (d). Ninguna función de pérdida tiene un término por "
-            "cabeza (c es falsa): si las cabezas llegan a separarse es porque los bloques de W^O "
-            "son distintos y dan gradientes distintos (sección 8). El número de parámetros depende "
-            "de las formas, no de los valores (e es falsa)."
+            "head_1 · (W^O_1 + … + W^O_h) (d). La pérdida del artículo no tiene ningún término propio "
+            "de una cabeza (c es falsa): las cabezas pueden separarse porque los bloques de W^O son "
+            "distintos y, en general, dan gradientes distintos (sección 9). El número de parámetros "
+            "depende de las formas, no de los valores (e es falsa)."
         ),
     ),
     "comprueba_respuesta_5": VerdaderoFalso(
         variable="respuesta_5",
-        correcta=False,
+        correcta=True,
         explicacion=(
-            "Falso. Con cabezas de anchura completa basta tomar como W^O la matriz de h bloques "
-            "I/h apilados, de h·d_model × d_model: Concat(head_1, …, head_h) · W^O es entonces la "
-            "media de las cabezas. Y al revés, una media de cabezas anchas con W~_i^V = h·W_i^V·W_i^O "
-            "calcula lo mismo que la capa del artículo (sección 7): lo que las distingue es el "
-            "tamaño, no lo que pueden calcular."
+            "Verdadero. La cabeza i de la capa del artículo aporta A_i·X·(W_i^V·W_i^O) a la salida "
+            "(sección 7). Con W~_i^V = h·W_i^V·W_i^O, la media de las h cabezas anchas suma "
+            "exactamente esas aportaciones (sección 8). Lo contrario no se cumple: una W~_i^V "
+            "cualquiera tiene rango d_model, y un producto W_i^V·W_i^O no pasa de rango d_v, así que "
+            "la media de cabezas anchas calcula todo lo que calcula la capa del artículo y más. Lo que "
+            "gana el artículo es tamaño: 2·d_model² parámetros en valores y salida, frente a "
+            "h·d_model² de las h matrices anchas. Ojo: si las cabezas compartieran los mismos "
+            "valores, la media sería una sola cabeza con el mapa medio y sí perdería información."
         ),
     ),
     "comprueba_respuesta_6": Opcion(
         variable="respuesta_6",
         correcta="d",
         explicacion=(
-            "X W^Q mide (10, 512). reshape(10, 8, 64) parte cada fila en 8 bloques de 64 columnas, "
-            "y la transposición de los dos primeros ejes deja (8, 10, 64): Q[i] es la matriz (T, d_k) "
-            "de la cabeza i, y el producto por lotes con las claves transpuestas da puntuaciones de "
-            "(8, 10, 10)."
+            "X W^Q mide (12, 512). reshape(12, 16, 32) parte cada fila en 16 bloques de 32 "
+            "columnas, y al intercambiar los dos primeros ejes queda (16, 12, 32): Q[i] es la matriz "
+            "(T, d_k) de la cabeza i, y el producto por lotes con las claves transpuestas da "
+            "puntuaciones de (16, 12, 12)."
         ),
     ),
     "comprueba_respuesta_7": Opcion(
@@ -88,20 +93,23 @@ PREGUNTAS: dict[str, Pregunta] = {
         correcta="a",
         explicacion=(
             "reshape recorre los números en orden de filas (el orden C de NumPy) y los reparte en la "
-            "forma pedida. Si se pide (h, T, d_k) directamente, la primera «cabeza» recibe los "
-            "primeros trozos de d_k números, que son varios bloques de la posición 0 y siguientes, en "
-            "vez del primer bloque de cada posición. Hay que partir antes en (T, h, d_k) y luego "
-            "intercambiar los dos primeros ejes. Las formas cuadran en los dos caminos, por eso el "
-            "fallo no avisa."
+            "forma pedida. Si se pide (h, T, d_k) directamente, la primera «cabeza» se queda con los "
+            "T·d_k primeros números: primero todos los bloques de la posición 0, luego los de la 1, "
+            "y así hasta completar, en vez del primer bloque de cada posición (en la sección 10, con "
+            "T = 5, d_model = 12 y h = 3, los tres bloques de la posición 0 y los dos primeros de la "
+            "1). Hay que partir antes en (T, h, d_k) e intercambiar luego los dos primeros ejes. Las "
+            "formas cuadran por los dos caminos, por eso NumPy no avisa (c es falsa) y el resultado "
+            "sí cambia (b y d son falsas)."
         ),
     ),
     "comprueba_respuesta_8": Entero(
         variable="respuesta_8",
-        correcta=8 * 10 * 10,
+        correcta=3 * 16 * 12 * 12,
         explicacion=(
-            "Cada cabeza tiene su propio mapa de T × T = 100 puntuaciones, y son 8: el tensor mide "
-            "(8, 10, 10), 800 números. Esos h·T² números, y las exponenciales del softmax que se "
-            "calculan con ellos, son lo que crece con h; los parámetros y los productos no."
+            "Cada cabeza de cada secuencia tiene su mapa de T × T = 144 puntuaciones: el tensor mide "
+            "(B, h, T, T) = (3, 16, 12, 12), 6 912 números. d_model no interviene. Esos B·h·T² "
+            "números, y las exponenciales del softmax que se calculan con ellos, son lo que crece con "
+            "h; los parámetros y las multiplicaciones de las proyecciones no (sección 6)."
         ),
     ),
 }

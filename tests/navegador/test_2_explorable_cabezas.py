@@ -1,6 +1,6 @@
 """Lesson 1 in the browser: the student's notebook runs, and the four-heads explorable answers clicks.
 
-Section «2. Reglas que se suman: el explorable»: five buttons («Cabeza
+Section «3. Un softmax para cada grupo de reglas: las cabezas»: five buttons («Cabeza
 1» … «Cabeza 4», «Suma»), a row selector over «el ratón pequeño que persiguen
 los gatos duerme», the heatmap and a summary panel that names, for every map,
 the word the selected row pulls toward.

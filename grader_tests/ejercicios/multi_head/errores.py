@@ -15,10 +15,10 @@ from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devue
 
 from .referencia import multi_head as referencia
 
-ECUACIONES = "3. La capa, pieza a pieza"
-ANCHURA = "4. Qué cuesta y qué no"
-PROMEDIAR = "7. Media de cabezas o matriz de salida"
-VECTORIZADA = "9. Todas las cabezas de una vez"
+ECUACIONES = "5. La capa, pieza a pieza"
+ANCHURA = "6. Qué cuesta y qué no"
+PROMEDIAR = "8. Promediar las cabezas o concatenarlas"
+VECTORIZADA = "10. Todas las cabezas de una vez"
 EJERCICIO = "Ejercicio: `multi_head`"
 
 
