@@ -216,7 +216,7 @@ def test_titulos_de_las_preguntas_desde_el_cuaderno_fuente(resumen):
         assert titulos and all(0 < len(t) <= datos.LARGO_TITULO + 1 for t in titulos.values()), leccion
         assert not any(c in t for t in titulos.values() for c in "$*`\\"), titulos
     titulos = datos.titulos_de_preguntas(RAIZ / "source" / TAREA / f"{CUADERNO}.ipynb")
-    assert titulos["comprueba_respuesta_3"] == "¿Por qué se toma d_k = d_model/h y no otra anchura?"
+    assert titulos["comprueba_respuesta_3"] == "El artículo toma d_k = d_v = d_model/h. ¿Qué consigue con esa…"
     assert datos.titulos_de_preguntas(RAIZ / "no_existe.ipynb") == {}
 
 
