@@ -27,6 +27,7 @@ from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOc
 from grader_tests import nbgrader_seguro  # noqa: E402
 from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
+from grader_tests.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
 
 # Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
 # grader_tests/archivos_alumno.py; README, «Seguridad»).
@@ -82,6 +83,7 @@ c.Autograde.autograde_preprocessors = [
     ClearMetadataPreprocessor,
     LimitOutput,
     SaveAutoGrades,
+    AplicarPlazos,
     AssignLatePenalties,
     CheckCellMetadata,
     GuardarVeredictos,
@@ -91,13 +93,33 @@ c.Autograde.autograde_preprocessors = [
 c.GuardarVeredictos.carpeta = os.path.join(RAIZ, "veredictos")
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
-c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, AvisosEnComentarios, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.preprocessors = [AplicarPlazos, GetGrades, ClearHiddenTests, AvisosEnComentarios,
+                                    CSSHTMLHeaderPreprocessor]
 # ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/),
 # for generate_feedback only (formgrader keeps its own templates).
 c.GenerateFeedback.exporter_class = ExportadorRetroalimentacion
 c.ExportadorRetroalimentacion.template_name = "retroalimentacion"
 c.ExportadorRetroalimentacion.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
+
+# ---- Due dates and late work (README, «Plazos, retrasos y prórrogas»): the one place a TA edits them.
+# Dates are wall time in Madrid ("AAAA-MM-DD HH:MM"; a date alone means 23:59:59); nbgrader's gradebook
+# gets them as UTC (grader_tests/plazos.py), daylight saving included.  A student's extension is a new
+# date or a duration ("2 días", "36 h").  Example:
+#   c.PlazosDelCurso.fechas = {"01_atencion_multicabeza": "2026-03-20 23:59"}
+#   c.PlazosDelCurso.prorrogas = {"01_atencion_multicabeza": {"ana_lopez": "2026-03-23 23:59"}}
+c.PlazosDelCurso.zona = "Europe/Madrid"
+c.PlazosDelCurso.fechas = {}
+c.PlazosDelCurso.prorrogas = {}
+# Penalty: every started day late takes 10 % of the score, at most 50 % (nbgrader's late_submission_penalty).
+c.AssignLatePenalties.plugin_class = PenalizacionPorRetraso
+c.PenalizacionPorRetraso.por_dia = 0.10
+c.PenalizacionPorRetraso.maximo = 0.50
+c.PenalizacionPorRetraso.gracia_minutos = 0
+# Submission times are written in UTC: with a zone such as Europe/Madrid nbgrader writes «CEST», which it
+# reads back as UTC (two hours off every summer).  Formgrader shows due dates in Madrid time.
+c.Exchange.timezone = "UTC"
+c.NbGraderAPI.timezone = "Europe/Madrid"
 
 # LMS downloads (Moodle, Canvas) for `nbgrader zip_collect` and `make grade`: unpacking within
 # budgets and the LMS's file names (lms/; README, «Con Moodle» / «Con Canvas»).
