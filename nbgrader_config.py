@@ -17,7 +17,7 @@ if RAIZ not in sys.path:
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader.preprocessors import (  # noqa: E402
     AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, GetGrades,
-    IgnorePattern, LimitOutput, SaveAutoGrades)
+    IgnorePattern, LimitOutput)
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
 from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
@@ -28,6 +28,7 @@ from grader_tests import nbgrader_seguro  # noqa: E402
 from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
 from grader_tests.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
+from grader_tests.revision import ComprobarRevision, GuardarNotasAutomaticas  # noqa: E402
 
 # Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
 # grader_tests/archivos_alumno.py; README, «Seguridad»).
@@ -82,7 +83,7 @@ c.Autograde.autograde_preprocessors = [
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,
-    SaveAutoGrades,
+    GuardarNotasAutomaticas,
     AplicarPlazos,
     AssignLatePenalties,
     CheckCellMetadata,
@@ -91,9 +92,14 @@ c.Autograde.autograde_preprocessors = [
 # ... and each cell's verdict, typed, in veredictos/<tarea>/<alumno>/<cuaderno>.json (outside the
 # sandbox; read by the class report, scripts/informe/).
 c.GuardarVeredictos.carpeta = os.path.join(RAIZ, "veredictos")
+# A resubmission never keeps the manual grades of the older one: nbgrader's SaveAutoGrades plus the hold
+# for the TA's review, recorded in revisiones/ (grader_tests/revision.py; README, «Entregas nuevas y notas
+# a mano»); feedback for a held submission is refused until the TA reviews it in formgrader.
+c.GuardarNotasAutomaticas.carpeta = os.path.join(RAIZ, "revisiones")
+c.ComprobarRevision.carpeta = os.path.join(RAIZ, "revisiones")
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
-c.GenerateFeedback.preprocessors = [AplicarPlazos, GetGrades, ClearHiddenTests, AvisosEnComentarios,
+c.GenerateFeedback.preprocessors = [ComprobarRevision, AplicarPlazos, GetGrades, ClearHiddenTests, AvisosEnComentarios,
                                     CSSHTMLHeaderPreprocessor]
 # ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/),
 # for generate_feedback only (formgrader keeps its own templates).
