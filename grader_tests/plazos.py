@@ -395,11 +395,14 @@ def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, ta
                 log=None) -> list[str]:
     """Write the course's due dates and extensions into nbgrader's gradebook and recompute penalties.
 
+    Reads the gradebook in bulk (``notas_en_bloque``) and writes only what
+    changed: linear in the class, cheap when nothing changed.
+
     Args:
         gb: an open ``nbgrader.api.Gradebook``.
         plazos, politica: the course's configuration (:func:`leer`).
         tareas, alumnos: only these assignments / students (None: all).
-        log: a logger for what changed against the gradebook (dates edited elsewhere).
+        log: a logger for what the configuration replaced (dates edited elsewhere).
 
     Returns:
         The Spanish notes about what the configuration replaced (also logged).
@@ -407,40 +410,43 @@ def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, ta
     Raises:
         PlazoInvalido: a date or an extension in the configuration cannot be read.
     """
-    from nbgrader.api import Assignment, SubmittedAssignment
+    from nbgrader.api import Assignment, SubmittedAssignment, SubmittedNotebook
+    from .notas_en_bloque import leer as leer_en_bloque
     notas: list[str] = []
-    consulta = gb.db.query(Assignment)
-    if tareas is not None:
-        consulta = consulta.filter(Assignment.name.in_(list(tareas)))
-    asignaciones = consulta.all()
-    filtro_alumnos = set(alumnos) if alumnos is not None else None
-    for asignacion in asignaciones:
-        plazo = plazos.plazo(asignacion.name)
+    libro = leer_en_bloque(gb, tareas, alumnos)
+    db = gb.db
+    nuevos_plazos = {}
+    for tarea, actual in libro.duedates.items():
+        plazo = plazos.plazo(tarea)
         nuevo = utc_ingenua(plazo) if plazo is not None else None
-        if asignacion.duedate != nuevo:
-            if asignacion.duedate is not None:
-                notas.append(f"{asignacion.name}: el plazo del libro de notas ({mostrar(asignacion.duedate, plazos.zona)}) "
-                             f"no es el de nbgrader_config.py ({mostrar(nuevo, plazos.zona)}); manda nbgrader_config.py")
-            asignacion.duedate = nuevo
-        entregas = gb.db.query(SubmittedAssignment).filter(SubmittedAssignment.assignment_id == asignacion.id)
-        for entrega in entregas:
-            alumno = entrega.student_id
-            if filtro_alumnos is not None and alumno not in filtro_alumnos:
-                continue
-            extension = plazos.prorroga(asignacion.name, alumno)
-            if entrega.extension != extension:
-                if entrega.extension and extension is None:
-                    notas.append(f"{alumno} / {asignacion.name}: se quita la prórroga del libro de notas "
-                                 f"({duracion(entrega.extension.total_seconds())}): no está en nbgrader_config.py")
-                entrega.extension = extension
-            segundos = float(entrega.total_seconds_late or 0)
-            for cuaderno in entrega.notebooks:
-                penal = politica.late_submission_penalty(alumno, cuaderno.score, segundos) if segundos > 0 else None
-                if penal is not None:
-                    penal = min(max(0.0, penal), float(cuaderno.score or 0))
-                if cuaderno.late_submission_penalty != penal:
-                    cuaderno.late_submission_penalty = penal
-    gb.db.commit()
+        nuevos_plazos[tarea] = nuevo
+        if actual != nuevo:
+            if actual is not None:
+                notas.append(f"{tarea}: el plazo del libro de notas ({mostrar(actual, plazos.zona)}) no es el de "
+                             f"nbgrader_config.py ({mostrar(nuevo, plazos.zona)}); manda nbgrader_config.py")
+            db.query(Assignment).filter(Assignment.name == tarea).update({"duedate": nuevo})
+    filtro_alumnos = set(alumnos) if alumnos is not None else None
+    for (tarea, alumno), e in libro.entregas.items():
+        if filtro_alumnos is not None and alumno not in filtro_alumnos:
+            continue
+        extension = plazos.prorroga(tarea, alumno)
+        if e.extension != extension:
+            if e.extension and extension is None:
+                notas.append(f"{alumno} / {tarea}: se quita la prórroga del libro de notas "
+                             f"({duracion(e.extension.total_seconds())}): no está en nbgrader_config.py")
+            db.query(SubmittedAssignment).filter(SubmittedAssignment.id == e.id).update({"extension": extension})
+        e.duedate, e.extension = nuevos_plazos[tarea], extension
+        segundos = e.segundos_tarde
+        for cuaderno, snid in e.ids_de_cuaderno.items():
+            puntos = e.puntos_del_cuaderno(cuaderno)
+            penal = politica.late_submission_penalty(alumno, puntos, segundos) if segundos > 0 else None
+            if penal is not None:
+                penal = min(max(0.0, penal), puntos)
+            anterior = e.penalizaciones.get(cuaderno)
+            if (anterior is None) != (penal is None) or (penal is not None and abs(anterior - penal) > 1e-9):
+                db.query(SubmittedNotebook).filter(SubmittedNotebook.id == snid).update(
+                    {"late_submission_penalty": penal})
+    db.commit()
     for nota in notas:
         if log is not None:
             log.warning("Plazos: %s", nota)

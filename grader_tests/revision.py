@@ -145,32 +145,44 @@ def pendientes_de_cuaderno(gb, carpeta: str, tarea: str, alumno: str, cuaderno, 
 
 
 def pendientes(gb, carpeta: str, tarea: str, alumno: str) -> list[str]:
-    """Spanish lines about what is still held for review in a student's assignment (empty: nothing)."""
+    """Spanish lines about what is still held for review in a student's assignment (empty: nothing).
+
+    Reads the student's records first: the gradebook is asked only when one holds something.
+    """
     from nbgrader.api import MissingEntry
+    carpeta_alumno = ruta(carpeta, tarea, alumno, "x")
+    if carpeta_alumno is None or not os.path.isdir(os.path.dirname(carpeta_alumno)):
+        return []
+    con_algo = [n[:-5] for n in sorted(os.listdir(os.path.dirname(carpeta_alumno))) if n.endswith(".json")
+                and (leer(carpeta, tarea, alumno, n[:-5]) or {}).get("pendientes")]
+    if not con_algo:
+        return []
     try:
         entrega = gb.find_submission(tarea, alumno)
     except MissingEntry:
         return []
     lineas = []
     for cuaderno in sorted(entrega.notebooks, key=lambda n: n.name):
+        if cuaderno.name not in con_algo:
+            continue
         p = pendientes_de_cuaderno(gb, carpeta, tarea, alumno, cuaderno)
         celdas = sorted(p["notas"]) + [f"comentario de {g}" for g in sorted(p["comentarios"])]
         if celdas:
-            lineas.append(f"pendiente de revisión: entrega nueva; lo que pusiste a mano en la anterior no se aplica "
-                          f"hasta que revises en formgrader {cuaderno.name}: {', '.join(celdas)} (sus comentarios no "
-                          "se generan ni se publican hasta entonces)")
+            lineas.append(f"pendiente de revisión: entrega nueva; lo que se puso a mano en la anterior no se aplica "
+                          f"hasta que se revise en formgrader ({cuaderno.name}: {', '.join(celdas)}); sus "
+                          "comentarios no se generan ni se publican hasta entonces")
     return lineas
 
 
 def con_pendientes(gb, carpeta: str, tarea: str | None = None) -> set[tuple[str, str]]:
-    """``(alumno, tarea)`` of every submission with something still held (reads only the records that exist)."""
+    """``(alumno, tarea)`` of every submission with something still held (reads the records; linear)."""
     quien: set[tuple[str, str]] = set()
     if not os.path.isdir(carpeta):
         return quien
     for t in sorted(os.listdir(carpeta)):
-        if tarea is not None and t != tarea:
+        if (tarea is not None and t != tarea) or not os.path.isdir(os.path.join(carpeta, t)):
             continue
-        for a in sorted(os.listdir(os.path.join(carpeta, t))) if os.path.isdir(os.path.join(carpeta, t)) else []:
+        for a in sorted(os.listdir(os.path.join(carpeta, t))):
             if pendientes(gb, carpeta, t, a):
                 quien.add((a, t))
     return quien
