@@ -28,7 +28,7 @@ from grader_tests import nbgrader_seguro  # noqa: E402
 from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
 from grader_tests.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
-from grader_tests.revision import ComprobarRevision, GuardarNotasAutomaticas  # noqa: E402
+from grader_tests.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
 
 # Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
 # grader_tests/archivos_alumno.py; README, «Seguridad»).
@@ -99,7 +99,8 @@ c.GuardarNotasAutomaticas.carpeta = os.path.join(RAIZ, "revisiones")
 c.ComprobarRevision.carpeta = os.path.join(RAIZ, "revisiones")
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
-c.GenerateFeedback.preprocessors = [ComprobarRevision, AplicarPlazos, GetGrades, ClearHiddenTests, AvisosEnComentarios,
+c.GenerateFeedback.preprocessors = [ComprobarRevision, AplicarPlazos, GetGrades, NotaAManoEnComentarios,
+                                    ClearHiddenTests, AvisosEnComentarios,
                                     CSSHTMLHeaderPreprocessor]
 # ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/),
 # for generate_feedback only (formgrader keeps its own templates).

@@ -378,16 +378,19 @@ def estado(entrega) -> EstadoDeEntrega:
 
 def texto_del_retraso(e: EstadoDeEntrega, politica: PenalizacionPorRetraso | None = None,
                       zona: str = ZONA_DEL_CURSO) -> str | None:
-    """The Spanish observation of a late submission (None when on time or without due date)."""
+    """The Spanish observation of a late submission (None when on time or without due date).
+
+    ``entregada 1 día y 2 h después del plazo del viernes 20/03/2026 23:59 (hora de Madrid): −3 puntos (20 %)``.
+    """
     if not e.tarde:
         return None
-    plazo = mostrar(e.plazo_efectivo, zona) + (" , con prórroga" if e.prorroga else "")
-    plazo = plazo.replace(" , ", ", ")
-    texto = f"entregada {duracion(e.segundos_tarde)} después del plazo ({plazo})"
+    plazo = ("de su prórroga, " if e.prorroga else "del ") + mostrar(e.plazo_efectivo, zona)
+    texto = f"entregada {duracion(e.segundos_tarde)} después del plazo {plazo}"
     if politica is not None and not politica.tarde(e.segundos_tarde):
         return texto + ": dentro de la cortesía, sin penalización"
     if e.penalizacion > 0:
-        return texto + f": −{e.penalizacion:.4g} puntos por retraso"
+        fraccion = f" ({politica.fraccion(e.segundos_tarde) * 100:g} %)" if politica is not None else ""
+        return texto + f": −{round(e.penalizacion, 2):g} puntos por retraso{fraccion}"
     return texto + ": sin penalización"
 
 
@@ -474,8 +477,16 @@ class AplicarPlazos(NbGraderPreprocessor):
         with Gradebook(url) as gb:
             sincronizar(gb, plazos, politica, tareas=[tarea], alumnos=[alumno], log=self.log)
             e = estado(gb.find_submission(tarea, alumno))
-        datos["curso_retraso"] = texto_del_retraso(e, politica, plazos.zona)
+        datos["curso_retraso"] = para_el_alumno(e, politica, plazos.zona)
         return nb, resources
+
+
+def para_el_alumno(e: EstadoDeEntrega, politica: PenalizacionPorRetraso, zona: str = ZONA_DEL_CURSO) -> str | None:
+    """The sentence the student's feedback shows under a late penalty (None when on time)."""
+    if not e.tarde or not politica.tarde(e.segundos_tarde):
+        return None
+    plazo = ("de tu prórroga, " if e.prorroga else "del ") + mostrar(e.plazo_efectivo, zona)
+    return f"Entregaste {duracion(e.segundos_tarde)} después del plazo {plazo}. {politica.descripcion()}"
 
 
 # ------------------------------------------------------------------------------ what students see

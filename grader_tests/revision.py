@@ -332,3 +332,28 @@ class ComprobarRevision(NbGraderPreprocessor):
             self.log.error(texto)
             raise PendienteDeRevision(texto)
         return nb, resources
+
+
+class NotaAManoEnComentarios(NbGraderPreprocessor):
+    """generate_feedback, after ``GetGrades``: a cell graded by hand says so next to its points.
+
+    The judge's verdict in the cell's output («✔ Puntos: 3 de 3») is the
+    automatic grade; when the TA graded the cell by hand with another score,
+    the feedback would show «Puntos: 1.0 / 3.0» above it with no explanation.
+    The cell's metadata gets ``curso_nota_automatica`` and the feedback
+    template explains that the points were given by hand.
+    """
+
+    def preprocess(self, nb, resources):
+        from nbgrader.api import Gradebook
+        datos = resources["nbgrader"]
+        with Gradebook(datos["db_url"]) as gb:
+            cuaderno = gb.find_submission_notebook(datos["notebook"], datos["assignment"], datos["student"])
+            a_mano = {g.name: g.auto_score for g in cuaderno.grades
+                      if g.manual_score is not None and g.auto_score is not None
+                      and abs(float(g.manual_score) - float(g.auto_score)) > 1e-9}
+        for celda in nb.cells:
+            meta = celda.get("metadata", {}).get("nbgrader", {})
+            if meta.get("grade_id") in a_mano:
+                meta["curso_nota_automatica"] = a_mano[meta["grade_id"]]
+        return nb, resources

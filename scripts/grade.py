@@ -52,21 +52,41 @@ def alumnos(raiz: Path | None = None) -> list[str]:
 
 
 def asegurar_fila(alumno: str, tarea: str, raiz: Path | None = None) -> bool:
-    """Give ``alumno`` a grade row for ``tarea`` when nbgrader could not create one.
+    """Give ``alumno`` a grade row for ``tarea`` when nbgrader could not grade it (see :func:`asegurar_filas`).
 
-    The submission is recorded with every notebook and grade at 0 (nbgrader's
-    own empty grades), so the table, grades.csv and feedback list the student.
-    Returns True when the row had to be created.
+    Returns True when the row had to be created or its cells closed at 0 points.
+    """
+    return bool(asegurar_filas([(alumno, tarea)], raiz))
+
+
+def asegurar_filas(pares: list[tuple[str, str]], raiz: Path | None = None) -> set[tuple[str, str]]:
+    """:func:`asegurar_fila` for many ``(alumno, tarea)`` in one gradebook session; returns those created.
+
+    A submission nbgrader left with cells never graded (no notebook of the
+    assignment could be graded: only a notebook of another assignment, say)
+    gets those cells at 0 points and no longer «needs manual grade», as nbgrader
+    does for a missing notebook: it is reported in the table, not left pending forever.
     """
     from nbgrader.api import MissingEntry
+    creadas = set()
+    if not pares:
+        return creadas
     with libro_de_notas.abrir(raiz or RAIZ) as gb:
-        try:
-            gb.find_submission(tarea, alumno)
-            return False
-        except MissingEntry:
-            gb.update_or_create_student(alumno)
-            gb.add_submission(tarea, alumno)
-            return True
+        for alumno, tarea in pares:
+            try:
+                entrega = gb.find_submission(tarea, alumno)
+            except MissingEntry:
+                gb.update_or_create_student(alumno)
+                entrega = gb.add_submission(tarea, alumno)
+                creadas.add((alumno, tarea))
+            for cuaderno in entrega.notebooks:
+                notas = list(cuaderno.grades)
+                if notas and all(g.auto_score is None and g.manual_score is None for g in notas):
+                    for g in notas:
+                        g.auto_score, g.needs_manual_grade = 0.0, False
+                    creadas.add((alumno, tarea))
+        gb.db.commit()
+    return creadas
 
 
 def retirar_muestras(raiz: Path | None = None) -> list[str]:
@@ -105,15 +125,18 @@ class Resultado:
     fragmento: tuple[int, int] | None = None
 
 
-def observaciones_de(raiz: Path, alumno: str, tarea: str, entrega: Entrega) -> list[str]:
-    """The Spanish observations of one graded submission, in the table's order, without repeats."""
+def observaciones_de(raiz: Path, alumno: str, tarea: str, entrega: Entrega, sin_calificar: bool = False) -> list[str]:
+    """The Spanish observations of one graded submission, in the table's order, without repeats.
+
+    ``sin_calificar``: nbgrader left no graded cell (:func:`asegurar_filas` gave it 0 points).
+    """
     lista = [entrega.fallo] if entrega.fallo else []
     lista += razones_de.del_log_del_alumno(entrega.log)
     lista += entrega.avisos
     for ruta in sorted((raiz / "autograded" / alumno / tarea).glob("*.ipynb")):
         lista += razones_de.problemas_del_cuaderno(ruta)
     lista += razones_de.cuadernos_ajenos(raiz, alumno, tarea)
-    if asegurar_fila(alumno, tarea, raiz):
+    if sin_calificar:
         lista.append("no se pudo calificar ningún cuaderno: queda con 0 puntos")
     lista += entrega.avisos_comentarios
     if entrega.sin_comentarios:
@@ -138,6 +161,9 @@ def comprobar_antes_de_calificar(raiz: Path) -> str:
             raise SystemExit(f"No se puede calificar: no se pudo abrir el libro de notas "
                              f"{libro_de_notas.ocultar_clave(url)} ({type(error).__name__}: "
                              f"{str(error).strip().splitlines()[0][:300] if str(error).strip() else ''})") from None
+    problema = problemas_de_plazos(raiz)
+    if problema:
+        raise SystemExit(problema)
     try:
         aviso = aislamiento.comprobar(raiz)
     except aislamiento.AislamientoNoDisponible as error:
@@ -145,6 +171,28 @@ def comprobar_antes_de_calificar(raiz: Path) -> str:
     if aviso:
         print(aviso)
     return url
+
+
+def problemas_de_plazos(raiz: Path) -> str | None:
+    """Why the course's due dates cannot be used (Spanish), or None (``grader_tests.plazos``).
+
+    Every date and extension must be readable, and the exchange's time zone
+    must give timestamps nbgrader reads back exactly (UTC).
+    """
+    from grader_tests import plazos
+    try:
+        config_plazos, _, config = plazos.leer(raiz)
+    except plazos.PlazoInvalido as error:
+        return f"No se puede calificar: {error}"
+    lineas = config_plazos.errores()
+    zona = config.get("Exchange", {}).get("timezone", "UTC")
+    if not plazos.zona_de_marcas_segura(zona):
+        lineas.append(f"c.Exchange.timezone = {zona!r}: nbgrader escribiría la hora de las entregas con un nombre "
+                      "de zona que luego lee como UTC (en verano, «CEST»: dos horas de más). Déjalo en \"UTC\"; "
+                      "los plazos se escriben en hora de Madrid en c.PlazosDelCurso.")
+    if lineas:
+        return "No se puede calificar: revisa los plazos en nbgrader_config.py:\n  " + "\n  ".join(lineas)
+    return None
 
 
 def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool) -> None:
@@ -201,15 +249,44 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
             raise SystemExit(str(error)) from None
         raise
     resultado = Resultado(alumnos=mios, tareas=ids, fragmento=fragmento)
+    enviadas = [(a, t) for t in ids for a in mios if (raiz / "submitted" / a / t).is_dir()]
+    sin_calificar = asegurar_filas(enviadas, raiz)
+    plazos_y_revisiones = estado_de_plazos(raiz, mios, ids)
     for tarea in ids:
         for alumno in mios:
-            if not (raiz / "submitted" / alumno / tarea).is_dir():
+            if (alumno, tarea) not in set(enviadas):
                 resultado.razones[(alumno, tarea)] = ["no entregó esta tarea"]
                 continue
-            lista = observaciones_de(raiz, alumno, tarea, entregas.get((alumno, tarea), Entrega()))
+            lista = observaciones_de(raiz, alumno, tarea, entregas.get((alumno, tarea), Entrega()),
+                                     (alumno, tarea) in sin_calificar)
+            lista += plazos_y_revisiones.get((alumno, tarea), [])
             if lista:
                 resultado.razones[(alumno, tarea)] = lista
     return resultado
+
+
+def estado_de_plazos(raiz: Path, alumnos: list[str], tareas: list[str]) -> dict[tuple[str, str], list[str]]:
+    """Bring the course's due dates, extensions and penalties into the gradebook; the lines for the table.
+
+    ``(alumno, tarea)`` → Spanish lines: how late (after its extension) and
+    the points taken (``grader_tests.plazos``), and what is held for the TA's
+    review (``grader_tests.revision``).
+    """
+    from grader_tests import notas_en_bloque, plazos, revision
+    config_plazos, politica, _ = plazos.leer(raiz)
+    lineas: dict[tuple[str, str], list[str]] = {}
+    with libro_de_notas.abrir(raiz) as gb:
+        for nota in plazos.sincronizar(gb, config_plazos, politica, tareas=tareas):
+            print(observaciones.legible(f"Plazos: {nota}"))
+        libro = notas_en_bloque.leer(gb, tareas, alumnos)
+        carpeta = str(raiz / revision.CARPETA)
+        for (tarea, alumno), e in libro.entregas.items():
+            estado = plazos.EstadoDeEntrega(e.duedate, e.extension, e.timestamp, e.segundos_tarde, e.penalizacion)
+            texto = plazos.texto_del_retraso(estado, politica, config_plazos.zona)
+            suyas = ([texto] if texto else []) + revision.pendientes(gb, carpeta, tarea, alumno)
+            if suyas:
+                lineas[(alumno, tarea)] = suyas
+    return lineas
 
 
 def _comprobar_tareas_publicadas(raiz: Path, ids: list[str]) -> None:
@@ -224,8 +301,14 @@ def _comprobar_tareas_publicadas(raiz: Path, ids: list[str]) -> None:
 
 
 def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
-    """The Spanish table student × assignment ("nota / máximo", "sin entrega") and the observations."""
-    from nbgrader.api import MissingEntry
+    """The Spanish table student × assignment and the observations.
+
+    Each cell: the score after the late penalty over the maximum, with the
+    penalty when there is one (``16.2 / 18 (tarde: -1.8)``) and «pendiente de
+    revisión» when a resubmission's old manual grades are held; «sin entrega»
+    without a submission.  The same score as ``grades.csv``.
+    """
+    from grader_tests import notas_en_bloque, revision
     raiz = raiz or RAIZ
     ids = resultado.tareas
     filas = []
@@ -233,20 +316,32 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
     if resultado.fragmento is None:
         listados += lms.alumnos_sin_entrega(raiz, listados)
     with libro_de_notas.abrir(raiz) as gb:
-        for alumno in listados:
-            celdas = [observaciones.legible(alumno)]
-            for tarea in ids:
-                try:
-                    entrega = gb.find_submission(tarea, alumno)
-                    celdas.append(f"{entrega.score:g} / {entrega.max_score:g}")
-                except MissingEntry:
-                    celdas.append("sin entrega")
-            filas.append(celdas)
+        libro = notas_en_bloque.leer(gb, ids, listados)
+        carpeta = str(raiz / revision.CARPETA)
+        retenidas = {(a, t) for (t, a) in libro.entregas if revision.pendientes(gb, carpeta, t, a)}
+    hay_retraso = False
+    for alumno in listados:
+        celdas = [observaciones.legible(alumno)]
+        for tarea in ids:
+            e = libro.entregas.get((tarea, alumno))
+            if e is None:
+                celdas.append("sin entrega")
+                continue
+            texto = f"{round(e.nota, 2):g} / {e.maximo:g}"
+            if e.penalizacion > 0:
+                texto += f" (tarde: -{round(e.penalizacion, 2):g})"
+                hay_retraso = True
+            if (alumno, tarea) in retenidas:
+                texto += " (pendiente de revisión)"
+            celdas.append(texto)
+        filas.append(celdas)
     cabecera = ["alumno", *ids]
     anchos = [max(len(f[i]) for f in [cabecera, *filas]) for i in range(len(cabecera))]
     lineas = ["  ".join(c.ljust(a) for c, a in zip(cabecera, anchos)),
               "  ".join("-" * a for a in anchos)]
     lineas += ["  ".join(c.ljust(a) for c, a in zip(f, anchos)) for f in filas]
+    if hay_retraso:
+        lineas.append("(nota después de la penalización por retraso: la misma que grades.csv)")
     if resultado.razones:
         lineas += ["", "Observaciones (lo que no se pudo calificar, quedó sin contestar o el alumno cambió):"]
         for (alumno, tarea), lista in sorted(resultado.razones.items()):
@@ -257,18 +352,12 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
 
 def sin_fila(resultado: Resultado, raiz: Path | None = None) -> list[str]:
     """``alumno / tarea`` of submissions that ended without a gradebook row (should be none)."""
-    from nbgrader.api import MissingEntry
+    from grader_tests import notas_en_bloque
     raiz = raiz or RAIZ
-    faltan = []
     with libro_de_notas.abrir(raiz) as gb:
-        for alumno in resultado.alumnos:
-            for tarea in resultado.tareas:
-                if (raiz / "submitted" / alumno / tarea).is_dir():
-                    try:
-                        gb.find_submission(tarea, alumno)
-                    except MissingEntry:
-                        faltan.append(f"{alumno} / {tarea}")
-    return faltan
+        libro = notas_en_bloque.leer(gb, resultado.tareas, resultado.alumnos)
+    return [f"{alumno} / {tarea}" for alumno in resultado.alumnos for tarea in resultado.tareas
+            if (raiz / "submitted" / alumno / tarea).is_dir() and (tarea, alumno) not in libro.entregas]
 
 
 # ---------------------------------------------------------------------------- after grading

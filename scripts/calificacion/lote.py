@@ -159,13 +159,31 @@ class Lote:
                 self.progreso.terminada(alumno, True)
             entrega.avisos = avisos_lote.get(alumno, []) + razones.avisos_de_archivos(entrega.log, tarea).get(alumno, [])
             resultado[alumno] = entrega
-        comentarios = t.nbgrader("generate_feedback", tarea, "--force", check=False)
+        # a resubmission whose old manual grades are held for review gets no feedback until the TA
+        # reviews it (grader_tests.revision; the table says so): left out of this run
+        retenidos = self._retenidos(t, tarea, entregas)
+        nbgrader = t.nbgrader
+        if retenidos:
+            lista = self._temporal / f"trabajador-{t.numero}-{tarea}-sin-comentarios.json"
+            lista.write_text(json.dumps(t.excluir + sorted(retenidos), ensure_ascii=False), encoding="utf-8")
+            nbgrader = Nbgrader(self.raiz, db_url=t.nbgrader.db_url, excluidos=lista)
+        comentarios = nbgrader("generate_feedback", tarea, "--force", check=False)
         for alumno, avisos in razones.avisos_de_archivos(comentarios.stdout + comentarios.stderr, tarea).items():
             resultado.setdefault(alumno, Entrega()).avisos_comentarios += avisos
         if comentarios.returncode != 0:
             # a broken feedback template must not pass unnoticed: the TA has no feedback to send
             sys.stderr.write(comentarios.stdout[-2000:] + comentarios.stderr[-2000:])
             for alumno in entregas:
-                if not list((self.raiz / "feedback" / alumno / tarea).glob("*.html")):
+                if alumno not in retenidos and not list((self.raiz / "feedback" / alumno / tarea).glob("*.html")):
                     resultado[alumno].sin_comentarios = True
         return resultado
+
+    def _retenidos(self, t: Trabajador, tarea: str, entregas: list[str]) -> set[str]:
+        """The worker's students whose submission of ``tarea`` is held for review (``grader_tests.revision``)."""
+        from nbgrader.api import Gradebook
+        from grader_tests import revision
+        carpeta = str(self.raiz / revision.CARPETA)
+        if not (self.raiz / revision.CARPETA / tarea).is_dir():
+            return set()
+        with Gradebook(t.nbgrader.db_url or self.url_curso) as gb:
+            return {a for a in entregas if revision.pendientes(gb, carpeta, tarea, a)}

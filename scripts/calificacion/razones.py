@@ -18,7 +18,7 @@ RAZONES = [
     ("Notebook does not appear to be JSON", "el cuaderno no es un JSON válido (archivo dañado)"),
     ("JSONDecodeError", "el cuaderno no es un JSON válido (archivo dañado)"),
     ("NotJSONError", "el cuaderno no es un JSON válido (archivo dañado)"),
-    ("No notebooks found", "la entrega no contiene ningún cuaderno de la tarea"),
+    ("No notebooks found", "la entrega no contiene ningún cuaderno de la tarea: queda con 0 puntos"),
     ("Skipping unknown notebook", "hay cuadernos con un nombre que la tarea no tiene"),
     ("timed out", "se agotó el tiempo de ejecución"),
     ("Kernel died", "el proceso de Python del cuaderno murió"),
@@ -109,9 +109,13 @@ def cuadernos_ajenos(raiz: Path, alumno: str, tarea: str) -> list[str]:
     """Reasons for notebooks in the submission that the assignment does not have (renamed)."""
     esperados = {p.name for p in (raiz / "release" / tarea).glob("*.ipynb")}
     entregados = {p.name for p in (raiz / "submitted" / alumno / tarea).glob("*.ipynb")}
+    de_otras = {p.name: p.parent.name for p in (raiz / "release").glob("*/*.ipynb") if p.parent.name != tarea}
     motivos = [f"falta el cuaderno {n}" for n in sorted(esperados - entregados)]
-    motivos += [f"el cuaderno {n} no es de la tarea (¿lo renombraste?): no se califica"
-                for n in sorted(entregados - esperados)]
+    for n in sorted(entregados - esperados):
+        if n in de_otras:
+            motivos.append(f"el cuaderno {n} es de la tarea {de_otras[n]}, no de esta: no se califica aquí")
+        else:
+            motivos.append(f"el cuaderno {n} no es de la tarea (¿lo renombraste?): no se califica")
     return motivos
 
 
