@@ -27,12 +27,16 @@ from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOc
 from grader_tests import nbgrader_seguro  # noqa: E402
 from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
+from grader_tests import salida_limpia  # noqa: E402
+from grader_tests.salida_limpia import TextoAlternativo  # noqa: E402
 from grader_tests.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
 from grader_tests.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
 
 # Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
 # grader_tests/archivos_alumno.py; README, «Seguridad»).
 nbgrader_seguro.aplicar()
+# No spurious warnings in what a TA sees (grader_tests/salida_limpia.py).
+salida_limpia.aplicar()
 from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
 
 c = get_config()  # noqa: F821
@@ -100,7 +104,7 @@ c.ComprobarRevision.carpeta = os.path.join(RAIZ, "revisiones")
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
 c.GenerateFeedback.preprocessors = [ComprobarRevision, AplicarPlazos, GetGrades, NotaAManoEnComentarios,
-                                    ClearHiddenTests, AvisosEnComentarios,
+                                    ClearHiddenTests, AvisosEnComentarios, TextoAlternativo,
                                     CSSHTMLHeaderPreprocessor]
 # ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/),
 # for generate_feedback only (formgrader keeps its own templates).
