@@ -195,14 +195,23 @@ def problemas_de_plazos(raiz: Path) -> str | None:
     return None
 
 
-def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool) -> None:
-    """Release every assignment; collect the LMS downloads, or build the samples without real submissions."""
+def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin_muestras: bool = False) -> None:
+    """Release every assignment; collect the LMS downloads, or build the samples without real submissions.
+
+    ``sin_muestras`` (the hub's class page): never the samples; without real
+    submissions there is nothing to grade, and it says so.
+    """
     for tarea in tareas(raiz):
         nbgrader("generate_assignment", tarea, "--force")
     recogida = lms.recoger_descargas(raiz, nbgrader)      # downloaded/<tarea>/archive/ (Moodle, Canvas)
     for linea in recogida:
         print(observaciones.legible(linea))
-    if forzar_muestras or not (samples.has_real_submissions(raiz / "submitted") or recogida):
+    reales = samples.has_real_submissions(raiz / "submitted") or recogida
+    if sin_muestras and not reales:
+        retirar_muestras(raiz)
+        print("No hay entregas en submitted/: recógelas antes (nbgrader collect o «Collect» en el Formgrader).")
+        return
+    if forzar_muestras or not reales:
         nombres = samples.build_samples(raiz)
         print(f"Entregas de muestra: {', '.join(nombres)}")
     else:
@@ -214,7 +223,7 @@ def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool) -> 
 
 def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
               fragmento: tuple[int, int] | None = None, raiz: Path | None = None,
-              progreso: Progreso | None = None) -> Resultado:
+              progreso: Progreso | None = None, sin_muestras: bool = False) -> Resultado:
     """Grade every submission of ``submitted/`` (or of one shard); see the module docstring."""
     raiz = raiz or RAIZ
     nbgrader = Nbgrader(raiz)
@@ -225,7 +234,7 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
     except reparto.RepartoInvalido as error:
         raise SystemExit(f"No se puede calificar: {error}") from None
     if fragmento is None:
-        preparar_entregas(raiz, nbgrader, forzar_muestras)
+        preparar_entregas(raiz, nbgrader, forzar_muestras, sin_muestras)
         mios = alumnos(raiz)
     else:
         _comprobar_tareas_publicadas(raiz, ids)
@@ -393,6 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Califica todas las entregas de submitted/.")
     parser.add_argument("--muestras", action="store_true",
                         help="rehace las entregas de muestra aunque haya entregas reales")
+    parser.add_argument("--sin-muestras", action="store_true",
+                        help="nunca califica las entregas de muestra: sin entregas reales no califica nada "
+                             "(la página del curso en el hub)")
     parser.add_argument("--trabajadores", type=int, metavar="K",
                         help="cuántos nbgrader a la vez (por defecto CURSO_TRABAJADORES o el número de núcleos)")
     parser.add_argument("--fragmento", metavar="I/N",
@@ -406,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
             fragmento = reparto.leer_fragmento(args.fragmento)
         except reparto.RepartoInvalido as error:
             parser.error(str(error))
-    resultado = calificar(args.muestras, args.trabajadores, fragmento)
+    resultado = calificar(args.muestras, args.trabajadores, fragmento, sin_muestras=args.sin_muestras)
     if fragmento is None:
         Nbgrader(RAIZ)("export", "--to", str(RAIZ / "grades.csv"))
     print()

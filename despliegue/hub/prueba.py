@@ -43,9 +43,11 @@ if str(AQUI) not in sys.path:
 from ajustes import PROXY_LOCAL, RAIZ_REPO, accesible_para_todos, bin_hub  # noqa: E402
 
 CONFIGURACION = AQUI / "jupyterhub_config.py"
-# what the service's copy of the course holds: a TA's clone without .git or .venv
+# what the service's copy of the course holds: a TA's clone without .git or .venv (every versioned entry
+# of the repository's root: make grade, make informe and make test find everything they name)
 COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
-          "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml"]
+          "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml",
+          "ajustes_jupyterlab", "requirements-dev.txt", "tests", ".ci", ".gitignore", "autograded"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"
 
 
@@ -137,11 +139,16 @@ class HubDePrueba:
                        check=True, capture_output=True, text=True)
         cuenta = pwd.getpwnam(self.cuenta_servicio)
         # the course, private to the service's account
-        ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "node_modules")
+        ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "node_modules", "build", "*.egg-info",
+                                         ".pytest_cache")
         self.raiz_curso.mkdir()
         for nombre in COPIAR:
             origen = RAIZ_REPO / nombre
-            if origen.is_dir():
+            if nombre == "autograded":          # only its README: never a local run's graded notebooks
+                (self.raiz_curso / nombre).mkdir()
+                if (origen / "README.md").is_file():
+                    shutil.copy2(origen / "README.md", self.raiz_curso / nombre / "README.md")
+            elif origen.is_dir():
                 shutil.copytree(origen, self.raiz_curso / nombre, ignore=ignorar)
             elif origen.exists():
                 shutil.copy2(origen, self.raiz_curso / nombre)
