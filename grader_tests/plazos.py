@@ -525,40 +525,45 @@ def _escribir_si_cambia(ruta: str, datos: dict) -> bool:
     return True
 
 
-def publicar(gb, carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso,
-             clave: bytes | None = None) -> str | None:
+def publicar(carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso,
+             clave: bytes | None = None, tareas=()) -> str | None:
     """Write the due dates students see into the exchange (``<carpeta_curso>/plazos/``); returns the folder.
 
-    ``plazos.json`` (readable by everyone): each assignment's due date in UTC
-    (the gradebook's, after :func:`sincronizar`), the zone and the policy.
-    With ``clave`` (the hub's), one file per student with an extension, named
-    :func:`ficha_de_alumno`, holding that student's due dates; the folder is
-    not listable (0711).  Files for extensions that no longer exist are removed.
-    None when the exchange's course folder does not exist.
+    ``plazos.json`` (readable by everyone): the due date in UTC of each
+    assignment of ``tareas`` and of the configuration (the configuration is
+    the only source: :func:`sincronizar` writes the same dates into the
+    gradebook), the zone and the policy.  With ``clave`` (the hub's), one
+    file per student with an extension, named :func:`ficha_de_alumno`,
+    holding that student's due dates; the folder is not listable (0711).
+    Files for extensions that no longer exist are removed.  None when the
+    exchange's course folder does not exist.
+
+    Raises:
+        PlazoInvalido: a date or an extension in the configuration cannot be read.
     """
     if not os.path.isdir(carpeta_curso):
         return None
+    nombres = sorted(set(tareas) | set(plazos.fechas))
+    fechas = {t: plazos.plazo(t) for t in nombres}
     carpeta = os.path.join(carpeta_curso, CARPETA_PUBLICADA)
     os.makedirs(carpeta, exist_ok=True)
     os.chmod(carpeta, 0o711)
-    tareas = {a.name: {"plazo": _iso(a.duedate)} for a in gb.assignments}
     _escribir_si_cambia(os.path.join(carpeta, ARCHIVO_PUBLICO), {
-        "version": VERSION_PUBLICADA, "curso": curso, "zona": plazos.zona, "tareas": tareas,
+        "version": VERSION_PUBLICADA, "curso": curso, "zona": plazos.zona,
+        "tareas": {t: {"plazo": _iso(utc_ingenua(f)) if f is not None else None} for t, f in fechas.items()},
         "politica": {"por_dia": politica.por_dia, "maximo": politica.maximo,
                      "gracia_s": politica.gracia_minutos * 60, "texto": politica.descripcion()}})
     fichas: set[str] = set()
     if clave:
         por_alumno: dict[str, dict] = {}
         for tarea, alumnos in plazos.prorrogas.items():
-            if tarea not in tareas or not isinstance(alumnos, dict):
+            if not isinstance(alumnos, dict) or fechas.get(tarea) is None:
                 continue
             for alumno in alumnos:
                 extension = plazos.prorroga(tarea, alumno)
-                plazo = plazos.plazo(tarea)
-                if extension is None or plazo is None:
-                    continue
-                por_alumno.setdefault(alumno, {})[tarea] = {"plazo": _iso(utc_ingenua(plazo + extension)),
-                                                            "prorroga": True}
+                if extension is not None:
+                    por_alumno.setdefault(alumno, {})[tarea] = {
+                        "plazo": _iso(utc_ingenua(fechas[tarea] + extension)), "prorroga": True}
         for alumno, suyas in por_alumno.items():
             nombre = ficha_de_alumno(clave, curso, alumno)
             fichas.add(f"{nombre}.json")

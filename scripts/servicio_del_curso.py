@@ -127,9 +127,10 @@ def tareas_publicadas(raiz: Path) -> list[str]:
 
 
 def ordenes_de_calificar(raiz: Path) -> list[tuple[list[str], bool]]:
-    """``nbgrader collect`` of each released assignment (a failure does not stop the rest), then make grade."""
+    """``nbgrader collect --update`` of each released assignment (as formgrader's Collect: newer submissions
+    replace older ones; a failure does not stop the rest), then make grade."""
     nbgrader = str(Path(sys.executable).parent / "nbgrader")
-    return ([([nbgrader, "collect", t], True) for t in tareas_publicadas(raiz)]
+    return ([([nbgrader, "collect", "--update", t], True) for t in tareas_publicadas(raiz)]
             + [([sys.executable, str(raiz / "scripts" / "grade.py"), "--sin-muestras"], False)])
 
 
@@ -142,7 +143,8 @@ class Publicador:
         self.raiz = raiz
         self.log = log
         self.mtime: float | None = None
-        self.config = None
+        self.config = None                       # (PlazosDelCurso, PenalizacionPorRetraso, config) when readable
+        self.sincronizadas: list[str] | None = None   # the gradebook's assignments synced with this config
         self._cerrojo = threading.Lock()
 
     def una_vez(self) -> None:
@@ -161,27 +163,31 @@ class Publicador:
         intercambio, curso = os.environ.get("CURSO_HUB_INTERCAMBIO"), os.environ.get("CURSO_HUB_CURSO")
         ruta = self.raiz / "nbgrader_config.py"
         mtime = ruta.stat().st_mtime if ruta.exists() else None
-        cambio = mtime != self.mtime
-        if cambio:
-            self.config = plazos.leer(self.raiz)
-            errores = self.config[0].errores()
+        if mtime != self.mtime:
+            self.mtime, self.config, self.sincronizadas = mtime, None, None
+            leido = plazos.leer(self.raiz)
+            errores = leido[0].errores()
             if errores:
-                self.log.error("Plazos: nbgrader_config.py tiene fechas que no se pueden leer: %s", "; ".join(errores))
-                self.mtime = mtime
+                self.log.error("Plazos: nbgrader_config.py tiene fechas que no se pueden leer (no se publican): %s",
+                               "; ".join(errores))
                 return
-        url = libro_de_notas.url_del_curso(self.raiz)
-        if not libro_de_notas.existe(url):
-            self.mtime = mtime
+            self.config = leido
+        if self.config is None:
             return
         config_plazos, politica, _ = self.config
-        with libro_de_notas.abrir(self.raiz) as gb:
-            if cambio:
-                for nota in plazos.sincronizar(gb, config_plazos, politica):
-                    self.log.warning("Plazos: %s", nota)
-            if intercambio and curso:
-                plazos.publicar(gb, os.path.join(intercambio, curso), curso, config_plazos, politica,
-                                plazos.clave_del_entorno())
-        self.mtime = mtime
+        if intercambio and curso:
+            fuentes = [p.name for p in (self.raiz / "source").iterdir() if p.is_dir()] \
+                if (self.raiz / "source").is_dir() else []
+            plazos.publicar(os.path.join(intercambio, curso), curso, config_plazos, politica,
+                            plazos.clave_del_entorno(), tareas=fuentes)
+        url = libro_de_notas.url_del_curso(self.raiz)
+        if libro_de_notas.existe(url):
+            with libro_de_notas.abrir(self.raiz) as gb:
+                tareas = sorted(a.name for a in gb.assignments)
+                if tareas != self.sincronizadas:       # a changed config, or an assignment formgrader just created
+                    for nota in plazos.sincronizar(gb, config_plazos, politica):
+                        self.log.warning("Plazos: %s", nota)
+                    self.sincronizadas = tareas
 
 
 # ------------------------------------------------------------------------------ the page

@@ -207,9 +207,10 @@ def test_publicar_plazos_y_prorrogas_sin_nombres(libro, tmp_path):
     curso = tmp_path / "intercambio" / "curso"
     curso.mkdir(parents=True)
     clave = bytes(range(32))
-    carpeta = plazos.publicar(libro, str(curso), "curso", p, politica, clave)
+    carpeta = plazos.publicar(str(curso), "curso", p, politica, clave, tareas=["t", "sin_plazo"])
     publico = json.loads((curso / "plazos" / "plazos.json").read_text())
     assert publico["tareas"]["t"]["plazo"] == "2026-03-29T10:00:00Z"
+    assert publico["tareas"]["sin_plazo"]["plazo"] is None
     assert publico["politica"]["por_dia"] == pytest.approx(0.1)
     ficha = curso / "plazos" / f"{plazos.ficha_de_alumno(clave, 'curso', 'ana')}.json"
     assert json.loads(ficha.read_text())["tareas"]["t"] == {"plazo": "2026-03-31T10:00:00Z", "prorroga": True}
@@ -218,5 +219,5 @@ def test_publicar_plazos_y_prorrogas_sin_nombres(libro, tmp_path):
     assert (curso / "plazos").stat().st_mode & 0o777 == 0o711
     # the extension is withdrawn: its file goes
     p, politica = _config({"t": "2026-03-29 12:00"})
-    plazos.publicar(libro, str(curso), "curso", p, politica, clave)
+    plazos.publicar(str(curso), "curso", p, politica, clave)
     assert not ficha.exists() and carpeta

@@ -26,6 +26,13 @@ var _JUPYTERLAB;
     }
   }
 
+  // JupyterHub accepts a cookie-authenticated request that is not a page load only with the XSRF
+  // token (as JupyterLab's own requests send it): without it the request loops through the login
+  function xsrf() {
+    var m = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/);
+    return m ? decodeURIComponent(m[1]) : '';
+  }
+
   function duracion(segundos) {
     segundos = Math.max(0, Math.floor(segundos));
     if (segundos < 60) { return segundos + ' s'; }
@@ -144,7 +151,8 @@ var _JUPYTERLAB;
     ocupado = true;
     var base = opcion('baseUrl') || '/';
     Promise.all(Object.keys(cursos).map(function (curso) {
-      return fetch(base + 'assignments?course_id=' + encodeURIComponent(curso), { credentials: 'same-origin' })
+      return fetch(base + 'assignments?course_id=' + encodeURIComponent(curso),
+                   { credentials: 'same-origin', headers: { 'X-XSRFToken': xsrf() } })
         .then(function (r) { return r.json(); })
         .then(function (respuesta) { return { curso: curso, lista: (respuesta && respuesta.success && respuesta.value) || [] }; })
         .catch(function () { return { curso: curso, lista: [] }; });
