@@ -39,6 +39,8 @@ from scripts.calificacion import aislamiento, razones as razones_de, reparto  # 
 from scripts.calificacion.lote import Entrega, Lote  # noqa: E402
 from scripts.calificacion.ordenes import Nbgrader  # noqa: E402
 from scripts.calificacion.progreso import Progreso  # noqa: E402
+from scripts.calificacion.tiempos import fase  # noqa: E402
+from scripts.calificacion import tiempos  # noqa: E402
 
 
 def tareas(raiz: Path | None = None) -> list[str]:
@@ -201,8 +203,14 @@ def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin
     ``sin_muestras`` (the hub's class page): never the samples; without real
     submissions there is nothing to grade, and it says so.
     """
-    for tarea in tareas(raiz):
-        nbgrader("generate_assignment", tarea, "--force")
+    with fase("publicar (generate_assignment)"):
+        for tarea in tareas(raiz):
+            nbgrader("generate_assignment", tarea, "--force")
+    with fase("entregas (LMS o muestras)"):
+        return _preparar_entregas(raiz, nbgrader, forzar_muestras, sin_muestras)
+
+
+def _preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin_muestras: bool) -> None:
     recogida = lms.recoger_descargas(raiz, nbgrader)      # downloaded/<tarea>/archive/ (Moodle, Canvas)
     for linea in recogida:
         print(observaciones.legible(linea))
@@ -227,7 +235,8 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
     """Grade every submission of ``submitted/`` (or of one shard); see the module docstring."""
     raiz = raiz or RAIZ
     nbgrader = Nbgrader(raiz)
-    url = comprobar_antes_de_calificar(raiz)
+    with fase("comprobaciones"):
+        url = comprobar_antes_de_calificar(raiz)
     ids = tareas(raiz)
     try:
         k = reparto.trabajadores(trabajadores)
@@ -251,7 +260,8 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
           f"{'trabajador' if len(lote.trabajadores) == 1 else 'trabajadores a la vez'} "
           f"(libro de notas: {libro_de_notas.ocultar_clave(url)}).")
     try:
-        entregas = lote.calificar(ids)
+        with fase("calificar (trabajadores y fusión)"):
+            entregas = lote.calificar(ids)
     except Exception as error:
         from scripts.calificacion.fusion import DefinicionesDistintas
         if isinstance(error, DefinicionesDistintas):
@@ -259,11 +269,18 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
         raise
     resultado = Resultado(alumnos=mios, tareas=ids, fragmento=fragmento)
     enviadas = [(a, t) for t in ids for a in mios if (raiz / "submitted" / a / t).is_dir()]
-    sin_calificar = asegurar_filas(enviadas, raiz)
-    plazos_y_revisiones = estado_de_plazos(raiz, mios, ids)
+    with fase("filas y plazos"):
+        sin_calificar = asegurar_filas(enviadas, raiz)
+        plazos_y_revisiones = estado_de_plazos(raiz, mios, ids)
+    with fase("observaciones"):
+        _observar(resultado, raiz, ids, mios, set(enviadas), entregas, sin_calificar, plazos_y_revisiones)
+    return resultado
+
+
+def _observar(resultado, raiz, ids, mios, enviadas, entregas, sin_calificar, plazos_y_revisiones) -> None:
     for tarea in ids:
         for alumno in mios:
-            if (alumno, tarea) not in set(enviadas):
+            if (alumno, tarea) not in enviadas:
                 resultado.razones[(alumno, tarea)] = ["no entregó esta tarea"]
                 continue
             lista = observaciones_de(raiz, alumno, tarea, entregas.get((alumno, tarea), Entrega()),
@@ -271,7 +288,6 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
             lista += plazos_y_revisiones.get((alumno, tarea), [])
             if lista:
                 resultado.razones[(alumno, tarea)] = lista
-    return resultado
 
 
 def estado_de_plazos(raiz: Path, alumnos: list[str], tareas: list[str]) -> dict[tuple[str, str], list[str]]:
@@ -420,19 +436,24 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
     resultado = calificar(args.muestras, args.trabajadores, fragmento, sin_muestras=args.sin_muestras)
     if fragmento is None:
-        Nbgrader(RAIZ)("export", "--to", str(RAIZ / "grades.csv"))
+        with fase("exportar"):
+            Nbgrader(RAIZ)("export", "--to", str(RAIZ / "grades.csv"))
     print()
-    print(tabla(resultado))
+    with fase("tabla"):
+        print(tabla(resultado))
     print()
     if fragmento is not None:
         faltan = sin_fila(resultado)
+        tiempos.guardar()
         if faltan:
             print(f"Sin fila en el libro de notas: {', '.join(faltan)}", file=sys.stderr)
             return 1
         return 0
     for paso in PASOS_TRAS_CALIFICAR:
-        for linea in paso(RAIZ, resultado):
-            print(observaciones.legible(linea))
+        with fase(f"después: {paso.__name__.removeprefix('paso_')}"):
+            for linea in paso(RAIZ, resultado):
+                print(observaciones.legible(linea))
+    tiempos.guardar()
     return 0
 
 

@@ -297,7 +297,7 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     alumno.accion("fetch_feedback", TAREA)
     ultima = alumno.tareas()[TAREA]["submissions"][-1]
     assert ultima["has_local_feedback"], ultima
-    html = alumno.get(f"files/{ultima['local_feedback_path']}/{CUADERNO.replace('.ipynb', '.html')}").text
+    html = alumno.get(f"files/{ultima['local_feedback_path']}/{CUADERNO.replace('.ipynb', '.html')}").content.decode("utf-8")
     (ARTEFACTOS / "comentarios-reentrega.html").write_text(html, encoding="utf-8")
     assert "Ahora la tabla es la del artículo." in html and "Concatenas senos" not in html
     assert "Puntos: 1.0 / 3.0" not in html and "PENDIENTE" not in html

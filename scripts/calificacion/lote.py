@@ -38,6 +38,7 @@ from scripts.calificacion import fusion, razones
 from scripts.calificacion.ordenes import Nbgrader
 from scripts.calificacion.progreso import Progreso
 from scripts.calificacion.reparto import repartir
+from scripts.calificacion.tiempos import fase
 
 _ALUMNO = re.compile(r"Creating/updating student with ID '([^']+)'")
 _TERMINADA = "Setting destination file permissions"
@@ -104,22 +105,31 @@ class Lote:
                                                 Nbgrader(self.raiz, db_url=url, excluidos=lista)))
 
     def calificar(self, tareas: list[str]) -> dict[tuple[str, str], Entrega]:
-        """Autograde and feedback for every assignment; the course's gradebook ends with every grade."""
+        """Autograde and feedback for every assignment; the course's gradebook ends with every grade.
+
+        Each worker goes through every assignment on its own: none waits for the
+        others between assignments (a barrier there left a core idle while the
+        slower worker finished).
+        """
         resultados: dict[tuple[str, str], Entrega] = {}
         try:
-            for tarea in tareas:
-                total = sum((self.raiz / "submitted" / a / tarea).is_dir()
-                            for t in self.trabajadores for a in t.alumnos)
-                with self.progreso.tarea(tarea, total), ThreadPoolExecutor(len(self.trabajadores)) as grupo:
-                    for parte in grupo.map(lambda t: self._tarea(t, tarea), self.trabajadores):
-                        resultados.update({(alumno, tarea): e for alumno, e in parte.items()})
-            for t in self.trabajadores:
-                if t.nbgrader.db_url is not None:
-                    fusion.fusionar(t.nbgrader.db_url, self.url_curso, t.alumnos, tareas)
+            totales = {tarea: sum((self.raiz / "submitted" / a / tarea).is_dir()
+                                  for t in self.trabajadores for a in t.alumnos) for tarea in tareas}
+            with self.progreso.tareas(totales), ThreadPoolExecutor(len(self.trabajadores)) as grupo:
+                for parte in grupo.map(lambda t: self._todas(t, tareas), self.trabajadores):
+                    resultados.update(parte)
+            with fase("fusión de los libros de notas"):
+                for t in self.trabajadores:
+                    if t.nbgrader.db_url is not None:
+                        fusion.fusionar(t.nbgrader.db_url, self.url_curso, t.alumnos, tareas)
         finally:
             if self._temporal is not None:
                 shutil.rmtree(self._temporal, ignore_errors=True)
         return resultados
+
+    def _todas(self, t: Trabajador, tareas: list[str]) -> dict[tuple[str, str], Entrega]:
+        """One worker, every assignment in turn."""
+        return {(alumno, tarea): e for tarea in tareas for alumno, e in self._tarea(t, tarea).items()}
 
     def _tarea(self, t: Trabajador, tarea: str) -> dict[str, Entrega]:
         """One worker, one assignment: batch autograde, its failures alone, feedback."""
@@ -134,7 +144,7 @@ class Lote:
             if m:
                 actual[0] = m[1]
             elif _TERMINADA in linea and actual[0] in suyas:
-                self.progreso.terminada(actual[0], True)
+                self.progreso.terminada(actual[0], True, tarea)
 
         # one nbgrader run for the worker's batch; nbgrader isolates each submission's errors
         inicio = time.time()
@@ -154,9 +164,9 @@ class Lote:
                 entrega.log = solo.stdout + solo.stderr
                 if solo.returncode != 0:
                     entrega.fallo = razones.razon_del_log(entrega.log)
-                self.progreso.terminada(alumno, solo.returncode == 0)
-            elif not self.progreso.contada(alumno):
-                self.progreso.terminada(alumno, True)
+                self.progreso.terminada(alumno, solo.returncode == 0, tarea)
+            elif not self.progreso.contada(alumno, tarea):
+                self.progreso.terminada(alumno, True, tarea)
             entrega.avisos = avisos_lote.get(alumno, []) + razones.avisos_de_archivos(entrega.log, tarea).get(alumno, [])
             resultado[alumno] = entrega
         # a resubmission whose old manual grades are held for review gets no feedback until the TA
