@@ -27,7 +27,8 @@ From the course root (``make grade`` runs both when there are LMS downloads)::
 
 Scores are nbgrader's (``score - late penalty``, at least 0, like
 ``nbgrader export``'s own CSV).  Students who submitted nothing are left
-blank: the LMS keeps whatever it has for them.  ``--to`` names the output
+blank: the LMS keeps whatever it has for them; so are those whose new
+submission is held for the TA's review (``grader_tests.revision``), with a warning.  ``--to`` names the output
 (``{tarea}`` is replaced when there are several assignments);
 ``--assignment`` / ``--student`` restrict it as for nbgrader's CSV exporter.
 """
@@ -45,12 +46,20 @@ from lms.lista_de_clase import leer_lista
 from lms.recogida import leer_informe
 
 
+def _raiz_del_curso(plugin) -> Path:
+    """The course root: the export app's course directory, else the configuration's (``CourseDirectory.root``)."""
+    coursedir = getattr(plugin.parent, "coursedir", None)
+    if coursedir is not None:
+        return Path(coursedir.root)
+    from nbgrader.coursedir import CourseDirectory
+    return Path(CourseDirectory(config=plugin.config).root)
+
+
 class _ExportadorLMS(ExportPlugin):
     """What both LMS exporters share: paths, collected students, scores."""
 
     def _raiz(self) -> Path:
-        coursedir = getattr(self.parent, "coursedir", None)
-        return Path(coursedir.root) if coursedir is not None else Path.cwd()
+        return _raiz_del_curso(self)
 
     def _informes(self, gradebook: Gradebook, lms: str) -> dict[str, dict]:
         """Collection report of every assignment with students collected from ``lms``."""
@@ -73,6 +82,19 @@ class _ExportadorLMS(ExportPlugin):
             return Path(self.to.format(tarea=tarea))
         ruta = Path(self.to)
         return ruta.with_name(f"{ruta.stem}_{tarea}{ruta.suffix}") if (tarea and varias) else ruta
+
+    _retenidas: set | None = None
+
+    def _retenida(self, gradebook: Gradebook, tarea: str, alumno: str) -> bool:
+        """Whether the student's submission is held for review (then it is left blank, with a warning)."""
+        from grader_tests import revision
+        if self._retenidas is None:
+            self._retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
+        if (alumno, tarea) in self._retenidas:
+            self._aviso(f"{alumno}: su entrega nueva de {tarea} está pendiente de revisión en formgrader (notas a "
+                        "mano de la entrega anterior): se deja en blanco hasta que se revise")
+            return True
+        return False
 
     @staticmethod
     def _nota(gradebook: Gradebook, tarea: str, alumno: str) -> tuple[float, float] | None:
@@ -117,6 +139,8 @@ class HojaDeCalificacionMoodle(_ExportadorLMS):
 
     def _valor(self, gradebook, tarea: str, alumno: str, maximo_lms: float | None, decimal: str
                ) -> tuple[str, str] | None:
+        if self._retenida(gradebook, tarea, alumno):
+            return None
         nota = self._nota(gradebook, tarea, alumno)
         if nota is None:
             self._aviso(f"{alumno} no tiene nota de {tarea} en nbgrader: se deja en blanco en Moodle")
@@ -217,6 +241,8 @@ class LibroDeCalificacionesCanvas(_ExportadorLMS):
                     self._aviso(f"{alumno}: Canvas lo descargó de forma anónima ({usuario}): su nota no se "
                                 "puede devolver por CSV")
                     continue
+                if self._retenida(gradebook, tarea, alumno):
+                    continue
                 nota = self._nota(gradebook, tarea, alumno)
                 if nota is None or not nota[1]:
                     self._aviso(f"{alumno} no tiene nota de {tarea} en nbgrader: se deja en blanco en Canvas")
@@ -288,5 +314,4 @@ class NotasCsv(CsvExportPlugin):
         formatos.escribir_csv(destino, filas)
 
     def _raiz(self) -> Path:
-        coursedir = getattr(self.parent, "coursedir", None)
-        return Path(coursedir.root) if coursedir is not None else Path.cwd()
+        return _raiz_del_curso(self)

@@ -325,6 +325,22 @@ def _comprobar_tareas_publicadas(raiz: Path, ids: list[str]) -> None:
                                  "notas. Publícala antes (nbgrader generate_assignment o el Formgrader).") from None
 
 
+def exportar(raiz: Path, destino: Path) -> None:
+    """``nbgrader export --to destino`` in this process: the course's exporter on its gradebook.
+
+    The exporter is the one ``nbgrader export`` would use (``c.ExportApp.plugin_class``
+    of the course's ``nbgrader_config.py``: ``lms.exportadores.NotasCsv``), with the
+    same configuration; only nbgrader's start-up (seconds) is saved.
+    """
+    from traitlets.config.loader import PyFileConfigLoader
+    from traitlets.utils.importstring import import_item
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(raiz)).load_config()
+    clase = config.get("ExportApp", {}).get("plugin_class", "nbgrader.plugins.CsvExportPlugin")
+    plugin = (import_item(clase) if isinstance(clase, str) else clase)(config=config, to=str(destino))
+    with libro_de_notas.abrir(raiz) as gb:
+        plugin.export(gb)
+
+
 def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
     """The Spanish table student × assignment and the observations.
 
@@ -437,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     resultado = calificar(args.muestras, args.trabajadores, fragmento, sin_muestras=args.sin_muestras)
     if fragmento is None:
         with fase("exportar"):
-            Nbgrader(RAIZ)("export", "--to", str(RAIZ / "grades.csv"))
+            exportar(RAIZ, RAIZ / "grades.csv")
     print()
     with fase("tabla"):
         print(tabla(resultado))

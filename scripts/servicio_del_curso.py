@@ -357,7 +357,8 @@ def _load_jupyter_server_extension(serverapp):
     def en_segundo_plano():
         threading.Thread(target=publicador.una_vez, daemon=True).start()
 
-    en_segundo_plano()
+    # the first run after INTERVALO_PUBLICACION seconds: nothing slows the service's start-up (the hub
+    # gives a managed service ten seconds to answer)
     ioloop.PeriodicCallback(en_segundo_plano, INTERVALO_PUBLICACION * 1000).start()
     serverapp.log.info("Página del curso en %scurso/ (calificar la clase, grades.csv, informe, plazos)", base)
 
