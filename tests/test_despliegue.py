@@ -313,7 +313,7 @@ def _valores_z2jh() -> dict:
     return yaml.safe_load((K8S / "config.yaml").read_text())
 
 
-def test_z2jh_opciones_reales_y_python_que_funciona():
+def test_z2jh_opciones_reales_y_python_que_funciona(monkeypatch):
     from traitlets.config import Config
     valores = _valores_z2jh()
     config = Config(valores["hub"]["config"])
@@ -322,10 +322,20 @@ def test_z2jh_opciones_reales_y_python_que_funciona():
     for codigo in valores["hub"]["extraConfig"].values():
         exec(compile(codigo, "hub.extraConfig", "exec"), {"c": c})      # noqa: S102 - our own config
     assert _comprobar_contra_clases(c) == []
-    usuario = SimpleNamespace(id=7, groups=[SimpleNamespace(name=f"nbgrader-{CURSO}")])
+    usuario = SimpleNamespace(id=7, name="maria", groups=[SimpleNamespace(name=f"nbgrader-{CURSO}")])
     spawner = SimpleNamespace(user=usuario, environment={"CURSO_HUB_CURSO": CURSO})
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"] == "/opt/curso/jupyter/alumnado:/opt/curso/jupyter/comun"
+    assert "CURSO_PLAZOS_FICHA" not in spawner.environment          # without the secret's key, no file name
+    # with it, the same name as the single-machine hub and the formgrader (grader_tests.plazos)
+    from grader_tests import plazos
+    clave = "ab" * 32
+    monkeypatch.setenv("CURSO_PLAZOS_CLAVE", clave)
+    c2 = Config()
+    for codigo in valores["hub"]["extraConfig"].values():
+        exec(compile(codigo, "hub.extraConfig", "exec"), {"c": c2})      # noqa: S102 - our own config
+    c2.KubeSpawner.pre_spawn_hook(spawner)
+    assert spawner.environment["CURSO_PLAZOS_FICHA"] == plazos.ficha_de_alumno(bytes.fromhex(clave), CURSO, "maria")
     assert c.KubeSpawner.uid(spawner) == 200007
     usuario.groups = [SimpleNamespace(name=f"formgrade-{CURSO}")]
     c.KubeSpawner.pre_spawn_hook(spawner)
