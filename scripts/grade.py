@@ -197,6 +197,34 @@ def problemas_de_plazos(raiz: Path) -> str | None:
     return None
 
 
+def publicar_tareas(raiz: Path, ids: list[str]) -> None:
+    """``nbgrader generate_assignment <tarea> --force`` for every assignment, in this process.
+
+    nbgrader's own converter with the course's configuration, as formgrader's
+    «Generate» button runs it (``NbGraderAPI.generate_assignment``); one start-up
+    instead of one per assignment.
+
+    Raises:
+        SystemExit: nbgrader could not generate one (its log goes to stderr first).
+    """
+    from nbgrader.converters import GenerateAssignment
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.utils import capture_log
+    from traitlets.config.loader import PyFileConfigLoader
+    libro_de_notas.herramientas_en_path()          # nbgrader runs alembic on a new gradebook
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(raiz)).load_config()
+    coursedir = CourseDirectory(config=config)
+    for tarea in ids:
+        coursedir.assignment_id = tarea
+        conversor = GenerateAssignment(coursedir=coursedir, config=config)
+        conversor.force = True
+        conversor.create_assignment = True
+        resultado = capture_log(conversor)
+        if not resultado["success"]:
+            sys.stderr.write((resultado.get("log") or "") + (resultado.get("error") or ""))
+            raise SystemExit(f"Falló: nbgrader generate_assignment {tarea} --force")
+
+
 def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin_muestras: bool = False) -> None:
     """Release every assignment; collect the LMS downloads, or build the samples without real submissions.
 
@@ -204,8 +232,7 @@ def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin
     submissions there is nothing to grade, and it says so.
     """
     with fase("publicar (generate_assignment)"):
-        for tarea in tareas(raiz):
-            nbgrader("generate_assignment", tarea, "--force")
+        publicar_tareas(raiz, tareas(raiz))
     with fase("entregas (LMS o muestras)"):
         return _preparar_entregas(raiz, nbgrader, forzar_muestras, sin_muestras)
 

@@ -317,7 +317,7 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     contenido = _cuaderno_contestado("perfecta", tmp_path / "avisos")
     codigo_avisos = (RAIZ / "grader_tests" / "ejercicios" / "positional_encoding" / "bateria" /
                      "c05_avisos.py").read_text(encoding="utf-8")
-    nb = nbformat.from_dict(contenido)
+    nb = nbformat.reads(json.dumps(contenido), as_version=4)
     samples.plant(nb, "positional_encoding", "\n".join(l for l in codigo_avisos.splitlines() if not l.startswith("#")))
     assert otra.put(f"api/contents/{ruta}", json={"type": "notebook", "format": "json",
                                                   "content": nb}).status_code in (200, 201)
