@@ -200,6 +200,7 @@ button, a.boton {{ font-size: 1em; padding: .45em .9em; margin: .2em .4em .2em 0
   background: #1976d2; color: white; border-radius: 4px; cursor: pointer; text-decoration: none; display: inline-block; }}
 button[disabled] {{ background: #90a4ae; border-color: #90a4ae; cursor: default; }}
 pre {{ background: #f5f5f5; border: 1px solid #ddd; padding: .7em; white-space: pre-wrap; max-height: 40em; overflow: auto; }}
+pre:empty {{ display: none; }}
 td, th {{ padding: .2em .8em; text-align: left; border-bottom: 1px solid #eee; }}
 .nota {{ color: #555; }}
 </style></head><body>
@@ -210,6 +211,8 @@ td, th {{ padding: .2em .8em; text-align: left; border-bottom: 1px solid #eee; }
 {plazos}
 <p class="nota">Los plazos y las prórrogas se cambian en <code>nbgrader_config.py</code>
 (<code>c.PlazosDelCurso</code>, hora de Madrid); el alumnado los ve en su pestaña Assignments en unos segundos.</p>
+<h2>Pendientes de revisión</h2>
+{pendientes}
 <h2>Toda la clase</h2>
 <p><button id="calificar">Recoger las entregas y calificar toda la clase</button>
 <a class="boton" id="notas" href="{base}curso/grades.csv">Descargar grades.csv</a>
@@ -270,6 +273,25 @@ def _tabla_de_plazos(raiz: Path) -> str:
         return f"<p>No se pueden leer los plazos de nbgrader_config.py: {html.escape(str(error))}</p>"
 
 
+def _pendientes(raiz: Path) -> str:
+    """Submissions held for review (``grader_tests.revision``): what the TA has to look at in formgrader."""
+    from grader_tests import revision
+    from scripts.calificacion import libro_de_notas
+    try:
+        if not libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
+            return "<p>Ninguna.</p>"
+        with libro_de_notas.abrir(raiz) as gb:
+            quien = sorted(revision.con_pendientes(gb, str(raiz / revision.CARPETA)))
+    except Exception as error:  # noqa: BLE001 - show why instead of failing the page
+        return f"<p>No se pudo leer el libro de notas: {html.escape(str(error))}</p>"
+    if not quien:
+        return "<p>Ninguna.</p>"
+    filas = "".join(f"<li>{html.escape(a)} / {html.escape(t)}</li>" for a, t in quien)
+    return (f"<p>Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no se "
+            f"generan ni se publican hasta que los revises en el Formgrader (README, «Entregas nuevas y notas a "
+            f"mano»).</p><ul>{filas}</ul>")
+
+
 class _Base(JupyterHandler):
     @property
     def raiz(self) -> Path:
@@ -286,7 +308,7 @@ class PaginaHandler(_Base):
         base = url_path_join(self.base_url, "/")
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(PAGINA.format(base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
-                                  plazos=_tabla_de_plazos(self.raiz)))
+                                  plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz)))
 
 
 class EstadoHandler(_Base):
