@@ -24,13 +24,28 @@ INDICES = {
 }
 
 
+_con_indices: set[str] = set()
+
+
 def asegurar_indices(gb) -> None:
-    """Create the indexes nbgrader's schema lacks (idempotent; SQLite and PostgreSQL)."""
+    """Create the indexes nbgrader's schema lacks (idempotent; SQLite and PostgreSQL; once per process).
+
+    Only an optimisation: if the database refuses (another process creating the
+    same index at the same moment, a read-only user), reading goes on without them.
+    """
     from sqlalchemy import text
-    with gb.db.bind.connect() as conexion:
-        for nombre, (tabla, columna) in INDICES.items():
-            conexion.execute(text(f"CREATE INDEX IF NOT EXISTS {nombre} ON {tabla} ({columna})"))
-        conexion.commit()
+    motor = gb.db.bind
+    clave = str(motor.url)
+    if clave in _con_indices:
+        return
+    try:
+        with motor.connect() as conexion:
+            for nombre, (tabla, columna) in INDICES.items():
+                conexion.execute(text(f"CREATE INDEX IF NOT EXISTS {nombre} ON {tabla} ({columna})"))
+            conexion.commit()
+    except Exception:  # noqa: BLE001 - see the docstring
+        return
+    _con_indices.add(clave)
 
 
 @dataclass
