@@ -2,7 +2,8 @@
 
 A Jupyter server extension, on in the service's profile only
 (``despliegue/hub/jupyter/servicio/jupyter_server_config.d/curso.json``), at
-``…/services/<curso>/curso/`` (the formgrader is at ``…/formgrader``):
+``…/services/<curso>/curso/``, where the hub's Services menu lands (its first
+link opens the formgrader, ``…/formgrader``):
 
 * **Recoger y calificar toda la clase**: ``nbgrader collect`` of every
   released assignment, then ``make grade`` (``scripts/grade.py
@@ -205,8 +206,10 @@ td, th {{ padding: .2em .8em; text-align: left; border-bottom: 1px solid #eee; }
 .nota {{ color: #555; }}
 </style></head><body>
 <h1>Calificación de la clase <small class="nota">({curso})</small></h1>
-<p><a href="{base}formgrader">Formgrader</a> (publicar, recoger, calificar a mano, comentarios) ·
-<a href="{base}lab">JupyterLab del curso</a> (editar <code>nbgrader_config.py</code>, terminal)</p>
+<p><a class="boton" href="{base}formgrader">Abrir el Formgrader</a>
+<span class="nota">publicar, recoger, calificar a mano, comentarios</span></p>
+<p><a href="{base}lab">JupyterLab del curso</a> <span class="nota">(editar <code>nbgrader_config.py</code>,
+terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 <h2>Plazos</h2>
 {plazos}
 <p class="nota">Los plazos y las prórrogas se cambian en <code>nbgrader_config.py</code>

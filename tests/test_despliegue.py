@@ -130,7 +130,7 @@ def test_grupos_de_nbgrader_y_servicio_del_curso(config_hub):
     entorno = servicio["environment"]
     assert entorno["JUPYTER_CONFIG_PATH"].split(":")[0].endswith("jupyter/servicio")
     assert entorno["PYTHONPATH"] == "/srv/prueba/curso"
-    assert entorno["JUPYTERHUB_DEFAULT_URL"] == "/formgrader"
+    assert entorno["JUPYTERHUB_DEFAULT_URL"] == "/curso/"           # the course page, with the formgrader's link
     # formgrader's Generate feedback finds the Spanish template through the course's own
     # config (grader_tests/retroalimentacion.py), no data path of the service's
     assert "JUPYTER_PATH" not in entorno

@@ -107,7 +107,9 @@ c.JupyterHub.services = [
         "oauth_no_confirm": True,
         "environment": {
             "JUPYTER_CONFIG_PATH": a.perfil("servicio"),
-            "JUPYTERHUB_DEFAULT_URL": "/formgrader",   # the hub's Services menu opens the formgrader
+            # the hub's Services menu opens the course page (scripts/servicio_del_curso.py): the
+            # formgrader, the whole class without a terminal, due dates, held reviews
+            "JUPYTERHUB_DEFAULT_URL": "/curso/",
             "JUPYTERHUB_USER": a.cuenta_servicio,      # nbgrader's exchange code requires it
             # grader_tests comes from the course root (nbgrader's process and the sandboxed
             # kernels alike): the shared environment holds no course code students could read

@@ -381,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {nombre:<22}  profesorado  {hub.claves[nombre]}")
     for nombre in hub.alumnado:
         print(f"  {nombre:<22}  alumnado     {hub.claves[nombre]}")
-    print(f"\nFormgrader (profesorado): {hub.url}/services/{hub.curso}/formgrader")
+    print(f"\nPágina del curso (profesorado): {hub.url}/services/{hub.curso}/curso/  (menú Services del hub)")
+    print(f"Formgrader (profesorado): {hub.url}/services/{hub.curso}/formgrader")
     print("El alumnado usa la pestaña Assignments de JupyterLab (menú Nbgrader → Assignment List).")
     print(f"Curso del servicio: {hub.raiz_curso}   Intercambio: {hub.intercambio}")
     print("\nCtrl-C para parar" + (" (se conservan cuentas y carpetas)." if args.conservar
