@@ -56,39 +56,42 @@ def alumnos(raiz: Path | None = None) -> list[str]:
 def asegurar_fila(alumno: str, tarea: str, raiz: Path | None = None) -> bool:
     """Give ``alumno`` a grade row for ``tarea`` when nbgrader could not grade it (see :func:`asegurar_filas`).
 
-    Returns True when the row had to be created or its cells closed at 0 points.
+    Returns True when nbgrader could not grade any of its notebooks.
     """
     return bool(asegurar_filas([(alumno, tarea)], raiz))
 
 
 def asegurar_filas(pares: list[tuple[str, str]], raiz: Path | None = None) -> set[tuple[str, str]]:
-    """:func:`asegurar_fila` for many ``(alumno, tarea)`` in one gradebook session; returns those created.
+    """:func:`asegurar_fila` for many ``(alumno, tarea)`` in one gradebook session.
 
-    A submission nbgrader left with cells never graded (no notebook of the
-    assignment could be graded: only a notebook of another assignment, say)
-    gets those cells at 0 points and no longer «needs manual grade», as nbgrader
-    does for a missing notebook: it is reported in the table, not left pending forever.
+    A submission without a row gets one (every notebook and grade at 0: nbgrader's
+    own empty grades); one that nbgrader left with cells never graded (no notebook
+    of the assignment could be graded: only a notebook of another assignment, a
+    damaged file) gets those cells at 0 points and no longer «needs manual grade»,
+    as nbgrader does for a missing notebook: reported in the table, not left
+    pending forever.
+
+    Returns the pairs nbgrader could not grade at all (no autograded notebook): the
+    same answer on every run, whoever created the row.
     """
     from nbgrader.api import MissingEntry
-    creadas = set()
+    raiz = raiz or RAIZ
     if not pares:
-        return creadas
-    with libro_de_notas.abrir(raiz or RAIZ) as gb:
+        return set()
+    with libro_de_notas.abrir(raiz) as gb:
         for alumno, tarea in pares:
             try:
                 entrega = gb.find_submission(tarea, alumno)
             except MissingEntry:
                 gb.update_or_create_student(alumno)
                 entrega = gb.add_submission(tarea, alumno)
-                creadas.add((alumno, tarea))
             for cuaderno in entrega.notebooks:
                 notas = list(cuaderno.grades)
                 if notas and all(g.auto_score is None and g.manual_score is None for g in notas):
                     for g in notas:
                         g.auto_score, g.needs_manual_grade = 0.0, False
-                    creadas.add((alumno, tarea))
         gb.db.commit()
-    return creadas
+    return {(a, t) for a, t in pares if not any((raiz / "autograded" / a / t).glob("*.ipynb"))}
 
 
 def retirar_muestras(raiz: Path | None = None) -> list[str]:

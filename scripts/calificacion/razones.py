@@ -18,7 +18,7 @@ RAZONES = [
     ("Notebook does not appear to be JSON", "el cuaderno no es un JSON válido (archivo dañado)"),
     ("JSONDecodeError", "el cuaderno no es un JSON válido (archivo dañado)"),
     ("NotJSONError", "el cuaderno no es un JSON válido (archivo dañado)"),
-    ("No notebooks found", "la entrega no contiene ningún cuaderno de la tarea: queda con 0 puntos"),
+    ("No notebooks found", "la entrega no contiene ningún cuaderno de la tarea"),
     ("Skipping unknown notebook", "hay cuadernos con un nombre que la tarea no tiene"),
     ("timed out", "se agotó el tiempo de ejecución"),
     ("Kernel died", "el proceso de Python del cuaderno murió"),
