@@ -9,7 +9,9 @@ The particular logic of each explorable is tested in its own
 * shown in a notebook, it leaves the widget and, under it, the static
   fallback marked ``METADATOS_RESPALDO`` (the feedback turns it into a
   picture: ``grader_tests/explorables_en_comentarios.py``), with the Spanish
-  hint to run the cell again and the last picture;
+  hint to run the cell again and the last picture, shown in place of the
+  widget once it is dead (reopened notebook, kernel restarted or shut down);
+* the release's cell that shows it runs alone (it imports what it needs);
 * it offers nothing named like the lesson's graded function.
 """
 from __future__ import annotations
@@ -69,6 +71,9 @@ def test_se_crea_sin_navegador_y_deja_su_salida_fija(explorable, monkeypatch):
     html = fija[1][0]["text/html"]
     assert "no está activo" in html and "ejecuta esta celda otra vez" in html
     assert "data:image/png;base64," in html
+    # dead controls (kernel restarted or shut down: ipywidgets marks them) give way to the fallback
+    assert ":has(.explorable-vivo:not(.jupyter-widgets-disconnected)) .explorable-respaldo{display:none}" in html
+    assert ":has(.explorable-vivo.jupyter-widgets-disconnected){display:none}" in html
 
 
 def test_no_ofrece_la_funcion_del_ejercicio(explorable):

@@ -361,3 +361,44 @@ def esperar_imagen_tras_accion(pagina, selector: str, anterior: dict | None,
     esperar_nucleo_libre(pagina, timeout)
     pagina.wait_for_timeout(150)
     return huella_imagen(pagina, selector)
+
+
+def ejecutar_celda_del_explorable(pagina, timeout: float = 90_000) -> None:
+    """Run only the cell that shows the explorable (the one calling ``crear_explorable``), wait idle.
+
+    What a student does when the explorable's hint says «ejecuta esta celda otra vez».
+    """
+    pagina.evaluate("""() => {
+        const p = window.jupyterapp.shell.currentWidget;
+        const i = p.content.widgets.findIndex(c => c.model.type === 'code' &&
+            c.model.sharedModel.getSource().includes('crear_explorable('));
+        p.content.activeCellIndex = i;
+        window.jupyterapp.commands.execute('notebook:run-cell');
+    }""")
+    pagina.wait_for_timeout(300)
+    esperar_nucleo_libre(pagina, timeout)
+
+
+def reiniciar_nucleo(pagina, timeout: float = 90_000) -> None:
+    """Restart the open notebook's kernel as a student does (menu command, then the dialog's button)."""
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-kernel'); }")
+    pagina.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept").click()
+    pagina.wait_for_timeout(500)
+    esperar_nucleo_libre(pagina, timeout)
+
+
+def salidas_de_la_celda_del_explorable(pagina):
+    """The output area (a locator) of the cell that shows the explorable."""
+    pagina.evaluate("""() => {
+        const p = window.jupyterapp.shell.currentWidget;
+        const celda = p.content.widgets.find(c => c.model.type === 'code' &&
+            c.model.sharedModel.getSource().includes('crear_explorable('));
+        celda.node.setAttribute('data-celda-explorable', '1');
+    }""")
+    return pagina.locator("[data-celda-explorable] .jp-OutputArea").first
+
+
+def errores_de_la_celda_del_explorable(pagina) -> list[str]:
+    """Error outputs of the cell that shows the explorable (``errores_en`` of that cell alone)."""
+    lista = [c for c in celdas(pagina) if c["tipo"] == "code" and "crear_explorable(" in c["fuente"]]
+    return errores_en(lista)

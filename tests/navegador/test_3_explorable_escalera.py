@@ -197,3 +197,15 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     salida = respaldo.locator("xpath=ancestor::div[contains(@class, 'jp-OutputArea')][1]")
     assert "Error displaying widget" not in salida.inner_text()
     captura("reabierto-sin-nucleo", salida)
+
+    # «Ejecuta esta celda otra vez»: only that cell, in the reopened notebook's new kernel (no
+    # earlier cell has run): the explorable is alive again and the fallback hides.
+    lab.ejecutar_celda_del_explorable(pagina)
+    salida = lab.salidas_de_la_celda_del_explorable(pagina)
+    viva = salida.locator(".explorable-escalera.explorable-vivo")
+    viva.wait_for(state="visible", timeout=30_000)
+    assert lab.huella_imagen(pagina, IMAGEN)["bytes"] > 5000
+    assert salida.locator(".explorable-respaldo").first.is_hidden()
+    assert salida.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+    assert not lab.errores_de_la_celda_del_explorable(pagina)
+    captura("reabierto-y-reejecutada", salida)
