@@ -27,6 +27,8 @@ import urllib.request
 from pathlib import Path
 
 RAIZ = Path(__file__).resolve().parents[2]
+PROFESORADO = RAIZ / "ajustes_jupyterlab" / "profesorado"
+"""The teacher's JupyterLab (``make lab``): the environment alone is the student's."""
 CHROMIUM = Path(os.environ.get("CURSO_CHROMIUM") or "/usr/bin/chromium")
 ARTEFACTOS = RAIZ / "test-artifacts" / "navegador"
 
@@ -75,10 +77,12 @@ class ServidorLab:
     ``ajustes`` copies a folder of settings into it): the interface is the
     environment's default, what a student's own ``jupyter lab`` shows, and
     nothing the browser changes is written into the repo or ~/.jupyter.
+    ``perfil`` (e.g. ``PROFESORADO``) goes first in ``JUPYTER_CONFIG_PATH``, as
+    ``make lab`` and the hub's profiles do.
     """
 
     def __init__(self, raiz: Path, cwd: Path | None = None, registro: Path | None = None,
-                 ajustes: Path | None = None):
+                 ajustes: Path | None = None, perfil: Path | None = None):
         self.raiz = Path(raiz).resolve()
         self.cwd = Path(cwd or raiz).resolve()
         self.token = secrets.token_hex(16)
@@ -87,6 +91,7 @@ class ServidorLab:
         self._privado = Path(tempfile.mkdtemp(prefix="lab-privado-"))
         self.registro = registro or (self._privado / "servidor.log")
         self.ajustes = ajustes
+        self.perfil = perfil
 
     @property
     def url(self) -> str:
@@ -119,6 +124,9 @@ class ServidorLab:
             "PYTHONDONTWRITEBYTECODE": "1",
         })
         env.pop("JUPYTER_TOKEN", None)
+        env.pop("JUPYTER_CONFIG_PATH", None)
+        if self.perfil is not None:
+            env["JUPYTER_CONFIG_PATH"] = str(self.perfil)
         return env
 
     def arrancar(self, espera: float = 90.0) -> "ServidorLab":
