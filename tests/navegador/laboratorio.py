@@ -14,6 +14,7 @@ can use the same server and browser without importing pytest fixtures:
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -249,10 +250,11 @@ def cerrar_dialogos(pagina) -> None:
 def menu(pagina, *etiquetas: str) -> None:
     """Click a path in the main menu bar, e.g. ``menu(p, "Ejecutar", "Ejecutar todas las celdas")``."""
     primera, *resto = etiquetas
-    pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=primera).first.click()
+    exacta = lambda e: re.compile(rf"^\s*{re.escape(e)}\s*$")  # noqa: E731 - not «… todas las celdas de encima»
+    pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=exacta(primera)).first.click()
     for etiqueta in resto:
         item = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").filter(
-            has_text=etiqueta).first
+            has_text=exacta(etiqueta)).first
         item.hover()
         item.click()
 
