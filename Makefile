@@ -3,7 +3,8 @@
 #                CURSO_TRABAJADORES=K to change it), feedback, grades.csv, table
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
 #   make release regenerate release/ from source/ with nbgrader generate_assignment
-#   make lab     JupyterLab from the course root (Spanish by default: ajustes_jupyterlab/)
+#   make lab     JupyterLab from the course root, with the teacher's tools (ajustes_jupyterlab/profesorado;
+#                the environment alone is the student's JupyterLab: Spanish, no teacher tools)
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
 #                memory of judging forged evidence
 #   make hub     the course's JupyterHub on 127.0.0.1 with throwaway accounts (as root; despliegue/)
@@ -39,8 +40,12 @@ VENV_HUB   := .venv-hub
 PLAZOS_ASSIGNMENTS := $(wildcard despliegue/plazos_assignments/*.toml despliegue/plazos_assignments/*/*.py \
                                  despliegue/plazos_assignments/labextension/*.json despliegue/plazos_assignments/labextension/*/*.js)
 
-$(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterlab/*.toml ajustes_jupyterlab/*/*.json)
+AJUSTES_LAB := $(shell find ajustes_jupyterlab -type f -not -path '*/build/*' -not -path '*.egg-info*' -not -name '*.pyc')
+
+$(VENV)/.installed: requirements.txt pyproject.toml $(AJUSTES_LAB)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@# the course's Spanish pack replaces the PyPI one (same module): never both in one environment
+	$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-language-pack-es-ES 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
@@ -49,8 +54,9 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requi
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-$(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt despliegue/hub/proxy/package-lock.json $(PLAZOS_ASSIGNMENTS)
+$(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt despliegue/hub/proxy/package-lock.json $(PLAZOS_ASSIGNMENTS) $(AJUSTES_LAB)
 	test -x $(VENV_HUB)/bin/python || $(PYTHON_HUB) -m venv $(VENV_HUB)
+	$(VENV_HUB)/bin/python -m pip uninstall --quiet --yes jupyterlab-language-pack-es-ES 2>/dev/null || true
 	$(VENV_HUB)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r despliegue/requirements-hub.txt
 	mkdir -p $(VENV_HUB)/proxy && cp despliegue/hub/proxy/package.json despliegue/hub/proxy/package-lock.json $(VENV_HUB)/proxy/
 	cd $(VENV_HUB)/proxy && npm ci --no-fund --no-audit --loglevel=error
@@ -68,7 +74,7 @@ release: $(ENTORNO)
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
 lab: $(ENTORNO)
-	$(BIN)/jupyter lab
+	JUPYTER_CONFIG_PATH=$(CURDIR)/ajustes_jupyterlab/profesorado$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} $(BIN)/jupyter lab
 
 comprobar: $(ENTORNO)
 	$(BIN)/python scripts/comprobar.py $(COMPROBAR_ARGS)

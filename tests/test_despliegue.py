@@ -205,6 +205,13 @@ def test_extensiones_de_nbgrader_por_perfil(perfil, apagadas, encendidas):
     assert desactivadas <= plugins, f"ids que nbgrader no tiene: {desactivadas - plugins}"
     assert desactivadas == {f"@jupyter/nbgrader:{n}" for n in apagadas}
     assert not desactivadas & {f"@jupyter/nbgrader:{n}" for n in encendidas}
+    # what the course environment turns off for everyone (the student's JupyterLab, ajustes_jupyterlab/)
+    # and the profile turns back on, first in JUPYTER_CONFIG_PATH: the effective state
+    entorno = json.loads((RAIZ / "ajustes_jupyterlab" / "jupyter" / "labconfig" / "page_config.d" /
+                          "zz-curso-atencion-alumnado.json").read_text())["disabledExtensions"]
+    efectivo = {k for k, v in {**entorno, **lab["disabledExtensions"]}.items() if v}
+    assert not efectivo & {f"@jupyter/nbgrader:{n}" for n in encendidas}, efectivo
+    assert ("@jupyter/nbgrader:menu" in efectivo) == (encendidas == set())
     servidor = json.loads((HUB / "jupyter" / perfil / "jupyter_server_config.d" / "nbgrader.json").read_text())
     extensiones = servidor["ServerApp"]["jpserver_extensions"]
     assert set(extensiones) <= modulos
@@ -216,6 +223,14 @@ def test_extensiones_de_nbgrader_por_perfil(perfil, apagadas, encendidas):
     for n in encendidas:
         if nombre[n]:
             assert extensiones[f"nbgrader.server_extensions.{nombre[n]}"] is True
+
+
+@pytest.mark.parametrize("perfil", ["profesorado", "servicio"])
+def test_el_profesorado_del_hub_recupera_lo_que_se_quita_al_alumnado(perfil):
+    """«Save As» and deleting from a tab's menu, hidden from students: the same file as make lab's."""
+    propio = HUB / "jupyter" / perfil / "labconfig" / "default_setting_overrides.json"
+    assert propio.read_text() == (RAIZ / "ajustes_jupyterlab" / "profesorado" / "labconfig" /
+                                  "default_setting_overrides.json").read_text()
 
 
 def test_el_hub_abre_jupyterlab_con_los_ajustes_del_curso():

@@ -51,7 +51,7 @@ def test_formgrader_entrega_hostil_inerte_y_nota_manual(lote_hostil, pagina, cap
     _, _, otras_antes = _estado(curso)
     registro = lab.ARTEFACTOS / "servidor-ta-hostil.log"
     registro.unlink(missing_ok=True)
-    servidor = lab.ServidorLab(curso, cwd=curso, registro=registro).arrancar()
+    servidor = lab.ServidorLab(curso, cwd=curso, registro=registro, perfil=lab.PROFESORADO).arrancar()
     try:
         # logged in as a TA is: JupyterLab first (the token sets the session cookie), then formgrader
         pagina.goto(servidor.enlace("lab?reset"))
