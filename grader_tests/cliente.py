@@ -14,11 +14,9 @@ compares anything.  Under ``nbgrader autograde`` the trusted preprocessor
 the student's process, computes the reference, and replaces the cell's output
 with the Spanish verdict and the score.
 
-When the trusted judge is importable (an author running ``source/`` in the
-course's venv), ``corregir`` also judges on the spot, prints the verdict and
-raises ``AssertionError`` when points are missing, so the source notebooks
-grade themselves in JupyterLab, ``nbconvert --execute`` and ``nbgrader
-validate``.
+This module imports nothing of the judge: when the trusted judge is
+importable (an author running ``source/`` in the course's venv), the package's
+``grader_tests.corregir`` also judges on the spot (``juez.juez.juzgar_en_el_acto``).
 """
 from __future__ import annotations
 
@@ -123,24 +121,12 @@ def _publicar(evidencia: dict) -> None:
     display({MIME_EVIDENCIA: evidencia, "text/plain": resumen}, raw=True)
 
 
-def corregir(grade_id: str, espacio: dict):
-    """Hidden-test entry point: gather evidence, publish it, judge it if possible.
+def publicar_evidencia(grade_id: str, espacio: dict) -> dict:
+    """Gather the evidence of the cell ``grade_id`` and publish it (a display output).
 
-    Returns the points earned when the trusted judge is importable here (so
-    the cell's value is its score, as nbgrader's partial credit expects), or
-    ``None`` when judging happens outside this process.
+    Returns the evidence, so that a trusted judge running in the same process
+    (an author's run: ``grader_tests.corregir``) can judge it on the spot.
     """
     evidencia = recoger_evidencia(grade_id, espacio)
     _publicar(evidencia)
-    try:
-        from . import juez
-    except ImportError:
-        print("Resultados registrados: la nota de esta celda se calcula al calificar.")
-        return None
-    veredicto = juez.juzgar(evidencia, maximo=None, notebook=juez.notebook_de_la_carpeta())
-    print(veredicto.texto(), end="")
-    if not veredicto.completo and os.environ.get("NBGRADER_EXECUTION") != "autograde":
-        # an author's run or `nbgrader validate` must see the failure; under
-        # autograde the verdict above is replaced by the trusted one anyway
-        raise AssertionError(f"pruebas ocultas de {grade_id}: {veredicto.puntos:g} de {veredicto.maximo:g} puntos")
-    return veredicto.puntos
+    return evidencia

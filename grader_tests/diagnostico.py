@@ -263,10 +263,9 @@ def devuelve_subclase(consejo: str) -> Callable:
 
 def escribe_en_argumentos(llamada, parte):
     """Detector (``solo_en="argumentos"``): the call wrote into the arrays it received."""
-    from .propiedades import nombres_modificados
     if llamada.excepcion is not None or not llamada.modificados:
         return None
-    lista = ", ".join(f"`{n}`" for n in nombres_modificados(llamada))
+    lista = ", ".join(f"`{n}`" for n in llamada.nombres_modificados())
     return (f"tu función escribe en {lista}. Operaciones como `M /= ...`, `M -= ...` o `M[...] = ...` "
             "modifican el array de quien llama; escribe `M = M / ...` (un array nuevo) o trabaja sobre "
             "una copia (`M = M.copy()`).")

@@ -107,3 +107,21 @@ def _juzgar_quiz(gid: str, variable: str, evidencia: dict, maximo: float,
         return Veredicto(0, maximo, [f"No se puede leer el valor de `{variable}`."],
                          propiedad=variable, motivo="respuesta_ilegible")
     return pregunta.juzgar(valor, maximo)
+
+
+def juzgar_en_el_acto(evidencia: dict):
+    """Judge evidence in the process that gathered it (an author's run of ``source/``).
+
+    Prints the Spanish verdict and returns the points earned (the cell's value,
+    as nbgrader's partial credit expects).  Outside autograde, raises
+    ``AssertionError`` when points are missing, so the source notebooks grade
+    themselves in JupyterLab, ``nbconvert --execute`` and ``nbgrader validate``.
+    """
+    veredicto = juzgar(evidencia, maximo=None, notebook=notebook_de_la_carpeta())
+    print(veredicto.texto(), end="")
+    if not veredicto.completo and os.environ.get("NBGRADER_EXECUTION") != "autograde":
+        # an author's run or `nbgrader validate` must see the failure; under
+        # autograde the verdict above is replaced by the trusted one anyway
+        raise AssertionError(f"pruebas ocultas de {evidencia.get('grade_id')}: "
+                             f"{veredicto.puntos:g} de {veredicto.maximo:g} puntos")
+    return veredicto.puntos

@@ -150,6 +150,17 @@ class Llamada:
     def describir_caso(self) -> str:
         return describir_caso(self.objetivo, self.caso)
 
+    def nombres_modificados(self) -> list[str]:
+        """The names of the arguments the call wrote into, sorted (``["Wq", "X"]``)."""
+        nombres = self.ejercicio.nombres_de_argumentos
+        tocados = []
+        for posicion in self.modificados:
+            try:
+                tocados.append(nombres[int(posicion)])
+            except (ValueError, IndexError):
+                tocados.append(f"el argumento {str(posicion)[:20]}")
+        return sorted(set(tocados), key=str)
+
 
 # ---------------------------------------------------------------- messages
 
@@ -291,23 +302,11 @@ def _comprobar_no_modifica(llamada: Llamada) -> list[str]:
     if llamada.resultado is None:
         # an empty stub ("return None", "pass") leaves the arguments alone without doing anything
         return ["tu función no devuelve nada (None): sin un resultado no cuenta como llamada completa"]
-    tocados = nombres_modificados(llamada)
+    tocados = llamada.nombres_modificados()
     if tocados:
         lista = ", ".join(f"`{n}`" for n in tocados)
         return [f"tu función escribe en {lista}: tras la llamada, el array que se le pasó ha cambiado"]
     return []
-
-
-def nombres_modificados(llamada: Llamada) -> list[str]:
-    """The names of the arguments the call wrote into, sorted (``["Wq", "X"]``)."""
-    nombres = llamada.ejercicio.nombres_de_argumentos
-    tocados = []
-    for posicion in llamada.modificados:
-        try:
-            tocados.append(nombres[int(posicion)])
-        except (ValueError, IndexError):
-            tocados.append(f"el argumento {str(posicion)[:20]}")
-    return sorted(set(tocados), key=str)
 
 
 @dataclass(frozen=True)
