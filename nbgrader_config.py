@@ -20,25 +20,25 @@ from nbgrader.preprocessors import (  # noqa: E402
     IgnorePattern, LimitOutput)
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
-from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
-from grader_tests.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
-from grader_tests.registro_de_veredictos import GuardarVeredictos  # noqa: E402
-from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOcultas  # noqa: E402
-from grader_tests import formgrader_seguro, nbgrader_seguro  # noqa: E402
-from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
-from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
-from grader_tests import salida_limpia  # noqa: E402
-from grader_tests.salida_limpia import TextoAlternativo  # noqa: E402
-from grader_tests.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
-from grader_tests.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
+from grader_tests.caja.aislamiento import EjecucionAislada  # noqa: E402
+from grader_tests.extensiones_nbgrader.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
+from grader_tests.extensiones_nbgrader.registro_de_veredictos import GuardarVeredictos  # noqa: E402
+from grader_tests.extensiones_nbgrader.saneamiento import AvisarArchivosModificados, ReponerPruebasOcultas  # noqa: E402
+from grader_tests.extensiones_nbgrader import formgrader_seguro, nbgrader_seguro  # noqa: E402
+from grader_tests.extensiones_nbgrader.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
+from grader_tests.extensiones_nbgrader.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
+from grader_tests.extensiones_nbgrader import salida_limpia  # noqa: E402
+from grader_tests.extensiones_nbgrader.salida_limpia import TextoAlternativo  # noqa: E402
+from grader_tests.extensiones_nbgrader.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
+from grader_tests.extensiones_nbgrader.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
 
-# Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
-# grader_tests/archivos_alumno.py; README, «Seguridad»).
+# Students' files are untrusted in every TA-side step (grader_tests/extensiones_nbgrader/nbgrader_seguro.py,
+# grader_tests/caja/archivos_alumno.py; README, «Seguridad»).
 nbgrader_seguro.aplicar()
 # ... and formgrader prints nothing of theirs unescaped, runs no script but its own (CSP), needs no
-# network (MathJax from jupyter-server-mathjax) and links under the hub (grader_tests/formgrader_seguro.py).
+# network (MathJax from jupyter-server-mathjax) and links under the hub (grader_tests/extensiones_nbgrader/formgrader_seguro.py).
 formgrader_seguro.aplicar()
-# No spurious warnings in what a TA sees (grader_tests/salida_limpia.py).
+# No spurious warnings in what a TA sees (grader_tests/extensiones_nbgrader/salida_limpia.py).
 salida_limpia.aplicar()
 from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
 
@@ -56,7 +56,7 @@ c.FormgradeExtension.debug = False
 c.ClearSolutions.code_stub = {"python": "# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "ESCRIBE TU RESPUESTA AQUÍ"
 
-# Student code runs sandboxed (grader_tests/aislamiento.py; README, «Seguridad»).
+# Student code runs sandboxed (grader_tests/caja/aislamiento.py; README, «Seguridad»).
 c.KernelAislado.raiz = RAIZ
 c.KernelAislado.memoria_maxima = 4 * 1024 ** 3
 c.EjecucionAislada.presupuesto_total = 600
@@ -79,7 +79,7 @@ c.Validator.Execute.extra_arguments = [
 # DeduplicateIds leaves `{}` metadata that crashes OverwriteCells).
 # Untouched test cells get their hidden tests back before OverwriteCells (no false
 # "checksum has changed"); edited shipped files are named in the notebook
-# (grader_tests/saneamiento.py).
+# (grader_tests/extensiones_nbgrader/saneamiento.py).
 c.Autograde.sanitize_preprocessors = [
     ClearOutput, QuitarDuplicados, OverwriteKernelspec, ReponerPruebasOcultas, OverwriteCells,
     CheckCellMetadata, AvisarArchivosModificados]
@@ -103,7 +103,7 @@ c.Autograde.autograde_preprocessors = [
 # sandbox; read by the class report, scripts/informe/).
 c.GuardarVeredictos.carpeta = os.path.join(RAIZ, "veredictos")
 # A resubmission never keeps the manual grades of the older one: nbgrader's SaveAutoGrades plus the hold
-# for the TA's review, recorded in revisiones/ (grader_tests/revision.py; README, «Entregas nuevas y notas
+# for the TA's review, recorded in revisiones/ (grader_tests/extensiones_nbgrader/revision.py; README, «Entregas nuevas y notas
 # a mano»); feedback for a held submission is refused until the TA reviews it in formgrader.
 c.GuardarNotasAutomaticas.carpeta = os.path.join(RAIZ, "revisiones")
 c.ComprobarRevision.carpeta = os.path.join(RAIZ, "revisiones")
@@ -121,7 +121,7 @@ c.ClearHiddenTests.enforce_metadata = False
 
 # ---- Due dates and late work (README, «Plazos, retrasos y prórrogas»): the one place a TA edits them.
 # Dates are wall time in Madrid ("AAAA-MM-DD HH:MM"; a date alone means 23:59:59); nbgrader's gradebook
-# gets them as UTC (grader_tests/plazos.py), daylight saving included.  A student's extension is a new
+# gets them as UTC (grader_tests/extensiones_nbgrader/plazos.py), daylight saving included.  A student's extension is a new
 # date or a duration ("2 días", "36 h").  Example:
 #   c.PlazosDelCurso.fechas = {"01_atencion_multicabeza": "2026-03-20 23:59"}
 #   c.PlazosDelCurso.prorrogas = {"01_atencion_multicabeza": {"ana_lopez": "2026-03-23 23:59"}}
@@ -143,23 +143,23 @@ c.NbGraderAPI.timezone = "Europe/Madrid"
 c.ZipCollectApp.extractor_plugin = "lms.recogida.ExtraccionSegura"
 c.ZipCollectApp.collector_plugin = "lms.recogida.NombresDelLMS"
 
-# Students' HTML is inert in the feedback and in formgrader (grader_tests/html_seguro.py).
+# Students' HTML is inert in the feedback and in formgrader (grader_tests/extensiones_nbgrader/html_seguro.py).
 c.HTMLExporter.sanitize_html = True
 # Explorables first: each becomes the still picture of its fallback, which the sanitiser
 # below keeps (it drops the marks that identify a fallback and every widget reference).
-c.HTMLExporter.preprocessors = ["grader_tests.explorables_en_comentarios.ExplorablesComoImagen",
-                                "grader_tests.html_seguro.SanearCuaderno"]
-c.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
-                          "clean_html": "grader_tests.html_seguro.limpiar_html"}
+c.HTMLExporter.preprocessors = ["grader_tests.extensiones_nbgrader.explorables_en_comentarios.ExplorablesComoImagen",
+                                "grader_tests.extensiones_nbgrader.html_seguro.SanearCuaderno"]
+c.HTMLExporter.filters = {"markdown2html": "grader_tests.extensiones_nbgrader.html_seguro.markdown2html_seguro",
+                          "clean_html": "grader_tests.extensiones_nbgrader.html_seguro.limpiar_html"}
 
 # grades.csv (nbgrader export): nbgrader's columns, quoted, inert in a spreadsheet (lms/exportadores.py).
 c.ExportApp.plugin_class = "lms.exportadores.NotasCsv"
 
-# The exchange steps on the TA's side (grader_tests/intercambio.py): collect authenticates each
+# The exchange steps on the TA's side (grader_tests/extensiones_nbgrader/intercambio.py): collect authenticates each
 # inbound entry by its owner (README, «Seguridad»); on Kubernetes the hub's uid files say who each uid is.
-c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
+c.ExchangeFactory.collect = "grader_tests.extensiones_nbgrader.intercambio.RecogerSeguro"
 c.Cuentas.carpeta = os.environ.get("CURSO_CUENTAS", "")
-c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"
+c.ExchangeFactory.release_feedback = "grader_tests.extensiones_nbgrader.intercambio.PublicarComentariosSeguro"
 # The gradebook's URL (README, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
 # c.CourseDirectory.db_url set above; postgresql:// gets the driver the course installs (psycopg2:
 # SQLAlchemy 2.1 would look for psycopg 3).  Scripts read the result from here

@@ -14,7 +14,7 @@ else (each exercise's reference, properties, known mistakes and battery, the
 quiz answers, the judge, the sandbox, the nbgrader extensions) is
 trusted-side only and hidden from students' kernels under autograde.
 """
-from .cliente import publicar_evidencia
+from .en_el_kernel.cliente import publicar_evidencia as _publicar_evidencia
 
 __all__ = ["corregir"]
 
@@ -30,9 +30,9 @@ def corregir(grade_id: str, espacio: dict):
     Returns:
         The points earned, or ``None`` when judging happens outside this process.
     """
-    evidencia = publicar_evidencia(grade_id, espacio)
+    evidencia = _publicar_evidencia(grade_id, espacio)
     try:
-        from .juez import juzgar_en_el_acto
+        from .juez.juez import juzgar_en_el_acto
     except ImportError:
         print("Resultados registrados: la nota de esta celda se calcula al calificar.")
         return None

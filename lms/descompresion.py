@@ -46,6 +46,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from grader_tests.comun.legible import legible
+
 MiB = 1024 ** 2
 GiB = 1024 ** 3
 TROZO = 1 * MiB
@@ -55,14 +57,6 @@ OTROS_COMPRIMIDOS = (".rar", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst"
 # operating-system litter inside zips made on macOS / Windows
 BASURA = re.compile(r"(^|/)(__MACOSX/|\._[^/]*$|\.DS_Store$|Thumbs\.db$|desktop\.ini$)")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-# also invisible or direction-changing characters, which could disguise a name in a report
-INVISIBLES = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-
-
-def legible(nombre: str, largo: int = 120) -> str:
-    """``nombre`` safe to print in a terminal report: control and invisible characters shown as ``?``, capped."""
-    texto = INVISIBLES.sub("?", str(nombre))
-    return texto if len(texto) <= largo else texto[: largo - 1] + "…"
 
 
 def tamano(n: float) -> str:
@@ -191,13 +185,13 @@ def _ruta_segura(nombre: str) -> PurePosixPath | None:
             characters or a component longer than 255 bytes.
     """
     if CONTROL.search(nombre):
-        raise ArchivoRechazado(f"tiene un nombre con caracteres de control ({legible(nombre)})")
+        raise ArchivoRechazado(f"tiene un nombre con caracteres de control ({legible(nombre, 120)})")
     normal = nombre.replace("\\", "/")
     if normal.startswith("/") or re.match(r"^[A-Za-z]:", normal):
-        raise ArchivoRechazado(f"tiene una ruta absoluta ({legible(nombre)})")
+        raise ArchivoRechazado(f"tiene una ruta absoluta ({legible(nombre, 120)})")
     partes = [p for p in normal.split("/") if p not in ("", ".")]
     if ".." in partes:
-        raise ArchivoRechazado(f"tiene una ruta que sale de su carpeta ({legible(nombre)})")
+        raise ArchivoRechazado(f"tiene una ruta que sale de su carpeta ({legible(nombre, 120)})")
     for parte in partes:
         if len(parte.encode("utf-8")) > 255:
             raise ArchivoRechazado(f"tiene un nombre de más de 255 bytes ({legible(parte, 60)})")
@@ -289,9 +283,9 @@ def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto, g
                                            "(límite de la descarga)")
             for padre in ruta.parents:
                 if padre != PurePosixPath(".") and padre in archivos:
-                    raise ArchivoRechazado(f"su carpeta «{legible(str(padre))}» tiene el mismo nombre que un archivo")
+                    raise ArchivoRechazado(f"su carpeta «{legible(str(padre), 120)}» tiene el mismo nombre que un archivo")
         except ArchivoRechazado as e:
-            rechazadas.append((legible(nombre), e.args[0]))
+            rechazadas.append((legible(nombre, 120), e.args[0]))
             continue
         presupuesto.entradas_entrega[clave] = presupuesto.entradas_entrega.get(clave, 0) + 1
         if tipo == "carpeta":
@@ -316,7 +310,7 @@ def _crear_carpetas(raiz: Path, relativa: PurePosixPath) -> Path:
             os.mkdir(actual, 0o755)
         except FileExistsError:
             if not stat.S_ISDIR(os.lstat(actual).st_mode):
-                raise ArchivoRechazado(f"la ruta {legible(str(relativa))} choca con un archivo") from None
+                raise ArchivoRechazado(f"la ruta {legible(str(relativa), 120)} choca con un archivo") from None
     return actual
 
 
@@ -390,7 +384,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
     anidados: list[tuple[Path, str]] = []
 
     def rechazar(nombre: str, motivo: str) -> None:
-        resultado.rechazos.append(Rechazo(legible(f"{nombre_visible}/{nombre}"), motivo))
+        resultado.rechazos.append(Rechazo(legible(f"{nombre_visible}/{nombre}", 120), motivo))
 
     try:
         with zf:
@@ -400,7 +394,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
             os.mkdir(destino, 0o755)
             for info, relativa, tipo, clave in plan:
                 if tipo == "basura":
-                    resultado.ignorados.append(f"{nombre_visible}/{legible(info.filename)}")
+                    resultado.ignorados.append(f"{nombre_visible}/{legible(info.filename, 120)}")
                     continue
                 if tipo == "raiz":
                     continue
@@ -443,7 +437,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
             _descomprimir(interno, carpeta, limites, propio, profundidad + 1, raiz, resultado, visible,
                           lambda _ruta, c=clave: c)
         except ArchivoRechazado as e:
-            resultado.rechazos.append(Rechazo(legible(visible), e.args[0]))
+            resultado.rechazos.append(Rechazo(legible(visible, 120), e.args[0]))
         else:
             resultado.anidados.append(carpeta.relative_to(raiz).as_posix())
         finally:
@@ -483,7 +477,7 @@ def descomprimir(ruta: Path | str, destino: Path | str, limites: Limites = Limit
                                    limites.entradas_por_entrega)
         _descomprimir(ruta, destino, limites, presupuesto, 1, destino.parent, resultado, visible, grupo)
     except ArchivoRechazado as e:
-        resultado.rechazos.insert(0, Rechazo(legible(visible), e.args[0]))
+        resultado.rechazos.insert(0, Rechazo(legible(visible, 120), e.args[0]))
     return resultado
 
 
@@ -533,14 +527,14 @@ def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = 
     origen, destino = Path(origen), Path(destino)
     total = Resultado()
     if origen.is_symlink():
-        total.rechazos.append(Rechazo(legible(origen.name), "la carpeta de descargas es un enlace simbólico: no se sigue"))
+        total.rechazos.append(Rechazo(legible(origen.name, 120), "la carpeta de descargas es un enlace simbólico: no se sigue"))
         return total
     for carpeta, subcarpetas, nombres in os.walk(origen, followlinks=False):
         subcarpetas.sort()
         relativa = Path(carpeta).relative_to(origen)
         for nombre in sorted(nombres) + [s for s in subcarpetas if os.path.islink(Path(carpeta) / s)]:
             fuente = Path(carpeta) / nombre
-            visible = legible((relativa / nombre).as_posix())
+            visible = legible((relativa / nombre).as_posix(), 120)
             modo = os.lstat(fuente).st_mode
             if stat.S_ISLNK(modo):
                 total.rechazos.append(Rechazo(visible, "es un enlace simbólico: no se sigue"))

@@ -28,7 +28,7 @@ From the course root (``make grade`` runs both when there are LMS downloads)::
 Scores are nbgrader's (``score - late penalty``, at least 0, like
 ``nbgrader export``'s own CSV).  Students who submitted nothing are left
 blank: the LMS keeps whatever it has for them; so are those whose new
-submission is held for the TA's review (``grader_tests.revision``), with a warning.  ``--to`` names the output
+submission is held for the TA's review (``grader_tests.extensiones_nbgrader.revision``), with a warning.  ``--to`` names the output
 (``{tarea}`` is replaced when there are several assignments);
 ``--assignment`` / ``--student`` restrict it as for nbgrader's CSV exporter.
 """
@@ -87,7 +87,7 @@ class _ExportadorLMS(ExportPlugin):
 
     def _retenida(self, gradebook: Gradebook, tarea: str, alumno: str) -> bool:
         """Whether the student's submission is held for review (then it is left blank, with a warning)."""
-        from grader_tests import revision
+        from grader_tests.extensiones_nbgrader import revision
         if self._retenidas is None:
             self._retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
         if (alumno, tarea) in self._retenidas:
@@ -269,9 +269,9 @@ class NotasCsv(CsvExportPlugin):
     ``seconds_late`` (after the extension, as nbgrader counts it),
     ``extension`` (the student's extension, ``1 día`` …) and ``pending_review``
     (``sí`` when a resubmission's old manual grades are held for review:
-    ``grader_tests.revision``).  Before exporting, the course's due dates,
-    extensions and penalties are brought up to date (``grader_tests.plazos``).
-    The gradebook is read in bulk (``grader_tests.notas_en_bloque``): linear in the class.
+    ``grader_tests.extensiones_nbgrader.revision``).  Before exporting, the course's due dates,
+    extensions and penalties are brought up to date (``grader_tests.extensiones_nbgrader.plazos``).
+    The gradebook is read in bulk (``grader_tests.extensiones_nbgrader.notas_en_bloque``): linear in the class.
     """
 
     COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
@@ -279,7 +279,7 @@ class NotasCsv(CsvExportPlugin):
                 "seconds_late", "extension", "pending_review"]
 
     def export(self, gradebook: Gradebook) -> None:
-        from grader_tests import notas_en_bloque, plazos, revision
+        from grader_tests.extensiones_nbgrader import notas_en_bloque, plazos, revision
         destino = Path(self.to or "grades.csv")
         tareas = [str(a) for a in self.assignment]
         alumnos = [str(s) for s in self.student]

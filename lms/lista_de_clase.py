@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lms import formatos
-from lms.descompresion import legible
+from grader_tests.comun.legible import legible
 from lms.formatos import Identidad
 
 ID_VALIDO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$")

@@ -37,7 +37,8 @@ from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from traitlets import Dict, Float, Integer, List
 
 from lms import INFORME, LISTA, formatos
-from lms.descompresion import (OTROS_COMPRIMIDOS, Limites, extraer_carpeta, legible)
+from grader_tests.comun.legible import legible
+from lms.descompresion import OTROS_COMPRIMIDOS, Limites, extraer_carpeta
 from lms.formatos import Identidad
 from lms.lista_de_clase import ListaDeClase, id_provisional, leer_lista
 
@@ -253,18 +254,18 @@ def _destino(ruta: Path, nombre: str, propios: dict[str, set[str]], ajenos: dict
         if mejor and mejor[0]:
             _, propio, otra, cuaderno = mejor
             if propio:
-                return cuaderno, (f"«{legible(nombre)}» no se llama como el cuaderno de la tarea: se califica "
+                return cuaderno, (f"«{legible(nombre, 120)}» no se llama como el cuaderno de la tarea: se califica "
                                   f"como {cuaderno}"), False
-            return None, f"«{legible(nombre)}» es un cuaderno de la tarea {otra}, no de esta: no se califica aquí", \
+            return None, f"«{legible(nombre, 120)}» es un cuaderno de la tarea {otra}, no de esta: no se califica aquí", \
                 False
     base = _base(nombre)
     por_nombre = [c for c in propios if _base(c) == base]
     if len(por_nombre) == 1:
-        return por_nombre[0], f"«{legible(nombre)}» se califica como {por_nombre[0]} (nombre cambiado)", False
+        return por_nombre[0], f"«{legible(nombre, 120)}» se califica como {por_nombre[0]} (nombre cambiado)", False
     if len(propios) == 1:
         unico = next(iter(propios))
-        return unico, f"«{legible(nombre)}» no se llama como el cuaderno de la tarea: se califica como {unico}", False
-    return None, f"no se sabe a qué cuaderno de la tarea corresponde «{legible(nombre)}»: no se califica", False
+        return unico, f"«{legible(nombre, 120)}» no se llama como el cuaderno de la tarea: se califica como {unico}", False
+    return None, f"no se sabe a qué cuaderno de la tarea corresponde «{legible(nombre, 120)}»: no se califica", False
 
 
 def _motivo_ignorado(ident: Identidad, nombre: str) -> str:
@@ -358,7 +359,7 @@ def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, e
         for nombre in sorted(nombres):
             ruta = Path(carpeta) / nombre
             relativa = ruta.relative_to(extraido)
-            visible = legible(relativa.as_posix())
+            visible = legible(relativa.as_posix(), 120)
             encontrado = formatos.identificar(relativa.parts, carpetas_de_zip, patrones)
             if not encontrado:
                 if nombre.lower().endswith(".csv") and formatos.hoja_moodle(ruta):
@@ -443,7 +444,7 @@ def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, e
         anotar(clave, texto, aviso=True)
     for anidado, encontrado in anidados:
         if encontrado:
-            anotar(encontrado[0].clave, f"se descomprimió «{legible(anidado)}.zip»")
+            anotar(encontrado[0].clave, f"se descomprimió «{legible(anidado, 120)}.zip»")
     for rechazo, encontrado in rechazos:
         texto = f"ARCHIVO RECHAZADO «{rechazo['archivo']}»: {rechazo['motivo']}"
         if encontrado:

@@ -9,7 +9,7 @@ the points, and the first line of the verdict, for the first value cell of
 every exercise found (``grader_tests/ejercicios/``; the honest evidence is
 the reference's).  Issue 10: a 200-byte forged
 evidence (a NumPy void scalar of 1.5 GB) made the TA's process grow to
-1.5 GB before the bounds of ``grader_tests/evidencia.py``.
+1.5 GB before the bounds of ``grader_tests/juez/evidencia.py``.
 
     .venv/bin/python scripts/bench_evidencia.py
 """
@@ -27,9 +27,10 @@ import json, resource, sys
 sys.path.insert(0, sys.argv[1])
 import numpy as np
 from nbformat.notebooknode import from_dict
-from grader_tests import descubrimiento, nbgrader_juez
-from grader_tests.cliente import MIME_EVIDENCIA, recoger_evidencia
-from grader_tests.serializacion import serializar
+from grader_tests.juez import descubrimiento
+from grader_tests.extensiones_nbgrader import nbgrader_juez
+from grader_tests.en_el_kernel.cliente import MIME_EVIDENCIA, recoger_evidencia
+from grader_tests.en_el_kernel.serializacion import serializar
 
 EJ = descubrimiento.ejercicio(sys.argv[3])
 GID = next(g for g, p in EJ.propiedades.items() if p.tipo == "valores")
@@ -83,7 +84,7 @@ def medir(caso: str, funcion: str) -> dict:
 
 def main() -> int:
     sys.path.insert(0, str(RAIZ))
-    from grader_tests.casos import nombres_de_ejercicios
+    from grader_tests.en_el_kernel.casos import nombres_de_ejercicios
     for funcion in nombres_de_ejercicios():
         base = medir("base", funcion)
         print(f"{funcion}: un proceso que sólo importa el juez usa {base['kib'] / 1024:.0f} MiB de memoria "

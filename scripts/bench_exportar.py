@@ -58,8 +58,8 @@ def _veredicto(gid: str, maximo: float, puntos: float, errores: list[dict], resp
 
 def clase_sintetica(curso: Path, n: int, semilla: int = 21) -> None:
     """N students in the course's SQLite gradebook and their verdict records (see the module docstring)."""
-    from grader_tests import descubrimiento
-    from grader_tests.casos import especificacion
+    from grader_tests.juez import descubrimiento
+    from grader_tests.en_el_kernel.casos import especificacion
     azar = random.Random(semilla)
     bd = sqlite3.connect(curso / "gradebook.db")
     asignaciones = bd.execute("select id, name from assignment").fetchall()

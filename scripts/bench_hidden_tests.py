@@ -20,7 +20,7 @@ from pathlib import Path
 RAIZ = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(RAIZ))
 
-from grader_tests import bateria, descubrimiento  # noqa: E402
+from grader_tests.juez import bateria, descubrimiento  # noqa: E402
 
 OBJETIVO = 0.3
 
@@ -36,9 +36,9 @@ def muestras() -> list[tuple[str, descubrimiento.ArchivoDeBateria]]:
 
 
 def una_vez(funcion: str, implementacion) -> tuple[float, float]:
-    from grader_tests import juez
-    from grader_tests.casos import celdas_de
-    from grader_tests.cliente import recoger_evidencia
+    from grader_tests.juez import juez
+    from grader_tests.en_el_kernel.casos import celdas_de
+    from grader_tests.en_el_kernel.cliente import recoger_evidencia
     cliente = juicio = 0.0
     for gid in celdas_de(funcion):
         t0 = time.perf_counter()

@@ -65,7 +65,7 @@ OBJETIVO_PRIMERA_MS = 1000          # the first picture after running the explor
 
 def _tareas() -> dict[str, tuple[str, str]]:
     """assignment -> (notebook file, explorable module), for every lesson of source/."""
-    from grader_tests.descubrimiento import lecciones
+    from grader_tests.juez.descubrimiento import lecciones
     return {l.tarea: (l.cuaderno.name, e.stem) for l in lecciones(RAIZ) for e in l.explorables[:1]}
 
 

@@ -2,7 +2,7 @@
 
 Checks, and prints what is wrong and where (exit status 1 if anything is):
 
-1. lessons, exercises, cells and quizzes fit together (``grader_tests.descubrimiento``:
+1. lessons, exercises, cells and quizzes fit together (``grader_tests.juez.descubrimiento``:
    a lesson without a grader, a test cell without cases, a known mistake without
    a battery file, a quiz answer cell without its answer…);
 2. source notebooks saved without outputs and with every convention the release
@@ -92,7 +92,7 @@ def _entorno(raiz: Path) -> dict:
 # ------------------------------------------------------------ 1 and 2: static
 
 def comprobar_descubrimiento(raiz: Path) -> Apartado:
-    from grader_tests import descubrimiento
+    from grader_tests.juez import descubrimiento
     lecciones = descubrimiento.lecciones(raiz)
     apartado = Apartado("Lecciones, ejercicios, celdas y cuestionarios encajan",
                         problemas=descubrimiento.problemas(raiz))
@@ -127,7 +127,7 @@ def comprobar_cuadernos(raiz: Path) -> Apartado:
 
 
 def comprobar_readme(raiz: Path) -> Apartado:
-    from grader_tests import descubrimiento
+    from grader_tests.juez import descubrimiento
     apartado = Apartado("La tabla de lecciones del README las nombra todas")
     readme = raiz / "README.md"
     texto = readme.read_text(encoding="utf-8") if readme.exists() else ""
@@ -262,7 +262,7 @@ def comprobar_leccion(raiz: Path, tarea: str) -> list[Apartado]:
 
     import nbformat
 
-    from grader_tests import bateria, descubrimiento
+    from grader_tests.juez import bateria, descubrimiento
 
     leccion = next(l for l in descubrimiento.lecciones(raiz) if l.tarea == tarea)
     ejecucion = Apartado(f"{leccion.tarea}: el cuaderno se ejecuta de principio a fin y sus pruebas ocultas "
@@ -355,7 +355,7 @@ def comprobar_leccion(raiz: Path, tarea: str) -> list[Apartado]:
 def comprobar(raiz: Path, lecciones_pedidas: list[str] | None = None, regenerar: bool = False,
               rapido: bool = False, salida=print) -> list[Apartado]:
     """Run every check on the course at ``raiz``, printing each result as it is known."""
-    from grader_tests import descubrimiento
+    from grader_tests.juez import descubrimiento
     apartados = []
 
     def anotar(apartado: Apartado) -> None:

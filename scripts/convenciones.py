@@ -12,7 +12,7 @@ Pure checks on the notebooks' JSON (no kernel, no nbgrader run), shared by
   outside ``### BEGIN SOLUTION``; a quiz answer cell keeps its comment
   (how to answer) outside;
 * released notebooks carry no solution, no hidden test and the Spanish stub;
-* together with ``grader_tests.descubrimiento.problemas``: every cell has
+* together with ``grader_tests.juez.descubrimiento.problemas``: every cell has
   its cases, property, points and quiz answer.
 """
 from __future__ import annotations

@@ -39,7 +39,8 @@ from scripts.calificacion import aislamiento, razones as razones_de, reparto  # 
 from scripts.calificacion.lote import Entrega, Lote  # noqa: E402
 from scripts.calificacion.ordenes import Nbgrader  # noqa: E402
 from scripts.calificacion.progreso import Progreso  # noqa: E402
-from grader_tests.intercambio import observaciones_de_la_recogida  # noqa: E402
+from grader_tests.comun.legible import legible  # noqa: E402
+from grader_tests.extensiones_nbgrader.intercambio import observaciones_de_la_recogida  # noqa: E402
 from scripts.calificacion.tiempos import fase  # noqa: E402
 from scripts.calificacion import tiempos  # noqa: E402
 
@@ -180,12 +181,12 @@ def comprobar_antes_de_calificar(raiz: Path) -> str:
 
 
 def problemas_de_plazos(raiz: Path) -> str | None:
-    """Why the course's due dates cannot be used (Spanish), or None (``grader_tests.plazos``).
+    """Why the course's due dates cannot be used (Spanish), or None (``grader_tests.extensiones_nbgrader.plazos``).
 
     Every date and extension must be readable, and the exchange's time zone
     must give timestamps nbgrader reads back exactly (UTC).
     """
-    from grader_tests import plazos
+    from grader_tests.extensiones_nbgrader import plazos
     try:
         config_plazos, _, config = plazos.leer(raiz)
     except plazos.PlazoInvalido as error:
@@ -244,7 +245,7 @@ def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin
 def _preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin_muestras: bool) -> None:
     recogida = lms.recoger_descargas(raiz, nbgrader)      # downloaded/<tarea>/archive/ (Moodle, Canvas)
     for linea in recogida:
-        print(observaciones.legible(linea))
+        print(legible(linea))
     reales = samples.has_real_submissions(raiz / "submitted") or recogida
     if sin_muestras and not reales:
         retirar_muestras(raiz)
@@ -255,7 +256,7 @@ def _preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, si
         if generales:
             print(f"Recogida del intercambio de {tarea} (último nbgrader collect):")
             for linea in generales:
-                print(observaciones.legible(f"  {linea}"))
+                print(legible(f"  {linea}"))
     if forzar_muestras or not reales:
         nombres = samples.build_samples(raiz)
         print(f"Entregas de muestra: {', '.join(nombres)}")
@@ -337,15 +338,15 @@ def estado_de_plazos(raiz: Path, alumnos: list[str], tareas: list[str]) -> dict[
     """Bring the course's due dates, extensions and penalties into the gradebook; the lines for the table.
 
     ``(alumno, tarea)`` → Spanish lines: how late (after its extension) and
-    the points taken (``grader_tests.plazos``), and what is held for the TA's
-    review (``grader_tests.revision``).
+    the points taken (``grader_tests.extensiones_nbgrader.plazos``), and what is held for the TA's
+    review (``grader_tests.extensiones_nbgrader.revision``).
     """
-    from grader_tests import notas_en_bloque, plazos, revision
+    from grader_tests.extensiones_nbgrader import notas_en_bloque, plazos, revision
     config_plazos, politica, _ = plazos.leer(raiz)
     lineas: dict[tuple[str, str], list[str]] = {}
     with libro_de_notas.abrir(raiz) as gb:
         for nota in plazos.sincronizar(gb, config_plazos, politica, tareas=tareas):
-            print(observaciones.legible(f"Plazos: {nota}"))
+            print(legible(f"Plazos: {nota}"))
         libro = notas_en_bloque.leer(gb, tareas, alumnos)
         carpeta = str(raiz / revision.CARPETA)
         for (tarea, alumno), e in libro.entregas.items():
@@ -392,7 +393,7 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
     revisión» when a resubmission's old manual grades are held; «sin entrega»
     without a submission.  The same score as ``grades.csv``.
     """
-    from grader_tests import notas_en_bloque, revision
+    from grader_tests.extensiones_nbgrader import notas_en_bloque, revision
     raiz = raiz or RAIZ
     ids = resultado.tareas
     filas = []
@@ -405,7 +406,7 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
         retenidas = {(a, t) for (t, a) in libro.entregas if revision.pendientes(gb, carpeta, t, a)}
     hay_retraso = False
     for alumno in listados:
-        celdas = [observaciones.legible(alumno)]
+        celdas = [legible(alumno)]
         for tarea in ids:
             e = libro.entregas.get((tarea, alumno))
             if e is None:
@@ -430,13 +431,13 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
         lineas += ["", "Observaciones (lo que no se pudo calificar, quedó sin contestar o el alumno cambió):"]
         for (alumno, tarea), lista in sorted(resultado.razones.items()):
             for razon in lista:
-                lineas.append(observaciones.legible(f"  {alumno} / {tarea}: {razon}"))
+                lineas.append(legible(f"  {alumno} / {tarea}: {razon}"))
     return "\n".join(lineas)
 
 
 def sin_fila(resultado: Resultado, raiz: Path | None = None) -> list[str]:
     """``alumno / tarea`` of submissions that ended without a gradebook row (should be none)."""
-    from grader_tests import notas_en_bloque
+    from grader_tests.extensiones_nbgrader import notas_en_bloque
     raiz = raiz or RAIZ
     with libro_de_notas.abrir(raiz) as gb:
         libro = notas_en_bloque.leer(gb, resultado.tareas, resultado.alumnos)
@@ -511,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     for paso in PASOS_TRAS_CALIFICAR:
         with fase(f"después: {paso.__name__.removeprefix('paso_')}"):
             for linea in paso(RAIZ, resultado):
-                print(observaciones.legible(linea))
+                print(legible(linea))
     tiempos.guardar()
     vacias = lms.descargas_sin_recoger(RAIZ)
     if vacias:

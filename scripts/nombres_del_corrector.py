@@ -2,7 +2,7 @@
 
 Each exercise's battery keeps a correct solution whose helpers are named like
 the names a hidden cell could bring near the student's code
-(``grader_tests.descubrimiento.nombres_que_ve_el_kernel``): the hidden cells
+(``grader_tests.juez.descubrimiento.nombres_que_ve_el_kernel``): the hidden cells
 must neither shadow nor call them (issue 11).  Every other such name is bound
 to ``trampa``, which fails if the grader ever calls it.  ``make leccion``
 writes the block for a new exercise; when grader_tests gains a public name,
@@ -26,7 +26,7 @@ FIN = "# --- fin de los nombres públicos ---"
 
 def bloque(funcion: str) -> str:
     """``A = B = … = trampa`` for every public name, between the two marker lines."""
-    from grader_tests.descubrimiento import nombres_que_ve_el_kernel
+    from grader_tests.juez.descubrimiento import nombres_que_ve_el_kernel
     nombres = sorted(nombres_que_ve_el_kernel(funcion) - {"trampa"}, key=lambda n: (n.lower(), n))
     cuerpo = " = ".join(nombres + ["trampa"])
     lineas = textwrap.wrap(cuerpo, width=100, break_long_words=False, break_on_hyphens=False)
@@ -46,7 +46,7 @@ def reescribir(ruta: Path, funcion: str) -> bool:
 
 
 def main() -> int:
-    from grader_tests import descubrimiento
+    from grader_tests.juez import descubrimiento
     for funcion, ej in descubrimiento.ejercicios().items():
         for archivo in ej.bateria():
             if archivo.nombre.endswith("_nombres_del_corrector"):

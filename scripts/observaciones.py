@@ -47,18 +47,6 @@ def preparar_salida() -> None:
             flujo.reconfigure(errors=DEGRADAR)
 
 
-def legible(texto: object) -> str:
-    """``texto`` as one printable line: control and format characters shown as escapes.
-
-    Student ids, file names and error messages come from submissions: a newline
-    would forge a line of the table about another student, an escape sequence
-    would clear or retitle the TA's terminal, a bidi override would reorder what
-    the TA reads.  Each such character becomes ``\\xNN`` / ``\\uNNNN``.
-    """
-    return "".join(c if c.isprintable() else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-                   for c in str(texto))
-
-
 # nbgrader's OverwriteCells: "Attribute 'checksum' for cell <id> has changed! (should be: …, got: …)"
 _CAMBIO = re.compile(r"Attribute '(?P<atributo>\w+)' for cell (?P<celda>\S+) has changed!")
 _ATRIBUTOS = {
@@ -98,14 +86,14 @@ def del_cuaderno(nb) -> list[str]:
     """Observations read from an autograded notebook that the scores alone do not tell.
 
     * files shipped with the assignment that the student edited (the note
-      ``grader_tests.saneamiento.AvisarArchivosModificados`` put at the top);
+      ``grader_tests.extensiones_nbgrader.saneamiento.AvisarArchivosModificados`` put at the top);
     * cells outside the graded ones (the lesson's) that ran out of time;
-    * cells whose output was cut as it arrived (``grader_tests.salida_acotada``);
+    * cells whose output was cut as it arrived (``grader_tests.caja.salida_acotada``);
     * cells stopped by a limit of the sandbox (memory, processes, space for files:
-      ``grader_tests.aislamiento.nota_de_limite``).
+      ``grader_tests.caja.aislamiento.nota_de_limite``).
     """
-    from grader_tests.saneamiento import CLAVE   # nbgrader: imported only when needed
-    from grader_tests.salida_acotada import MARCA, mib
+    from grader_tests.extensiones_nbgrader.saneamiento import CLAVE   # nbgrader: imported only when needed
+    from grader_tests.caja.salida_acotada import MARCA, mib
 
     lineas = []
     for celda in nb.cells:
@@ -130,7 +118,7 @@ def del_cuaderno(nb) -> list[str]:
                 if isinstance(marca.get("descartado"), int):
                     descartado += max(0, marca["descartado"])
     limites: dict[str, list[str]] = {}
-    from grader_tests.aislamiento import MARCA_LIMITE, NOMBRES_DE_LIMITES
+    from grader_tests.caja.aislamiento import MARCA_LIMITE, NOMBRES_DE_LIMITES
     for i, celda in enumerate(nb.cells, start=1):
         for salida in celda.get("outputs", []) if celda.get("cell_type") == "code" else []:
             marca = (salida.get("metadata") or {}).get(MARCA_LIMITE)

@@ -99,7 +99,7 @@ def plant(nb: nbformat.NotebookNode, grade_id: str, code: str) -> None:
 
 def correct_quiz_answers(notebook_name: str) -> dict[str, str]:
     """``{answer grade_id: 'respuesta_N = <literal>'}`` from the grader's quiz module."""
-    from grader_tests import descubrimiento
+    from grader_tests.juez import descubrimiento
     answers = {}
     for question in descubrimiento.cuestionario(notebook_name).values():
         value = question.correcta
@@ -120,7 +120,7 @@ def battery_code(function: str, kind: str) -> str:
     Raises:
         SampleError: the exercise has no such battery file.
     """
-    from grader_tests import descubrimiento
+    from grader_tests.juez import descubrimiento
     files = descubrimiento.ejercicio(function).bateria()
     if kind == "correcto":
         chosen = [f for f in files if f.espera == "completo" and not f.nombre.endswith("_nombres_del_corrector")]
@@ -133,7 +133,7 @@ def battery_code(function: str, kind: str) -> str:
 
 def _functions_of(nb: nbformat.NotebookNode) -> list[str]:
     """The graded exercise functions of a notebook (answer cells named like an exercise folder)."""
-    from grader_tests.casos import nombres_de_ejercicios
+    from grader_tests.en_el_kernel.casos import nombres_de_ejercicios
     exercises = set(nombres_de_ejercicios())
     return [c.metadata.nbgrader["grade_id"] for c in nb.cells
             if c.get("metadata", {}).get("nbgrader", {}).get("solution")

@@ -14,7 +14,7 @@ link opens the formgrader, ``…/formgrader``):
   due dates and penalties brought up to date), as a download.
 * **Informe de la clase**: ``make informe`` now, shown with a policy that
   lets it run nothing (it is self-contained: no scripts, images inline).
-* The due dates (``nbgrader_config.py``, ``grader_tests/plazos.py``) and the
+* The due dates (``nbgrader_config.py``, ``grader_tests/extensiones_nbgrader/plazos.py``) and the
   policy, as the students see them.
 
 In the background, every few seconds, the due dates students see in their
@@ -159,7 +159,7 @@ class Publicador:
             self._cerrojo.release()
 
     def _publicar(self) -> None:
-        from grader_tests import plazos
+        from grader_tests.extensiones_nbgrader import plazos
         from scripts.calificacion import libro_de_notas
         intercambio, curso = os.environ.get("CURSO_HUB_INTERCAMBIO"), os.environ.get("CURSO_HUB_CURSO")
         ruta = self.raiz / "nbgrader_config.py"
@@ -256,7 +256,7 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 
 
 def _tabla_de_plazos(raiz: Path) -> str:
-    from grader_tests import plazos
+    from grader_tests.extensiones_nbgrader import plazos
     try:
         config_plazos, politica, _ = plazos.leer(raiz)
         fuentes = sorted(p.name for p in (raiz / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
@@ -277,8 +277,8 @@ def _tabla_de_plazos(raiz: Path) -> str:
 
 
 def _pendientes(raiz: Path) -> str:
-    """Submissions held for review (``grader_tests.revision``): what the TA has to look at in formgrader."""
-    from grader_tests import revision
+    """Submissions held for review (``grader_tests.extensiones_nbgrader.revision``): what the TA has to look at in formgrader."""
+    from grader_tests.extensiones_nbgrader import revision
     from scripts.calificacion import libro_de_notas
     try:
         if not libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):

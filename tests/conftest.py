@@ -64,6 +64,6 @@ def lote_hostil(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def _cada_prueba_es_un_cuaderno_nuevo():
     """The control rule remembers the value cells of the notebook being judged: never across tests."""
-    from grader_tests import propiedades
+    from grader_tests.juez import propiedades
     propiedades.empezar_cuaderno()
     yield

@@ -35,7 +35,7 @@ def main() -> int:
 
     import test_bateria as tb
     from curso_temporal import copiar_curso, entorno
-    from grader_tests import bateria, descubrimiento
+    from grader_tests.juez import bateria, descubrimiento
 
     anterior = json.loads(DESTINO.read_text(encoding="utf-8")) if DESTINO.exists() else {}
     salida = {"_origen": anterior.get("_origen", "Notas por celda"), "bateria_en_proceso": {},

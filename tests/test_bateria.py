@@ -3,7 +3,7 @@
 Every exercise found in ``grader_tests/ejercicios/`` brings its battery
 (``grader_tests/ejercicios/<function>/bateria/``): files that hold only what
 a student would type in the exercise cell (imports and the function) and a
-header (``grader_tests.descubrimiento.ArchivoDeBateria``: ``# espera:``,
+header (``grader_tests.juez.descubrimiento.ArchivoDeBateria``: ``# espera:``,
 ``# error:``, ``# diagnostico:``, ``# puntos:``, ``# celdas:``).
 
 Each file becomes one student: it is planted into a copy of the release
@@ -39,7 +39,7 @@ import nbformat
 
 import pytest
 
-from grader_tests import bateria, descubrimiento
+from grader_tests.juez import bateria, descubrimiento
 from scripts import samples
 
 RAIZ = Path(__file__).resolve().parent.parent

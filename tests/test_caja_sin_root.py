@@ -104,7 +104,7 @@ def _en_la_caja(entornos, python: Path, codigo: str, *, como_root: bool, timeout
     usuario.dar(curso / "autograded")
     lanzar = (f"import json, sys; sys.path.insert(0, {str(curso)!r})\n"
               f"{LLAVE_EN_EL_LLAVERO}\n"
-              "from grader_tests.aislamiento import KernelAislado\n"
+              "from grader_tests.caja.aislamiento import KernelAislado\n"
               f"caja = KernelAislado(raiz={str(curso)!r}, **{ajustes!r})\n"
               f"r = caja.ejecutar([sys.executable, '-c', {codigo!r}], {str(carpeta)!r}, timeout={timeout})\n"
               "print(json.dumps({'codigo': r.returncode, 'salida': r.stdout, 'errores': r.stderr,"
@@ -244,7 +244,7 @@ def test_la_caja_arranca_desde_cualquier_entorno_de_python(entornos, python, com
     rutas = {"curso/.venv": entornos["curso"] / ".venv", "venv-fuera": entornos["venv"],
              "conda": entornos["conda"]}
     interprete = rutas[python] / "bin" / "python"
-    codigo = ("import sys, numpy, ipykernel, grader_tests.cliente\n"
+    codigo = ("import sys, numpy, ipykernel, grader_tests.en_el_kernel.cliente\n"
               "print('PREFIJO', sys.prefix)\n")
     r = _en_la_caja(entornos, interprete, codigo, como_root=como_root)
     assert r["codigo"] == 0, r["errores"][-2000:]
@@ -260,7 +260,7 @@ def test_un_kernel_de_verdad_desde_un_venv_enlazado_sin_root(entornos):
     codigo = (f"import sys; sys.path.insert(0, {str(curso)!r})\n"
               "from nbformat.v4 import new_notebook, new_code_cell\n"
               "from nbclient import NotebookClient\n"
-              "from grader_tests.aislamiento import KernelAislado\n"
+              "from grader_tests.caja.aislamiento import KernelAislado\n"
               "nb = new_notebook(cells=[new_code_cell('import os, sys; open(\"nuevo.txt\", \"w\").write(\"x\"); "
               "print(\"KERNEL\", os.getuid(), sys.prefix, sorted(os.listdir(\".\")))')])\n"
               f"NotebookClient(nb, kernel_manager_class=KernelAislado, timeout=60, "

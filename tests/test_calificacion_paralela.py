@@ -46,7 +46,7 @@ def base(tmp_path_factory) -> Path:
                               curso / "release", curso / "submitted")
         if "," in alumno:
             (curso / "submitted" / alumno.replace(",", "_")).rename(curso / "submitted" / alumno)
-    from grader_tests.descubrimiento import ejercicio
+    from grader_tests.juez.descubrimiento import ejercicio
     for alumno, (archivo, pregunta) in BATERIA.items():
         codigo = (ejercicio("multi_head").carpeta / "bateria" / archivo).read_text(encoding="utf-8")
         respuestas = curso.parent / f"{alumno}.py"

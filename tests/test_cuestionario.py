@@ -1,11 +1,11 @@
-"""How quiz answers are read (grader_tests/quiz.py): every reasonable way of writing the right answer
+"""How quiz answers are read (grader_tests/juez/quiz.py): every reasonable way of writing the right answer
 earns the point, and a malformed one gets a Spanish message that says what is wrong."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from grader_tests.quiz import Entero, Opcion, Varias, VerdaderoFalso
+from grader_tests.juez.quiz import Entero, Opcion, Varias, VerdaderoFalso
 
 OPCION = Opcion("respuesta_1", "b", "")
 VARIAS = Varias("respuesta_4", frozenset("abd"), "", opciones="abcde")

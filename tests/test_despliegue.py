@@ -134,7 +134,7 @@ def test_grupos_de_nbgrader_y_servicio_del_curso(config_hub):
     assert entorno["PYTHONPATH"] == "/srv/prueba/curso"
     assert entorno["JUPYTERHUB_DEFAULT_URL"] == "/curso/"           # the course page, with the formgrader's link
     # formgrader's Generate feedback finds the Spanish template through the course's own
-    # config (grader_tests/retroalimentacion.py), no data path of the service's
+    # config (grader_tests/extensiones_nbgrader/retroalimentacion.py), no data path of the service's
     assert "JUPYTER_PATH" not in entorno
 
 
@@ -161,8 +161,8 @@ def test_perfil_de_jupyterlab_segun_el_grupo(config_hub, grupos, perfil):
 
 
 def test_cada_servidor_recibe_solo_el_nombre_de_su_ficha_de_plazos(config_hub, tmp_path):
-    """The service knows the key; each student's server only its own file name (grader_tests.plazos)."""
-    from grader_tests import plazos
+    """The service knows the key; each student's server only its own file name (grader_tests.extensiones_nbgrader.plazos)."""
+    from grader_tests.extensiones_nbgrader import plazos
     [servicio] = config_hub.JupyterHub.services
     clave = servicio["environment"]["CURSO_PLAZOS_CLAVE"]
     assert (tmp_path / "clave_plazos").read_text() == clave and (tmp_path / "clave_plazos").stat().st_mode & 0o077 == 0
@@ -349,8 +349,8 @@ def test_z2jh_opciones_reales_y_python_que_funciona(monkeypatch):
         c.KubeSpawner.uid(spawner)
     usuario.id = 7
     assert "CURSO_PLAZOS_FICHA" not in spawner.environment          # without the secret's key, no file name
-    # with it, the same name as the single-machine hub and the formgrader (grader_tests.plazos)
-    from grader_tests import plazos
+    # with it, the same name as the single-machine hub and the formgrader (grader_tests.extensiones_nbgrader.plazos)
+    from grader_tests.extensiones_nbgrader import plazos
     clave = "ab" * 32
     monkeypatch.setenv("CURSO_PLAZOS_CLAVE", clave)
     c2 = Config()
@@ -366,7 +366,7 @@ def test_z2jh_opciones_reales_y_python_que_funciona(monkeypatch):
 def test_z2jh_el_hub_dice_quien_es_cada_uid(tmp_path):
     """The hub writes <cuentas>/<uid> with the user's name; collect's Cuentas reads it (issue 19.1)."""
     from traitlets.config import Config
-    from grader_tests.intercambio import Cuentas
+    from grader_tests.extensiones_nbgrader.intercambio import Cuentas
     codigo = _valores_z2jh()["hub"]["extraConfig"]["curso-atencion"]
     assert '"/srv/curso-cuentas"' in codigo
     c = Config()

@@ -27,9 +27,9 @@ import numpy as np
 import pytest
 
 from conftest import RAIZ
-from grader_tests import bateria, descubrimiento, diagnostico, juez
-from grader_tests.casos import argumentos, celdas_de
-from grader_tests.propiedades import Llamada
+from grader_tests.juez import bateria, descubrimiento, diagnostico, juez
+from grader_tests.en_el_kernel.casos import argumentos, celdas_de
+from grader_tests.juez.propiedades import Llamada
 
 EJERCICIOS = descubrimiento.ejercicios()
 ARCHIVOS = [(f, a) for f, ej in EJERCICIOS.items() for a in ej.bateria()]
@@ -196,7 +196,7 @@ def test_los_motivos_de_una_celda_sin_juzgar_son_tipados():
 
 
 def test_el_veredicto_de_una_pregunta_guarda_la_respuesta_leida():
-    from grader_tests.serializacion import serializar
+    from grader_tests.en_el_kernel.serializacion import serializar
     for leccion in descubrimiento.lecciones(RAIZ):
         preguntas = descubrimiento.cuestionario(leccion.cuaderno.stem)
         for gid, pregunta in preguntas.items():
@@ -291,7 +291,7 @@ def test_el_juez_de_un_ejercicio_es_rapido(funcion, archivo):
 
 
 def test_subclases_ajenas_a_numpy_no_viajan_como_array():
-    from grader_tests.serializacion import Otro, deserializar, serializar
+    from grader_tests.en_el_kernel.serializacion import Otro, deserializar, serializar
 
     class Falsa(np.ndarray):
         pass
@@ -313,7 +313,7 @@ def test_subclases_ajenas_a_numpy_no_viajan_como_array():
 def test_una_funcion_que_cambia_con_las_mismas_entradas_no_se_libra_de_robustez_ni_generalidad():
     """Control rule: right in the value cells, wrong on purpose on the same inputs later (found by an attacker)."""
     import numpy as np
-    from grader_tests import bateria, propiedades
+    from grader_tests.juez import bateria, propiedades
 
     vistos = set()
 
@@ -338,7 +338,7 @@ def test_una_funcion_que_cambia_con_las_mismas_entradas_no_se_libra_de_robustez_
 
 def test_una_funcion_vacia_no_gana_el_punto_de_no_modificar():
     """``return None`` leaves the arguments alone by doing nothing: no point for that (found by an attacker)."""
-    from grader_tests import bateria
+    from grader_tests.juez import bateria
 
     def multi_head(X, Wq, Wk, Wv, Wo, h):
         return None

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import RAIZ, cargar_modulo
-from grader_tests.descubrimiento import ejercicio
+from grader_tests.juez.descubrimiento import ejercicio
 
 TOLERANCIA_PE = ejercicio("positional_encoding").tolerancia
 

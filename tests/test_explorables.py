@@ -8,7 +8,7 @@ The particular logic of each explorable is tested in its own
 * ``crear_explorable()`` builds it headlessly with its defaults (no browser);
 * shown in a notebook, it leaves the widget and, under it, the static
   fallback marked ``METADATOS_RESPALDO`` (the feedback turns it into a
-  picture: ``grader_tests/explorables_en_comentarios.py``), with the Spanish
+  picture: ``grader_tests/extensiones_nbgrader/explorables_en_comentarios.py``), with the Spanish
   hint to run the cell again and the last picture, shown in place of the
   widget once it is dead (reopened notebook, kernel restarted or shut down);
 * the release's cell that shows it runs alone (it imports what it needs);
@@ -25,7 +25,7 @@ matplotlib.use("Agg")
 import pytest
 
 from conftest import RAIZ, cargar_modulo
-from grader_tests import descubrimiento
+from grader_tests.juez import descubrimiento
 
 EXPLORABLES = [(l, ruta) for l in descubrimiento.lecciones(RAIZ) for ruta in l.explorables]
 

@@ -1,4 +1,4 @@
-"""Tests of grader_tests/explorables_en_comentarios.py: explorables in the feedback as still pictures.
+"""Tests of grader_tests/extensiones_nbgrader/explorables_en_comentarios.py: explorables in the feedback as still pictures.
 
 The outputs are the real ones of the course's explorables (their widget view
 and their static fallback), the submitted notebook is a file in a temporary
@@ -22,7 +22,7 @@ from PIL import Image
 from traitlets.config import Config
 
 from conftest import RAIZ, cargar_modulo
-from grader_tests.explorables_en_comentarios import (
+from grader_tests.extensiones_nbgrader.explorables_en_comentarios import (
     MIME_WIDGET, NOTA_SIN_IMAGEN, NOTA_WIDGET, ExplorablesComoImagen, png_seguro)
 
 esc = cargar_modulo(RAIZ / "source" / "02_codificacion_posicional" / "explorable_escalera.py",

@@ -23,8 +23,8 @@ from nbconvert.exporters import HTMLExporter
 from traitlets.config import Config
 
 from conftest import RAIZ
-from grader_tests import formgrader_seguro as fs
-from grader_tests import html_seguro as hs
+from grader_tests.extensiones_nbgrader import formgrader_seguro as fs
+from grader_tests.extensiones_nbgrader import html_seguro as hs
 
 HOSTIL = '<img src=x onerror="window.__xss=1">'
 HOSTIL_ATRIBUTO = "x' onmouseover='window.__xss=2' \"><svg onload=window.__xss=3>"
@@ -130,9 +130,9 @@ def exportador_de_formgrader() -> HTMLExporter:
     from nbgrader.server_extensions.formgrader import handlers
     config = Config()
     config.HTMLExporter.sanitize_html = True
-    config.HTMLExporter.preprocessors = ["grader_tests.html_seguro.SanearCuaderno"]
-    config.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
-                                   "clean_html": "grader_tests.html_seguro.limpiar_html"}
+    config.HTMLExporter.preprocessors = ["grader_tests.extensiones_nbgrader.html_seguro.SanearCuaderno"]
+    config.HTMLExporter.filters = {"markdown2html": "grader_tests.extensiones_nbgrader.html_seguro.markdown2html_seguro",
+                                   "clean_html": "grader_tests.extensiones_nbgrader.html_seguro.limpiar_html"}
     config.HTMLExporter.template_name = "formgrade"
     config.HTMLExporter.extra_template_basedirs = [fs.PLANTILLAS, handlers.template_path]
     config.HTMLExporter.extra_template_paths = [handlers.template_path]
@@ -248,7 +248,7 @@ def test_en_los_comentarios_las_formulas_son_mathml_y_en_formgrader_tex():
 
 
 def test_todas_las_formulas_de_las_lecciones_se_convierten():
-    from grader_tests.descubrimiento import lecciones
+    from grader_tests.juez.descubrimiento import lecciones
     sin_convertir = []
     for leccion in lecciones(RAIZ):
         nb = nbformat.read(leccion.cuaderno, as_version=4)
@@ -270,15 +270,15 @@ def test_latex_de_una_salida_solo_es_mathml_en_los_comentarios():
 
 def test_la_pagina_de_comentarios_no_tiene_guiones_ni_carga_nada_de_fuera():
     from nbgrader.server_extensions.formgrader import handlers
-    from grader_tests.retroalimentacion import ExportadorRetroalimentacion
+    from grader_tests.extensiones_nbgrader.retroalimentacion import ExportadorRetroalimentacion
     config = Config()
     # what nbgrader's generate_feedback adds: its templates and the folder of bootstrap's CSS
     config.HTMLExporter.extra_template_paths = [
         os.path.join(handlers.static_path, "node_modules", "bootstrap", "dist", "css")]
     config.HTMLExporter.sanitize_html = True
-    config.HTMLExporter.preprocessors = ["grader_tests.html_seguro.SanearCuaderno"]
-    config.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
-                                   "clean_html": "grader_tests.html_seguro.limpiar_html"}
+    config.HTMLExporter.preprocessors = ["grader_tests.extensiones_nbgrader.html_seguro.SanearCuaderno"]
+    config.HTMLExporter.filters = {"markdown2html": "grader_tests.extensiones_nbgrader.html_seguro.markdown2html_seguro",
+                                   "clean_html": "grader_tests.extensiones_nbgrader.html_seguro.limpiar_html"}
     nb = _cuaderno_con_nbgrader()
     nb.cells[1].metadata.nbgrader.update(grade=True, points=1, score=1, comment=f"$x$ {HOSTIL}")
     recursos = {"nbgrader": {"notebook": "cuaderno", "score": 1, "max_score": 1, "late_penalty": 0}}

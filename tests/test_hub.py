@@ -57,7 +57,7 @@ MUESTRAS = ("perfecta", "pe_concatenada")     # what each student types: example
 HACE_UNA_HORA = dt.datetime.now(ZoneInfo("Europe/Madrid")) - dt.timedelta(hours=1)
 PLAZO = HACE_UNA_HORA.strftime("%Y-%m-%d %H:%M")      # the lesson's due date, Madrid wall time
 try:
-    from grader_tests.plazos import PlazoInvalido, fecha
+    from grader_tests.extensiones_nbgrader.plazos import PlazoInvalido, fecha
     fecha(PLAZO)
 except PlazoInvalido:                          # within the hour of a daylight-saving change: with its offset
     PLAZO = HACE_UNA_HORA.strftime("%Y-%m-%d %H:%M%z")

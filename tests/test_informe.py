@@ -2,7 +2,7 @@
 
 Fast: no notebook runs.  The gradebook is nbgrader's (SQLite in a temporary
 course folder), the records are written with the trusted recorder
-(``grader_tests.registro_de_veredictos``) from real ``Veredicto`` objects
+(``grader_tests.extensiones_nbgrader.registro_de_veredictos``) from real ``Veredicto`` objects
 with the exercise's real known mistakes.  Checked: counts, rates over the
 students who attempted (blank, undefined, ungradable and missing ones counted
 apart as «sin contestar»), ranking, quiz answers and titles (from the
@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from grader_tests import descubrimiento, registro_de_veredictos
-from grader_tests.veredicto import Diagnostico, ResultadoCaso, Veredicto
+from grader_tests.juez import descubrimiento
+from grader_tests.extensiones_nbgrader import registro_de_veredictos
+from grader_tests.juez.veredicto import Diagnostico, ResultadoCaso, Veredicto
 from scripts import informe
 from scripts.calificacion import libro_de_notas
 from scripts.informe import datos, graficos, pagina
@@ -357,7 +358,7 @@ def test_el_registrador_rechaza_rutas_y_escribe_de_forma_atomica(tmp_path):
 
 def test_la_celda_que_lanza_queda_registrada_solo_con_el_nombre_de_su_excepcion(tmp_path):
     from nbformat.v4 import new_code_cell, new_notebook, new_output
-    from grader_tests.nbgrader_juez import celdas_con_error
+    from grader_tests.extensiones_nbgrader.nbgrader_juez import celdas_con_error
 
     def solucion(gid, *salidas):
         c = new_code_cell("x", outputs=list(salidas))

@@ -183,7 +183,7 @@ def test_collect_rechaza_cada_entrada_hostil_y_recoge_al_resto(tmp_path):
     # the TA's table shows the refusals
     import sys
     sys.path.insert(0, str(curso))
-    from grader_tests.intercambio import observaciones_de_la_recogida
+    from grader_tests.extensiones_nbgrader.intercambio import observaciones_de_la_recogida
     por_alumno, generales = observaciones_de_la_recogida(str(submitted), TAREA)
     assert any("fecha en el futuro" in t for t in por_alumno["alumna"])
     assert any("suplantación" in t for t in por_alumno["victima"])
@@ -198,7 +198,7 @@ def _recogida_en_proceso(curso, inbound, **ajustes):
     from nbgrader.coursedir import CourseDirectory
     from traitlets.config import Config
 
-    import grader_tests.intercambio as intercambio
+    import grader_tests.extensiones_nbgrader.intercambio as intercambio
 
     config = Config()
     config.CourseDirectory.root = str(curso)
@@ -257,7 +257,7 @@ def test_una_inundacion_no_inunda_el_registro_ni_la_recogida(tmp_path):
 def test_una_entrada_que_no_se_puede_leer_o_copiar_no_cuesta_la_anterior(tmp_path, monkeypatch):
     """An entry its author made unreadable is refused (the older one is collected); a copy that fails
     midway leaves the submission collected before untouched."""
-    import grader_tests.archivos_alumno as aa
+    import grader_tests.caja.archivos_alumno as aa
     curso, inbound = _curso_con_intercambio(tmp_path)
     _entrada(inbound, "alumna", _fecha(-datetime.timedelta(minutes=2)), "buena")
     _entrada(inbound, "alumna", _fecha(), "cerrada", sufijo="+cerrada")

@@ -1,4 +1,4 @@
-"""Due dates, extensions and the late penalty (grader_tests/plazos.py), without running nbgrader's apps.
+"""Due dates, extensions and the late penalty (grader_tests/extensiones_nbgrader/plazos.py), without running nbgrader's apps.
 
 Madrid wall time to UTC across both daylight-saving changes of 2026 (29 March,
 25 October), to the second; the policy (per started day, capped, grace);
@@ -14,7 +14,7 @@ import json
 import pytest
 from traitlets.config import Config
 
-from grader_tests import plazos
+from grader_tests.extensiones_nbgrader import plazos
 
 UTC = dt.timezone.utc
 

@@ -19,7 +19,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from grader_tests import bateria, descubrimiento
+from grader_tests.juez import bateria, descubrimiento
 
 from conftest import RAIZ
 

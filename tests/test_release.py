@@ -7,7 +7,7 @@ import pytest
 
 from conftest import RAIZ
 from curso_temporal import copiar_curso, ejecutar, tareas
-from grader_tests import descubrimiento
+from grader_tests.juez import descubrimiento
 from scripts import convenciones
 
 TAREAS = tareas()

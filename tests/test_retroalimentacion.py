@@ -1,6 +1,6 @@
 """The Spanish feedback template reads well (issue 22.8): words wrapped at spaces, no stray score.
 
-``grader_tests/retroalimentacion.py`` renders ``plantillas/retroalimentacion``; here a small
+``grader_tests/extensiones_nbgrader/retroalimentacion.py`` renders ``plantillas/retroalimentacion``; here a small
 graded notebook goes through it without nbgrader.  The browser check of the wrapping, on the
 feedback ``make grade`` writes, is ``tests/navegador/test_8_retroalimentacion.py``.
 """
@@ -11,7 +11,7 @@ import re
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-from grader_tests.retroalimentacion import ExportadorRetroalimentacion
+from grader_tests.extensiones_nbgrader.retroalimentacion import ExportadorRetroalimentacion
 
 
 def _cuaderno():

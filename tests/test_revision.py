@@ -1,4 +1,4 @@
-"""A resubmission never keeps a stale manual grade (grader_tests/revision.py), without kernels.
+"""A resubmission never keeps a stale manual grade (grader_tests/extensiones_nbgrader/revision.py), without kernels.
 
 nbgrader's own ``SaveAutoGrades`` work is done by the course's
 ``GuardarNotasAutomaticas`` on a small notebook whose test cell has no output
@@ -18,7 +18,7 @@ import nbformat
 import pytest
 from traitlets.config import Config
 
-from grader_tests import revision
+from grader_tests.extensiones_nbgrader import revision
 
 TAREA, CUADERNO = "t", "nb"
 

@@ -1,4 +1,4 @@
-"""The output budgets of grader_tests/salida_acotada.py, message by message (no kernel).
+"""The output budgets of grader_tests/caja/salida_acotada.py, message by message (no kernel).
 
 End to end (a real flood graded by nbgrader, the TA's memory): tests/hostiles/c31_salida_torrencial.py.
 """
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import zmq
 
-from grader_tests.cliente import MIME_EVIDENCIA
-from grader_tests.salida_acotada import MARCA, ClienteAcotado, Presupuesto, tamaño
+from grader_tests.en_el_kernel.cliente import MIME_EVIDENCIA
+from grader_tests.caja.salida_acotada import MARCA, ClienteAcotado, Presupuesto, tamaño
 
 MiB = 1024 ** 2
 

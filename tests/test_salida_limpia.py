@@ -1,4 +1,4 @@
-"""No spurious warnings in what a TA sees (grader_tests/salida_limpia.py), at their causes.
+"""No spurious warnings in what a TA sees (grader_tests/extensiones_nbgrader/salida_limpia.py), at their causes.
 
 The course's configuration (nbgrader_config.py) calls ``salida_limpia.aplicar()``
 in every nbgrader process: nbgrader's preprocessors accept nbconvert's
@@ -14,14 +14,14 @@ import warnings
 import nbformat
 from traitlets.config import Config
 
-from grader_tests import salida_limpia
+from grader_tests.extensiones_nbgrader import salida_limpia
 
 salida_limpia.aplicar()
 
 
 def test_los_preprocesadores_de_nbgrader_aceptan_display_data_priority(caplog):
     from nbgrader.preprocessors import ClearHiddenTests
-    from grader_tests.nbgrader_seguro import AvisosEnComentarios
+    from grader_tests.extensiones_nbgrader.nbgrader_seguro import AvisosEnComentarios
     config = Config({"NbConvertBase": {"display_data_priority": ["text/html", "text/plain"]}})
     registro = logging.getLogger("prueba-salida-limpia")
     with caplog.at_level(logging.WARNING):

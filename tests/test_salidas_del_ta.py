@@ -14,10 +14,11 @@ import json
 import pytest
 from nbgrader.api import Gradebook
 
-from grader_tests import archivos_alumno, nbgrader_seguro
+from grader_tests.caja import archivos_alumno
+from grader_tests.comun.legible import legible
+from grader_tests.extensiones_nbgrader import nbgrader_seguro
 from lms import formatos
 from lms.exportadores import NotasCsv
-from scripts import observaciones
 from scripts.calificacion import libro_de_notas
 from scripts.calificacion.ordenes import Nbgrader
 
@@ -26,7 +27,7 @@ ESC = "\x1b"
 
 def test_legible_escapa_control_y_formato_y_respeta_acentos():
     texto = f"x{ESC}[2J{ESC}]0;t\x07\n  otra / tarea: 0\r\t\u202eñá √"
-    limpio = observaciones.legible(texto)
+    limpio = legible(texto)
     assert limpio.isprintable()
     assert limpio == "x\\x1b[2J\\x1b]0;t\\x07\\x0a  otra / tarea: 0\\x0d\\x09\\u202eñá √"
 

@@ -9,7 +9,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from conftest import RAIZ
-from grader_tests.saneamiento import CLAVE, archivos_modificados, nota_de_archivos
+from grader_tests.extensiones_nbgrader.saneamiento import CLAVE, archivos_modificados, nota_de_archivos
 from scripts import observaciones
 
 
@@ -98,7 +98,7 @@ def test_la_salida_se_degrada_en_un_terminal_ascii():
 
 def test_los_flujos_seguidos_se_unen_sin_cambiar_el_orden():
     from nbformat.v4 import new_code_cell, new_output
-    from grader_tests.aislamiento import unir_flujos_seguidos
+    from grader_tests.caja.aislamiento import unir_flujos_seguidos
     celda = new_code_cell("x")
     celda.outputs = [new_output("stream", name="stdout", text="mapas: diferencia"),
                      new_output("stream", name="stdout", text=" 0.0\n"),

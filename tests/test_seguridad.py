@@ -227,14 +227,16 @@ def test_las_trampas_no_consiguieron_nada(lote):
     texto = _salidas(lote["curso"] / "autograded" / "c16_escrituras" / TAREA / hostiles.CUADERNO)
     assert texto.count("ESCRITURA_BLOQUEADA") >= 10
     texto = _salidas(lote["curso"] / "autograded" / "c15_referencia" / TAREA / hostiles.CUADERNO)
-    assert "TRAMPA_FALLIDA import grader_tests.juez" in texto
+    for trusted in ("grader_tests.juez.juez", "grader_tests.juez", "grader_tests.caja.aislamiento",
+                    "grader_tests.extensiones_nbgrader.nbgrader_juez"):
+        assert f"TRAMPA_FALLIDA import {trusted} " in texto, trusted
 
 
 def test_la_referencia_y_el_catalogo_de_cada_ejercicio_son_invisibles_en_el_kernel(lote):
     """In the sandboxed kernel each exercise folder holds only its public files: reference,
     properties, known mistakes, battery and quiz answers can be neither imported nor read."""
-    from grader_tests import descubrimiento
-    from grader_tests.casos import ARCHIVOS_PUBLICOS_DEL_EJERCICIO
+    from grader_tests.juez import descubrimiento
+    from grader_tests.en_el_kernel.casos import ARCHIVOS_PUBLICOS_DEL_EJERCICIO
     texto = _salidas(lote["curso"] / "autograded" / "c15_referencia" / TAREA / hostiles.CUADERNO)
     privados = [m[:-3] for m in descubrimiento.ARCHIVOS_DEL_EJERCICIO if m != "casos.py"]
     assert privados and descubrimiento.nombres_de_ejercicios()
@@ -382,7 +384,7 @@ PICO_MAXIMO = 2 * 1024 ** 3
 
 def test_la_salida_torrencial_se_recorta_al_llegar(lote):
     from scripts.bench_salida import MEDIR, pico
-    from grader_tests.salida_acotada import MARCA
+    from grader_tests.caja.salida_acotada import MARCA
     caso = CASOS["c31_salida_torrencial"]
     alumno, curso = "c31_salida_torrencial", lote["curso"]
     # graded once more alone, in nbgrader's own process, to read that process's peak memory

@@ -1,6 +1,6 @@
 """A cell that runs out of time keeps the student's code and says why (issue 11).
 
-The sandboxed executor (``grader_tests.aislamiento.EjecucionAislada``) runs
+The sandboxed executor (``grader_tests.caja.aislamiento.EjecucionAislada``) runs
 a small notebook with a 3 s limit: a slow solution cell, a slow graded test
 cell and a quick cell after them.  The timed-out cells keep their source,
 metadata and grade_id, show "se agotó el tiempo (3 s)", the test cell scores
@@ -17,8 +17,8 @@ from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
 from conftest import RAIZ
-from grader_tests.aislamiento import EjecucionAislada
-from grader_tests.nbgrader_juez import JuzgarEvidencias
+from grader_tests.caja.aislamiento import EjecucionAislada
+from grader_tests.extensiones_nbgrader.nbgrader_juez import JuzgarEvidencias
 
 pytestmark = pytest.mark.slow
 

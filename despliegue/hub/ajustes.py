@@ -140,7 +140,7 @@ def clave_de_plazos(estado: Path) -> str:
     """The hub's key for students' extension files (hex), created in the state folder (0600) the first time.
 
     The formgrader service names each student's extension file with it
-    (``grader_tests.plazos.ficha_de_alumno``) and the hub gives each student's
+    (``grader_tests.extensiones_nbgrader.plazos.ficha_de_alumno``) and the hub gives each student's
     server only its own name (:func:`ficha_de_alumno`): no student can find
     another's extension.
     """
@@ -162,7 +162,7 @@ def clave_de_plazos(estado: Path) -> str:
 
 
 def ficha_de_alumno(clave_hex: str, curso: str, alumno: str) -> str:
-    """The same name as ``grader_tests.plazos.ficha_de_alumno`` (a test keeps them equal)."""
+    """The same name as ``grader_tests.extensiones_nbgrader.plazos.ficha_de_alumno`` (a test keeps them equal)."""
     import hashlib
     import hmac
     return hmac.new(bytes.fromhex(clave_hex), f"{curso}\0{alumno}".encode("utf-8"), hashlib.sha256).hexdigest()[:40]

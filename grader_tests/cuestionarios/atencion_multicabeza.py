@@ -8,7 +8,7 @@ vectorised form (sections 6, 10 and 11).
 """
 from __future__ import annotations
 
-from grader_tests.quiz import Entero, Opcion, Pregunta, Varias, VerdaderoFalso
+from grader_tests.juez.quiz import Entero, Opcion, Pregunta, Varias, VerdaderoFalso
 
 PREGUNTAS: dict[str, Pregunta] = {
     "comprueba_respuesta_1": Opcion(

@@ -7,7 +7,7 @@ dropping the cosines, summing versus concatenating.
 """
 from __future__ import annotations
 
-from grader_tests.quiz import Entero, Opcion, Pregunta, Varias, VerdaderoFalso
+from grader_tests.juez.quiz import Entero, Opcion, Pregunta, Varias, VerdaderoFalso
 
 PREGUNTAS: dict[str, Pregunta] = {
     "comprueba_respuesta_1": Opcion(

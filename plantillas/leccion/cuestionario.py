@@ -5,7 +5,7 @@ Keyed by the grade_id of each quiz TEST cell in
 """
 from __future__ import annotations
 
-from grader_tests.quiz import Opcion, Pregunta
+from grader_tests.juez.quiz import Opcion, Pregunta
 
 PREGUNTAS: dict[str, Pregunta] = {
     "comprueba_respuesta_1": Opcion(

@@ -1,6 +1,6 @@
 """Before grading: does the sandbox start here?  (``make grade`` grades nobody if it does not.)
 
-The students' code runs inside bubblewrap (``grader_tests/aislamiento.py``).
+The students' code runs inside bubblewrap (``grader_tests/caja/aislamiento.py``).
 Where bubblewrap cannot create its namespaces (a container with the default
 seccomp/AppArmor profile, a kernel without unprivileged user namespaces),
 every kernel would die and every student would get 0 with "el proceso de
@@ -60,7 +60,7 @@ def comprobar(raiz: Path, timeout: float = 60) -> str | None:
         raise AislamientoNoDisponible(
             "No se puede calificar: no está bubblewrap (bwrap), el aislamiento que ejecuta el código de los "
             "alumnos.\n" + QUE_HACER)
-    from grader_tests.aislamiento import KernelAislado
+    from grader_tests.caja.aislamiento import KernelAislado
     caja = KernelAislado(config=_configuracion(raiz))
     caja.raiz = caja.raiz or str(raiz)
     base = Path(raiz) / "autograded"

@@ -2,7 +2,7 @@
 
 The unit of work is nbgrader's own: for each assignment, each worker runs
 ``nbgrader autograde <tarea> --force`` on its students (the others are left
-out through ``grader_tests.nbgrader_seguro``'s ``CURSO_ALUMNOS_EXCLUIDOS``, a
+out through ``grader_tests.extensiones_nbgrader.nbgrader_seguro``'s ``CURSO_ALUMNOS_EXCLUIDOS``, a
 JSON list: nbgrader's ``student_id_exclude`` cannot hold a name with a comma),
 then ``nbgrader autograde
 --student <alumno>`` alone for any of them the batch failed or left ungraded
@@ -73,7 +73,7 @@ class Lote:
         progreso: the progress bars.
 
     The students a worker does not grade are left out of its nbgrader runs
-    through ``grader_tests.nbgrader_seguro`` (``CURSO_ALUMNOS_EXCLUIDOS``), so
+    through ``grader_tests.extensiones_nbgrader.nbgrader_seguro`` (``CURSO_ALUMNOS_EXCLUIDOS``), so
     any folder name works, commas included.
     """
 
@@ -170,7 +170,7 @@ class Lote:
             entrega.avisos = avisos_lote.get(alumno, []) + razones.avisos_de_archivos(entrega.log, tarea).get(alumno, [])
             resultado[alumno] = entrega
         # a resubmission whose old manual grades are held for review gets no feedback until the TA
-        # reviews it (grader_tests.revision; the table says so): left out of this run
+        # reviews it (grader_tests.extensiones_nbgrader.revision; the table says so): left out of this run
         retenidos = self._retenidos(t, tarea, entregas)
         nbgrader = t.nbgrader
         if retenidos:
@@ -189,9 +189,9 @@ class Lote:
         return resultado
 
     def _retenidos(self, t: Trabajador, tarea: str, entregas: list[str]) -> set[str]:
-        """The worker's students whose submission of ``tarea`` is held for review (``grader_tests.revision``)."""
+        """The worker's students whose submission of ``tarea`` is held for review (``grader_tests.extensiones_nbgrader.revision``)."""
         from nbgrader.api import Gradebook
-        from grader_tests import revision
+        from grader_tests.extensiones_nbgrader import revision
         carpeta = str(self.raiz / revision.CARPETA)
         if not (self.raiz / revision.CARPETA / tarea).is_dir():
             return set()

@@ -34,7 +34,7 @@ class Nbgrader:
     def entorno(self) -> dict:
         env = dict(os.environ)
         env.pop("CURSO_ALUMNOS_EXCLUIDOS", None)
-        if self.excluidos is not None:       # grader_tests.nbgrader_seguro leaves these students out
+        if self.excluidos is not None:       # grader_tests.extensiones_nbgrader.nbgrader_seguro leaves these students out
             env["CURSO_ALUMNOS_EXCLUIDOS"] = str(self.excluidos)
         env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
         return env

@@ -59,7 +59,7 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
     respuestas = [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
     if respuestas and all(samples.STUB in c.source for c in respuestas):
         return [f"{ruta.name}: sin contestar (ninguna respuesta escrita)"]
-    from grader_tests.casos import especificacion
+    from grader_tests.en_el_kernel.casos import especificacion
     sin_contestar = {c.metadata.nbgrader.get("grade_id") for c in respuestas if samples.STUB in c.source}
     grupos: dict[str, list[str]] = {}
     for celda in respuestas:
@@ -126,7 +126,7 @@ def cuadernos_ajenos(raiz: Path, alumno: str, tarea: str) -> list[str]:
 
 def avisos_de_archivos(log: str, tarea: str) -> dict[str, list[str]]:
     """Reports about students' files (links, special files, budgets…) in an nbgrader log."""
-    from grader_tests.archivos_alumno import MARCA
+    from grader_tests.caja.archivos_alumno import MARCA
     avisos: dict[str, list[str]] = {}
     for m in re.finditer(rf"{MARCA} de '([^'\n]*)' en '{re.escape(tarea)}': ([^\n]*)", log):
         avisos.setdefault(m[1], []).append(m[2].strip())

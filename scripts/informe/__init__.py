@@ -31,7 +31,7 @@ def generar(raiz: Path, destino: Path | None = None, umbral_error: float = datos
     destino = Path(destino) if destino else raiz / CARPETA_INFORME
     resumenes = [datos.resumir(t, umbral_error, umbral_acierto) for t in datos.leer(raiz)]
     destino.mkdir(parents=True, exist_ok=True)
-    from grader_tests.registro_de_veredictos import nombre_seguro
+    from grader_tests.extensiones_nbgrader.registro_de_veredictos import nombre_seguro
     for resumen in resumenes:
         if nombre_seguro(resumen.tarea):
             pagina.escribir_csvs(resumen, destino / resumen.tarea)
@@ -44,8 +44,8 @@ def generar(raiz: Path, destino: Path | None = None, umbral_error: float = datos
 
 
 def _politica(raiz: Path) -> str:
-    """The course's late policy in one Spanish sentence (``grader_tests.plazos``); empty if unreadable."""
-    from grader_tests import plazos
+    """The course's late policy in one Spanish sentence (``grader_tests.extensiones_nbgrader.plazos``); empty if unreadable."""
+    from grader_tests.extensiones_nbgrader import plazos
     try:
         return plazos.leer(raiz)[1].descripcion()
     except Exception:  # noqa: BLE001 - the report goes on without the sentence

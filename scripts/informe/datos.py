@@ -4,7 +4,7 @@ Sources (nothing is parsed from what a notebook printed):
 
 * the course's gradebook (``libro_de_notas.abrir``: SQLite or PostgreSQL):
   every submission's score and every graded cell's ``auto_score``;
-* the verdict records that ``grader_tests.registro_de_veredictos`` wrote on
+* the verdict records that ``grader_tests.extensiones_nbgrader.registro_de_veredictos`` wrote on
   the trusted side during ``nbgrader autograde``
   (``veredictos/<tarea>/<alumno>/<cuaderno>.json``; ``Veredicto.a_dict``).
 
@@ -113,7 +113,7 @@ class EntregaLeida:
     segundos_tarde: float = 0.0
     prorroga: object = None                  # timedelta, None without an extension
     penalizacion: float = 0.0                # points taken for lateness (nbgrader's late_submission_penalty)
-    pendiente: bool = False                  # held for the TA's review (grader_tests.revision)
+    pendiente: bool = False                  # held for the TA's review (grader_tests.extensiones_nbgrader.revision)
 
     @property
     def juzgada(self) -> bool:
@@ -153,7 +153,7 @@ def _leer_registro(ruta: Path) -> dict | None:
 
 def _celdas_con_error(registro: dict) -> dict[str, str]:
     """The record's ``celdas_con_error``, keeping only well-formed class names."""
-    from grader_tests.registro_de_veredictos import CLAVE_ERRORES, nombre_de_excepcion
+    from grader_tests.extensiones_nbgrader.registro_de_veredictos import CLAVE_ERRORES, nombre_de_excepcion
     errores = registro.get(CLAVE_ERRORES)
     if not isinstance(errores, dict):
         return {}
@@ -163,7 +163,7 @@ def _celdas_con_error(registro: dict) -> dict[str, str]:
 
 def _entrega(raiz: Path, carpeta: Path, tarea: str, entrega) -> EntregaLeida:
     """Read one submission (``notas_en_bloque.EntregaEnBloque``) and its records."""
-    from grader_tests.registro_de_veredictos import nombre_seguro
+    from grader_tests.extensiones_nbgrader.registro_de_veredictos import nombre_seguro
     alumno = entrega.alumno
     leida = EntregaLeida(alumno, float(entrega.puntos), float(entrega.maximo), entregada=entrega.timestamp,
                          plazo=entrega.plazo_efectivo, segundos_tarde=entrega.segundos_tarde,
@@ -271,8 +271,8 @@ def leer(raiz: Path, carpeta: Path | None = None) -> list[TareaLeida]:
         One ``TareaLeida`` per assignment with submissions, by name; submissions by student id;
         ``sin_entrega``: the gradebook's other students (an assignment nobody submitted is left out).
     """
-    from grader_tests import notas_en_bloque, revision
-    from grader_tests.registro_de_veredictos import nombre_seguro
+    from grader_tests.extensiones_nbgrader import notas_en_bloque, revision
+    from grader_tests.extensiones_nbgrader.registro_de_veredictos import nombre_seguro
     from scripts.calificacion import libro_de_notas
     raiz = Path(raiz)
     carpeta = Path(carpeta) if carpeta else raiz / CARPETA_VEREDICTOS
@@ -403,7 +403,7 @@ def _clave_natural(texto: str) -> list:
 @functools.lru_cache(maxsize=None)
 def _especificacion(grade_id: str):
     """The course's specification of a cell (cached: asked once per cell and student)."""
-    from grader_tests.casos import especificacion
+    from grader_tests.en_el_kernel.casos import especificacion
     try:
         return especificacion(grade_id)
     except KeyError:
@@ -412,7 +412,7 @@ def _especificacion(grade_id: str):
 
 @functools.lru_cache(maxsize=None)
 def _descripcion(grade_id: str, propiedad: str | None) -> str:
-    from grader_tests import descubrimiento
+    from grader_tests.juez import descubrimiento
     try:
         return descubrimiento.propiedad(grade_id).descripcion
     except Exception:  # noqa: BLE001 - a cell the course no longer defines: its property's name

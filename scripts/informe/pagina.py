@@ -25,7 +25,7 @@ import html
 from datetime import datetime
 from pathlib import Path
 
-from grader_tests.plazos import duracion, mostrar
+from grader_tests.extensiones_nbgrader.plazos import duracion, mostrar
 from lms.formatos import celda_inerte
 from scripts.informe import graficos
 from scripts.informe.datos import REGLA, SIN_ENTREGA, Resumen, cuenta, porcentaje

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader_tests import bateria, descubrimiento
-from grader_tests.casos import celdas_de
+from grader_tests.juez import bateria, descubrimiento
+from grader_tests.en_el_kernel.casos import celdas_de
 
 EJ = descubrimiento.ejercicio("multi_head")
 referencia = EJ.referencia
@@ -100,7 +100,7 @@ def test_redaccion_de_la_primera_linea_con_un_solo_dos_puntos():
 
 def test_la_robustez_tiene_puntuaciones_de_mas_de_mil():
     """The cell's description and the lesson say «más de mil»: every robustness case has them."""
-    from grader_tests.casos import argumentos
+    from grader_tests.en_el_kernel.casos import argumentos
     from grader_tests.ejercicios.multi_head.errores import _puntuaciones_maximas
     assert "más de mil" in EJ.propiedades["multi_head_robustez"].descripcion
     for caso in celdas_de("multi_head")["multi_head_robustez"].casos_puntuados:
@@ -108,7 +108,7 @@ def test_la_robustez_tiene_puntuaciones_de_mas_de_mil():
 
 
 def test_los_avisos_de_numpy_se_dicen_en_espanol():
-    from grader_tests.propiedades import traducir_aviso
+    from grader_tests.juez.propiedades import traducir_aviso
     assert traducir_aviso("RuntimeWarning: overflow encountered in exp") == (
         "aviso de NumPy: desbordamiento (un resultado demasiado grande: inf) en exp")
     assert traducir_aviso("UserWarning: otra cosa") == "UserWarning: otra cosa"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader_tests import bateria, descubrimiento
+from grader_tests.juez import bateria, descubrimiento
 
 EJ = descubrimiento.ejercicio("positional_encoding")
 referencia = EJ.referencia

@@ -22,8 +22,9 @@ _ejercicios = {ejercicios!r}
 _cuestionarios = {cuestionarios!r}
 _privados = {privados!r}
 _botin = {{}}
-_modulos = ["grader_tests.juez", "grader_tests.propiedades", "grader_tests.diagnostico",
-            "grader_tests.descubrimiento", "grader_tests.bateria"]
+_modulos = ["grader_tests.juez.juez", "grader_tests.juez.propiedades", "grader_tests.juez.diagnostico",
+            "grader_tests.juez.descubrimiento", "grader_tests.juez.bateria", "grader_tests.juez",
+            "grader_tests.caja.aislamiento", "grader_tests.extensiones_nbgrader.nbgrader_juez"]
 _modulos += [f"grader_tests.ejercicios.{{_f}}.{{_m}}" for _f in _ejercicios for _m in _privados]
 _modulos += [f"grader_tests.cuestionarios.{{_c}}" for _c in _cuestionarios]
 for _mod in _modulos:
@@ -41,7 +42,7 @@ for _f in _ejercicios:
 import grader_tests
 _carpetas = {{pathlib.Path(grader_tests.__file__).parent, _raiz / "grader_tests"}}
 for _c in sorted(_carpetas):
-    _archivos = ["juez.py", "descubrimiento.py"] + [f"cuestionarios/{{_q}}.py" for _q in _cuestionarios]
+    _archivos = ["juez/juez.py", "juez/descubrimiento.py", "caja/aislamiento.py"] + [f"cuestionarios/{{_q}}.py" for _q in _cuestionarios]
     for _f in _ejercicios:
         _archivos += [f"ejercicios/{{_f}}/{{_m}}.py" for _m in _privados]
         try:
@@ -72,7 +73,7 @@ for _mod, _m in _botin.items():
 
 def trampa() -> str:
     """The cheat, with the names of every exercise, private module and quiz of the course."""
-    from grader_tests import descubrimiento
+    from grader_tests.juez import descubrimiento
     privados = sorted(m[:-3] for m in descubrimiento.ARCHIVOS_DEL_EJERCICIO if m != "casos.py")
     cuestionarios = sorted(p.stem for p in descubrimiento.CARPETA_CUESTIONARIOS.glob("*.py")
                            if p.stem != "__init__")

@@ -16,8 +16,8 @@ _tarea = pathlib.Path.cwd().name
 _sp = pathlib.Path(np.__file__).parent.parent
 _destinos = [
     _raiz / "grader_tests" / "ejercicios" / "positional_encoding" / "referencia.py", _raiz / "grader_tests" / "nuevo.py",
-    pathlib.Path(grader_tests.__file__).parent / "cliente.py",
-    pathlib.Path(grader_tests.__file__).parent / "juez.py",
+    pathlib.Path(grader_tests.__file__).parent / "en_el_kernel" / "cliente.py",
+    pathlib.Path(grader_tests.__file__).parent / "juez" / "juez.py",
     _raiz / "gradebook.db", _raiz / "nbgrader_config.py",
     _raiz / "source" / _tarea / "codificacion_posicional.ipynb",
     _raiz / "release" / _tarea / "codificacion_posicional.ipynb",

@@ -10,7 +10,7 @@ ESPERADO = "cuestionario"
 RAZON = "Evidencia inválida"
 
 FALSIFICAR = '''
-import grader_tests.cliente as _cliente
+import grader_tests.en_el_kernel.cliente as _cliente
 _recoger = _cliente.recoger_evidencia
 
 

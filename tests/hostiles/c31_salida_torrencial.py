@@ -1,7 +1,7 @@
 """A quiz answer cell prints 600 MB (60 writes of 10 MB) before answering; the answer is right.
 
 The TA's process keeps at most the cell's output budget of it
-(``grader_tests/salida_acotada.py``): the autograded notebook stays small, the
+(``grader_tests/caja/salida_acotada.py``): the autograded notebook stays small, the
 answer written after the flood and everything else is graded (full marks),
 the cell ends with a Spanish note saying its output was cut and the TA table
 says so too.  ``test_seguridad`` grades this student once more alone and

@@ -41,7 +41,7 @@ FALLO = (f"CURSO_EXIGIR_NAVEGADOR=1 exige las pruebas de navegador, pero {FALTAS
 
 def _tareas() -> dict[str, str]:
     """assignment -> notebook file, for every lesson of source/ (found by convention)."""
-    from grader_tests.descubrimiento import lecciones
+    from grader_tests.juez.descubrimiento import lecciones
     return {l.tarea: l.cuaderno.name for l in lecciones(RAIZ)}
 
 

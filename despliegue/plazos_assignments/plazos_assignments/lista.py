@@ -12,7 +12,7 @@ besides nbgrader's fields:
 
 The data come from the exchange: ``<exchange>/<course>/plazos/plazos.json``
 (due dates and policy, published by the formgrader service from the course's
-``nbgrader_config.py``: ``grader_tests/plazos.py``) and, for a student with an
+``nbgrader_config.py``: ``grader_tests/extensiones_nbgrader/plazos.py``) and, for a student with an
 extension, the file named by ``CURSO_PLAZOS_FICHA``, which the hub gives only
 to that student's server.  Everything read is bounded and checked: a missing,
 damaged or huge file means no due date, never an error in the tab.
@@ -104,7 +104,7 @@ def plazos_publicados(raiz_intercambio: str, curso: str, ficha: str | None = Non
 
 
 def fraccion(politica: dict, segundos: float) -> float:
-    """The share of the score the course's policy takes ``segundos`` after the due date (grader_tests.plazos)."""
+    """The share of the score the course's policy takes ``segundos`` after the due date (grader_tests.extensiones_nbgrader.plazos)."""
     if segundos <= politica["gracia_s"]:
         return 0.0
     return min(politica["maximo"], politica["por_dia"] * math.ceil(segundos / 86400))

@@ -3,13 +3,13 @@
 Chosen so that no known mistake can hide: h ≥ 2 with T, h and d_k all
 different, random non-identity W^O, several shapes, a large-score case.  The
 robustness and generality cells end with the main cases of the value cells
-as unscored controls (the control rule, ``grader_tests.propiedades``).
+as unscored controls (the control rule, ``grader_tests.juez.propiedades``).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from grader_tests.casos import Celda
+from grader_tests.en_el_kernel.casos import Celda
 
 ARGUMENTOS = ("X", "Wq", "Wk", "Wv", "Wo", "h")
 

@@ -1,7 +1,7 @@
 """The known mistakes of ``multi_head``, with their Spanish diagnoses (trusted side only).
 
 Each one is a faulty implementation (or variants of it) or a detector; the
-judge names it when the student's result matches (``grader_tests.diagnostico``).
+judge names it when the student's result matches (``grader_tests.juez.diagnostico``).
 Every mistake has a battery file ``bateria/e*.py`` that makes it
 (``# error: <id>``), and ``seccion`` is the heading of lesson 1 to revisit.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
+from grader_tests.juez.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
                                       devuelve_otra_precision, devuelve_subclase, escribe_en_argumentos, iguales,
                                       partes, sin_ejes_de_tamano_1)
 

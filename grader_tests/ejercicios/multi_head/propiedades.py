@@ -6,7 +6,7 @@ returns the pair ``(salida, A)``, float64 arrays of shapes (T, d_model) and
 arithmetic inside passes).  Generalidad (h = 1, h = d_model, T = 1, odd d_k,
 h = 5) is partly checked only at grading time, as the lesson says.
 """
-from grader_tests.propiedades import contrato, no_modifica, resultado, valores
+from grader_tests.juez.propiedades import contrato, no_modifica, resultado, valores
 
 RESULTADO = resultado(("salida", ("T", "d_model")), ("A", ("h", "T", "T")))
 TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}

@@ -1,11 +1,11 @@
 """Inputs of the graded cells of ``positional_encoding`` (lesson 2).  Public: the student's kernel reads it.
 
 The robustness and generality cells end with the main cases of the value
-cell as unscored controls (the control rule, ``grader_tests.propiedades``).
+cell as unscored controls (the control rule, ``grader_tests.juez.propiedades``).
 """
 from __future__ import annotations
 
-from grader_tests.casos import Celda
+from grader_tests.en_el_kernel.casos import Celda
 
 ARGUMENTOS = ("T", "d_model")
 

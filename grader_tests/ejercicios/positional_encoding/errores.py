@@ -1,7 +1,7 @@
 """The known mistakes of ``positional_encoding``, with their Spanish diagnoses (trusted side only).
 
 Each one is a faulty implementation or a detector; the judge names it when
-the student's result matches (``grader_tests.diagnostico``).  Every mistake
+the student's result matches (``grader_tests.juez.diagnostico``).  Every mistake
 has a battery file ``bateria/e*.py`` that makes it (``# error: <id>``), and
 ``seccion`` is the heading of lesson 2 to revisit.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
+from grader_tests.juez.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
                                       devuelve_otra_precision, sin_ejes_de_tamano_1,
                                       devuelve_subclase, iguales)
 

@@ -5,7 +5,7 @@ returns the table PE, a float64 array (T, d_model), compared with
 ``np.allclose(rtol=1e-6, atol=1e-6)`` (angles up to ~1000 rad need float64).
 Generalidad (T = 1, d_model = 2) is partly checked only at grading time.
 """
-from grader_tests.propiedades import contrato, resultado, valores
+from grader_tests.juez.propiedades import contrato, resultado, valores
 
 RESULTADO = resultado(("PE", ("T", "d_model")))
 TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}

@@ -3,13 +3,13 @@
 (Template of ``make leccion``: the inputs of the example exercise, the scaled
 scores Q Kᵀ / √d_k.)  The main cases have T ≠ d_k and d_k > 1 (a missing
 scale cannot hide); the generality cell ends with the main cases of the value
-cell as unscored controls (the control rule, ``grader_tests.propiedades``).
+cell as unscored controls (the control rule, ``grader_tests.juez.propiedades``).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from grader_tests.casos import Celda
+from grader_tests.en_el_kernel.casos import Celda
 
 ARGUMENTOS = ("Q", "K")
 

@@ -5,7 +5,7 @@ Each one has a battery file ``bateria/e*.py`` that makes it (``# error: <id>``);
 """
 from __future__ import annotations
 
-from grader_tests.diagnostico import ErrorConocido
+from grader_tests.juez.diagnostico import ErrorConocido
 
 
 def _sin_escala(Q, K):

@@ -4,7 +4,7 @@ The contract (lesson @@NUMERO@@, exercise): ``@@FUNCION@@(Q, K)`` returns S,
 a float64 array (T, T), compared with ``np.allclose(rtol=1e-6, atol=1e-6)``.
 Generalidad (T = 1, d_k = 1) is partly checked only at grading time.
 """
-from grader_tests.propiedades import contrato, resultado, valores
+from grader_tests.juez.propiedades import contrato, resultado, valores
 
 RESULTADO = resultado(("S", ("T", "T")))
 TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}

@@ -4,7 +4,7 @@ Registered for every server of the hub by ``nbgrader_config.py`` next to this
 file (``c.ExchangeFactory.submit``).  nbgrader's own submit lets anyone write
 an entry under any name (``--student``) and leaves the entry writable by
 everyone (0777).  The TA's collect refuses an entry whose owner is not the
-student it names (``grader_tests/intercambio.py``), so here a student is told
+student it names (``grader_tests/extensiones_nbgrader/intercambio.py``), so here a student is told
 so before anything is written, and their entry is theirs alone:
 
 * ``--student <otro>`` is refused with a Spanish reason (the submission would

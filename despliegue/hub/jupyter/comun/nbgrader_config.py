@@ -33,7 +33,7 @@ c.Exchange.root = os.environ.get("CURSO_HUB_INTERCAMBIO", "/srv/nbgrader/exchang
 c.Exchange.path_includes_course = True
 
 # Submit only as oneself, the entry writable by its author alone (entrega_honesta.py); the TA's
-# collect refuses entries whose owner is not the student they name (grader_tests/intercambio.py).
+# collect refuses entries whose owner is not the student they name (grader_tests/extensiones_nbgrader/intercambio.py).
 c.ExchangeFactory.submit = "entrega_honesta.EntregaHonesta"
 
 # Validate: the limits of the course's grading (source/<tarea>/nbgrader_config.py).
@@ -44,7 +44,7 @@ c.Validator.Execute.extra_arguments = [
     "--IPKernelApp.exec_lines=import sys; sys.stderr.name = 'stdout'",
 ]
 
-# Timestamps nbgrader reads back exactly (grader_tests/plazos.py, zona_de_marcas_segura).
+# Timestamps nbgrader reads back exactly (grader_tests/extensiones_nbgrader/plazos.py, zona_de_marcas_segura).
 c.Exchange.timezone = "UTC"
 
 # The Assignments tab with each assignment's due date and the student's delay (issue 21).

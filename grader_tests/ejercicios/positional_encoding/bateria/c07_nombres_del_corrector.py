@@ -10,16 +10,14 @@ def trampa(*args, **kwargs):
 
 
 # --- nombres públicos de grader_tests (scripts/nombres_del_corrector.py) ---
-aislamiento = archivos_alumno = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = \
-    ArraySubclase = bateria = CARPETA_EJERCICIOS = casos = Celda = CELDAS = celdas_de = cliente = \
-    corregir = cuestionarios = describir_caso = descubrimiento = deserializar = diagnostico = \
-    ejercicio_de = ejercicios = Especificacion = especificacion = especificaciones = evidencia = \
-    explorables_en_comentarios = formgrader_seguro = grader_tests = html_seguro = intercambio = juez = \
-    lanzador_caja = limites_kernel = MAX_ELEMENTOS = MAX_LONGITUD = MAX_PROFUNDIDAD = MAX_TEXTO = \
-    MIME_EVIDENCIA = modulo_de_casos = nbgrader_juez = nbgrader_seguro = nombres_de_argumentos = \
-    nombres_de_ejercicios = notas_en_bloque = Otro = plazos = PREFIJO_QUIZ = propiedades = quiz = \
-    recoger_evidencia = registro_de_veredictos = retroalimentacion = revision = salida_acotada = \
-    salida_limpia = saneamiento = serializacion = serializar = veredicto = VERSION = trampa
+ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = ArraySubclase = caja = CARPETA = \
+    CARPETA_EJERCICIOS = casos = Celda = CELDAS = celdas_de = cliente = comun = corregir = cuestionarios \
+    = describir_caso = deserializar = ejercicio_de = ejercicios = en_el_kernel = Especificacion = \
+    especificacion = especificaciones = extensiones_nbgrader = grader_tests = juez = MAX_ELEMENTOS = \
+    MAX_LONGITUD = MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = modulos_publicos = \
+    MODULOS_PUBLICOS_DEL_MOTOR = nombres_de_argumentos = nombres_de_ejercicios = Otro = PAQUETE_RAIZ = \
+    PREFIJO_QUIZ = publicar_evidencia = recoger_evidencia = serializacion = serializar = VERSION = \
+    trampa
 # --- fin de los nombres públicos ---
 
 

@@ -14,10 +14,10 @@ import glob
 import os
 
 from . import descubrimiento, propiedades
-from .casos import especificacion
+from ..en_el_kernel.casos import especificacion
 from .propiedades import Llamada
 from .quiz import Pregunta
-from .serializacion import deserializar
+from ..en_el_kernel.serializacion import deserializar
 from .veredicto import Veredicto
 
 

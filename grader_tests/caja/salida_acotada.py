@@ -41,7 +41,7 @@ from nbformat.notebooknode import from_dict
 from traitlets import Integer
 from traitlets.config import LoggingConfigurable
 
-from .cliente import MIME_EVIDENCIA
+from ..en_el_kernel.cliente import MIME_EVIDENCIA
 
 MiB = 1024 ** 2
 MARCA = "curso_salida_recortada"     # output metadata of the note (scripts/observaciones.py)

@@ -4,7 +4,7 @@ Public by design (kernel-safe): the inputs are not secret, the expected
 values are.  Every exercise lives in its own folder,
 ``grader_tests/ejercicios/<function>/``, whose ``casos.py`` is the only file
 of that folder the student's kernel may see (with an empty ``__init__.py``;
-``aislamiento.MODULOS_PUBLICOS``).  It declares:
+``en_el_kernel.modulos_publicos``).  It declares:
 
 ``ARGUMENTOS``
     the names of the function's parameters, in order (``("X", "Wq", …)``);
@@ -35,8 +35,10 @@ import keyword
 import os
 from dataclasses import dataclass, field
 
-CARPETA_EJERCICIOS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ejercicios")
-# the only files of an exercise folder the student's kernel may see (aislamiento.MODULOS_PUBLICOS)
+# this layer lives in grader_tests/en_el_kernel/; the exercises in grader_tests/ejercicios/
+PAQUETE_RAIZ = __package__.rpartition(".")[0]
+CARPETA_EJERCICIOS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ejercicios")
+# the only files of an exercise folder the student's kernel may see (en_el_kernel.modulos_publicos)
 ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ("__init__.py", "casos.py")
 PREFIJO_QUIZ = "comprueba_"
 
@@ -121,7 +123,7 @@ def modulo_de_casos(funcion: str):
     """
     if funcion not in nombres_de_ejercicios():
         raise KeyError(f"no hay ningún ejercicio {funcion!r} (grader_tests/ejercicios/{funcion}/casos.py)")
-    return importlib.import_module(f"{__package__}.ejercicios.{funcion}.casos")
+    return importlib.import_module(f"{PAQUETE_RAIZ}.ejercicios.{funcion}.casos")
 
 
 @functools.lru_cache(maxsize=None)

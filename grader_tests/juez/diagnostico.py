@@ -38,7 +38,7 @@ from typing import Callable
 
 import numpy as np
 
-from .serializacion import ArraySubclase, Otro
+from ..en_el_kernel.serializacion import ArraySubclase, Otro
 from .veredicto import Diagnostico
 
 TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}

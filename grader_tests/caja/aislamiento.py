@@ -10,8 +10,8 @@ the kernel command in Debian's ``bubblewrap``:
   the course root is replaced by an empty folder in which only three things
   reappear: the submission's own
   autograded folder (as a copy in memory, below), the virtual environment (read-only) and the
-  kernel-safe part of ``grader_tests`` (``MODULOS_PUBLICOS``: ``cliente``,
-  ``casos``, ``serializacion`` and each exercise's ``casos.py``; never an
+  kernel-safe part of ``grader_tests`` (``MODULOS_PUBLICOS``: the package's
+  ``__init__.py``, the folder ``en_el_kernel/`` and each exercise's ``casos.py``; never an
   exercise's reference, properties, known mistakes or battery, nor the quiz
   answers).  The gradebook, ``source/``, ``release/``, ``submitted/`` and the
   other students' folders do not exist for the student's code;
@@ -84,28 +84,13 @@ from nbgrader.preprocessors import Execute
 from nbgrader import utils as nbgrader_utils
 from traitlets import Bool, DottedObjectName, Float, Integer, Type, Unicode
 
-from . import casos, limites_kernel
+from ..en_el_kernel import modulos_publicos
+from . import limites_kernel
 from .salida_acotada import ClienteAcotado, Presupuesto
 
-PAQUETE = Path(__file__).resolve().parent
-# what the student's kernel may import from grader_tests: the engine's kernel side and, by
-# convention, ``__init__.py`` and ``casos.py`` of each exercise folder (``casos``); never an
-# exercise's reference, properties, known mistakes or battery, nor the quiz answers
-MODULOS_PUBLICOS_DEL_MOTOR = ("__init__.py", "cliente.py", "casos.py", "serializacion.py")
-
-
-def modulos_publicos() -> tuple[str, ...]:
-    """The files of ``grader_tests`` the kernel sees, relative to the package (existing files only)."""
-    publicos = list(MODULOS_PUBLICOS_DEL_MOTOR)
-    if (PAQUETE / "ejercicios" / "__init__.py").is_file():
-        publicos.append("ejercicios/__init__.py")
-    for funcion in casos.nombres_de_ejercicios():
-        for nombre in casos.ARCHIVOS_PUBLICOS_DEL_EJERCICIO:
-            if (PAQUETE / "ejercicios" / funcion / nombre).is_file():
-                publicos.append(f"ejercicios/{funcion}/{nombre}")
-    return tuple(publicos)
-
-
+PAQUETE = Path(__file__).resolve().parent.parent          # grader_tests/ (this layer is caja/)
+# what the student's kernel may import from grader_tests: the files of en_el_kernel/ and,
+# by convention, ``__init__.py`` and ``casos.py`` of each exercise folder
 MODULOS_PUBLICOS = modulos_publicos()
 
 
@@ -149,7 +134,7 @@ ENTREGA_DENTRO = DENTRO + "/entrega"          # read-only view of the submission
 CONEXION_DENTRO = DENTRO + "/kernel.json"     # the kernel's connection file (read-only)
 IPC_DENTRO = DENTRO + "/ipc"                  # the kernel's ZeroMQ sockets; the TA reaches them via /proc/PID/root
 LANZADOR_DENTRO = DENTRO + "/lanzador.py"
-LANZADOR = PAQUETE / "lanzador_caja.py"
+LANZADOR = Path(__file__).resolve().parent / "lanzador_caja.py"
 DENTRO_MAXIMO = 4 * 1024 ** 2                 # bytes of DENTRO (a few sockets)
 DISPOSITIVOS = ("null", "zero", "full", "random", "urandom")
 # what bubblewrap keeps for the launcher as root: mount, chown its folders, read the submission,
@@ -246,7 +231,7 @@ class KernelAislado(AsyncKernelManager):
     intervalo_vigilancia = Float(
         0.1, help="Seconds between two measurements of the tree's memory when there is no cgroup.").tag(config=True)
     # its sockets refuse giant messages and queue few (salida_acotada)
-    client_class = DottedObjectName("grader_tests.salida_acotada.ClienteAcotado")
+    client_class = DottedObjectName("grader_tests.caja.salida_acotada.ClienteAcotado")
     client_factory = Type(ClienteAcotado, klass=ClienteAcotado)
 
     _carpeta_privada: str | None = None
@@ -277,7 +262,7 @@ class KernelAislado(AsyncKernelManager):
             # inside the sandbox those folders hold only the public modules
             "PYTHONPATH": os.pathsep.join(sorted({os.path.dirname(p) for p in paquetes_visibles()})),
         }
-        # nbgrader tells the hidden tests which step runs them (grader_tests.cliente)
+        # nbgrader tells the hidden tests which step runs them (grader_tests.en_el_kernel.cliente)
         if os.environ.get("NBGRADER_EXECUTION") in ("autograde", "validate"):
             entorno["NBGRADER_EXECUTION"] = os.environ["NBGRADER_EXECUTION"]
         return entorno

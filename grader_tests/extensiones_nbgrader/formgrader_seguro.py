@@ -43,10 +43,10 @@ from datetime import datetime
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader
 from tornado import web
 
-from . import archivos_alumno as aa
+from ..caja import archivos_alumno as aa
 
 VERSION_PROBADA = "0.9.6"
-RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RAIZ = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLANTILLAS = os.path.join(RAIZ, "plantillas", "formgrader")
 PAGINAS = os.path.join(PLANTILLAS, "paginas")
 ESTATICOS = os.path.join(PLANTILLAS, "static")
@@ -388,7 +388,7 @@ def aplicar() -> None:
     if nbgrader.__version__ != VERSION_PROBADA:
         import logging
         logging.getLogger("nbgrader").warning(
-            "grader_tests.formgrader_seguro se probó con nbgrader %s y este es %s: revisa lo que "
+            "grader_tests.extensiones_nbgrader.formgrader_seguro se probó con nbgrader %s y este es %s: revisa lo que "
             "reemplaza.", VERSION_PROBADA, nbgrader.__version__)
     for clase, nombre, nuevo in ((FormgradeExtension, "init_tornado_settings", _init_tornado_settings),
                                  (FormgradeExtension, "init_handlers", _init_handlers),

@@ -23,7 +23,7 @@ The course's policy (README, «Entregas nuevas y notas a mano»):
 * Until then, nothing about that submission goes to the student:
   ``generate_feedback`` refuses it (:class:`ComprobarRevision`, also from
   formgrader's buttons), ``release_feedback`` does not publish it
-  (``grader_tests.intercambio``), the LMS exports leave it blank, and the
+  (``grader_tests.extensiones_nbgrader.intercambio``), the LMS exports leave it blank, and the
   ``make grade`` table and ``grades.csv`` say «pendiente de revisión».
 
 :class:`GuardarNotasAutomaticas` replaces nbgrader's ``SaveAutoGrades`` in the
@@ -95,7 +95,7 @@ def _puntos(x) -> str:
 def _objetivo(grade_id: str) -> str | None:
     """The answer cell a test cell grades (``multi_head_salida`` → ``multi_head``), when the course knows it."""
     try:
-        from .casos import especificacion
+        from ..en_el_kernel.casos import especificacion
         return especificacion(grade_id).objetivo
     except Exception:  # noqa: BLE001 - a cell the course does not define: no objective
         return None

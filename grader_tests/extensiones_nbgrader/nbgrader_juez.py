@@ -19,13 +19,13 @@ from nbformat.notebooknode import NotebookNode, from_dict
 from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from . import juez, propiedades
-from .casos import especificacion
-from .evidencia import EvidenciaInvalida, comprobar
-from .cliente import MIME_EVIDENCIA
+from ..juez import juez, propiedades
+from ..en_el_kernel.casos import especificacion
+from ..juez.evidencia import EvidenciaInvalida, comprobar
+from ..en_el_kernel.cliente import MIME_EVIDENCIA
 from .saneamiento import NOTA_CELDA_EDITADA, celda_editada
 from .registro_de_veredictos import CLAVE as CLAVE_VEREDICTOS, CLAVE_ERRORES, nombre_de_excepcion
-from .veredicto import Veredicto
+from ..juez.veredicto import Veredicto
 
 MOTIVOS_ERROR = {
     "CellTimeoutError": "se agotó el tiempo de ejecución de la celda (¿un bucle infinito?)",

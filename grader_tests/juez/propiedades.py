@@ -61,8 +61,8 @@ from typing import Callable
 import numpy as np
 
 from . import diagnostico
-from .casos import describir_caso
-from .serializacion import ArraySubclase, Otro, deserializar
+from ..en_el_kernel.casos import describir_caso
+from ..en_el_kernel.serializacion import ArraySubclase, Otro, deserializar
 from .veredicto import Diagnostico, ResultadoCaso, Veredicto
 
 
@@ -398,7 +398,7 @@ def _reconocer(propiedad: Propiedad, llamada: Llamada) -> list[Diagnostico]:
 # Cases whose every value was right in a value cell of the notebook being judged (the control
 # rule assumes a function gives the same on the same inputs: a function that is right there and
 # wrong on the same inputs among a robustness cell's controls is not excused).  Judging happens
-# cell after cell in notebook order; ``grader_tests.nbgrader_juez`` calls ``empezar_cuaderno``.
+# cell after cell in notebook order; ``grader_tests.extensiones_nbgrader.nbgrader_juez`` calls ``empezar_cuaderno``.
 _ACERTADOS: set[tuple[str, str]] = set()
 
 NOTA_NO_DETERMINISTA = ("Con las mismas entradas que en las celdas de valores, tu función devolvió aquí "

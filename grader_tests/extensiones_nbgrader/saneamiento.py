@@ -37,7 +37,8 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
-from . import archivos_alumno
+from ..caja import archivos_alumno
+from ..comun.legible import legible
 
 # cell metadata this course adds (never read from a student's notebook: set here)
 CLAVE = "curso_atencion"

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .serializacion import MAX_ELEMENTOS
+from ..en_el_kernel.serializacion import MAX_ELEMENTOS
 
 MAX_NODOS = 20_000
 MAX_PROFUNDIDAD = 16

@@ -2,7 +2,7 @@
 
 Each question knows its correct answer, how to read what a student typed and
 the explanation shown in the feedback.  Answers are judged on the trusted side
-(see ``grader_tests.juez``), so the correct options never enter the student's
+(see ``grader_tests.juez.juez``), so the correct options never enter the student's
 kernel during autograding.  Each notebook's questions live in
 ``grader_tests/cuestionarios/<notebook>.py``.
 

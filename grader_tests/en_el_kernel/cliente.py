@@ -10,7 +10,7 @@ exercise's ``grader_tests/ejercicios/<function>/casos.py``, found through
 ``casos``), captures everything it prints or warns, and publishes the results
 as *evidence*: a display output with the MIME type ``MIME_EVIDENCIA``.  It never
 compares anything.  Under ``nbgrader autograde`` the trusted preprocessor
-``grader_tests.nbgrader_juez.JuzgarEvidencias`` reads that evidence outside
+``grader_tests.extensiones_nbgrader.nbgrader_juez.JuzgarEvidencias`` reads that evidence outside
 the student's process, computes the reference, and replaces the cell's output
 with the Spanish verdict and the score.
 

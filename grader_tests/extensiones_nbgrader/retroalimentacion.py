@@ -21,7 +21,7 @@ import os
 from nbconvert.exporters import HTMLExporter
 from traitlets import default
 
-PLANTILLAS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plantillas")
+PLANTILLAS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "plantillas")
 PLANTILLA = "retroalimentacion"
 
 

@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from traitlets import Integer
 from traitlets.config import LoggingConfigurable
 
+from ..comun.legible import legible
+
 # log lines carrying a report about a student's files start with this
 MARCA = "Archivos de la entrega"
 # nbgrader's own files in a submission (written by `nbgrader submit`)
@@ -76,13 +78,6 @@ class PresupuestoEntrega(LoggingConfigurable):
         2 * 1024 ** 2, help="Total size of the student files copied into feedback/, bytes.").tag(config=True)
     archivo_comentarios = Integer(
         512 * 1024, help="Largest student file copied into feedback/, bytes.").tag(config=True)
-
-
-def nombre_legible(ruta: str, limite: int = 100) -> str:
-    """``ruta`` safe to print in a log, a table or HTML-escaped text: no control characters."""
-    texto = "".join(c if c.isprintable() and not 0xD800 <= ord(c) <= 0xDFFF else f"\\x{ord(c) & 0xFF:02x}"
-                    for c in ruta)
-    return texto if len(texto) <= limite else texto[: limite - 1] + "…"
 
 
 def tipo_de(modo: int, enlaces: int = 1) -> str | None:
@@ -265,7 +260,7 @@ def _resumen_descartes(descartadas: list[Entrada], max_entradas: int, max_bytes:
     partes = [f"{len(archivos)} archivo{'s' if len(archivos) != 1 else ''} ({_mib(bytes_)})"]
     if carpetas:
         partes.append(f"{carpetas} carpeta{'s' if carpetas != 1 else ''}")
-    ejemplos = ", ".join(nombre_legible(e.ruta, 40) for e in descartadas[:3])
+    ejemplos = ", ".join(legible(e.ruta, 40) for e in descartadas[:3])
     return (f"se descartaron {' y '.join(partes)} por superar el límite {donde} "
             f"({max_entradas} archivos y carpetas, {_mib(max_bytes)}): {ejemplos}"
             + (", …" if len(descartadas) > 3 else ""))
@@ -284,16 +279,16 @@ def sanear(carpeta: str, presupuesto: PresupuestoEntrega, propios: set[str] = fr
     recorrido = recorrer(carpeta)
     for entrada, motivo in recorrido.prohibidas:
         _quitar(carpeta, entrada.ruta)
-        avisos.append(f"se ignoró {motivo}: {nombre_legible(entrada.ruta)}")
+        avisos.append(f"se ignoró {motivo}: {legible(entrada.ruta, 100)}")
     for entrada in recorrido.profundas:
         _quitar(carpeta, entrada.ruta)
         avisos.append(f"se ignoró una carpeta anidada a más de {PROFUNDIDAD_MAXIMA} niveles: "
-                      f"{nombre_legible(entrada.ruta)}")
+                      f"{legible(entrada.ruta, 100)}")
     restantes = []
     for entrada in recorrido.entradas:
         if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
             _quitar(carpeta, entrada.ruta)
-            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {nombre_legible(entrada.ruta)}")
+            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {legible(entrada.ruta, 100)}")
         else:
             restantes.append(entrada)
     _, descartadas = elegir(restantes, presupuesto.archivos, presupuesto.bytes_totales, propios)
@@ -492,19 +487,19 @@ def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, igno
         avisos.append(f"la entrega tiene más de {MULTIPLO_RECORRIDO * presupuesto.archivos} archivos y carpetas: "
                       "sólo se miraron esos")
     for entrada, motivo in recorrido.prohibidas:
-        avisos.append(f"se ignoró {motivo}: {nombre_legible(entrada.ruta)}")
+        avisos.append(f"se ignoró {motivo}: {legible(entrada.ruta, 100)}")
     for entrada in recorrido.profundas:
         avisos.append(f"se ignoró una carpeta anidada a más de {PROFUNDIDAD_MAXIMA} niveles: "
-                      f"{nombre_legible(entrada.ruta)}")
+                      f"{legible(entrada.ruta, 100)}")
     candidatas = []
     for entrada in recorrido.entradas:
         if excluir(entrada.ruta):
             continue
         if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
-            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {nombre_legible(entrada.ruta)}")
+            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {legible(entrada.ruta, 100)}")
             continue
         if dueño is not None and not entrada.es_carpeta and entrada.st.st_uid != dueño:
-            avisos.append(f"se ignoró un archivo de otra cuenta: {nombre_legible(entrada.ruta)}")
+            avisos.append(f"se ignoró un archivo de otra cuenta: {legible(entrada.ruta, 100)}")
             continue
         candidatas.append(entrada)
     guardadas, descartadas = elegir(candidatas, presupuesto.archivos, presupuesto.bytes_totales, propios)
@@ -521,7 +516,7 @@ def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, igno
             avisos.append(f"{len(fuera)} archivo{'s' if len(fuera) != 1 else ''} de la entrega no se "
                           f"copia{'n' if len(fuera) != 1 else ''} a los comentarios (sólo van los de la tarea "
                           f"y hasta {presupuesto.archivos_comentarios} archivos pequeños del alumno): "
-                          + ", ".join(nombre_legible(e.ruta, 40) for e in fuera[:3])
+                          + ", ".join(legible(e.ruta, 40) for e in fuera[:3])
                           + (", …" if len(fuera) > 3 else ""))
         guardadas = fijos + pequeñas
     os.makedirs(destino, exist_ok=True)
@@ -538,18 +533,18 @@ def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, igno
                     os.mkdir(objetivo, 0o755)
                 carpetas.add(entrada.ruta)
             except OSError:
-                avisos.append(f"no se pudo crear la carpeta {nombre_legible(entrada.ruta)}")
+                avisos.append(f"no se pudo crear la carpeta {legible(entrada.ruta, 100)}")
             continue
         try:
             fd = abrir_relativo(raiz, entrada.ruta, dueño)
         except OSError as exc:
-            avisos.append(f"no se copió {nombre_legible(entrada.ruta)} (cambió durante la copia: "
+            avisos.append(f"no se copió {legible(entrada.ruta, 100)} (cambió durante la copia: "
                           f"{exc.strerror or exc})")
             continue
         try:
             escribir_atomico(objetivo, lambda salida: _copiar_contenido(fd, salida, tamaño_de(entrada.st)))
         except OSError as exc:
-            avisos.append(f"no se copió {nombre_legible(entrada.ruta)} ({exc.strerror or exc})")
+            avisos.append(f"no se copió {legible(entrada.ruta, 100)} ({exc.strerror or exc})")
         finally:
             os.close(fd)
     return avisos

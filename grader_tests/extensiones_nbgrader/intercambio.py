@@ -45,7 +45,8 @@ from nbgrader.utils import notebook_hash, parse_utc
 from traitlets import Bool, Dict, Integer, Unicode
 from traitlets.config import LoggingConfigurable
 
-from . import archivos_alumno as aa
+from ..caja import archivos_alumno as aa
+from ..comun.legible import legible
 
 MARCA_INTERCAMBIO = "Intercambio"          # log lines about an inbound entry start with this
 FORMATO_FECHA = "%Y-%m-%d %H:%M:%S.%f UTC"  # nbgrader's own timestamp format, in UTC
@@ -239,7 +240,7 @@ class RecogerSeguro(ExchangeCollect):
     def _preguntar_lista(self, alumno: str) -> str | None:
         if self._lista is None or alumno in self._lista:
             return None
-        fuera = (f"«{aa.nombre_legible(alumno)}» no está en la lista de clase (nbgrader db student import o "
+        fuera = (f"«{legible(alumno, 100)}» no está en la lista de clase (nbgrader db student import o "
                  "Manage Students)")
         from nbgrader.auth.jupyterhub import JupyterHubAuthPlugin, _query_jupyterhub_api
         plugin = getattr(self.authenticator, "plugin", None)
@@ -271,16 +272,16 @@ class RecogerSeguro(ExchangeCollect):
             return entrada
         entrada.alumno, texto_fecha = partes
         if not id_valido(entrada.alumno):
-            entrada.motivo = f"«{aa.nombre_legible(entrada.alumno, 40)}» no vale como identificador de alumno"
+            entrada.motivo = f"«{legible(entrada.alumno, 40)}» no vale como identificador de alumno"
             entrada.alumno = None
             return entrada
         if not stat.S_ISDIR(st.st_mode):
             entrada.motivo = f"no es una carpeta (es {aa.tipo_de(st.st_mode) or 'un archivo'})"
             return entrada
         if self.comprobar_dueño and entrada.dueño != entrada.alumno:
-            quien = f"la cuenta «{aa.nombre_legible(entrada.dueño)}»" if entrada.dueño else \
+            quien = f"la cuenta «{legible(entrada.dueño, 100)}»" if entrada.dueño else \
                 f"el uid {st.st_uid}, que no es de nadie de la clase"
-            entrada.motivo = (f"suplantación: dice ser de «{aa.nombre_legible(entrada.alumno)}» pero la creó "
+            entrada.motivo = (f"suplantación: dice ser de «{legible(entrada.alumno, 100)}» pero la creó "
                               f"{quien}")
             return entrada
         fuera = self._en_lista(entrada.alumno)
@@ -289,7 +290,7 @@ class RecogerSeguro(ExchangeCollect):
             return entrada
         fecha = leer_fecha(texto_fecha)
         if fecha is None:
-            entrada.motivo = f"fecha ilegible («{aa.nombre_legible(texto_fecha, 40)}»)"
+            entrada.motivo = f"fecha ilegible («{legible(texto_fecha, 40)}»)"
             return entrada
         if fecha > self._ahora + datetime.timedelta(seconds=self.margen_futuro):
             entrada.motivo = (f"fecha en el futuro ({fecha:%Y-%m-%d %H:%M} UTC; ahora son las "
@@ -360,7 +361,7 @@ class RecogerSeguro(ExchangeCollect):
         self._rechazadas.append(entrada)
         if len(self._rechazadas) <= self.max_avisos:
             self.log.error("%s: entrada rechazada «%s»: %s; no se recoge", MARCA_INTERCAMBIO,
-                           aa.nombre_legible(entrada.nombre, 160), entrada.motivo)
+                           legible(entrada.nombre, 160), entrada.motivo)
 
     # ------------------------------------------------------------------ copy
     def do_copy(self, src, dest, log=None, entrada: Entrada | None = None):
@@ -372,13 +373,13 @@ class RecogerSeguro(ExchangeCollect):
         try:
             fd = aa._abrir_carpeta(os.path.basename(src), self._fd_inbound)
         except OSError as exc:
-            self.log.error("%s de '%s' en '%s': no se recoge: %s", aa.MARCA, aa.nombre_legible(alumno), tarea,
+            self.log.error("%s de '%s' en '%s': no se recoge: %s", aa.MARCA, legible(alumno, 100), tarea,
                            exc.strerror or exc)
             return False
         try:
             if uid is not None and os.fstat(fd).st_uid != uid:
                 self.log.error("%s: la entrada «%s» cambió de dueño durante la recogida: no se recoge",
-                               MARCA_INTERCAMBIO, aa.nombre_legible(os.path.basename(src)))
+                               MARCA_INTERCAMBIO, legible(os.path.basename(src), 100))
                 return False
             avisos = aa.copiar_entrega(fd, dest, presupuesto, ignorar=list(self.coursedir.ignore), dueño=uid)
         finally:
@@ -387,7 +388,7 @@ class RecogerSeguro(ExchangeCollect):
             # the date collect validated, not the one the student wrote in timestamp.txt
             texto = entrada.fecha.strftime(FORMATO_FECHA)
             aa.escribir_atomico(os.path.join(dest, "timestamp.txt"), lambda f: os.write(f, texto.encode()))
-        aa.registrar(dest, avisos, self.log, aa.nombre_legible(alumno), tarea)
+        aa.registrar(dest, avisos, self.log, legible(alumno, 100), tarea)
         return True
 
     def copy_files(self):
@@ -407,10 +408,10 @@ class RecogerSeguro(ExchangeCollect):
                 if entrada.nota:
                     notas.append(entrada)
                     self.log.warning("%s: entrada «%s»: %s", MARCA_INTERCAMBIO,
-                                     aa.nombre_legible(entrada.nombre, 160), entrada.nota)
+                                     legible(entrada.nombre, 160), entrada.nota)
             except Exception as exc:  # noqa: BLE001 - one student's broken entry stops nobody else
                 self.log.error("%s de '%s' en '%s': no se pudo recoger (%s)", aa.MARCA,
-                               aa.nombre_legible(alumno), tarea, exc)
+                               legible(alumno, 100), tarea, exc)
         for (dueño, uid), n in self._resumen_de_sobrantes().items():
             self.log.error("%s: y %d entrada%s rechazada%s más de %s (no se detallan)", MARCA_INTERCAMBIO, n,
                            "s" if n != 1 else "", "s" if n != 1 else "", self._quien(dueño, uid))
@@ -431,7 +432,7 @@ class RecogerSeguro(ExchangeCollect):
 
     @staticmethod
     def _quien(dueño: str | None, uid: int | None) -> str:
-        return f"la cuenta «{aa.nombre_legible(dueño)}»" if dueño else f"el uid {uid}"
+        return f"la cuenta «{legible(dueño, 100)}»" if dueño else f"el uid {uid}"
 
     def _copiar_una(self, alumno: str, entrada: Entrada) -> bool:
         tarea = self.coursedir.assignment_id
@@ -475,7 +476,7 @@ class RecogerSeguro(ExchangeCollect):
         lineas = []
         for e in self._rechazadas[: self.max_avisos]:
             implicados = [a for a in dict.fromkeys([e.dueño, e.alumno]) if a]
-            lineas.append({"alumnos": implicados, "texto": f"entrada «{aa.nombre_legible(e.nombre, 160)}» "
+            lineas.append({"alumnos": implicados, "texto": f"entrada «{legible(e.nombre, 160)}» "
                                                            f"rechazada en la recogida: {e.motivo}"})
         for (dueño, uid), n in self._resumen_de_sobrantes().items():
             lineas.append({"alumnos": [dueño] if dueño else [],
@@ -543,7 +544,7 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
                 continue
             if alumno in retenidos:
                 self.log.error("%s de '%s' en '%s': no se publican los comentarios: %s", aa.MARCA,
-                               aa.nombre_legible(alumno), self.coursedir.assignment_id, retenidos[alumno])
+                               legible(alumno, 100), self.coursedir.assignment_id, retenidos[alumno])
                 continue
             carpeta = os.path.dirname(html)
             try:
@@ -551,8 +552,8 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
             except Exception as exc:  # noqa: BLE001 - that student's reason, the rest go on
                 fallos += 1
                 self.log.error("%s de '%s' en '%s': no se publican los comentarios de %s: %s", aa.MARCA,
-                               aa.nombre_legible(alumno), self.coursedir.assignment_id,
-                               aa.nombre_legible(cuaderno), exc)
+                               legible(alumno, 100), self.coursedir.assignment_id,
+                               legible(cuaderno, 100), exc)
         if fallos:
             self.log.warning("Comentarios sin publicar: %d (ver los motivos arriba); el resto se publicó.", fallos)
         if retenidos:

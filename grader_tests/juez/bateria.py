@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Callable
 
 from . import juez, propiedades
-from .casos import celdas_de
-from .cliente import recoger_evidencia
+from ..en_el_kernel.casos import celdas_de
+from ..en_el_kernel.cliente import recoger_evidencia
 from .descubrimiento import ArchivoDeBateria, Ejercicio
 from .veredicto import Veredicto
 

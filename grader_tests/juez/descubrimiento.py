@@ -33,11 +33,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable
 
-from . import casos as casos_mod
+from ..en_el_kernel import casos as casos_mod
 from .diagnostico import CATEGORIAS, ErrorConocido
 from .propiedades import Parte, Propiedad
 
-PAQUETE = Path(__file__).resolve().parent
+PAQUETE = Path(__file__).resolve().parent.parent          # grader_tests/ (this layer is juez/)
 CARPETA_EJERCICIOS = PAQUETE / "ejercicios"
 CARPETA_CUESTIONARIOS = PAQUETE / "cuestionarios"
 ARCHIVOS_DEL_EJERCICIO = ("casos.py", "referencia.py", "propiedades.py", "errores.py")
@@ -119,7 +119,7 @@ def _importar(funcion: str, modulo: str) -> ModuleType:
         raise ErrorDeCurso(f"falta {_rel(ruta)}: cada ejercicio tiene {', '.join(ARCHIVOS_DEL_EJERCICIO)} "
                            "(make leccion crea la carpeta completa)")
     try:
-        return importlib.import_module(f"{__package__}.ejercicios.{funcion}.{modulo}")
+        return importlib.import_module(f"{casos_mod.PAQUETE_RAIZ}.ejercicios.{funcion}.{modulo}")
     except ErrorDeCurso:
         raise
     except Exception as exc:
@@ -333,7 +333,7 @@ def cuestionario(cuaderno: str | None) -> dict:
     """
     if not cuaderno or not cuaderno.isidentifier() or not (CARPETA_CUESTIONARIOS / f"{cuaderno}.py").is_file():
         return {}
-    modulo = importlib.import_module(f"{__package__}.cuestionarios.{cuaderno}")
+    modulo = importlib.import_module(f"{casos_mod.PAQUETE_RAIZ}.cuestionarios.{cuaderno}")
     return dict(getattr(modulo, "PREGUNTAS", {}))
 
 
@@ -486,13 +486,13 @@ def nombres_que_ve_el_kernel(funcion: str) -> set[str]:
     import inspect
     import pkgutil
 
-    import grader_tests
-    from .aislamiento import MODULOS_PUBLICOS_DEL_MOTOR
+    from ..en_el_kernel import MODULOS_PUBLICOS_DEL_MOTOR
 
-    nombres = {"grader_tests"} | {m.name for m in pkgutil.iter_modules(grader_tests.__path__)}
-    nombres |= {n for n in dir(grader_tests) if not n.startswith("_")}
-    modulos = [f"grader_tests.{a[:-3]}" for a in MODULOS_PUBLICOS_DEL_MOTOR if a != "__init__.py"]
-    modulos.append(f"grader_tests.ejercicios.{funcion}.casos")
+    raiz = casos_mod.PAQUETE_RAIZ
+    nombres = {raiz} | {m.name for m in pkgutil.iter_modules([str(PAQUETE), str(PAQUETE / "en_el_kernel")])}
+    # every module the kernel sees (the package's face included), by its file
+    modulos = [".".join([raiz, *a[:-3].split("/")]).removesuffix(".__init__") for a in MODULOS_PUBLICOS_DEL_MOTOR]
+    modulos.append(f"{raiz}.ejercicios.{funcion}.casos")
     for nombre_modulo in modulos:
         modulo = importlib.import_module(nombre_modulo)
         nombres |= {n for n, v in vars(modulo).items() if not n.startswith("_") and n != "annotations"
