@@ -71,6 +71,9 @@ informe: $(ENTORNO)
 	$(BIN)/python -m scripts.informe $(INFORME_ARGS)
 
 release: $(ENTORNO)
+	@# the explorables' shared module travels with every lesson: one original, copied to each
+	for a in $(ASSIGNMENTS); do cmp -s plantillas/leccion/respaldo_explorable.py source/$$a/respaldo_explorable.py \
+		|| cp plantillas/leccion/respaldo_explorable.py source/$$a/respaldo_explorable.py || exit 1; done
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
 lab: $(ENTORNO)

@@ -128,6 +128,8 @@ def crear(raiz: Path, tarea: str, funcion: str, titulo: str | None = None, relea
     nbformat.write(cuaderno, leccion / f"{nombre}.ipynb")
     hechos.append(leccion / f"{nombre}.ipynb")
     hechos.append(_copiar(PLANTILLA / "explorable.py", leccion / f"explorable_{nombre}.py", v))
+    shutil.copyfile(PLANTILLA / "respaldo_explorable.py", leccion / "respaldo_explorable.py")
+    hechos.append(leccion / "respaldo_explorable.py")
     shutil.copyfile(PLANTILLA / "nbgrader_config.py", leccion / "nbgrader_config.py")
     hechos.append(leccion / "nbgrader_config.py")
     for origen in sorted((PLANTILLA / "grader").rglob("*.py")):

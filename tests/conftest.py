@@ -16,6 +16,10 @@ def cargar_modulo(ruta: Path | str, nombre: str | None = None):
     """Import a module from a file path (e.g. an explorable in ``source/``)."""
     ruta = Path(ruta)
     nombre = nombre or ruta.stem
+    # its folder on sys.path, as in a kernel started there: a lesson's explorable imports
+    # its neighbour respaldo_explorable.py
+    if str(ruta.parent) not in sys.path:
+        sys.path.append(str(ruta.parent))
     spec = importlib.util.spec_from_file_location(nombre, ruta)
     modulo = importlib.util.module_from_spec(spec)
     sys.modules[nombre] = modulo

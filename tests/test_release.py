@@ -21,6 +21,19 @@ def test_las_dos_lecciones_del_curso_estan():
     assert {"01_atencion_multicabeza", "02_codificacion_posicional"} <= set(TAREAS)
 
 
+@pytest.mark.parametrize("tarea", TAREAS)
+def test_el_modulo_comun_de_los_explorables_viaja_igual_con_cada_leccion(tarea):
+    """respaldo_explorable.py has one original (plantillas/leccion/); each lesson in source/ and
+    release/ carries an identical copy (``make release`` makes it), so a student who has only
+    release/<tarea>/ can run the explorable."""
+    original = RAIZ / "plantillas" / "leccion" / "respaldo_explorable.py"
+    for carpeta in (RAIZ / "source" / tarea, RAIZ / "release" / tarea):
+        copia = carpeta / "respaldo_explorable.py"
+        assert copia.is_file(), f"falta {copia.relative_to(RAIZ)}: ejecuta make release"
+        assert filecmp.cmp(original, copia, shallow=False), \
+            f"{copia.relative_to(RAIZ)} no es igual que {original.relative_to(RAIZ)}: ejecuta make release"
+
+
 def test_lecciones_ejercicios_y_cuestionarios_encajan():
     """Every lesson has its grader, every cell its cases, property, points and quiz answer."""
     problemas = descubrimiento.problemas(RAIZ, bateria=False)

@@ -25,7 +25,6 @@ para pintar y no para la tolerancia del ejercicio.
 """
 from __future__ import annotations
 
-import base64
 import functools
 import html
 import io
@@ -161,34 +160,7 @@ class _Pintor:
 # 3. Conexión con ipywidgets
 # ---------------------------------------------------------------------------
 
-METADATOS_RESPALDO = {"explorable": {"respaldo": True}}
-"""Marca de la salida fija que acompaña al explorable (la lee la retroalimentación)."""
-
-# Mientras el explorable está vivo en JupyterLab su salida fija no se ve. Si se
-# pierde, se ve ella: con el cuaderno reabierto, en lugar del aviso en inglés de
-# ipywidgets («Error displaying widget: model not found»); con el núcleo reiniciado o
-# apagado, en lugar de los controles muertos (ipywidgets les pone la clase
-# jupyter-widgets-disconnected y un icono de enlace roto).
-_ESTILO_RESPALDO = (
-    "<style>.jp-OutputArea:has(.explorable-vivo:not(.jupyter-widgets-disconnected))"
-    " .explorable-respaldo{display:none}"
-    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-output.jupyter-widgets"
-    ":not(:has(*)){display:none}"
-    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-child"
-    ":has(.explorable-vivo.jupyter-widgets-disconnected){display:none}</style>")
-
-
-def html_respaldo(png: bytes, nombre: str, estado: str) -> str:
-    """La salida fija del explorable: un aviso en español y la última imagen, en HTML."""
-    datos = base64.b64encode(bytes(png)).decode("ascii")
-    return (
-        f'<div class="explorable-respaldo">{_ESTILO_RESPALDO}'
-        f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
-        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
-        "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
-        "(Mayús + Intro). "
-        f"Mientras tanto, esta es la última imagen que mostró ({html.escape(estado)}):</p>"
-        f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/></div>')
+from respaldo_explorable import METADATOS_RESPALDO, html_respaldo  # noqa: F401
 
 
 NOMBRE = "puntuaciones con y sin escala"

@@ -22,7 +22,6 @@ El módulo tiene tres capas:
 """
 from __future__ import annotations
 
-import base64
 import html
 import io
 import math
@@ -502,64 +501,7 @@ try:  # el módulo se puede importar (y probar) sin ipywidgets
 except ImportError:  # pragma: no cover
     widgets = None
 
-METADATOS_RESPALDO = {"explorable": {"respaldo": True}}
-"""Marca de la salida fija que acompaña al explorable (la lee la retroalimentación)."""
-
-# Mientras el explorable está vivo en JupyterLab su salida fija no se ve. Si se
-# pierde, se ve ella: con el cuaderno reabierto, en lugar del aviso en inglés de
-# ipywidgets («Error displaying widget: model not found»); con el núcleo reiniciado o
-# apagado, en lugar de los controles muertos (ipywidgets les pone la clase
-# jupyter-widgets-disconnected y un icono de enlace roto).
-_ESTILO_RESPALDO = (
-    "<style>.jp-OutputArea:has(.explorable-vivo:not(.jupyter-widgets-disconnected))"
-    " .explorable-respaldo{display:none}"
-    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-output.jupyter-widgets"
-    ":not(:has(*)){display:none}"
-    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-child"
-    ":has(.explorable-vivo.jupyter-widgets-disconnected){display:none}</style>")
-
-
-def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
-    """La salida fija del explorable: un aviso en español y la última imagen, en HTML.
-
-    Sección: «El explorable: cuatro reglas, cuatro cabezas».  Es lo que ve quien
-    abre el cuaderno guardado sin que el explorable esté vivo (sin núcleo, o
-    con uno nuevo): le dice que vuelva a ejecutar la celda y le enseña la
-    imagen que mostró por última vez.
-
-    Parámetros:
-        png: bytes PNG de la figura; nombre: nombre del explorable (str);
-        estado: lo que muestra la imagen (str, texto plano); extra: HTML propio
-        del explorable que va debajo de la imagen (el panel de resumen).
-
-    Devuelve:
-        str con HTML (la imagen va dentro, en base64).
-    """
-    datos = base64.b64encode(bytes(png)).decode("ascii")
-    return (
-        f'<div class="explorable-respaldo">{_ESTILO_RESPALDO}'
-        f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
-        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
-        "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
-        "(Mayús + Intro). "
-        "Mientras tanto, esta es la última imagen que mostró "
-        f"({html.escape(estado)}):</p>"
-        f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/>{extra}</div>')
-
-
-def _mas_tarde(funcion, segundos: float) -> None:
-    """Llama a ``funcion`` dentro de ``segundos`` en el bucle del núcleo; ya, si no hay núcleo."""
-    try:
-        from IPython import get_ipython
-        bucle = get_ipython().kernel.io_loop
-    except Exception:  # noqa: BLE001 - fuera de un núcleo de Jupyter (pruebas, scripts)
-        bucle = None
-    if bucle is None:
-        funcion()
-    else:
-        # add_callback es seguro desde cualquier hilo y despierta al bucle (los mensajes de
-        # los widgets pueden atenderse en otro hilo); ya dentro, se programa la espera.
-        bucle.add_callback(bucle.call_later, segundos, funcion)
+from respaldo_explorable import METADATOS_RESPALDO, html_respaldo, mas_tarde as _mas_tarde  # noqa: F401
 
 
 if widgets is not None:
