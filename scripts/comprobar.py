@@ -330,7 +330,7 @@ def comprobar_leccion(raiz: Path, tarea: str) -> list[Apartado]:
             elif pierde and not r["fallan"]:
                 visibles.problemas.append(
                     f"{_rel(archivo.ruta, raiz)}: pierde puntos en {', '.join(pierde)} y ninguna prueba visible "
-                    "falla: Validate diría «Success». Añade un caso visible que lo atrape (README, «Validate dice "
+                    "falla: Validate diría «Success». Añade un caso visible que lo atrape (docs/como_se_califica.md, «Validate dice "
                     "lo mismo que la nota»)")
             elif all(v.completo for v in veredictos.values()) and r["fallan"]:
                 visibles.problemas.append(

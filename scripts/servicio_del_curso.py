@@ -291,7 +291,7 @@ def _pendientes(raiz: Path) -> str:
         return "<p>Ninguna.</p>"
     filas = "".join(f"<li>{html.escape(a)} / {html.escape(t)}</li>" for a, t in quien)
     return (f"<p>Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no se "
-            f"generan ni se publican hasta que los revises en el Formgrader (README, «Entregas nuevas y notas a "
+            f"generan ni se publican hasta que los revises en el Formgrader (docs/profesorado.md, «Entregas nuevas y notas a "
             f"mano»).</p><ul>{filas}</ul>")
 
 

@@ -451,7 +451,7 @@ def test_limites_de_procesos_y_memoria_del_arbol(lote):
     texto = _salida_de(lote, "c27_procesos")
     limitados = re.search(r"PROCESOS_LIMITADOS\s+(\d+)", texto)
     assert limitados and int(limitados[1]) < 64, texto[-500:]
-    # the memory of the tree: a cgroup, or without one the sandbox's watchdog (README, «Seguridad»)
+    # the memory of the tree: a cgroup, or without one the sandbox's watchdog (docs/seguridad.md, «Seguridad»)
     matados = re.search(r"HIJOS_MATADOS\s+(\d+)", texto)
     assert matados and int(matados[1]) >= 1, texto[-500:]
 

@@ -47,7 +47,7 @@ CONFIGURACION = AQUI / "jupyterhub_config.py"
 # what the service's copy of the course holds: a TA's clone without .git or .venv (every versioned entry
 # of the repository's root: make grade, make informe and make test find everything they name)
 COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
-          "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml",
+          "despliegue", "pyproject.toml", "Makefile", "README.md", "docs", "requirements.txt", "environment.yml",
           "ajustes_jupyterlab", "requirements-dev.txt", "tests", ".ci", ".gitignore", "autograded"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"
 MODO_CASA = 0o700          # every account's home: only its owner enters

@@ -4,7 +4,7 @@ The button (nbgrader's validate_assignment lab extension) saves the notebook,
 asks the server extension to run ``nbgrader validate`` on it and shows the
 result in a dialog.  The perfect sample (``examples/respuestas/perfecta.py``
 planted into the release) must pass; the untouched release must not.  With
-JupyterLab started in the assignment folder (as the README tells students),
+JupyterLab started in the assignment folder (as docs/estudiantes.md tells students),
 Validate uses the released ``nbgrader_config.py``: a correct answer that writes
 to stderr passes, a wrong one fails with the visible test's Spanish message.
 """
@@ -55,7 +55,7 @@ def test_release_sin_contestar_no_pasa_la_validacion(servidor_alumno, pagina, ca
 
 @pytest.fixture(scope="module")
 def servidor_en_la_tarea(carpeta_alumno, tmp_path_factory):
-    """JupyterLab started in a copy of one released assignment, as the README tells students.
+    """JupyterLab started in a copy of one released assignment, as docs/estudiantes.md tells students.
 
     The folder holds the released ``nbgrader_config.py``, so Validate uses the
     course's limits.  Two answers are planted: a correct ``positional_encoding``
