@@ -31,7 +31,7 @@ nbgrader's permission changes) goes through this module (see
 
 Reports are plain Spanish lines; ``registrar``/``avisos_de`` keep them per
 folder in this process so the feedback can show them, and every one is also
-logged with ``MARCA`` so ``scripts/grade.py`` puts it in the TA's table.
+logged with ``MARCA`` so ``scripts/calificacion/grade.py`` puts it in the TA's table.
 """
 from __future__ import annotations
 

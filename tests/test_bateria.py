@@ -40,7 +40,7 @@ import nbformat
 import pytest
 
 from grader_tests import bateria, descubrimiento
-from scripts import samples
+from scripts.calificacion import samples
 
 RAIZ = Path(__file__).resolve().parent.parent
 INFORME = RAIZ / "test-artifacts" / "bateria-validate.txt"

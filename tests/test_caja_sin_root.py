@@ -20,7 +20,7 @@ Checks without nbgrader, as root and as the account:
 * the sandbox starts from each Python environment.
 
 And the account grades a small hostile batch with
-``scripts/grade.py``: every case scores what it must, with its Spanish
+``scripts/calificacion/grade.py``: every case scores what it must, with its Spanish
 reason in the table, nothing of the TA's in any output, and the TA's own
 process stays small while a submission fills its folder.
 """
@@ -290,7 +290,7 @@ c.KernelAislado.procesos_maximos = 64
 
 @pytest.fixture(scope="module")
 def lote_sin_root(entornos):
-    """The account grades a small hostile batch with scripts/grade.py through the symlinked .venv."""
+    """The account grades a small hostile batch with scripts/calificacion/grade.py through the symlinked .venv."""
     import importlib
     curso, usuario = entornos["curso"], entornos["usuario"]
     with open(curso / "nbgrader_config.py", "a") as f:
@@ -308,13 +308,13 @@ def lote_sin_root(entornos):
     python = curso / ".venv" / "bin" / "python"
     entorno = entorno_de(python.parent, CURSO_SECRETO_TA=SECRETO, JUPYTERHUB_API_TOKEN=TOKEN_HUB,
                          HOME=str(curso))
-    proceso = subprocess.run(usuario.orden(str(python), "scripts/grade.py"), cwd=curso, env=entorno,
+    proceso = subprocess.run(usuario.orden(str(python), "scripts/calificacion/grade.py"), cwd=curso, env=entorno,
                              capture_output=True, text=True, timeout=1200)
     assert proceso.returncode == 0, proceso.stdout[-3000:] + proceso.stderr[-3000:]
     comentarios = {p.relative_to(curso / "feedback").as_posix(): p.read_text(errors="replace")
                    for p in (curso / "feedback").rglob("*.html")}
-    # the TA's own process while grading the submission that fills its folder (scripts/bench_salida.py)
-    from scripts.bench_salida import MEDIR
+    # the TA's own process while grading the submission that fills its folder (scripts/mediciones/bench_salida.py)
+    from scripts.mediciones.bench_salida import MEDIR
     medida = subprocess.run(usuario.orden(str(python), "-c", MEDIR, "autograde", tarea, "--student", "c34_disco",
                                           "--force"), cwd=curso, env=entorno, capture_output=True, text=True,
                             timeout=600)
@@ -380,7 +380,7 @@ def test_sin_root_las_bombas_no_llegan_al_ta(lote_sin_root):
     assert int(re.search(r"PROCESOS_LIMITADOS\s+(\d+)", texto)[1]) < 64
     assert int(re.search(r"HIJOS_MATADOS\s+(\d+)", texto)[1]) >= 1
     # the TA's own process (nbgrader, in one Python process) while c34 fills its folder
-    from scripts.bench_salida import pico
+    from scripts.mediciones.bench_salida import pico
     medida = lote_sin_root["medida"]
     assert medida.returncode == 0, medida.stderr[-2000:]
     ta, _ = pico(medida.stdout)

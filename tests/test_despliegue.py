@@ -291,7 +291,7 @@ def test_job_indexado_un_fragmento_por_indice():
     assert int(entorno["CURSO_FRAGMENTOS"]["value"]) == spec["completions"]
     assert entorno["JOB_COMPLETION_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"] == \
         "metadata.annotations['batch.kubernetes.io/job-completion-index']"
-    assert contenedor["command"] == ["python", "scripts/grade.py"]
+    assert contenedor["command"] == ["python", "scripts/calificacion/grade.py"]
     assert contenedor["args"] == ["--fragmento", "$(JOB_COMPLETION_INDEX)/$(CURSO_FRAGMENTOS)"]
     assert entorno["CURSO_DB_URL"]["valueFrom"]["secretKeyRef"]["name"] == "curso-atencion-gradebook"
     assert contenedor["workingDir"] == "/srv/curso"
@@ -299,8 +299,8 @@ def test_job_indexado_un_fragmento_por_indice():
 
 
 def test_la_entrada_del_job_existe_y_lee_su_fragmento(capsys):
-    """What the Job calls is scripts/grade.py's own interface (tests/test_calificacion_paralela.py runs it)."""
-    from scripts import grade
+    """What the Job calls is scripts/calificacion/grade.py's own interface (tests/test_calificacion_paralela.py runs it)."""
+    from scripts.calificacion import grade
     from scripts.calificacion import reparto
     with pytest.raises(SystemExit) as salida:
         grade.main(["--help"])

@@ -47,7 +47,7 @@ import pytest
 from hub_cliente import ARTEFACTOS, RAIZ, Usuario, editar_curso, hub_de_prueba
 
 sys.path.insert(0, str(RAIZ))
-from scripts import samples  # noqa: E402
+from scripts.calificacion import samples  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -1,18 +1,18 @@
 """Proof by a throwaway lesson: ``make leccion`` in a temporary course, then the whole pipeline on it.
 
 In a temporary copy of the course (nothing of this repository changes), the
-scaffold (``scripts/leccion.py``, what ``make leccion`` runs) builds lesson
+scaffold (``scripts/autores/leccion.py``, what ``make leccion`` runs) builds lesson
 ``03_puntuaciones`` with the exercise ``puntuaciones_escaladas``.  Then, only
 for that lesson:
 
-* ``make comprobar`` (``scripts/comprobar.py --leccion``) finds nothing wrong
+* ``make comprobar`` (``scripts/autores/comprobar.py --leccion``) finds nothing wrong
   (the notebook runs, the hidden tests give the solution full marks, every
   battery file keeps its header, the visible tests agree) and says the
   lesson is still the template;
 * the fast tests that find lessons by convention pass with it (conventions,
   discovery, its battery judged in-process, the names of the grader, its
   explorable);
-* the sample students (``scripts/samples.py``) bring a correct submission,
+* the sample students (``scripts/calificacion/samples.py``) bring a correct submission,
   one with the known mistake and a blank one without any answers file being
   edited; ``nbgrader autograde`` in the sandbox grades them; the feedback is
   in Spanish and names the mistake; ``nbgrader export`` writes the grades;
@@ -61,7 +61,7 @@ def curso(tmp_path_factory):
         shutil.copy2(RAIZ / nombre, curso / nombre)
     shutil.copytree(RAIZ / "tests", curso / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     antes = _huellas(curso)
-    salida = ejecutar(curso, "python", "scripts/leccion.py", TAREA, FUNCION)
+    salida = ejecutar(curso, "python", "scripts/autores/leccion.py", TAREA, FUNCION)
     return curso, antes, salida.stdout
 
 
@@ -76,13 +76,13 @@ def test_la_plantilla_crea_la_leccion_en_una_carpeta_por_sitio(curso):
     assert f"| `{TAREA}` | `{CUADERNO}.ipynb` |" in (c / "README.md").read_text(encoding="utf-8")
     assert "make comprobar" in salida
     # the same lesson again: refused, in Spanish, nothing touched
-    otra = ejecutar(c, "python", "scripts/leccion.py", TAREA, "otra_funcion", check=False)
+    otra = ejecutar(c, "python", "scripts/autores/leccion.py", TAREA, "otra_funcion", check=False)
     assert otra.returncode == 2 and "ya existe la lección source/03_puntuaciones" in otra.stderr
 
 
 def test_make_comprobar_la_da_por_buena(curso):
     c = curso[0]
-    salida = ejecutar(c, "python", "scripts/comprobar.py", "--leccion", TAREA, check=False)
+    salida = ejecutar(c, "python", "scripts/autores/comprobar.py", "--leccion", TAREA, check=False)
     assert salida.returncode == 0, salida.stdout[-4000:] + salida.stderr[-2000:]
     assert "✔ Todo en orden" in salida.stdout
     assert f"{TAREA}: el cuaderno se ejecuta de principio a fin" in salida.stdout
@@ -107,8 +107,8 @@ def test_las_pruebas_que_buscan_lecciones_la_encuentran_y_pasan(curso):
 def test_muestras_calificadas_en_la_caja_con_comentarios_y_notas(curso):
     c = curso[0]
     # in a process of the course copy: this pytest process may already hold the real course's
-    # scripts.samples (imported by earlier tests), which does not know the new lesson
-    ejecutar(c, "python", "-c", "from pathlib import Path\nfrom scripts import samples\n"
+    # scripts.calificacion.samples (imported by earlier tests), which does not know the new lesson
+    ejecutar(c, "python", "-c", "from pathlib import Path\nfrom scripts.calificacion import samples\n"
              "for a in ('perfecta', 'sin_wo', 'en_blanco'):\n"
              "    samples.build_student(a, Path('examples/respuestas') / f'{a}.py', Path('release'), "
              "Path('submitted'))\n")
@@ -147,7 +147,7 @@ def test_make_comprobar_atrapa_un_error_que_las_pruebas_visibles_dejan_pasar(cur
                       "    S = Q @ K.T\n"
                       "    return S if len(Q) > 4 else S / np.sqrt(K.shape[1])\n", encoding="utf-8")
     try:
-        salida = ejecutar(c, "python", "scripts/comprobar.py", "--leccion", TAREA, check=False)
+        salida = ejecutar(c, "python", "scripts/autores/comprobar.py", "--leccion", TAREA, check=False)
     finally:
         colada.unlink()
     assert salida.returncode == 1, salida.stdout[-3000:]

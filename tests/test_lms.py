@@ -701,7 +701,7 @@ def test_una_descarga_de_la_que_no_se_recoge_nada_hace_fallar_make_grade(tmp_pat
     """Issue 19.5: every file refused → a row per student with the reason, and make grade exits 1 saying so."""
     import subprocess
     from lms import integracion
-    from scripts import grade
+    from scripts.calificacion import grade
     (tmp_path / "release" / T1).mkdir(parents=True)
     escribir(tmp_path / "downloaded" / T1 / "archive" / "d.zip", b"(da igual: nbgrader es simulado)")
     informe = {"entregas": {}, "lineas": [

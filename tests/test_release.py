@@ -8,7 +8,7 @@ import pytest
 from conftest import RAIZ
 from curso_temporal import copiar_curso, ejecutar, tareas
 from grader_tests import descubrimiento
-from scripts import convenciones
+from scripts.autores import convenciones
 
 TAREAS = tareas()
 

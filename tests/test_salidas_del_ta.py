@@ -17,7 +17,7 @@ from nbgrader.api import Gradebook
 from grader_tests import archivos_alumno, nbgrader_seguro
 from lms import formatos
 from lms.exportadores import NotasCsv
-from scripts import observaciones
+from scripts.calificacion import observaciones
 from scripts.calificacion import libro_de_notas
 from scripts.calificacion.ordenes import Nbgrader
 

@@ -107,7 +107,7 @@ c.JupyterHub.services = [
         "oauth_no_confirm": True,
         "environment": {
             "JUPYTER_CONFIG_PATH": a.perfil("servicio"),
-            # the hub's Services menu opens the course page (scripts/servicio_del_curso.py): the
+            # the hub's Services menu opens the course page (scripts/calificacion/servicio_del_curso.py): the
             # formgrader, the whole class without a terminal, due dates, held reviews
             "JUPYTERHUB_DEFAULT_URL": "/curso/",
             "JUPYTERHUB_USER": a.cuenta_servicio,      # nbgrader's exchange code requires it
@@ -119,7 +119,7 @@ c.JupyterHub.services = [
             "PATH": RUTA,
             # make grade / make informe in the service's terminal use this environment, not a .venv
             "CURSO_ENTORNO": str(BIN.parent),
-            # the due dates it publishes for the Assignments tab (scripts/servicio_del_curso.py)
+            # the due dates it publishes for the Assignments tab (scripts/calificacion/servicio_del_curso.py)
             "CURSO_PLAZOS_CLAVE": CLAVE_PLAZOS,
         },
     },

@@ -68,7 +68,7 @@ def servidor_en_la_tarea(carpeta_alumno, tmp_path_factory):
 
     from .conftest import RAIZ
     sys.path.insert(0, str(RAIZ))
-    from scripts import samples
+    from scripts.calificacion import samples
 
     tarea = "02_codificacion_posicional"
     carpeta = tmp_path_factory.mktemp("tarea") / tarea

@@ -1,6 +1,6 @@
 """What the TA table says about a submission besides its score (``make grade``).
 
-Small pieces ``scripts/grade.py`` calls: Spanish reasons read from nbgrader's
+Small pieces ``scripts/calificacion/grade.py`` calls: Spanish reasons read from nbgrader's
 log and from the autograded notebook (timed-out cells, edited test cells,
 edited files shipped with the assignment), and a standard output that prints
 on any terminal encoding.

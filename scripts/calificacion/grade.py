@@ -29,12 +29,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-RAIZ = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(RAIZ))
+RAIZ = Path(__file__).resolve().parents[2]
+# Run as a script (make grade, make comprobar...), Python puts this folder first on sys.path: the course
+# root takes its place, so these modules have one name only (scripts.calificacion.<módulo>).
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(RAIZ)
+if str(RAIZ) not in sys.path:
+    sys.path.insert(0, str(RAIZ))
 
 from scripts.calificacion import libro_de_notas  # noqa: E402
 from lms import integracion as lms  # noqa: E402
-from scripts import observaciones, samples  # noqa: E402
+from scripts.calificacion import observaciones, samples  # noqa: E402
 from scripts.calificacion import aislamiento, razones as razones_de, reparto  # noqa: E402
 from scripts.calificacion.lote import Entrega, Lote  # noqa: E402
 from scripts.calificacion.ordenes import Nbgrader  # noqa: E402

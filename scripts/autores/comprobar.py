@@ -6,7 +6,7 @@ Checks, and prints what is wrong and where (exit status 1 if anything is):
    a lesson without a grader, a test cell without cases, a known mistake without
    a battery file, a quiz answer cell without its answer…);
 2. source notebooks saved without outputs and with every convention the release
-   test checks (``scripts/convenciones.py``); every assignment's
+   test checks (``scripts/autores/convenciones.py``); every assignment's
    ``nbgrader_config.py`` is the course's student copy;
 3. ``release/`` in sync with ``source/`` (what ``nbgrader generate_assignment``
    makes, file by file; ``--regenerar`` regenerates the lessons out of sync);
@@ -24,7 +24,7 @@ Checks, and prints what is wrong and where (exit status 1 if anything is):
 
 Warnings (do not fail): a lesson that is still ``make leccion``'s template.
 
-    python scripts/comprobar.py [--leccion 03_algo ...] [--regenerar] [--rapido]
+    python scripts/autores/comprobar.py [--leccion 03_algo ...] [--regenerar] [--rapido]
 
 ``--rapido`` skips what needs a kernel or nbgrader (4, 5's visible tests and 3).
 """
@@ -44,11 +44,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
+# Run as a script (make grade, make comprobar...), Python puts this folder first on sys.path: the course
+# root takes its place, so these modules have one name only (scripts.autores.<módulo>).
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(RAIZ)
 if str(RAIZ) not in sys.path:
     sys.path.insert(0, str(RAIZ))
 
-from scripts import convenciones  # noqa: E402
+from scripts.autores import convenciones  # noqa: E402
 
 ORIGINALIDAD = RAIZ.parent / "shared" / "tools" / "originality.py"
 PARAFRASIS = RAIZ.parent / "shared" / "tools" / "paraphrase.py"

@@ -20,7 +20,7 @@ The new lesson passes ``make test`` and ``make comprobar`` as it is (the
 latter warns that it is still the template).  Nothing else is edited: every
 test, the battery, the samples and the TA table find it by convention.
 
-    python scripts/leccion.py 03_algo f [--titulo "Un título"] [--sin-release]
+    python scripts/autores/leccion.py 03_algo f [--titulo "Un título"] [--sin-release]
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import nbformat
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
 PLANTILLA = RAIZ / "plantillas" / "leccion"
 NOMBRE_VALIDO = re.compile(r"^(?P<numero>\d{2})_(?P<nombre>[a-z][a-z0-9_]*)$")
 FUNCION_VALIDA = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -137,7 +137,7 @@ def crear(raiz: Path, tarea: str, funcion: str, titulo: str | None = None, relea
     # the battery's solution with the grader's public names, computed from the course as it is now
     nombres = next(ejercicio.glob("bateria/c*_nombres_del_corrector.py"))
     subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                    "from scripts.nombres_del_corrector import reescribir; "
+                    "from scripts.autores.nombres_del_corrector import reescribir; "
                     "from pathlib import Path; reescribir(Path(sys.argv[2]), sys.argv[3])",
                     str(raiz), str(nombres), funcion], cwd=raiz, check=True)
     fila = _fila_del_readme(raiz, v)
