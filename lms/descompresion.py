@@ -46,6 +46,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from grader_tests.archivos_alumno import nombre_legible
+
 MiB = 1024 ** 2
 GiB = 1024 ** 3
 TROZO = 1 * MiB
@@ -55,14 +57,15 @@ OTROS_COMPRIMIDOS = (".rar", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst"
 # operating-system litter inside zips made on macOS / Windows
 BASURA = re.compile(r"(^|/)(__MACOSX/|\._[^/]*$|\.DS_Store$|Thumbs\.db$|desktop\.ini$)")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-# also invisible or direction-changing characters, which could disguise a name in a report
-INVISIBLES = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 
 
 def legible(nombre: str, largo: int = 120) -> str:
-    """``nombre`` safe to print in a terminal report: control and invisible characters shown as ``?``, capped."""
-    texto = INVISIBLES.sub("?", str(nombre))
-    return texto if len(texto) <= largo else texto[: largo - 1] + "…"
+    """``nombre`` safe to print in a report, every invisible or confusable character visible.
+
+    The course's one helper for names (``grader_tests.archivos_alumno.nombre_legible``), with a
+    longer default cap for paths inside downloads.
+    """
+    return nombre_legible(nombre, largo)
 
 
 def tamano(n: float) -> str:

@@ -268,7 +268,7 @@ def test_una_carpeta_de_descargas_enlazada_no_se_sigue(tmp_path):
 
 def test_los_nombres_se_muestran_sin_caracteres_invisibles():
     from lms.descompresion import legible
-    assert legible("ana\u202egnp.ipynb\x1b[2J") == "ana?gnp.ipynb?[2J"
+    assert legible("ana\u202egnp.ipynb\x1b[2J") == "ana\\u202egnp.ipynb\\x1b[2J"
     assert len(legible("x" * 500)) == 120
 
 
