@@ -251,8 +251,10 @@ def test_formgrader_escapa_lo_que_controla_el_alumno(curso_hostil, pagina, captu
             '<html xmlns="http://www.w3.org/1999/xhtml"><script>window.__xss=16</script></html>')
         activo = pagina.request.get(f"{servidor.url}/formgrader/submissions/{id_hostil}/{nombre}")
         assert activo.status == 403, (nombre, activo.status, activo.headers)
-        pagina.goto(f"{servidor.url}/formgrader/submissions/{id_hostil}/{nombre}")
-        assert pagina.evaluate("window.__xss") is None, nombre
+        abierta = pagina.context.new_page()          # a TA who opens its URL (this page keeps its table)
+        abierta.goto(f"{servidor.url}/formgrader/submissions/{id_hostil}/{nombre}")
+        assert abierta.evaluate("window.__xss") is None, nombre
+        abierta.close()
 
     # /formgrader?path=<folder> would run that folder's nbgrader_config.py in the TA's process
     # (nbgrader's handler): a submission brings one, and /tmp is anyone's
