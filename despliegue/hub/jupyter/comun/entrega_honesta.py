@@ -82,10 +82,13 @@ class EntregaHonesta(ExchangeSubmit):
         try:
             entrega = os.path.join(obra, "entrega")
             self.do_copy(self.src_path, entrega)
+            # written next to the copy, in the folder that still has inbound's group (the copy's own folder
+            # took the mode of the student's, without setgid), and moved in: they keep that group
             for nombre, texto in (("timestamp.txt", self.timestamp), ("submission_secret.txt", secreto)):
-                with open(os.open(os.path.join(entrega, nombre), os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-                                  | os.O_NOFOLLOW, modo_archivo), "w") as f:
+                with open(os.open(os.path.join(obra, nombre), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                                  modo_archivo), "w") as f:
                     f.write(texto)
+                os.replace(os.path.join(obra, nombre), os.path.join(entrega, nombre))
             _permisos(entrega, modo_carpeta, modo_archivo)
             os.rename(entrega, destino)
         except OSError as exc:
