@@ -243,6 +243,97 @@ def test_las_entradas_se_cuentan_antes_de_leer_el_directorio(tmp_path, monkeypat
     assert "30 entradas" in resultado.rechazos[0].motivo
 
 
+def _dice(datos: bytes, entradas: int) -> bytes:
+    """``datos`` (a zip) with its end record claiming ``entradas`` entries (the liar of issue 19's second attack)."""
+    fin = datos.rfind(b"PK\x05\x06")
+    return datos[:fin + 8] + struct.pack("<HH", entradas, entradas) + datos[fin + 12:]
+
+
+def test_un_directorio_central_que_miente_se_rechaza_sin_que_zipfile_lo_lea(tmp_path, monkeypatch):
+    """The end record says 3 entries, the directory holds more: refused after walking at most the limit + 1
+    records, from the file, before zipfile (which parses every record whatever the count says: 2 000 000
+    records took 1.2 GB and 29 s); a directory larger than the file or than the cap, too."""
+    import lms.descompresion as d
+    escribir(tmp_path / "miente.zip", _dice(_zip_crudo([(f"f{i}", b"") for i in range(30)]), 3))
+    escribir(tmp_path / "miente_poco.zip", _dice(_zip_crudo([(f"f{i}", b"") for i in range(5)]), 3))
+    enorme = bytearray(_zip_crudo([("a", b"")]))
+    fin = enorme.rfind(b"PK\x05\x06")
+    enorme[fin + 12:fin + 16] = struct.pack("<I", 10 ** 9)           # a directory of 1 GB in a tiny file
+    escribir(tmp_path / "enorme.zip", bytes(enorme))
+    leidos = []                      # (bytes asked, bytes read) of every read of the zip
+    abrir = open
+
+    def contar(ruta, *args, **kwargs):
+        f = abrir(ruta, *args, **kwargs)
+        leer = f.read
+
+        def read(n=-1):
+            datos = leer(n)
+            leidos.append((n, len(datos)))
+            return datos
+        f.read = read
+        return f
+    monkeypatch.setattr(zipfile, "ZipFile", lambda *a, **k: pytest.fail("zipfile leyó el directorio central"))
+    monkeypatch.setattr(d, "open", contar, raising=False)
+    monkeypatch.setattr(d, "TROZO", 64)
+    r = descomprimir(tmp_path / "miente.zip", tmp_path / "fuera", Limites(entradas=10))
+    assert r.rechazos[0].motivo == ("su directorio central tiene más de 10 entradas (límite: 10; su registro final "
+                                    "dice 3)"), r.rechazos
+    # the directory (30 records of 49 bytes) walked in small reads and left at the 11th record
+    directorio = sum(leido for pedido, leido in leidos if 0 < pedido <= 64)
+    assert 11 * 49 <= directorio < 30 * 49, leidos
+    r = descomprimir(tmp_path / "miente_poco.zip", tmp_path / "fuera", Limites(entradas=10))
+    assert "tiene 5 entradas y su registro final dice 3" in r.rechazos[0].motivo
+    r = descomprimir(tmp_path / "enorme.zip", tmp_path / "fuera", Limites(entradas=10))
+    assert "su directorio central ocupa" in r.rechazos[0].motivo
+    assert not (tmp_path / "fuera").exists()
+    # in a download: that student's zip is refused, the class is collected
+    monkeypatch.undo()
+    archivos = {"d.zip": zip_de(moodle([("Ana López", 1, {NB1: _cuaderno(T1, NB1, "ana")}),
+                                        ("Beto Ruiz", 2, {"entrega.zip": _dice(_zip_crudo(
+                                            [(f"f{i}", b"") for i in range(2_001)]), 3)})]))}
+    r = _preparar(tmp_path / "clase", archivos)
+    assert list(r["cuadernos"]) == ["ana_lopez"]
+    assert "beto_ruiz: ARCHIVO RECHAZADO «d.zip/Beto Ruiz_2_assignsubmission_file/entrega.zip»: su directorio " \
+           "central tiene más de" in r["texto"], r["texto"]
+
+
+def test_un_directorio_central_honrado_o_zip64_pasa_y_uno_sin_firmas_no(tmp_path, monkeypatch):
+    """The bounded walk accepts what zipfile writes (zip64 end records included) and refuses records
+    without their signature (a directory of garbage), each with a Spanish reason, never an exception."""
+    monkeypatch.setattr(zipfile, "ZIP_FILECOUNT_LIMIT", 2)      # zipfile then writes zip64 end records
+    zip64 = _zip_crudo([(f"c/f{i}.ipynb", b"{}") for i in range(5)])
+    monkeypatch.undo()
+    assert b"PK\x06\x06" in zip64
+    escribir(tmp_path / "zip64.zip", zip64)
+    r = descomprimir(tmp_path / "zip64.zip", tmp_path / "fuera64", Limites(entradas=10))
+    assert not r.rechazos and r.archivos == 5, r.rechazos
+    basura = bytearray(_zip_crudo([(f"f{i}", b"") for i in range(3)]))
+    inicio = basura.find(b"PK\x01\x02")
+    basura[inicio:inicio + 4] = b"XXXX"
+    escribir(tmp_path / "basura.zip", bytes(basura))
+    r = descomprimir(tmp_path / "basura.zip", tmp_path / "fuera", Limites(entradas=10))
+    assert [x.motivo for x in r.rechazos] == ["no es un zip válido o está dañado (registro del directorio sin firma)"]
+    assert not (tmp_path / "fuera").exists()
+
+
+def test_tamanos_declarados_enormes_se_rechazan_por_archivo(tmp_path):
+    """Entries whose directory records declare terabytes: each refused alone, with its reason, before
+    a byte is written; the student's other file and the classmate's submission are unpacked."""
+    datos = bytearray(zip_de(moodle([("Ana López", 1, {"grande.ipynb": b"{}", NB1: b"{}"}),
+                                     ("Pedro Gil", 2, {NB1: b"{}"})])))
+    grande = datos.find(b"PK\x01\x02")
+    while b"grande.ipynb" not in datos[grande + 46:grande + 46 + 60]:       # its record in the directory
+        grande = datos.find(b"PK\x01\x02", grande + 4)
+    datos[grande + 20:grande + 28] = struct.pack("<II", 1, 0xFFFFFFF0)    # 1 byte compressed, 4 GiB declared
+    escribir(tmp_path / "d.zip", bytes(datos))
+    r = descomprimir(tmp_path / "d.zip", tmp_path / "fuera", Limites())
+    assert [x.archivo for x in r.rechazos] == ["d.zip/Ana López_1_assignsubmission_file/grande.ipynb"], r.rechazos
+    assert "bomba de descompresión" in r.rechazos[0].motivo
+    assert (tmp_path / "fuera" / "Ana López_1_assignsubmission_file" / NB1).exists()
+    assert (tmp_path / "fuera" / "Pedro Gil_2_assignsubmission_file" / NB1).exists()
+
+
 def test_nombres_utf8_sin_marca_y_basura_del_sistema(tmp_path):
     nombre = "José Ñúñez/x.ipynb".encode("utf-8")         # UTF-8 bytes without the UTF-8 flag (old zip tools)
     relleno = b"A" * len(nombre)
