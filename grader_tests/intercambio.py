@@ -23,7 +23,9 @@ buttons use them.
 * ``PublicarComentariosSeguro`` (release_feedback): one student's missing or
   garbled ``timestamp.txt`` / ``submission_secret.txt``, or a feedback file
   that is not a regular file, is that student's reason; the rest of the class
-  gets its feedback.
+  gets its feedback.  A submission held for the TA's review (``revision``:
+  a resubmission whose old manual grades were not reviewed yet) is not
+  published, and the step ends with an error that says who and why.
 * ``PublicarTareaSegura`` (release_assignment) and collect give ``inbound`` the
   sticky bit (only an entry's author, or the TA, can rename or remove it) and
   keep it setgid (entries belong to the TA's group, so the hub's submit,
@@ -653,12 +655,17 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
                                        self.coursedir.assignment_id, escape=True),
             "(?P<notebook_id>.*).html"])
         fallos = 0
+        retenidos = self._retenidos()
         for html in sorted(glob.glob(os.path.join(self.src_path, "*.html"))):
             m = re.match(patron, html)
             if m is None:
                 continue
             alumno, cuaderno = m.group("student_id"), m.group("notebook_id")
             if alumno in excluidos:
+                continue
+            if alumno in retenidos:
+                self.log.error("%s de '%s' en '%s': no se publican los comentarios: %s", aa.MARCA,
+                               aa.nombre_legible(alumno), self.coursedir.assignment_id, retenidos[alumno])
                 continue
             carpeta = os.path.dirname(html)
             try:
@@ -670,6 +677,21 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
                                aa.nombre_legible(cuaderno), exc)
         if fallos:
             self.log.warning("Comentarios sin publicar: %d (ver los motivos arriba); el resto se publicó.", fallos)
+        if retenidos:
+            self.fail(f"Comentarios sin publicar, pendientes de revisión en formgrader: {', '.join(sorted(retenidos))} "
+                      "(entregas nuevas con notas a mano de la anterior; el resto se publicó).")
+
+    def _retenidos(self) -> dict[str, str]:
+        """Students of this assignment whose submission is held for review (``revision``) → the reason."""
+        from nbgrader.api import Gradebook
+        from . import revision
+        carpeta = os.path.join(self.coursedir.root, revision.CARPETA)
+        if not os.path.isdir(os.path.join(carpeta, self.coursedir.assignment_id)):
+            return {}
+        with Gradebook(self.coursedir.db_url) as gb:
+            return {alumno: "; ".join(lineas) for alumno, tarea in revision.con_pendientes(
+                        gb, carpeta, self.coursedir.assignment_id)
+                    for lineas in [revision.pendientes(gb, carpeta, tarea, alumno)]}
 
     def _publicar(self, carpeta: str, html: str, alumno: str, cuaderno: str) -> None:
         marca_tiempo = aa.leer_pequeño(os.path.join(carpeta, "timestamp.txt"), 256)

@@ -132,7 +132,7 @@ def test_grupos_de_nbgrader_y_servicio_del_curso(config_hub):
     entorno = servicio["environment"]
     assert entorno["JUPYTER_CONFIG_PATH"].split(":")[0].endswith("jupyter/servicio")
     assert entorno["PYTHONPATH"] == "/srv/prueba/curso"
-    assert entorno["JUPYTERHUB_DEFAULT_URL"] == "/formgrader"
+    assert entorno["JUPYTERHUB_DEFAULT_URL"] == "/curso/"           # the course page, with the formgrader's link
     # formgrader's Generate feedback finds the Spanish template through the course's own
     # config (grader_tests/retroalimentacion.py), no data path of the service's
     assert "JUPYTER_PATH" not in entorno
@@ -152,12 +152,30 @@ def test_roles_con_scopes_que_existen_y_solo_el_profesorado_entra_al_servicio(co
 @pytest.mark.parametrize("grupos, perfil", [([f"formgrade-{CURSO}"], "profesorado"),
                                             ([f"nbgrader-{CURSO}"], "alumnado"), ([], "alumnado")])
 def test_perfil_de_jupyterlab_segun_el_grupo(config_hub, grupos, perfil):
-    spawner = SimpleNamespace(user=SimpleNamespace(groups=[SimpleNamespace(name=g) for g in grupos]),
+    spawner = SimpleNamespace(user=SimpleNamespace(name="maria", groups=[SimpleNamespace(name=g) for g in grupos]),
                               environment={"PATH": "/usr/bin"})
     config_hub.Spawner.pre_spawn_hook(spawner)
     primero, comun = spawner.environment["JUPYTER_CONFIG_PATH"].split(":")
     assert Path(primero) == HUB / "jupyter" / perfil and Path(comun) == HUB / "jupyter" / "comun"
     assert spawner.environment["PATH"] == "/usr/bin"
+
+
+def test_cada_servidor_recibe_solo_el_nombre_de_su_ficha_de_plazos(config_hub, tmp_path):
+    """The service knows the key; each student's server only its own file name (grader_tests.plazos)."""
+    from grader_tests import plazos
+    [servicio] = config_hub.JupyterHub.services
+    clave = servicio["environment"]["CURSO_PLAZOS_CLAVE"]
+    assert (tmp_path / "clave_plazos").read_text() == clave and (tmp_path / "clave_plazos").stat().st_mode & 0o077 == 0
+    fichas = {}
+    for nombre in ("maria", "jorge"):
+        spawner = SimpleNamespace(user=SimpleNamespace(name=nombre, groups=[]), environment={})
+        config_hub.Spawner.pre_spawn_hook(spawner)
+        fichas[nombre] = spawner.environment["CURSO_PLAZOS_FICHA"]
+        assert clave not in spawner.environment.values()
+        assert fichas[nombre] == plazos.ficha_de_alumno(bytes.fromhex(clave), CURSO, nombre)
+    assert fichas["maria"] != fichas["jorge"]
+    # make grade in any hub terminal uses the hub's environment
+    assert servicio["environment"]["CURSO_ENTORNO"] == config_hub.Spawner.environment["CURSO_ENTORNO"]
 
 
 def _ids_de_nbgrader() -> tuple[set[str], set[str]]:
@@ -297,7 +315,7 @@ def _valores_z2jh() -> dict:
     return yaml.safe_load((K8S / "config.yaml").read_text())
 
 
-def test_z2jh_opciones_reales_y_python_que_funciona():
+def test_z2jh_opciones_reales_y_python_que_funciona(monkeypatch):
     from traitlets.config import Config
     valores = _valores_z2jh()
     config = Config(valores["hub"]["config"])
@@ -306,7 +324,7 @@ def test_z2jh_opciones_reales_y_python_que_funciona():
     for codigo in valores["hub"]["extraConfig"].values():
         exec(compile(codigo, "hub.extraConfig", "exec"), {"c": c})      # noqa: S102 - our own config
     assert _comprobar_contra_clases(c) == []
-    usuario = SimpleNamespace(id=7, groups=[SimpleNamespace(name=f"nbgrader-{CURSO}")])
+    usuario = SimpleNamespace(id=7, name="maria", groups=[SimpleNamespace(name=f"nbgrader-{CURSO}")])
     spawner = SimpleNamespace(user=usuario, environment={"CURSO_HUB_CURSO": CURSO})
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"] == "/opt/curso/jupyter/alumnado:/opt/curso/jupyter/comun"
@@ -318,6 +336,16 @@ def test_z2jh_opciones_reales_y_python_que_funciona():
     with pytest.raises(RuntimeError, match="65536"):
         c.KubeSpawner.uid(spawner)
     usuario.id = 7
+    assert "CURSO_PLAZOS_FICHA" not in spawner.environment          # without the secret's key, no file name
+    # with it, the same name as the single-machine hub and the formgrader (grader_tests.plazos)
+    from grader_tests import plazos
+    clave = "ab" * 32
+    monkeypatch.setenv("CURSO_PLAZOS_CLAVE", clave)
+    c2 = Config()
+    for codigo in valores["hub"]["extraConfig"].values():
+        exec(compile(codigo, "hub.extraConfig", "exec"), {"c": c2})      # noqa: S102 - our own config
+    c2.KubeSpawner.pre_spawn_hook(spawner)
+    assert spawner.environment["CURSO_PLAZOS_FICHA"] == plazos.ficha_de_alumno(bytes.fromhex(clave), CURSO, "maria")
     usuario.groups = [SimpleNamespace(name=f"formgrade-{CURSO}")]
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"].startswith("/opt/curso/jupyter/profesorado:")
@@ -448,3 +476,16 @@ def test_python_accesible_para_todas_las_cuentas(tmp_path):
     tmp_path.chmod(0o755)
     assert ajustes.accesible_para_todos(ejecutable) == all(
         p.stat().st_mode & 0o001 for p in ejecutable.resolve().parents)
+
+
+
+def test_la_copia_del_curso_en_el_hub_esta_completa():
+    """The service's copy holds every versioned entry of the repository's root (make grade stopped with
+    «./ajustes_jupyterlab does not exist» when one was missing: issue 21)."""
+    import subprocess
+    import prueba
+    versionadas = subprocess.run(["git", "ls-files"], cwd=RAIZ, capture_output=True, text=True)
+    if versionadas.returncode != 0:
+        pytest.skip("no es un clon de git")
+    raices = {linea.split("/", 1)[0] for linea in versionadas.stdout.splitlines() if linea}
+    assert raices <= set(prueba.COPIAR), sorted(raices - set(prueba.COPIAR))

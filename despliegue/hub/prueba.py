@@ -47,9 +47,11 @@ if str(AQUI) not in sys.path:
 from ajustes import PROXY_LOCAL, RAIZ_REPO, accesible_para_todos, bin_hub  # noqa: E402
 
 CONFIGURACION = AQUI / "jupyterhub_config.py"
-# what the service's copy of the course holds: a TA's clone without .git or .venv
+# what the service's copy of the course holds: a TA's clone without .git or .venv (every versioned entry
+# of the repository's root: make grade, make informe and make test find everything they name)
 COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
-          "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml"]
+          "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml",
+          "ajustes_jupyterlab", "requirements-dev.txt", "tests", ".ci", ".gitignore", "autograded"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"
 MODO_CASA = 0o700          # every account's home: only its owner enters
 MODO_INBOUND = 0o3733      # the exchange's inbound: sticky, setgid, writable and not listable by others
@@ -146,11 +148,16 @@ class HubDePrueba:
                        check=True, capture_output=True, text=True)
         cuenta = pwd.getpwnam(self.cuenta_servicio)
         # the course, private to the service's account
-        ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "node_modules")
+        ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "node_modules", "build", "*.egg-info",
+                                         ".pytest_cache")
         self.raiz_curso.mkdir()
         for nombre in COPIAR:
             origen = RAIZ_REPO / nombre
-            if origen.is_dir():
+            if nombre == "autograded":          # only its README: never a local run's graded notebooks
+                (self.raiz_curso / nombre).mkdir()
+                if (origen / "README.md").is_file():
+                    shutil.copy2(origen / "README.md", self.raiz_curso / nombre / "README.md")
+            elif origen.is_dir():
                 shutil.copytree(origen, self.raiz_curso / nombre, ignore=ignorar)
             elif origen.exists():
                 shutil.copy2(origen, self.raiz_curso / nombre)
@@ -197,7 +204,7 @@ class HubDePrueba:
         return env
 
     # ------------------------------------------------------------ run
-    def arrancar(self, espera: float = 120, intentos: int = 3) -> "HubDePrueba":
+    def arrancar(self, espera: float = 120, intentos: int = 5) -> "HubDePrueba":
         """Start the hub; retried because JupyterHub gives its managed service only 10 s to answer.
 
         On a loaded machine the formgrader service (JupyterLab + nbgrader) can take
@@ -394,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {nombre:<22}  profesorado  {hub.claves[nombre]}")
     for nombre in hub.alumnado:
         print(f"  {nombre:<22}  alumnado     {hub.claves[nombre]}")
-    print(f"\nFormgrader (profesorado): {hub.url}/services/{hub.curso}/formgrader")
+    print(f"\nPágina del curso (profesorado): {hub.url}/services/{hub.curso}/curso/  (menú Services del hub)")
+    print(f"Formgrader (profesorado): {hub.url}/services/{hub.curso}/formgrader")
     print("El alumnado usa la pestaña Assignments de JupyterLab (menú Nbgrader → Assignment List).")
     print(f"Curso del servicio: {hub.raiz_curso}   Intercambio: {hub.intercambio}")
     print("\nCtrl-C para parar" + (" (se conservan cuentas y carpetas)." if args.conservar
