@@ -38,7 +38,7 @@ def _hostil(carpeta: Path, fuera: Path) -> None:
     os.symlink("/dev/zero", carpeta / "ceros")
     os.mkfifo(carpeta / "tuberia")
     os.link(fuera, carpeta / "duro.txt")
-    with open(carpeta / "disperso.bin", "wb") as f:
+    with open(carpeta / "disperso.npy", "wb") as f:        # a kind the course keeps: only the budget stops it
         f.truncate(1024 ** 3)
 
 
@@ -156,10 +156,10 @@ def test_el_recorrido_es_lineal_en_una_inundacion(tmp_path, presupuesto):
     carpeta = tmp_path / "inundada"
     carpeta.mkdir()
     for i in range(5000):
-        (carpeta / f"{i:05d}").write_text("")
+        (carpeta / f"{i:05d}.txt").write_text("")
     avisos = aa.sanear(str(carpeta), presupuesto)
     assert len(list(carpeta.iterdir())) == presupuesto.archivos
-    assert "4980 archivos" in avisos[0]
+    assert "4980 archivos" in avisos[0], avisos
 
 
 # ------------------------------------------------------------------ HTML

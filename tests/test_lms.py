@@ -904,6 +904,7 @@ def test_una_descarga_de_la_que_no_se_recoge_nada_hace_fallar_make_grade(tmp_pat
     monkeypatch.setattr(grade, "calificar", lambda *a, **k: grade.Resultado(alumnos=[], tareas=[T1]))
     monkeypatch.setattr(grade, "tabla", lambda resultado, raiz=None: "(tabla)")
     monkeypatch.setattr(grade, "PASOS_TRAS_CALIFICAR", [])
+    monkeypatch.setattr(grade, "exportar", lambda raiz, destino: None)     # grades.csv in-process (issue 21)
     assert grade.main([]) == 1
     assert f"no se recogió ninguna entrega de la descarga del LMS de {T1}" in capsys.readouterr().err
 
