@@ -160,6 +160,8 @@ c.ExportApp.plugin_class = "lms.exportadores.NotasCsv"
 c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
 c.Cuentas.carpeta = os.environ.get("CURSO_CUENTAS", "")
 c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"
+# inbound sticky (nobody renames or removes the entry of another) and setgid (entries belong to the graders)
+c.ExchangeFactory.release_assignment = "grader_tests.intercambio.PublicarTareaSegura"
 # The gradebook's URL (docs/profesorado.md, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
 # c.CourseDirectory.db_url set above; postgresql:// gets the driver the course installs (psycopg2:
 # SQLAlchemy 2.1 would look for psycopg 3).  Scripts read the result from here

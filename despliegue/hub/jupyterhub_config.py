@@ -19,7 +19,13 @@ nbgrader's JupyterHub auth plugin; despliegue/README.md explains each choice):
   students only see nbgrader's Assignments tab and Validate button; TAs also
   see the course list; the service has the formgrader and Create Assignment.
   All of them open JupyterLab in Spanish.
-- The exchange is a shared folder with nbgrader's permissions (root 1777).
+- The exchange is a shared folder with nbgrader's permissions (root 1777),
+  ``inbound`` sticky and setgid to the service's group (3733); the hub's
+  ``submit`` (``jupyter/comun/entrega_honesta.py``) keeps each entry private
+  to its author and that group.
+- The hub's output (its log) is every student server's output too
+  (LocalProcessSpawner): keep it where no student reads it (systemd's journal,
+  or a 0600 file).
 
 Every path, name and port comes from ``CURSO_HUB_*`` variables (ajustes.py).
 """
