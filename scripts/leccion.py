@@ -6,7 +6,8 @@ scores Q Kᵀ / √d_k, one known mistake, one quiz question):
 * ``source/<NOMBRE>/<nombre>.ipynb``: the lesson with the course's conventions
   (solution cell, test cells with the hidden block first, a quiz question
   checked at once, Spanish stubs), its explorable ``explorable_<nombre>.py``
-  (three layers and the static fallback), the assignment's
+  (three layers and the static fallback), its visible tests
+  ``pruebas_<FUNCION>.py`` (one function per test cell), the assignment's
   ``nbgrader_config.py``, and ``pruebas_visibles.py`` and ``cuestionario.json``
   (``scripts/publicar_comprobaciones.py``);
 * ``grader_tests/ejercicios/<FUNCION>/``: ``casos.py``, ``referencia.py``,
@@ -130,6 +131,7 @@ def crear(raiz: Path, tarea: str, funcion: str, titulo: str | None = None, relea
     nbformat.write(cuaderno, leccion / f"{nombre}.ipynb")
     hechos.append(leccion / f"{nombre}.ipynb")
     hechos.append(_copiar(PLANTILLA / "explorable.py", leccion / f"explorable_{nombre}.py", v))
+    hechos.append(_copiar(PLANTILLA / "pruebas.py", leccion / f"pruebas_{funcion}.py", v))
     shutil.copyfile(PLANTILLA / "nbgrader_config.py", leccion / "nbgrader_config.py")
     hechos.append(leccion / "nbgrader_config.py")
     for origen in sorted((PLANTILLA / "grader").rglob("*.py")):
