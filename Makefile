@@ -4,17 +4,28 @@
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
 #   make release regenerate release/ from source/ with nbgrader generate_assignment (after copying
 #                into each lesson its pruebas_visibles.py and cuestionario.json: scripts/publicar_comprobaciones.py)
-#   make lab     JupyterLab from the course root (Spanish by default: ajustes_jupyterlab/)
+#   make lab     JupyterLab from the course root, with the teacher's tools (ajustes_jupyterlab/profesorado;
+#                the environment alone is the student's JupyterLab: Spanish, no teacher tools)
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
 #                memory of judging forged evidence
 #   make hub     the course's JupyterHub on 127.0.0.1 with throwaway accounts (as root; despliegue/)
 #   make comprobar  the author's check before committing (scripts/comprobar.py; Spanish, exit 1 on problems)
 #   make leccion NOMBRE=03_algo FUNCION=f   a new lesson with its graded exercise (scripts/leccion.py)
 #   make informe the class report after grading (informe/informe.html and CSVs; scripts/informe/)
+#   make bench-exportar  nbgrader export and make informe for a synthetic class of 600, 1500, 3000
+#
+# CURSO_ENTORNO=/path/to/env uses an environment that already has the course's requirements (the hub
+# sets it in every server: its terminals run make grade with the hub's environment, without .venv).
 
 PYTHON ?= python3
 VENV   := .venv
-BIN    := $(CURDIR)/$(VENV)/bin
+ifdef CURSO_ENTORNO
+BIN     := $(CURSO_ENTORNO)/bin
+ENTORNO :=
+else
+BIN     := $(CURDIR)/$(VENV)/bin
+ENTORNO := $(VENV)/.installed
+endif
 export PATH := $(BIN):$(PATH)
 
 ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
@@ -24,20 +35,29 @@ ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
 PYTHON_HUB ?= /usr/bin/python3
 VENV_HUB   := .venv-hub
 
-.PHONY: grade test release lab bench clean venv hub comprobar leccion informe
+.PHONY: grade test release lab bench bench-exportar clean venv hub comprobar leccion informe
 
-$(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterlab/*.toml ajustes_jupyterlab/*/*.json)
+# the Assignments tab's due dates (despliegue/plazos_assignments/), installed with the hub's requirements
+PLAZOS_ASSIGNMENTS := $(wildcard despliegue/plazos_assignments/*.toml despliegue/plazos_assignments/*/*.py \
+                                 despliegue/plazos_assignments/labextension/*.json despliegue/plazos_assignments/labextension/*/*.js)
+
+AJUSTES_LAB := $(shell find ajustes_jupyterlab -type f -not -path '*/build/*' -not -path '*.egg-info*' -not -name '*.pyc')
+
+$(VENV)/.installed: requirements.txt pyproject.toml $(AJUSTES_LAB)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@# the course's Spanish pack replaces the PyPI one (same module): never both in one environment
+	$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-language-pack-es-ES 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt despliegue/requirements-calificador.txt
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt despliegue/requirements-calificador.txt $(PLAZOS_ASSIGNMENTS)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-$(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt despliegue/hub/proxy/package-lock.json
+$(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt despliegue/hub/proxy/package-lock.json $(PLAZOS_ASSIGNMENTS) $(AJUSTES_LAB)
 	test -x $(VENV_HUB)/bin/python || $(PYTHON_HUB) -m venv $(VENV_HUB)
+	$(VENV_HUB)/bin/python -m pip uninstall --quiet --yes jupyterlab-language-pack-es-ES 2>/dev/null || true
 	$(VENV_HUB)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r despliegue/requirements-hub.txt
 	mkdir -p $(VENV_HUB)/proxy && cp despliegue/hub/proxy/package.json despliegue/hub/proxy/package-lock.json $(VENV_HUB)/proxy/
 	cd $(VENV_HUB)/proxy && npm ci --no-fund --no-audit --loglevel=error
@@ -45,23 +65,23 @@ $(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt desplie
 
 venv: $(VENV)/.installed
 
-grade: $(VENV)/.installed
+grade: $(ENTORNO)
 	$(BIN)/python scripts/grade.py
 
-informe: $(VENV)/.installed
+informe: $(ENTORNO)
 	$(BIN)/python -m scripts.informe $(INFORME_ARGS)
 
-release: $(VENV)/.installed
+release: $(ENTORNO)
 	$(BIN)/python scripts/publicar_comprobaciones.py
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
-lab: $(VENV)/.installed
-	$(BIN)/jupyter lab
+lab: $(ENTORNO)
+	JUPYTER_CONFIG_PATH=$(CURDIR)/ajustes_jupyterlab/profesorado$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} $(BIN)/jupyter lab
 
-comprobar: $(VENV)/.installed
+comprobar: $(ENTORNO)
 	$(BIN)/python scripts/comprobar.py $(COMPROBAR_ARGS)
 
-leccion: $(VENV)/.installed
+leccion: $(ENTORNO)
 	@test -n "$(NOMBRE)" -a -n "$(FUNCION)" || { echo "Uso: make leccion NOMBRE=03_algo FUNCION=f [TITULO='Un título']"; exit 2; }
 	$(BIN)/python scripts/leccion.py "$(NOMBRE)" "$(FUNCION)" $(if $(TITULO),--titulo "$(TITULO)")
 
@@ -80,6 +100,10 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/bench_lms.py
 	$(BIN)/python scripts/bench_evidencia.py
 	$(BIN)/python scripts/bench_salida.py
+	$(BIN)/python scripts/bench_exportar.py
+
+bench-exportar: $(VENV)/.installed-dev
+	$(BIN)/python scripts/bench_exportar.py
 
 clean:
-	rm -rf submitted autograded/*/ feedback veredictos informe grades.csv gradebook.db .nbgrader.log para_subir
+	rm -rf submitted autograded/*/ feedback veredictos revisiones informe grades.csv gradebook.db .nbgrader.log para_subir

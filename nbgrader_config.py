@@ -17,7 +17,7 @@ if RAIZ not in sys.path:
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader.preprocessors import (  # noqa: E402
     AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, GetGrades,
-    IgnorePattern, LimitOutput, SaveAutoGrades)
+    IgnorePattern, LimitOutput)
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
 from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
@@ -27,6 +27,10 @@ from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOc
 from grader_tests import formgrader_seguro, nbgrader_seguro  # noqa: E402
 from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
+from grader_tests import salida_limpia  # noqa: E402
+from grader_tests.salida_limpia import TextoAlternativo  # noqa: E402
+from grader_tests.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
+from grader_tests.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
 
 # Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
 # grader_tests/archivos_alumno.py; README, «Seguridad»).
@@ -34,6 +38,8 @@ nbgrader_seguro.aplicar()
 # ... and formgrader prints nothing of theirs unescaped, runs no script but its own (CSP), needs no
 # network (MathJax from jupyter-server-mathjax) and links under the hub (grader_tests/formgrader_seguro.py).
 formgrader_seguro.aplicar()
+# No spurious warnings in what a TA sees (grader_tests/salida_limpia.py).
+salida_limpia.aplicar()
 from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
 
 c = get_config()  # noqa: F821
@@ -87,7 +93,8 @@ c.Autograde.autograde_preprocessors = [
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,
-    SaveAutoGrades,
+    GuardarNotasAutomaticas,
+    AplicarPlazos,
     AssignLatePenalties,
     CheckCellMetadata,
     GuardarVeredictos,
@@ -95,15 +102,41 @@ c.Autograde.autograde_preprocessors = [
 # ... and each cell's verdict, typed, in veredictos/<tarea>/<alumno>/<cuaderno>.json (outside the
 # sandbox; read by the class report, scripts/informe/).
 c.GuardarVeredictos.carpeta = os.path.join(RAIZ, "veredictos")
+# A resubmission never keeps the manual grades of the older one: nbgrader's SaveAutoGrades plus the hold
+# for the TA's review, recorded in revisiones/ (grader_tests/revision.py; README, «Entregas nuevas y notas
+# a mano»); feedback for a held submission is refused until the TA reviews it in formgrader.
+c.GuardarNotasAutomaticas.carpeta = os.path.join(RAIZ, "revisiones")
+c.ComprobarRevision.carpeta = os.path.join(RAIZ, "revisiones")
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
-c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, AvisosEnComentarios, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.preprocessors = [ComprobarRevision, AplicarPlazos, GetGrades, NotaAManoEnComentarios,
+                                    ClearHiddenTests, AvisosEnComentarios, TextoAlternativo,
+                                    CSSHTMLHeaderPreprocessor]
 # ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/),
 # for generate_feedback only (formgrader keeps its own templates).
 c.GenerateFeedback.exporter_class = ExportadorRetroalimentacion
 c.ExportadorRetroalimentacion.template_name = "retroalimentacion"
 c.ExportadorRetroalimentacion.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
+
+# ---- Due dates and late work (README, «Plazos, retrasos y prórrogas»): the one place a TA edits them.
+# Dates are wall time in Madrid ("AAAA-MM-DD HH:MM"; a date alone means 23:59:59); nbgrader's gradebook
+# gets them as UTC (grader_tests/plazos.py), daylight saving included.  A student's extension is a new
+# date or a duration ("2 días", "36 h").  Example:
+#   c.PlazosDelCurso.fechas = {"01_atencion_multicabeza": "2026-03-20 23:59"}
+#   c.PlazosDelCurso.prorrogas = {"01_atencion_multicabeza": {"ana_lopez": "2026-03-23 23:59"}}
+c.PlazosDelCurso.zona = "Europe/Madrid"
+c.PlazosDelCurso.fechas = {}
+c.PlazosDelCurso.prorrogas = {}
+# Penalty: every started day late takes 10 % of the score, at most 50 % (nbgrader's late_submission_penalty).
+c.AssignLatePenalties.plugin_class = PenalizacionPorRetraso
+c.PenalizacionPorRetraso.por_dia = 0.10
+c.PenalizacionPorRetraso.maximo = 0.50
+c.PenalizacionPorRetraso.gracia_minutos = 0
+# Submission times are written in UTC: with a zone such as Europe/Madrid nbgrader writes «CEST», which it
+# reads back as UTC (two hours off every summer).  Formgrader shows due dates in Madrid time.
+c.Exchange.timezone = "UTC"
+c.NbGraderAPI.timezone = "Europe/Madrid"
 
 # LMS downloads (Moodle, Canvas) for `nbgrader zip_collect` and `make grade`: unpacking within
 # budgets and the LMS's file names (lms/; README, «Con Moodle» / «Con Canvas»).
@@ -127,6 +160,8 @@ c.ExportApp.plugin_class = "lms.exportadores.NotasCsv"
 c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
 c.Cuentas.carpeta = os.environ.get("CURSO_CUENTAS", "")
 c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"
+# inbound sticky (nobody renames or removes the entry of another) and setgid (entries belong to the graders)
+c.ExchangeFactory.release_assignment = "grader_tests.intercambio.PublicarTareaSegura"
 # The gradebook's URL (README, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
 # c.CourseDirectory.db_url set above; postgresql:// gets the driver the course installs (psycopg2:
 # SQLAlchemy 2.1 would look for psycopg 3).  Scripts read the result from here

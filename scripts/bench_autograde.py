@@ -10,9 +10,12 @@ Three measurements in one temporary copy of the course, on this machine, in one 
    preprocessors).  Seconds per notebook and the ratio to the floor.
 2. **Where a lesson's time goes** (``--perfil``): every code cell of the perfect
    submission run once with nbclient in the venv's kernel, slowest first.
-3. **A class.**  ``scripts/grade.py`` on 48 synthetic students (the samples,
-   repeated; both assignments, feedback and export) with ``--trabajadores 1``
-   and ``--trabajadores 2``: seconds per student and the speed-up.
+3. **A class.**  ``scripts/grade.py`` on 24 synthetic students (the samples,
+   repeated; both assignments, feedback, export and the class report) with
+   ``--trabajadores 1`` and ``--trabajadores 2``, each on a fresh copy of the
+   same course: seconds per student, the speed-up, and where the time goes
+   (``CURSO_TIEMPOS``: the phases of ``scripts/grade.py``; the workers' share
+   is the only one they split, the rest is serial).
 
 Prints the load average before and after: other work on the machine changes
 every number.
@@ -38,7 +41,7 @@ from scripts import samples  # noqa: E402
 
 LOTE = 12
 RONDAS = 3          # batches of every assignment, interleaved (the load changes between them): median
-CLASE = 48
+CLASE = 24
 SUELO = "00_suelo"
 
 
@@ -95,10 +98,8 @@ def perfil(curso: Path, tarea: str, cuantas: int = 8) -> list[tuple[float, int, 
     return sorted(filas, reverse=True)[:cuantas]
 
 
-def clase(curso: Path, lecciones: list[str]) -> dict[int, float]:
-    """Wall seconds of scripts/grade.py on CLASE synthetic students, with 1 and with 2 workers."""
-    for tarea in lecciones:
-        ejecutar(curso, "nbgrader", "generate_assignment", tarea, "--force")
+def _clase_en(curso: Path) -> None:
+    """CLASE synthetic students in ``submitted/`` (the samples, repeated), built from ``release/``."""
     muestras = samples.sample_students()
     plantillas = Path(tempfile.mkdtemp(prefix="muestras-"))
     for alumno in muestras:
@@ -107,20 +108,57 @@ def clase(curso: Path, lecciones: list[str]) -> dict[int, float]:
         alumno = muestras[i % len(muestras)]
         shutil.copytree(plantillas / alumno, curso / "submitted" / f"alumno_{i:02d}_{alumno}")
     shutil.rmtree(plantillas)
-    tiempos = {}
+
+
+def clase(base: Path) -> dict[int, tuple[float, dict[str, float]]]:
+    """Wall seconds of scripts/grade.py on CLASE students with 1 and 2 workers, and its phases.
+
+    Each run starts from a fresh copy of the course with the same submissions (no
+    gradebook): the same work, as a TA's first ``make grade`` of the class.
+    """
+    import json
+    resultados = {}
     for k in (1, 2):
+        curso = copiar_curso(base / f"clase-{k}")
+        _clase_en(curso)
+        fases = base / f"fases-{k}.json"
         inicio = time.perf_counter()
-        ejecutar(curso, "python", "scripts/grade.py", "--trabajadores", str(k), timeout=7200)
-        tiempos[k] = time.perf_counter() - inicio
-    return tiempos
+        ejecutar(curso, "python", "scripts/grade.py", "--trabajadores", str(k), timeout=7200,
+                 env={"CURSO_TIEMPOS": str(fases)})
+        resultados[k] = (time.perf_counter() - inicio, json.loads(fases.read_text()))
+        shutil.rmtree(curso)
+    return resultados
+
+
+TRABAJADORES = "calificar (trabajadores y fusión)"
+FUSION = "fusión de los libros de notas"
+
+
+def _imprimir_clase(clase_t: dict, n_tareas: int) -> None:
+    print(f"Una clase: scripts/grade.py con {CLASE} alumnos (las muestras repetidas; {n_tareas} tareas, "
+          "comentarios, exportación e informe), cada vez en una copia nueva del curso:")
+    for k, (t, fases) in clase_t.items():
+        repartido = fases.get(TRABAJADORES, 0.0) - fases.get(FUSION, 0.0)
+        print(f"  {k} trabajador{'es' if k > 1 else ''}: {t:7.1f} s en total, {t / CLASE:5.2f} s por alumno; "
+              f"trabajadores {repartido:.1f} s, el resto (en serie) {t - repartido:.1f} s")
+        for nombre, segundos in sorted(fases.items(), key=lambda x: -x[1]):
+            if nombre != TRABAJADORES:
+                print(f"      {nombre:38s} {segundos:6.1f} s")
+    print(f"  aceleración con 2 trabajadores: ×{clase_t[1][0] / clase_t[2][0]:.2f}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sin-clase", action="store_true", help="sólo el coste por cuaderno (rápido)")
     parser.add_argument("--perfil", action="store_true", help="además, las celdas más lentas de cada lección")
+    parser.add_argument("--solo-clase", action="store_true", help="sólo la clase con 1 y 2 trabajadores")
     args = parser.parse_args(argv)
     print(f"Autograde ({os.cpu_count()} núcleos; {carga()} al empezar)")
+    if args.solo_clase:
+        with tempfile.TemporaryDirectory() as tmp:
+            _imprimir_clase(clase(Path(tmp)), len(tareas(copiar_curso(Path(tmp) / "curso"))))
+        print(f"({carga()} al terminar)")
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         curso = copiar_curso(Path(tmp) / "curso")
         (curso / "source" / SUELO).mkdir()
@@ -141,14 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  {segundos:6.3f} s  celda {numero:3d}  {linea}")
         if not args.sin_clase:
             shutil.rmtree(curso)
-            curso = copiar_curso(Path(tmp) / "curso")
-            clase_t = clase(curso, lecciones)
-            print(f"Una clase: scripts/grade.py con {CLASE} alumnos (las muestras repetidas; {len(lecciones)} tareas, "
-                  "comentarios y exportación):")
-            for k, t in clase_t.items():
-                print(f"  {k} trabajador{'es' if k > 1 else ''}: {t:7.1f} s en total, {t / CLASE:5.2f} s por alumno, "
-                      f"{t / (CLASE * len(lecciones)):5.2f} s por entrega")
-            print(f"  aceleración con 2 trabajadores: ×{clase_t[1] / clase_t[2]:.2f}")
+            _imprimir_clase(clase(Path(tmp)), len(lecciones))
     print(f"({carga()} al terminar)")
     return 0
 

@@ -12,6 +12,8 @@ import re
 import sys
 import unicodedata
 
+from grader_tests.archivos_alumno import nombre_legible
+
 # characters without an ASCII base letter, for terminals that cannot print them
 SUSTITUTOS = {"—": "-", "–": "-", "×": "x", "…": "...", "«": '"', "»": '"', "“": '"', "”": '"',
               "‘": "'", "’": "'", "√": "raiz de ", "·": "*", "≤": "<=", "≥": ">=", "→": "->",
@@ -53,10 +55,11 @@ def legible(texto: object) -> str:
     Student ids, file names and error messages come from submissions: a newline
     would forge a line of the table about another student, an escape sequence
     would clear or retitle the TA's terminal, a bidi override would reorder what
-    the TA reads.  Each such character becomes ``\\xNN`` / ``\\uNNNN``.
+    the TA reads.  Each such character becomes ``\\xNN`` / ``\\uNNNN``.  Names inside a
+    line are shown with ``nombre_legible`` where the line is written (confusable characters
+    escaped too); this is the same helper for whole lines of course text.
     """
-    return "".join(c if c.isprintable() else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-                   for c in str(texto))
+    return nombre_legible(texto, None, confundibles=False)
 
 
 # nbgrader's OverwriteCells: "Attribute 'checksum' for cell <id> has changed! (should be: …, got: …)"

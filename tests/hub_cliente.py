@@ -8,12 +8,17 @@
 - ``Usuario``: one person on the hub over HTTP (``requests``): logs in through
   the hub's form, starts a server through the hub's REST API, and calls
   nbgrader's own HTTP endpoints (Assignments tab, Validate, formgrader) with
-  the XSRF token each server expects, as the JupyterLab front end does.
+  the XSRF token each server expects, as the JupyterLab front end does; types
+  commands in a JupyterLab terminal of a server (jupyter_server's terminal API
+  and its websocket, as JupyterLab's Terminal does).
+- ``editar_curso``: change the service's copy of the course's nbgrader_config.py
+  as a TA does in the service's editor (its owner kept).
 """
 from __future__ import annotations
 
 import contextlib
 import html
+import json
 import os
 import re
 import secrets
@@ -161,3 +166,65 @@ class Usuario:
                            timeout=900, **kw)
         r.raise_for_status()
         return r.json()
+
+
+    # ------------------------------------------------------------ a terminal of a server
+    def terminal(self, prefijo: str, orden: str, espera: float = 600) -> tuple[int | None, str]:
+        """Type ``orden`` in a new terminal of the server at ``prefijo`` (``/user/<n>/`` or ``/services/<c>/``).
+
+        Returns the shell's exit code of ``orden`` (None if it did not finish within ``espera``
+        seconds) and everything the terminal printed.
+        """
+        import asyncio
+        from tornado import httpclient, websocket
+        marca = f"FIN{secrets.token_hex(4)}"
+        r = self.s.post(f"{self.hub.url}{prefijo}api/terminals", headers={"X-XSRFToken": self._xsrf(prefijo)},
+                        timeout=60)
+        r.raise_for_status()
+        nombre = r.json()["name"]
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.s.cookies if prefijo.startswith(c.path or "/"))
+        url = self.hub.url.replace("http", "ws", 1) + f"{prefijo}terminals/websocket/{nombre}"
+
+        async def hablar() -> str:
+            peticion = httpclient.HTTPRequest(url, headers={"Cookie": cookies, "Origin": self.hub.url})
+            ws = await websocket.websocket_connect(peticion)
+            salida: list[str] = []
+            await ws.write_message(json.dumps(["stdin", f"{orden}; echo {marca}=$?={marca}\r"]))
+            limite = time.monotonic() + espera
+            try:
+                while time.monotonic() < limite:
+                    try:
+                        mensaje = await asyncio.wait_for(ws.read_message(), timeout=max(1.0, limite - time.monotonic()))
+                    except asyncio.TimeoutError:
+                        break
+                    if mensaje is None:
+                        break
+                    datos = json.loads(mensaje)
+                    if datos[0] == "stdout":
+                        salida.append(datos[1])
+                        if re.search(rf"{marca}=\d+={marca}", "".join(salida)):
+                            break
+            finally:
+                ws.close()
+            return "".join(salida)
+
+        texto = asyncio.run(hablar())
+        self.s.delete(f"{self.hub.url}{prefijo}api/terminals/{nombre}", headers={"X-XSRFToken": self._xsrf(prefijo)},
+                      timeout=60)
+        codigo = re.findall(rf"{marca}=(\d+)={marca}", texto)
+        return (int(codigo[-1]) if codigo else None), texto
+
+
+def editar_curso(hub, sustituciones: dict[str, str]) -> None:
+    """Replace text in the service's ``nbgrader_config.py`` (owner and mode kept), as a TA edits it."""
+    ruta = Path(hub.raiz_curso) / "nbgrader_config.py"
+    texto = ruta.read_text(encoding="utf-8")
+    for antes, despues in sustituciones.items():
+        assert antes in texto, f"nbgrader_config.py no contiene {antes!r}"
+        texto = texto.replace(antes, despues)
+    estado = ruta.stat()
+    temporal = ruta.with_name(".nbgrader_config.py.tmp")
+    temporal.write_text(texto, encoding="utf-8")
+    os.chown(temporal, estado.st_uid, estado.st_gid)
+    os.chmod(temporal, estado.st_mode & 0o7777)
+    temporal.replace(ruta)

@@ -252,27 +252,85 @@ def test_la_caja_arranca_desde_cualquier_entorno_de_python(entornos, python, com
 
 
 def test_un_kernel_de_verdad_desde_un_venv_enlazado_sin_root(entornos):
-    """nbclient with the sandbox's kernel manager, started through the course's symlinked .venv."""
+    """nbclient with the sandbox's kernel manager, started through the course's symlinked .venv, by a TA
+    whose stdout, stderr and another open descriptor are the hub's log (the formgrader service on the hub:
+    JupyterHub starts it with its own output, which holds every student's inbound entry name).
+
+    The kernel runs c26's probe (every /proc file and descriptor of the sandbox, reopened) and the
+    attack of issue 19's second round: reopen every inherited descriptor for reading and look for the
+    log's lines and the service's token in PID 1's environment.  Nothing of it may be found.
+    """
     curso = entornos["curso"]
     carpeta = curso / "autograded" / "kernel" / "t"
     carpeta.mkdir(parents=True)
+    registro = entornos["base"] / "registro-del-hub.log"
+    registro.write_text(f"[I submit] Destination: /srv/nbgrader/exchange/c/inbound/ana+t+2026+{REGISTRO_DEL_HUB}\n")
     entornos["usuario"].dar(curso / "autograded")
-    codigo = (f"import sys; sys.path.insert(0, {str(curso)!r})\n"
+    entornos["usuario"].dar(registro)
+    sonda = c26_entorno.SONDEAR + REABRIR_DESCRIPTORES
+    codigo = (f"import os, sys; sys.path.insert(0, {str(curso)!r})\n"
+              # the hub's log as this process's stdout and stderr and as a descriptor left open (fd 41)
+              f"fd = os.open({str(registro)!r}, os.O_WRONLY | os.O_APPEND)\n"
+              "resultado = os.dup(1)\n"
+              "os.dup2(fd, 1); os.dup2(fd, 2); os.dup2(fd, 41); os.set_inheritable(41, True)\n"
               "from nbformat.v4 import new_notebook, new_code_cell\n"
               "from nbclient import NotebookClient\n"
               "from grader_tests.aislamiento import KernelAislado\n"
               "nb = new_notebook(cells=[new_code_cell('import os, sys; open(\"nuevo.txt\", \"w\").write(\"x\"); "
-              "print(\"KERNEL\", os.getuid(), sys.prefix, sorted(os.listdir(\".\")))')])\n"
-              f"NotebookClient(nb, kernel_manager_class=KernelAislado, timeout=60, "
+              "print(\"KERNEL\", os.getuid(), sys.prefix, sorted(os.listdir(\".\")))'), "
+              f"new_code_cell({sonda!r})])\n"
+              f"NotebookClient(nb, kernel_manager_class=KernelAislado, timeout=120, "
               f"resources={{'metadata': {{'path': {str(carpeta)!r}}}}}).execute()\n"
-              "print(nb.cells[0].outputs[0]['text'])\n")
+              "texto = '\\n'.join(''.join(s.get('text', '')) for c in nb.cells for s in c.outputs)\n"
+              "os.write(resultado, texto.encode())\n")
     python = curso / ".venv" / "bin" / "python"
     proceso = subprocess.run(entornos["usuario"].orden(str(python), "-c", codigo), cwd=curso,
-                             env=entorno_de(python.parent, CURSO_SECRETO_TA=SECRETO),
-                             capture_output=True, text=True, timeout=240)
-    assert proceso.returncode == 0, proceso.stderr[-3000:]
-    assert f"{os.path.realpath(entornos['venv'])} ['nuevo.txt']" in proceso.stdout, proceso.stdout
+                             env=entorno_de(python.parent, CURSO_SECRETO_TA=SECRETO, JUPYTERHUB_API_TOKEN=TOKEN_HUB),
+                             capture_output=True, text=True, timeout=300)
+    assert proceso.returncode == 0, proceso.stderr[-3000:] + registro.read_text()[-3000:]
+    salida = proceso.stdout
+    assert f"{os.path.realpath(entornos['venv'])} ['nuevo.txt']" in salida, salida[-3000:]
     assert list(carpeta.iterdir()) == []            # what the kernel wrote stayed in its copy
+    # the probe looked (PID 1's environment, descriptors reopened) and found nothing of the TA's
+    assert "ENTORNO_LEIDO 1" in salida and "REABIERTOS" in salida, salida[-3000:]
+    for marca in (*hostiles.MARCAS_PROHIBIDAS, SECRETO, TOKEN_HUB, REGISTRO_DEL_HUB):
+        assert marca not in salida, [l for l in salida.splitlines() if marca in l][:5]
+    for pid, fd, destino in re.findall(r"^DESCRIPTOR (\d+) (\d+) (.*)$", salida, re.M):
+        assert str(registro) not in destino, (pid, fd, destino)
+
+
+# what the hub's log holds (a student's secret entry name) and the probe that looks for it from inside
+REGISTRO_DEL_HUB = "codigo-secreto-de-la-entrada"
+REABRIR_DESCRIPTORES = r'''
+_n = 0
+for _pid in [p for p in os.listdir("/proc") if p.isdigit()] + ["self"]:
+    try:
+        _fds = os.listdir(f"/proc/{_pid}/fd")
+    except OSError:
+        continue
+    for _fd in _fds:
+        try:
+            # never blocks on a pipe or a socket (reopened, they would wait for data)
+            _d = os.open(f"/proc/{_pid}/fd/{_fd}", os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            _datos = os.read(_d, 1 << 20)
+        except OSError:
+            _datos = b""
+        finally:
+            os.close(_d)
+        _n += 1
+        if b"codigo-secreto-de-" + b"la-entrada" in _datos or b"Destina" + b"tion:" in _datos:
+            print("LECTURA_OK registro del hub", _pid, _fd)
+try:
+    _entorno1 = open("/proc/1/environ", "rb").read()
+    if b"JUPYTERHUB_API_TOKEN" in _entorno1:
+        print("LECTURA_OK token en el PID 1")
+except OSError:
+    pass
+print("REABIERTOS", _n)
+'''
 
 
 # ------------------------------------------------------------ a graded batch, as the account

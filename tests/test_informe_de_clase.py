@@ -69,8 +69,8 @@ def test_las_tasas_cuentan_solo_a_quienes_lo_intentaron(curso):
     fila = preguntas["respuesta_1"]
     # answered by perfecta, escala_d_model, sin_wo and con_error, all right
     assert [fila[c] for c in ("correctas", "contestaron", "porcentaje", "sin_contestar")] == ["4", "4", "100.0", "2"]
-    assert fila["pregunta"].startswith("Una capa tiene una sola cabeza con d_k = 4")
-    assert preguntas["respuesta_3"]["pregunta"] == "¿Por qué se toma d_k = d_model/h y no otra anchura?"
+    assert fila["pregunta"].startswith("Con las cuatro columnas de W^Q y de W^K del explorable")
+    assert preguntas["respuesta_3"]["pregunta"] == "El artículo toma d_k = d_v = d_model/h. ¿Qué consigue con esa…"
     texto = (curso / "informe" / "informe.html").read_text(encoding="utf-8")
     repasar = texto[texto.index("Qué repasar"):texto.index("</section>")]
     assert "no escribir en los argumentos" not in repasar and "Pregunta 1 " not in repasar

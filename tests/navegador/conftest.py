@@ -210,6 +210,6 @@ def servidor_ta(curso_ta):
     """JupyterLab run from the TA's course copy (root dir = course root), for the formgrader."""
     registro = lab.ARTEFACTOS / "servidor-ta.log"
     registro.unlink(missing_ok=True)
-    servidor = lab.ServidorLab(curso_ta, cwd=curso_ta, registro=registro).arrancar()
+    servidor = lab.ServidorLab(curso_ta, cwd=curso_ta, registro=registro, perfil=lab.PROFESORADO).arrancar()
     yield servidor
     servidor.limpiar()

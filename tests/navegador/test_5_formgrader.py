@@ -47,6 +47,11 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
                          or r.request.url.startswith("data:") else (fuera.append(r.request.url), r.abort()))
     pagina.goto(servidor_ta.enlace("lab?reset"))
     lab.esperar_lab(pagina)
+    # make lab's JupyterLab (ajustes_jupyterlab/profesorado) keeps the teacher's tools the
+    # student's environment turns off: Create Assignment in the right sidebar, Formgrader.
+    comandos = pagina.evaluate("() => window.jupyterapp.commands.listCommands()")
+    assert {"nbgrader:open-formgrader", "nbgrader:open-create-assignment"} <= set(comandos)
+    assert pagina.locator("#nbgrader-create_assignemnt").count() == 1
     lab.menu(pagina, "Nbgrader", "Formgrader")
     marco = pagina.frame_locator("iframe[src*='formgrader']")
 
