@@ -57,7 +57,9 @@ def _huellas(curso: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def curso(tmp_path_factory):
     curso = copiar_curso(tmp_path_factory.mktemp("leccion-nueva") / "curso")
-    for nombre in ("README.md", "pyproject.toml"):
+    # (and the hub's common nbgrader configuration: test_configuracion_alumno compares it with the lesson's)
+    for nombre in ("README.md", "pyproject.toml", "despliegue/hub/jupyter/comun/nbgrader_config.py"):
+        (curso / nombre).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(RAIZ / nombre, curso / nombre)
     shutil.copytree(RAIZ / "tests", curso / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     antes = _huellas(curso)
