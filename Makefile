@@ -2,7 +2,8 @@
 #   make grade   release, autograde the submissions (samples if none; one worker per core,
 #                CURSO_TRABAJADORES=K to change it), feedback, grades.csv, table
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
-#   make release regenerate release/ from source/ with nbgrader generate_assignment
+#   make release regenerate release/ from source/ with nbgrader generate_assignment (after copying
+#                into each lesson its pruebas_visibles.py and cuestionario.json: scripts/autores/publicar_comprobaciones.py)
 #   make lab     JupyterLab from the course root, with the teacher's tools (ajustes_jupyterlab/profesorado;
 #                the environment alone is the student's JupyterLab: Spanish, no teacher tools)
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
@@ -71,6 +72,7 @@ informe: $(ENTORNO)
 	$(BIN)/python -m scripts.informe $(INFORME_ARGS)
 
 release: $(ENTORNO)
+	$(BIN)/python scripts/autores/publicar_comprobaciones.py
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
 lab: $(ENTORNO)

@@ -10,8 +10,8 @@ for that lesson:
   battery file keeps its header, the visible tests agree) and says the
   lesson is still the template;
 * the fast tests that find lessons by convention pass with it (conventions,
-  discovery, its battery judged in-process, the names of the grader, its
-  explorable);
+  discovery, its battery judged in-process and against its visible checker
+  ``pruebas_<función>.py``, the names of the grader, its explorable);
 * the sample students (``scripts/calificacion/samples.py``) bring a correct submission,
   one with the known mistake and a blank one without any answers file being
   edited; ``nbgrader autograde`` in the sandbox grades them; the feedback is
@@ -57,7 +57,9 @@ def _huellas(curso: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def curso(tmp_path_factory):
     curso = copiar_curso(tmp_path_factory.mktemp("leccion-nueva") / "curso")
-    for nombre in ("README.md", "pyproject.toml"):
+    # (and the hub's common nbgrader configuration: test_configuracion_alumno compares it with the lesson's)
+    for nombre in ("README.md", "pyproject.toml", "despliegue/hub/jupyter/comun/nbgrader_config.py"):
+        (curso / nombre).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(RAIZ / nombre, curso / nombre)
     shutil.copytree(RAIZ / "tests", curso / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     antes = _huellas(curso)
@@ -68,6 +70,8 @@ def curso(tmp_path_factory):
 def test_la_plantilla_crea_la_leccion_en_una_carpeta_por_sitio(curso):
     c, _, salida = curso
     for ruta in (f"source/{TAREA}/{CUADERNO}.ipynb", f"source/{TAREA}/explorable_{CUADERNO}.py",
+                 f"source/{TAREA}/pruebas_{FUNCION}.py", f"source/{TAREA}/pruebas_visibles.py",
+                 f"source/{TAREA}/cuestionario.json", f"release/{TAREA}/pruebas_{FUNCION}.py",
                  f"source/{TAREA}/nbgrader_config.py", f"release/{TAREA}/{CUADERNO}.ipynb",
                  f"grader_tests/ejercicios/{FUNCION}/casos.py", f"grader_tests/ejercicios/{FUNCION}/errores.py",
                  f"grader_tests/ejercicios/{FUNCION}/bateria/e01_sin_escala.py",
@@ -96,10 +100,12 @@ def test_las_pruebas_que_buscan_lecciones_la_encuentran_y_pasan(curso):
     salida = ejecutar(c, "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow and not browser",
                       f"--basetemp={c.parent / 'pytest-rapidas'}", *pruebas, check=False, env=SIN_OPCIONES)
     assert salida.returncode == 0, salida.stdout[-4000:]
-    # the new exercise in the engine's generic tests (not the real ones: they have their own run)
+    # the new exercise in the engine's generic tests (not the real ones: they have their own run), and
+    # its shipped checker (pruebas_<función>.py) against its battery: Spanish first, same verdict as the grade
     salida = ejecutar(c, "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
                       f"--basetemp={c.parent / 'pytest-juez'}", "tests/test_diagnostico.py", "tests/test_bateria.py",
-                      "-k", FUNCION, check=False, env=SIN_OPCIONES)
+                      "tests/test_pruebas_visibles.py",
+                      "-k", f"{FUNCION} or una_linea_que_llama", check=False, env=SIN_OPCIONES)
     assert salida.returncode == 0, salida.stdout[-4000:]
     assert " passed" in salida.stdout and int(salida.stdout.split(" passed")[0].split()[-1]) >= 15
 

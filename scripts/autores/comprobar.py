@@ -7,7 +7,9 @@ Checks, and prints what is wrong and where (exit status 1 if anything is):
    a battery file, a quiz answer cell without its answer…);
 2. source notebooks saved without outputs and with every convention the release
    test checks (``scripts/autores/convenciones.py``); every assignment's
-   ``nbgrader_config.py`` is the course's student copy;
+   ``nbgrader_config.py`` is the course's student copy, and its
+   ``pruebas_visibles.py`` and ``cuestionario.json`` are what
+   ``scripts/autores/publicar_comprobaciones.py`` writes (``make release``);
 3. ``release/`` in sync with ``source/`` (what ``nbgrader generate_assignment``
    makes, file by file; ``--regenerar`` regenerates the lessons out of sync);
 4. each source notebook runs top to bottom, and its hidden tests give its
@@ -127,6 +129,9 @@ def comprobar_cuadernos(raiz: Path) -> Apartado:
         elif copia.exists() and config.read_bytes() != copia.read_bytes():
             apartado.problemas.append(f"{_rel(config, raiz)} no es la copia del alumno del curso "
                                       f"({_rel(copia, raiz)})")
+    if (raiz / "scripts" / "autores" / "publicar_comprobaciones.py").exists():
+        from scripts.autores import publicar_comprobaciones
+        apartado.problemas += publicar_comprobaciones.desfasados(raiz)
     return apartado
 
 

@@ -4,9 +4,12 @@ Creates, from ``plantillas/leccion/`` (a small working lesson: the scaled
 scores Q Kᵀ / √d_k, one known mistake, one quiz question):
 
 * ``source/<NOMBRE>/<nombre>.ipynb``: the lesson with the course's conventions
-  (solution cell, test cells with the hidden block first, a quiz question,
-  Spanish stubs), its explorable ``explorable_<nombre>.py`` (three layers and
-  the static fallback) and the assignment's ``nbgrader_config.py``;
+  (solution cell, test cells with the hidden block first, a quiz question
+  checked at once, Spanish stubs), its explorable ``explorable_<nombre>.py``
+  (three layers and the static fallback), its visible tests
+  ``pruebas_<FUNCION>.py`` (one function per test cell), the assignment's
+  ``nbgrader_config.py``, and ``pruebas_visibles.py`` and ``cuestionario.json``
+  (``scripts/autores/publicar_comprobaciones.py``);
 * ``grader_tests/ejercicios/<FUNCION>/``: ``casos.py``, ``referencia.py``,
   ``propiedades.py``, ``errores.py`` (one known mistake) and ``bateria/``
   (two correct implementations, the one with the grader's public names, and
@@ -128,6 +131,7 @@ def crear(raiz: Path, tarea: str, funcion: str, titulo: str | None = None, relea
     nbformat.write(cuaderno, leccion / f"{nombre}.ipynb")
     hechos.append(leccion / f"{nombre}.ipynb")
     hechos.append(_copiar(PLANTILLA / "explorable.py", leccion / f"explorable_{nombre}.py", v))
+    hechos.append(_copiar(PLANTILLA / "pruebas.py", leccion / f"pruebas_{funcion}.py", v))
     shutil.copyfile(PLANTILLA / "nbgrader_config.py", leccion / "nbgrader_config.py")
     hechos.append(leccion / "nbgrader_config.py")
     for origen in sorted((PLANTILLA / "grader").rglob("*.py")):
@@ -140,6 +144,12 @@ def crear(raiz: Path, tarea: str, funcion: str, titulo: str | None = None, relea
                     "from scripts.autores.nombres_del_corrector import reescribir; "
                     "from pathlib import Path; reescribir(Path(sys.argv[2]), sys.argv[3])",
                     str(raiz), str(nombres), funcion], cwd=raiz, check=True)
+    # what the visible checks need in the lesson folder: the common module (the Spanish failure, the
+    # quiz's reading and instant check) and the quiz's answers (what make release writes), in a
+    # process of the course at ``raiz`` (this one may hold another course's grader_tests)
+    subprocess.run([sys.executable, str(raiz / "scripts" / "autores" / "publicar_comprobaciones.py")], cwd=raiz, check=True,
+                   capture_output=True)
+    hechos += [leccion / "pruebas_visibles.py", leccion / "cuestionario.json"]
     fila = _fila_del_readme(raiz, v)
     if fila:
         hechos.append(raiz / "README.md")

@@ -41,8 +41,8 @@ def positional_encoding(T, d_model):
     return PE
 '''
 
-# Right shape and dtype, wrong values: passes the visible contract and
-# robustness checks, fails every value.
+# Right shape and dtype, wrong values: passes the visible contract, fails every
+# value and, computing nothing, earns no robustness or generality (only the contract).
 PE_INCORRECTA = '''\
 import numpy as np
 
