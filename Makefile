@@ -2,14 +2,15 @@
 #   make grade   release, autograde the submissions (samples if none; one worker per core,
 #                CURSO_TRABAJADORES=K to change it), feedback, grades.csv, table
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
-#   make release regenerate release/ from source/ with nbgrader generate_assignment
+#   make release regenerate release/ from source/ with nbgrader generate_assignment (after copying
+#                into each lesson its pruebas_visibles.py and cuestionario.json: scripts/autores/publicar_comprobaciones.py)
 #   make lab     JupyterLab from the course root, with the teacher's tools (ajustes_jupyterlab/profesorado;
 #                the environment alone is the student's JupyterLab: Spanish, no teacher tools)
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
 #                memory of judging forged evidence
 #   make hub     the course's JupyterHub on 127.0.0.1 with throwaway accounts (as root; despliegue/)
-#   make comprobar  the author's check before committing (scripts/comprobar.py; Spanish, exit 1 on problems)
-#   make leccion NOMBRE=03_algo FUNCION=f   a new lesson with its graded exercise (scripts/leccion.py)
+#   make comprobar  the author's check before committing (scripts/autores/comprobar.py; Spanish, exit 1 on problems)
+#   make leccion NOMBRE=03_algo FUNCION=f   a new lesson with its graded exercise (scripts/autores/leccion.py)
 #   make informe the class report after grading (informe/informe.html and CSVs; scripts/informe/)
 #   make bench-exportar  nbgrader export and make informe for a synthetic class of 600, 1500, 3000
 #
@@ -65,26 +66,24 @@ $(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt desplie
 venv: $(VENV)/.installed
 
 grade: $(ENTORNO)
-	$(BIN)/python scripts/grade.py
+	$(BIN)/python scripts/calificacion/grade.py
 
 informe: $(ENTORNO)
 	$(BIN)/python -m scripts.informe $(INFORME_ARGS)
 
 release: $(ENTORNO)
-	@# the explorables' shared module travels with every lesson: one original, copied to each
-	for a in $(ASSIGNMENTS); do cmp -s plantillas/leccion/respaldo_explorable.py source/$$a/respaldo_explorable.py \
-		|| cp plantillas/leccion/respaldo_explorable.py source/$$a/respaldo_explorable.py || exit 1; done
+	$(BIN)/python scripts/autores/publicar_comprobaciones.py
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
 lab: $(ENTORNO)
 	JUPYTER_CONFIG_PATH=$(CURDIR)/ajustes_jupyterlab/profesorado$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} $(BIN)/jupyter lab
 
 comprobar: $(ENTORNO)
-	$(BIN)/python scripts/comprobar.py $(COMPROBAR_ARGS)
+	$(BIN)/python scripts/autores/comprobar.py $(COMPROBAR_ARGS)
 
 leccion: $(ENTORNO)
 	@test -n "$(NOMBRE)" -a -n "$(FUNCION)" || { echo "Uso: make leccion NOMBRE=03_algo FUNCION=f [TITULO='Un título']"; exit 2; }
-	$(BIN)/python scripts/leccion.py "$(NOMBRE)" "$(FUNCION)" $(if $(TITULO),--titulo "$(TITULO)")
+	$(BIN)/python scripts/autores/leccion.py "$(NOMBRE)" "$(FUNCION)" $(if $(TITULO),--titulo "$(TITULO)")
 
 test: $(VENV)/.installed-dev
 	@$(MAKE) --no-print-directory $(VENV_HUB)/.installed || \
@@ -95,16 +94,16 @@ hub: $(VENV_HUB)/.installed
 	$(VENV_HUB)/bin/python despliegue/hub/prueba.py $(HUB_ARGS)
 
 bench: $(VENV)/.installed-dev
-	$(BIN)/python scripts/bench_hidden_tests.py
-	$(BIN)/python scripts/bench_autograde.py
-	$(BIN)/python scripts/bench_widgets.py
-	$(BIN)/python scripts/bench_lms.py
-	$(BIN)/python scripts/bench_evidencia.py
-	$(BIN)/python scripts/bench_salida.py
-	$(BIN)/python scripts/bench_exportar.py
+	$(BIN)/python scripts/mediciones/bench_hidden_tests.py
+	$(BIN)/python scripts/mediciones/bench_autograde.py
+	$(BIN)/python scripts/mediciones/bench_widgets.py
+	$(BIN)/python scripts/mediciones/bench_lms.py
+	$(BIN)/python scripts/mediciones/bench_evidencia.py
+	$(BIN)/python scripts/mediciones/bench_salida.py
+	$(BIN)/python scripts/mediciones/bench_exportar.py
 
 bench-exportar: $(VENV)/.installed-dev
-	$(BIN)/python scripts/bench_exportar.py
+	$(BIN)/python scripts/mediciones/bench_exportar.py
 
 clean:
 	rm -rf submitted autograded/*/ feedback veredictos revisiones informe grades.csv gradebook.db .nbgrader.log para_subir

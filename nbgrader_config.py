@@ -3,7 +3,7 @@
 Run nbgrader from this folder (the course root).  The gradebook is the
 embedded default, SQLite in ``gradebook.db`` next to this file, unless
 ``CURSO_DB_URL`` names another (PostgreSQL for a class graded in parallel;
-README, «El libro de notas»).
+docs/profesorado.md, «El libro de notas»).
 """
 import os
 import re
@@ -33,7 +33,7 @@ from grader_tests.extensiones_nbgrader.plazos import AplicarPlazos, Penalizacion
 from grader_tests.extensiones_nbgrader.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
 
 # Students' files are untrusted in every TA-side step (grader_tests/extensiones_nbgrader/nbgrader_seguro.py,
-# grader_tests/caja/archivos_alumno.py; README, «Seguridad»).
+# grader_tests/caja/archivos_alumno.py; docs/seguridad.md, «Seguridad»).
 nbgrader_seguro.aplicar()
 # ... and formgrader prints nothing of theirs unescaped, runs no script but its own (CSP), needs no
 # network (MathJax from jupyter-server-mathjax) and links under the hub (grader_tests/extensiones_nbgrader/formgrader_seguro.py).
@@ -56,7 +56,7 @@ c.FormgradeExtension.debug = False
 c.ClearSolutions.code_stub = {"python": "# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "ESCRIBE TU RESPUESTA AQUÍ"
 
-# Student code runs sandboxed (grader_tests/caja/aislamiento.py; README, «Seguridad»).
+# Student code runs sandboxed (grader_tests/caja/aislamiento.py; docs/seguridad.md, «Seguridad»).
 c.KernelAislado.raiz = RAIZ
 c.KernelAislado.memoria_maxima = 4 * 1024 ** 3
 c.EjecucionAislada.presupuesto_total = 600
@@ -103,7 +103,7 @@ c.Autograde.autograde_preprocessors = [
 # sandbox; read by the class report, scripts/informe/).
 c.GuardarVeredictos.carpeta = os.path.join(RAIZ, "veredictos")
 # A resubmission never keeps the manual grades of the older one: nbgrader's SaveAutoGrades plus the hold
-# for the TA's review, recorded in revisiones/ (grader_tests/extensiones_nbgrader/revision.py; README, «Entregas nuevas y notas
+# for the TA's review, recorded in revisiones/ (grader_tests/extensiones_nbgrader/revision.py; docs/profesorado.md, «Entregas nuevas y notas
 # a mano»); feedback for a held submission is refused until the TA reviews it in formgrader.
 c.GuardarNotasAutomaticas.carpeta = os.path.join(RAIZ, "revisiones")
 c.ComprobarRevision.carpeta = os.path.join(RAIZ, "revisiones")
@@ -119,7 +119,7 @@ c.ExportadorRetroalimentacion.template_name = "retroalimentacion"
 c.ExportadorRetroalimentacion.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
 
-# ---- Due dates and late work (README, «Plazos, retrasos y prórrogas»): the one place a TA edits them.
+# ---- Due dates and late work (docs/profesorado.md, «Plazos, retrasos y prórrogas»): the one place a TA edits them.
 # Dates are wall time in Madrid ("AAAA-MM-DD HH:MM"; a date alone means 23:59:59); nbgrader's gradebook
 # gets them as UTC (grader_tests/extensiones_nbgrader/plazos.py), daylight saving included.  A student's extension is a new
 # date or a duration ("2 días", "36 h").  Example:
@@ -139,7 +139,7 @@ c.Exchange.timezone = "UTC"
 c.NbGraderAPI.timezone = "Europe/Madrid"
 
 # LMS downloads (Moodle, Canvas) for `nbgrader zip_collect` and `make grade`: unpacking within
-# budgets and the LMS's file names (lms/; README, «Con Moodle» / «Con Canvas»).
+# budgets and the LMS's file names (lms/; docs/lms.md, «Con Moodle» / «Con Canvas»).
 c.ZipCollectApp.extractor_plugin = "lms.recogida.ExtraccionSegura"
 c.ZipCollectApp.collector_plugin = "lms.recogida.NombresDelLMS"
 
@@ -156,11 +156,13 @@ c.HTMLExporter.filters = {"markdown2html": "grader_tests.extensiones_nbgrader.ht
 c.ExportApp.plugin_class = "lms.exportadores.NotasCsv"
 
 # The exchange steps on the TA's side (grader_tests/extensiones_nbgrader/intercambio.py): collect authenticates each
-# inbound entry by its owner (README, «Seguridad»); on Kubernetes the hub's uid files say who each uid is.
+# inbound entry by its owner (docs/seguridad.md, «Seguridad»); on Kubernetes the hub's uid files say who each uid is.
 c.ExchangeFactory.collect = "grader_tests.extensiones_nbgrader.intercambio.RecogerSeguro"
 c.Cuentas.carpeta = os.environ.get("CURSO_CUENTAS", "")
 c.ExchangeFactory.release_feedback = "grader_tests.extensiones_nbgrader.intercambio.PublicarComentariosSeguro"
-# The gradebook's URL (README, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
+# inbound sticky (nobody renames or removes the entry of another) and setgid (entries belong to the graders)
+c.ExchangeFactory.release_assignment = "grader_tests.extensiones_nbgrader.intercambio.PublicarTareaSegura"
+# The gradebook's URL (docs/profesorado.md, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
 # c.CourseDirectory.db_url set above; postgresql:// gets the driver the course installs (psycopg2:
 # SQLAlchemy 2.1 would look for psycopg 3).  Scripts read the result from here
 # (scripts/calificacion/libro_de_notas.py); nothing is imported, so no copy of the course can lose it.

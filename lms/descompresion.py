@@ -3,8 +3,9 @@
 Everything an archive holds is hostile input: entry names, declared sizes,
 file types, nesting.  :func:`descomprimir` therefore
 
-* checks every entry before writing anything: entry count (read from the
-  end-of-central-directory record, before the directory itself is parsed),
+* checks every entry before writing anything: entry count (the end record's,
+  and the central directory's own records walked one at a time with bounded
+  memory, before :mod:`zipfile` parses the directory: :func:`revisar_directorio`),
   declared sizes, expansion ratio, names (absolute paths, ``..``, drive
   letters, control characters, over-long components, duplicates, a file and a
   folder with the same path), types (symbolic links, devices, FIFOs) and
@@ -40,13 +41,14 @@ import os
 import re
 import shutil
 import stat
+import struct
 import time
 import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from grader_tests.comun.legible import legible
+from grader_tests.comun.legible import nombre_legible
 
 MiB = 1024 ** 2
 GiB = 1024 ** 3
@@ -57,6 +59,15 @@ OTROS_COMPRIMIDOS = (".rar", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst"
 # operating-system litter inside zips made on macOS / Windows
 BASURA = re.compile(r"(^|/)(__MACOSX/|\._[^/]*$|\.DS_Store$|Thumbs\.db$|desktop\.ini$)")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def legible(nombre: str, largo: int = 120) -> str:
+    """``nombre`` safe to print in a report, every invisible or confusable character visible.
+
+    The course's one helper for names (``grader_tests.caja.archivos_alumno.nombre_legible``), with a
+    longer default cap for paths inside downloads.
+    """
+    return nombre_legible(nombre, largo)
 
 
 def tamano(n: float) -> str:
@@ -185,13 +196,13 @@ def _ruta_segura(nombre: str) -> PurePosixPath | None:
             characters or a component longer than 255 bytes.
     """
     if CONTROL.search(nombre):
-        raise ArchivoRechazado(f"tiene un nombre con caracteres de control ({legible(nombre, 120)})")
+        raise ArchivoRechazado(f"tiene un nombre con caracteres de control ({legible(nombre)})")
     normal = nombre.replace("\\", "/")
     if normal.startswith("/") or re.match(r"^[A-Za-z]:", normal):
-        raise ArchivoRechazado(f"tiene una ruta absoluta ({legible(nombre, 120)})")
+        raise ArchivoRechazado(f"tiene una ruta absoluta ({legible(nombre)})")
     partes = [p for p in normal.split("/") if p not in ("", ".")]
     if ".." in partes:
-        raise ArchivoRechazado(f"tiene una ruta que sale de su carpeta ({legible(nombre, 120)})")
+        raise ArchivoRechazado(f"tiene una ruta que sale de su carpeta ({legible(nombre)})")
     for parte in partes:
         if len(parte.encode("utf-8")) > 255:
             raise ArchivoRechazado(f"tiene un nombre de más de 255 bytes ({legible(parte, 60)})")
@@ -211,14 +222,102 @@ def _tipo(info: zipfile.ZipInfo) -> str:
     return "carpeta" if info.filename.endswith(("/", "\\")) else "archivo"
 
 
-def _entradas_declaradas(ruta: Path) -> int | None:
-    """Entry count from the end-of-central-directory record, before zipfile parses the directory."""
+# one record of the central directory: fixed part (APPNOTE 4.3.12), then name, extra field and comment
+_CENTRAL = struct.Struct("<4s6H3L5H2L")
+_FIRMA_CENTRAL = b"PK\x01\x02"
+# bytes a central directory may take per entry allowed (names, extra fields, comments): an honest one
+# with 200-byte paths takes ~300
+BYTES_POR_ENTRADA = 1024
+
+
+def _registros(f, tamano_dir: int):
+    """Yield once per central-directory record of ``f`` (positioned at the directory's start).
+
+    Reads at most ``TROZO`` bytes at a time (or one record's variable part, at most 3 × 64 KiB) and
+    never more than ``tamano_dir`` bytes; the buffer is compacted only when it runs dry, so the walk
+    is linear in the directory's size.
+
+    Raises:
+        ArchivoRechazado: a record without its signature or cut short by the end of the directory.
+    """
+    bufer, pos, leidos = b"", 0, 0
+
+    def hay(n: int) -> bool:
+        nonlocal bufer, pos, leidos
+        if len(bufer) - pos >= n:
+            return True
+        bufer, pos = bufer[pos:], 0
+        while len(bufer) < n and leidos < tamano_dir:
+            trozo = f.read(min(max(TROZO, n - len(bufer)), tamano_dir - leidos))
+            if not trozo:
+                break
+            leidos += len(trozo)
+            bufer += trozo
+        return len(bufer) >= n
+
+    while hay(1):
+        if not hay(_CENTRAL.size):
+            raise ArchivoRechazado("no es un zip válido o está dañado (registro del directorio incompleto)")
+        campos = _CENTRAL.unpack_from(bufer, pos)
+        if campos[0] != _FIRMA_CENTRAL:
+            raise ArchivoRechazado("no es un zip válido o está dañado (registro del directorio sin firma)")
+        saltar = _CENTRAL.size + campos[10] + campos[11] + campos[12]     # name, extra field, comment
+        if not hay(saltar):
+            raise ArchivoRechazado("no es un zip válido o está dañado (registro del directorio incompleto)")
+        pos += saltar
+        yield
+
+
+def revisar_directorio(ruta: Path, max_entradas: int) -> int:
+    """Count a zip's entries from its central directory with bounded memory and time, before ``zipfile``.
+
+    :mod:`zipfile` reads the whole central directory into memory and builds an object per record,
+    whatever the end record says (a zip whose end record declares 3 entries but whose directory
+    holds 2 000 000 took 1.2 GB and 29 s).  Here the end record's size and offset are checked
+    against the file and against ``max_entradas`` × ``BYTES_POR_ENTRADA``, then the records are
+    walked one at a time from the file (1 MiB read at a time) and the walk stops at
+    ``max_entradas`` + 1.
+
+    Returns the number of entries.
+
+    Raises:
+        ArchivoRechazado: no end record, a directory that does not fit in the file or in the cap,
+            more entries than ``max_entradas``, a count that is not the declared one, a damaged record.
+    """
     try:
         with open(ruta, "rb") as f:
             registro = zipfile._EndRecData(f)  # noqa: SLF001 (stable since Python 2; no public API)
-    except (OSError, ValueError, zipfile.BadZipFile):
-        return None
-    return None if not registro else int(registro[zipfile._ECD_ENTRIES_TOTAL])
+            if not registro:
+                raise ArchivoRechazado("no es un zip válido o está dañado (no tiene registro final)")
+            declaradas = int(registro[zipfile._ECD_ENTRIES_TOTAL])
+            tamano_dir = int(registro[zipfile._ECD_SIZE])
+            fin = int(registro[zipfile._ECD_LOCATION])
+            if registro[zipfile._ECD_SIGNATURE] == zipfile.stringEndArchive64:
+                fin -= zipfile.sizeEndCentDir64 + zipfile.sizeEndCentDir64Locator   # zip64: its end records
+            if declaradas > max_entradas:
+                raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {max_entradas})")
+            tope = max_entradas * BYTES_POR_ENTRADA + 64 * 1024
+            if tamano_dir > tope:
+                raise ArchivoRechazado(f"su directorio central ocupa {tamano(tamano_dir)}: más de lo que cabe en "
+                                       f"{max_entradas} entradas (límite: {tamano(tope)})")
+            inicio = fin - tamano_dir
+            if inicio < 0:
+                raise ArchivoRechazado("no es un zip válido o está dañado (su directorio central no cabe en el archivo)")
+            f.seek(inicio)
+            entradas = 0
+            for _ in _registros(f, tamano_dir):
+                entradas += 1
+                if entradas > max_entradas:
+                    raise ArchivoRechazado(f"su directorio central tiene más de {max_entradas} entradas (límite: "
+                                           f"{max_entradas}; su registro final dice {declaradas})")
+    except OSError as e:
+        raise ArchivoRechazado(f"no se pudo leer ({legible(str(e), 80)})") from None
+    except (ValueError, struct.error, zipfile.BadZipFile) as e:
+        raise ArchivoRechazado(f"no es un zip válido o está dañado ({legible(str(e), 80)})") from None
+    if entradas != declaradas and declaradas != 0xFFFF:
+        raise ArchivoRechazado(f"su directorio central tiene {entradas} entradas y su registro final dice "
+                               f"{declaradas}: está dañado o miente")
+    return entradas
 
 
 def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto, grupo
@@ -283,9 +382,9 @@ def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto, g
                                            "(límite de la descarga)")
             for padre in ruta.parents:
                 if padre != PurePosixPath(".") and padre in archivos:
-                    raise ArchivoRechazado(f"su carpeta «{legible(str(padre), 120)}» tiene el mismo nombre que un archivo")
+                    raise ArchivoRechazado(f"su carpeta «{legible(str(padre))}» tiene el mismo nombre que un archivo")
         except ArchivoRechazado as e:
-            rechazadas.append((legible(nombre, 120), e.args[0]))
+            rechazadas.append((legible(nombre), e.args[0]))
             continue
         presupuesto.entradas_entrega[clave] = presupuesto.entradas_entrega.get(clave, 0) + 1
         if tipo == "carpeta":
@@ -310,7 +409,7 @@ def _crear_carpetas(raiz: Path, relativa: PurePosixPath) -> Path:
             os.mkdir(actual, 0o755)
         except FileExistsError:
             if not stat.S_ISDIR(os.lstat(actual).st_mode):
-                raise ArchivoRechazado(f"la ruta {legible(str(relativa), 120)} choca con un archivo") from None
+                raise ArchivoRechazado(f"la ruta {legible(str(relativa))} choca con un archivo") from None
     return actual
 
 
@@ -374,9 +473,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
     if profundidad > limites.profundidad:
         raise ArchivoRechazado(
             f"es un zip dentro de otro zip más allá de {limites.profundidad} niveles: no se descomprime")
-    declaradas = _entradas_declaradas(ruta)
-    if declaradas is not None and declaradas > presupuesto.entradas:
-        raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {presupuesto.entradas})")
+    revisar_directorio(ruta, presupuesto.entradas)      # bounded, before zipfile reads the directory
     try:
         zf = zipfile.ZipFile(ruta)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError) as e:
@@ -384,7 +481,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
     anidados: list[tuple[Path, str]] = []
 
     def rechazar(nombre: str, motivo: str) -> None:
-        resultado.rechazos.append(Rechazo(legible(f"{nombre_visible}/{nombre}", 120), motivo))
+        resultado.rechazos.append(Rechazo(legible(f"{nombre_visible}/{nombre}"), motivo))
 
     try:
         with zf:
@@ -394,7 +491,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
             os.mkdir(destino, 0o755)
             for info, relativa, tipo, clave in plan:
                 if tipo == "basura":
-                    resultado.ignorados.append(f"{nombre_visible}/{legible(info.filename, 120)}")
+                    resultado.ignorados.append(f"{nombre_visible}/{legible(info.filename)}")
                     continue
                 if tipo == "raiz":
                     continue
@@ -437,7 +534,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
             _descomprimir(interno, carpeta, limites, propio, profundidad + 1, raiz, resultado, visible,
                           lambda _ruta, c=clave: c)
         except ArchivoRechazado as e:
-            resultado.rechazos.append(Rechazo(legible(visible, 120), e.args[0]))
+            resultado.rechazos.append(Rechazo(legible(visible), e.args[0]))
         else:
             resultado.anidados.append(carpeta.relative_to(raiz).as_posix())
         finally:
@@ -477,7 +574,7 @@ def descomprimir(ruta: Path | str, destino: Path | str, limites: Limites = Limit
                                    limites.entradas_por_entrega)
         _descomprimir(ruta, destino, limites, presupuesto, 1, destino.parent, resultado, visible, grupo)
     except ArchivoRechazado as e:
-        resultado.rechazos.insert(0, Rechazo(legible(visible, 120), e.args[0]))
+        resultado.rechazos.insert(0, Rechazo(legible(visible), e.args[0]))
     return resultado
 
 
@@ -527,14 +624,14 @@ def extraer_carpeta(origen: Path | str, destino: Path | str, limites: Limites = 
     origen, destino = Path(origen), Path(destino)
     total = Resultado()
     if origen.is_symlink():
-        total.rechazos.append(Rechazo(legible(origen.name, 120), "la carpeta de descargas es un enlace simbólico: no se sigue"))
+        total.rechazos.append(Rechazo(legible(origen.name), "la carpeta de descargas es un enlace simbólico: no se sigue"))
         return total
     for carpeta, subcarpetas, nombres in os.walk(origen, followlinks=False):
         subcarpetas.sort()
         relativa = Path(carpeta).relative_to(origen)
         for nombre in sorted(nombres) + [s for s in subcarpetas if os.path.islink(Path(carpeta) / s)]:
             fuente = Path(carpeta) / nombre
-            visible = legible((relativa / nombre).as_posix(), 120)
+            visible = legible((relativa / nombre).as_posix())
             modo = os.lstat(fuente).st_mode
             if stat.S_ISLNK(modo):
                 total.rechazos.append(Rechazo(visible, "es un enlace simbólico: no se sigue"))

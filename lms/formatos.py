@@ -87,7 +87,7 @@ class Identidad:
         return (self.lms, self.lms_id)
 
     def describir(self) -> str:
-        from grader_tests.comun.legible import legible
+        from lms.descompresion import legible
         lms = {"moodle": "Moodle", "canvas": "Canvas"}[self.lms]
         return f"{legible(self.nombre, 80) or 'anónimo'} ({lms} {legible(self.lms_id, 40)})"
 

@@ -291,7 +291,7 @@ def test_job_indexado_un_fragmento_por_indice():
     assert int(entorno["CURSO_FRAGMENTOS"]["value"]) == spec["completions"]
     assert entorno["JOB_COMPLETION_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"] == \
         "metadata.annotations['batch.kubernetes.io/job-completion-index']"
-    assert contenedor["command"] == ["python", "scripts/grade.py"]
+    assert contenedor["command"] == ["python", "scripts/calificacion/grade.py"]
     assert contenedor["args"] == ["--fragmento", "$(JOB_COMPLETION_INDEX)/$(CURSO_FRAGMENTOS)"]
     assert entorno["CURSO_DB_URL"]["valueFrom"]["secretKeyRef"]["name"] == "curso-atencion-gradebook"
     assert contenedor["workingDir"] == "/srv/curso"
@@ -299,8 +299,8 @@ def test_job_indexado_un_fragmento_por_indice():
 
 
 def test_la_entrada_del_job_existe_y_lee_su_fragmento(capsys):
-    """What the Job calls is scripts/grade.py's own interface (tests/test_calificacion_paralela.py runs it)."""
-    from scripts import grade
+    """What the Job calls is scripts/calificacion/grade.py's own interface (tests/test_calificacion_paralela.py runs it)."""
+    from scripts.calificacion import grade
     from scripts.calificacion import reparto
     with pytest.raises(SystemExit) as salida:
         grade.main(["--help"])
@@ -344,6 +344,9 @@ def test_z2jh_opciones_reales_y_python_que_funciona(monkeypatch):
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"] == "/opt/curso/jupyter/alumnado:/opt/curso/jupyter/comun"
     assert c.KubeSpawner.uid(spawner) == 10007
+    # a group of their own, none else: not the formgrader's (100), which owns every inbound entry
+    assert c.KubeSpawner.gid(spawner) == c.KubeSpawner.fs_gid(spawner) == 10007
+    assert c.KubeSpawner.supplemental_gids == [] and "fsGid" not in valores["singleuser"]
     usuario.id = 60000
     with pytest.raises(RuntimeError, match="65536"):
         c.KubeSpawner.uid(spawner)
@@ -361,6 +364,19 @@ def test_z2jh_opciones_reales_y_python_que_funciona(monkeypatch):
     usuario.groups = [SimpleNamespace(name=f"formgrade-{CURSO}")]
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"].startswith("/opt/curso/jupyter/profesorado:")
+
+
+def test_el_intercambio_de_kubernetes_es_pegajoso_y_del_grupo_del_formgrader():
+    """inbound sticky and setgid to the formgrader's group (issue 19, second attack), as on one machine."""
+    [despliegue] = [d for d in _documentos("formgrader.yaml") if d["kind"] == "Deployment"]
+    pod = despliegue["spec"]["template"]["spec"]
+    [inicio] = pod["initContainers"]
+    orden = " ".join(inicio["args"])
+    inbound = "/srv/nbgrader/exchange/atencion-y-posicion/inbound"
+    assert f"chmod 3733 {inbound}" in orden and inbound in orden.split("chown 1000:100", 1)[1]
+    assert pod["securityContext"]["runAsGroup"] == 100 == pod["securityContext"]["fsGroup"]
+    from despliegue.hub import prueba
+    assert prueba.MODO_INBOUND == 0o3733
 
 
 def test_z2jh_el_hub_dice_quien_es_cada_uid(tmp_path):

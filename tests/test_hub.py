@@ -45,9 +45,10 @@ import nbformat
 import pytest
 
 from hub_cliente import ARTEFACTOS, RAIZ, Usuario, editar_curso, hub_de_prueba
+from test_intercambio import ATAQUE
 
 sys.path.insert(0, str(RAIZ))
-from scripts import samples  # noqa: E402
+from scripts.calificacion import samples  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -125,6 +126,7 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     assert f"/services/{hub.curso}/" in cursos["value"][0]["url"]
 
     # --- each student: Assignments tab, answer, Validate, submit
+    entradas = {}
     for nombre, alumno in alumnos.items():
         alumno.arrancar_servidor()
         config = _config_de_pagina(alumno.pagina_lab)
@@ -164,10 +166,15 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
         alumno.accion("submit", TAREA)
         enviadas = alumno.tareas()[TAREA]
         assert enviadas["status"] == "submitted" and enviadas["submissions"], enviadas
-        # the hub's submit (entrega_honesta.py): the entry is its author's alone
-        [entrada] = (hub.intercambio / hub.curso / "inbound").glob(f"{nombre}+{TAREA}+*")
+        # the hub's submit (entrega_honesta.py): the entry is its author's and the graders' group's alone
+        inbound = hub.intercambio / hub.curso / "inbound"
+        [entrada] = inbound.glob(f"{nombre}+{TAREA}+*")
+        entradas[nombre] = entrada
         assert entrada.stat().st_uid == pwd.getpwnam(nombre).pw_uid
-        assert stat.S_IMODE(entrada.stat().st_mode) == 0o755, oct(entrada.stat().st_mode)
+        assert entrada.stat().st_gid == inbound.stat().st_gid == pwd.getpwnam(hub.cuenta_servicio).pw_gid
+        for ruta in [entrada, *entrada.rglob("*")]:
+            modo = stat.S_IMODE(ruta.stat().st_mode) & 0o777
+            assert modo == (0o750 if ruta.is_dir() else 0o640), (ruta, oct(modo))
         # the Assignments tab says whether it was late, and how much the policy takes
         ultima = enviadas["submissions"][-1]
         if nombre == tarde:
@@ -182,6 +189,15 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     # classmate (newer than the classmate's own, a blank notebook) and with an unreadable date
     atacante, victima = hub.alumnado
     _como(atacante, FORJAR, str(hub.intercambio / hub.curso / "inbound"), victima, TAREA)
+    # ... and, knowing the name of the classmate's entry, tries to rename, move, replace, remove, list, read,
+    # hard-link and re-date it (issue 19, second attack): inbound is sticky, the entry private
+    antes = entradas[victima].stat()
+    intento = _como(atacante, ATAQUE, str(hub.intercambio / hub.curso / "inbound"), entradas[victima].name,
+                    entradas[atacante].name)
+    resultado = json.loads(intento.stdout)
+    assert resultado.pop("renombrar la propia") == "OK"
+    assert all(r != "OK" for r in resultado.values()), resultado
+    assert entradas[victima].stat().st_ctime_ns == antes.st_ctime_ns
 
     # --- the TA: collect (formgrader's button), autograde each submission, compare with the command line
     recogida = ta.formgrader("POST", f"assignment/{TAREA}/collect")
@@ -225,6 +241,24 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
             assert "Diagnóstico probable" in html, f"{nombre}: el comentario no explica el error"
         # the late one is told so in Spanish, with the penalty
         assert ("Penalización por entrega tardía" in html and "Entregaste" in html) == (nombre == tarde), nombre
+
+    # --- the hub's log (every student's server writes into it): root's alone, and nothing in it opens
+    # another's entry or feedback (issue 19, second attack: the log held every entry's random code)
+    assert stat.S_IMODE(hub.registro.stat().st_mode) == 0o600
+    texto = hub.leer_registro()
+    for entrada in inbound.iterdir():
+        codigo = entrada.name.rsplit("+", 1)[-1]
+        if entrada.name.count("+") == 3 and len(codigo) >= 12:
+            assert codigo not in texto, f"el registro del hub lleva el código de {entrada.name}"
+    for publicado in (hub.intercambio / hub.curso / "feedback").glob("*.html"):
+        assert publicado.stem not in texto, "el registro del hub lleva el nombre de un comentario publicado"
+    # a student's server holds the log open as its output: reopened from /proc, the file's mode says no
+    servidor = _pid_del_servidor(victima)
+    leer = subprocess.run(["runuser", "-u", victima, "--", "/usr/bin/python3", "-c",
+                           f"print(len(open('/proc/{servidor}/fd/1', 'rb').read()))"],
+                          capture_output=True, text=True, timeout=60, cwd="/")
+    assert leer.returncode != 0 and "Permission denied" in leer.stderr, (leer.stdout, leer.stderr)
+
     ESTADO.update(ta=ta, alumnos=alumnos, muestra_de=muestra_de, con_prorroga=con_prorroga, tarde=tarde,
                   entregas=entregas)
 
@@ -361,6 +395,19 @@ for nombre in (f"{victima}+{tarea}+{ahora}+forjada", f"{yo}+{tarea}+2099-01-01 0
 """
 
 
+def _pid_del_servidor(usuario: str) -> int:
+    """The pid of ``usuario``'s single-user server (started by the hub with the hub's own output)."""
+    uid = pwd.getpwnam(usuario).pw_uid
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and proc.stat().st_uid == uid and \
+                    b"jupyterhub-singleuser" in (proc / "cmdline").read_bytes():
+                return int(proc.name)
+        except OSError:
+            continue
+    raise AssertionError(f"no está el servidor de {usuario}")
+
+
 def _como(usuario: str, programa: str, *argumentos: str) -> subprocess.CompletedProcess:
     """Run ``python -c programa`` as ``usuario`` (with their own environment), as their terminal would."""
     proceso = subprocess.run(["runuser", "-u", usuario, "--", "env", f"USER={usuario}", "/usr/bin/python3", "-c",
@@ -371,7 +418,8 @@ def _como(usuario: str, programa: str, *argumentos: str) -> subprocess.Completed
 
 def test_casas_privadas_y_permisos_del_intercambio(hub):
     """Issue 19.6: every account's home is 0700 (nobody reads a classmate's notebook or submission secret);
-    the exchange keeps nbgrader's modes (inbound not listable, feedback not listable)."""
+    the exchange keeps nbgrader's modes (inbound not listable, feedback not listable), inbound sticky and
+    setgid to the service's group (issue 19, second attack)."""
     cuentas = [*hub.profesorado, *hub.alumnado, hub.cuenta_servicio]
     for nombre in cuentas:
         casa = pwd.getpwnam(nombre).pw_dir
@@ -385,9 +433,9 @@ def test_casas_privadas_y_permisos_del_intercambio(hub):
     assert stat.S_IMODE(raiz.stat().st_mode) == 0o1777
     assert stat.S_IMODE(curso.stat().st_mode) == 0o755
     assert curso.stat().st_uid == pwd.getpwnam(hub.cuenta_servicio).pw_uid
-    for carpeta, modo in (("inbound", 0o733), ("outbound", 0o755)):
+    for carpeta, modo in (("inbound", 0o3733), ("outbound", 0o755)):
         if (curso / carpeta).exists():
-            assert stat.S_IMODE((curso / carpeta).stat().st_mode) & 0o777 == modo, (carpeta,
-                                                                                   oct((curso / carpeta).stat().st_mode))
+            assert stat.S_IMODE((curso / carpeta).stat().st_mode) == modo, (carpeta,
+                                                                          oct((curso / carpeta).stat().st_mode))
     intento = subprocess.run(["runuser", "-u", uno, "--", "ls", str(curso / "inbound")], capture_output=True, text=True)
     assert intento.returncode != 0, "un alumno puede listar inbound"

@@ -8,7 +8,7 @@ import pytest
 from conftest import RAIZ
 from curso_temporal import copiar_curso, ejecutar, tareas
 from grader_tests.juez import descubrimiento
-from scripts import convenciones
+from scripts.autores import convenciones
 
 TAREAS = tareas()
 
@@ -19,19 +19,6 @@ def _cuadernos(carpeta):
 
 def test_las_dos_lecciones_del_curso_estan():
     assert {"01_atencion_multicabeza", "02_codificacion_posicional"} <= set(TAREAS)
-
-
-@pytest.mark.parametrize("tarea", TAREAS)
-def test_el_modulo_comun_de_los_explorables_viaja_igual_con_cada_leccion(tarea):
-    """respaldo_explorable.py has one original (plantillas/leccion/); each lesson in source/ and
-    release/ carries an identical copy (``make release`` makes it), so a student who has only
-    release/<tarea>/ can run the explorable."""
-    original = RAIZ / "plantillas" / "leccion" / "respaldo_explorable.py"
-    for carpeta in (RAIZ / "source" / tarea, RAIZ / "release" / tarea):
-        copia = carpeta / "respaldo_explorable.py"
-        assert copia.is_file(), f"falta {copia.relative_to(RAIZ)}: ejecuta make release"
-        assert filecmp.cmp(original, copia, shallow=False), \
-            f"{copia.relative_to(RAIZ)} no es igual que {original.relative_to(RAIZ)}: ejecuta make release"
 
 
 def test_lecciones_ejercicios_y_cuestionarios_encajan():
@@ -85,3 +72,12 @@ def test_source_pasa_nbgrader_validate(ruta):
 def test_release_en_blanco_no_pasa_nbgrader_validate(ruta, tmp_path):
     salida = ejecutar(tmp_path, "nbgrader", "validate", str(ruta), check=False)
     assert "VALIDATION FAILED" in salida.stdout, salida.stdout[-3000:]
+
+
+def test_cada_leccion_lleva_al_dia_lo_que_necesitan_sus_pruebas_visibles():
+    """pruebas_visibles.py is grader_tests' copy and cuestionario.json the course's quiz, in source/ and release/."""
+    from scripts.autores import publicar_comprobaciones
+    assert not publicar_comprobaciones.desfasados(RAIZ), publicar_comprobaciones.desfasados(RAIZ)
+    for ruta, (datos, _) in publicar_comprobaciones.contenidos(RAIZ).items():
+        publicada = RAIZ / "release" / ruta.parent.name / ruta.name
+        assert publicada.read_bytes() == datos, f"release/{ruta.parent.name}/{ruta.name}: ejecuta make release"

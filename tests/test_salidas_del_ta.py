@@ -1,7 +1,7 @@
 """What a submission can put in front of the TA stays inert: terminal, spreadsheets, worker exclusion lists.
 
 Student ids, file names, error messages and LMS profile names are hostile input
-(README, «Seguridad»): the table escapes control characters, the CSV files a TA
+(docs/seguridad.md, «Seguridad»): the table escapes control characters, the CSV files a TA
 opens in a spreadsheet never start a formula, grades.csv is quoted CSV, a file
 whose name holds control characters is not copied, and the list of students a
 worker leaves out holds any name (commas too).
@@ -15,10 +15,10 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader_tests.caja import archivos_alumno
-from grader_tests.comun.legible import legible
 from grader_tests.extensiones_nbgrader import nbgrader_seguro
 from lms import formatos
 from lms.exportadores import NotasCsv
+from scripts.calificacion import observaciones
 from scripts.calificacion import libro_de_notas
 from scripts.calificacion.ordenes import Nbgrader
 
@@ -27,7 +27,7 @@ ESC = "\x1b"
 
 def test_legible_escapa_control_y_formato_y_respeta_acentos():
     texto = f"x{ESC}[2J{ESC}]0;t\x07\n  otra / tarea: 0\r\t\u202eñá √"
-    limpio = legible(texto)
+    limpio = observaciones.legible(texto)
     assert limpio.isprintable()
     assert limpio == "x\\x1b[2J\\x1b]0;t\\x07\\x0a  otra / tarea: 0\\x0d\\x09\\u202eñá √"
 

@@ -19,7 +19,13 @@ nbgrader's JupyterHub auth plugin; despliegue/README.md explains each choice):
   students only see nbgrader's Assignments tab and Validate button; TAs also
   see the course list; the service has the formgrader and Create Assignment.
   All of them open JupyterLab in Spanish.
-- The exchange is a shared folder with nbgrader's permissions (root 1777).
+- The exchange is a shared folder with nbgrader's permissions (root 1777),
+  ``inbound`` sticky and setgid to the service's group (3733); the hub's
+  ``submit`` (``jupyter/comun/entrega_honesta.py``) keeps each entry private
+  to its author and that group.
+- The hub's output (its log) is every student server's output too
+  (LocalProcessSpawner): keep it where no student reads it (systemd's journal,
+  or a 0600 file).
 
 Every path, name and port comes from ``CURSO_HUB_*`` variables (ajustes.py).
 """
@@ -107,7 +113,7 @@ c.JupyterHub.services = [
         "oauth_no_confirm": True,
         "environment": {
             "JUPYTER_CONFIG_PATH": a.perfil("servicio"),
-            # the hub's Services menu opens the course page (scripts/servicio_del_curso.py): the
+            # the hub's Services menu opens the course page (scripts/calificacion/servicio_del_curso.py): the
             # formgrader, the whole class without a terminal, due dates, held reviews
             "JUPYTERHUB_DEFAULT_URL": "/curso/",
             "JUPYTERHUB_USER": a.cuenta_servicio,      # nbgrader's exchange code requires it
@@ -119,7 +125,7 @@ c.JupyterHub.services = [
             "PATH": RUTA,
             # make grade / make informe in the service's terminal use this environment, not a .venv
             "CURSO_ENTORNO": str(BIN.parent),
-            # the due dates it publishes for the Assignments tab (scripts/servicio_del_curso.py)
+            # the due dates it publishes for the Assignments tab (scripts/calificacion/servicio_del_curso.py)
             "CURSO_PLAZOS_CLAVE": CLAVE_PLAZOS,
         },
     },

@@ -11,7 +11,10 @@ It creates what a department server has, in a private temporary folder:
   home private (0700);
 - a copy of the course owned by the service's account, mode 0700 (students
   cannot read the hidden tests or the gradebook);
-- the nbgrader exchange (root 1777, the course's folder owned by the service);
+- the nbgrader exchange (root 1777, the course's folder owned by the service,
+  its ``inbound`` 3733: sticky, setgid to the service's group);
+- the hub's log, private to root (0600, in a 0700 folder): every student's
+  server writes into it (LocalProcessSpawner), and nothing in it is for them;
 
 then starts ``jupyterhub -f despliegue/hub/jupyterhub_config.py`` on
 127.0.0.1 and waits.  Ctrl-C stops the hub, its servers and the proxy, and
@@ -47,10 +50,12 @@ CONFIGURACION = AQUI / "jupyterhub_config.py"
 # what the service's copy of the course holds: a TA's clone without .git or .venv (every versioned entry
 # of the repository's root: make grade, make informe and make test find everything they name)
 COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
-          "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml",
+          "despliegue", "pyproject.toml", "Makefile", "README.md", "docs", "requirements.txt", "environment.yml",
           "ajustes_jupyterlab", "requirements-dev.txt", "tests", ".ci", ".gitignore", "autograded"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"
 MODO_CASA = 0o700          # every account's home: only its owner enters
+MODO_INBOUND = 0o3733      # the exchange's inbound: sticky, setgid, writable and not listable by others
+MODO_REGISTRO = 0o600      # the hub's log: root's alone (every student's server holds it open for writing)
 
 
 class ErrorDePrueba(RuntimeError):
@@ -166,6 +171,13 @@ class HubDePrueba:
         carpeta.mkdir()
         os.chown(carpeta, cuenta.pw_uid, cuenta.pw_gid)
         os.chmod(carpeta, 0o755)
+        # inbound: anyone submits, nobody lists (nbgrader's 733), nobody renames or removes another's
+        # entry (sticky), and entries belong to the service's group (setgid: the hub's submit makes
+        # them private to their author and that group; despliegue/README.md)
+        inbound = carpeta / "inbound"
+        inbound.mkdir()
+        os.chown(inbound, cuenta.pw_uid, cuenta.pw_gid)
+        os.chmod(inbound, MODO_INBOUND)
         self.estado.mkdir(mode=0o700)
         return self
 
@@ -202,7 +214,11 @@ class HubDePrueba:
         self.registro.parent.mkdir(parents=True, exist_ok=True)
         for _intento in range(intentos):
             env = self.entorno()
-            with open(self.registro, "ab") as log:
+            # private before anything is written: a student's server inherits it as its output, and a
+            # descriptor reopened through /proc obeys the file's mode, not the folder's
+            fd = os.open(self.registro, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, MODO_REGISTRO)
+            os.fchmod(fd, MODO_REGISTRO)
+            with os.fdopen(fd, "ab") as log:
                 self.proceso = subprocess.Popen(
                     [str(bin_hub() / "jupyterhub"), "-f", str(CONFIGURACION)], cwd=self.estado, env=env,
                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

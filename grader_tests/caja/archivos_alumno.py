@@ -22,16 +22,20 @@ nbgrader's permission changes) goes through this module (see
 * **Writes never go through a link**: a file is written to a fresh name in
   its folder (``O_CREAT | O_EXCL | O_NOFOLLOW``) and renamed over the target
   (``os.replace`` replaces a link, it never follows it).
-* **Nothing a browser would run**: a student's ``.html``, ``.svg``, ``.js``…
-  (``ACTIVOS``) never enters the TA's copies; formgrader serves the
-  autograded folder by URL from the TA's own origin.
+* **Only kinds of file no browser runs**: formgrader serves the autograded
+  folder by URL from the TA's own origin, so a student's file stays in the
+  TA's copies only when its kind is on an allow-list (``TIPOS_CONSERVADOS``:
+  notebooks, code, text, NumPy data, PNG/JPEG/GIF/WebP pictures;
+  ``c.PresupuestoEntrega.tipos_conservados``).  Anything else (``.html``,
+  ``.xht``, ``.svg``, ``.mml``, ``.rdf``, ``.pdf``, no extension…) is dropped and
+  reported; the assignment's own files are always kept.
 * **Names are data**: reports show them escaped (no control characters, no
   terminal or log injection) and shortened; an entry whose name holds a control
   or format character (newline, escape, bidi override) is not copied at all.
 
 Reports are plain Spanish lines; ``registrar``/``avisos_de`` keep them per
 folder in this process so the feedback can show them, and every one is also
-logged with ``MARCA`` so ``scripts/grade.py`` puts it in the TA's table.
+logged with ``MARCA`` so ``scripts/calificacion/grade.py`` puts it in the TA's table.
 """
 from __future__ import annotations
 
@@ -43,19 +47,27 @@ import shutil
 import stat
 from dataclasses import dataclass, field
 
-from traitlets import Integer
+from traitlets import Integer, List, Unicode
 from traitlets.config import LoggingConfigurable
 
-from ..comun.legible import legible
+from ..comun.legible import nombre_legible  # noqa: F401 - the one helper, used as aa.nombre_legible
 
 # log lines carrying a report about a student's files start with this
 MARCA = "Archivos de la entrega"
 # nbgrader's own files in a submission (written by `nbgrader submit`)
 ARCHIVOS_NBGRADER = ("timestamp.txt", "submission_secret.txt")
 PROFUNDIDAD_MAXIMA = 16
-# files a browser would run if a TA opened them from formgrader (it serves the
-# autograded folder by URL): a student's are removed from the TA's copies
-ACTIVOS = (".html", ".htm", ".xhtml", ".shtml", ".svg", ".svgz", ".xml", ".xsl", ".js", ".mjs", ".swf", ".pdf")
+# The kinds of student file kept in the TA's copies (formgrader serves the autograded folder by URL, from
+# the TA's own origin: an allow-list, never a list of what browsers run), each with the Content-Type
+# formgrader serves it as (grader_tests/extensiones_nbgrader/formgrader_seguro.py): text as plain text, the pictures a notebook
+# shows as themselves (never SVG: it runs scripts), NumPy's data as a download.
+TIPOS_CONSERVADOS = {
+    ".ipynb": "text/plain", ".py": "text/plain", ".txt": "text/plain", ".md": "text/plain",
+    ".csv": "text/plain", ".tsv": "text/plain", ".json": "text/plain", ".log": "text/plain",
+    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".npy": "application/octet-stream", ".npz": "application/octet-stream",
+}
 BLOQUE = 1 << 20
 # a copy looks at most this many times the submission's file budget (a flood costs a bounded walk)
 MULTIPLO_RECORRIDO = 10
@@ -78,6 +90,16 @@ class PresupuestoEntrega(LoggingConfigurable):
         2 * 1024 ** 2, help="Total size of the student files copied into feedback/, bytes.").tag(config=True)
     archivo_comentarios = Integer(
         512 * 1024, help="Largest student file copied into feedback/, bytes.").tag(config=True)
+    tipos_conservados = List(
+        Unicode(), default_value=sorted(TIPOS_CONSERVADOS),
+        help="Extensions of the student files kept in the TA's copies (lower case, with the dot); any other "
+             "kind is dropped with a reason.  formgrader serves a kind not in TIPOS_CONSERVADOS only as a "
+             "download.").tag(config=True)
+
+    def conserva(self, ruta: str) -> bool:
+        """Whether a student's file named ``ruta`` is of a kind kept in the TA's copies."""
+        _, extension = os.path.splitext(ruta.rsplit("/", 1)[-1])
+        return bool(extension) and extension.lower() in {t.lower() for t in self.tipos_conservados}
 
 
 def tipo_de(modo: int, enlaces: int = 1) -> str | None:
@@ -123,10 +145,13 @@ class Recorrido:
     entradas: list[Entrada] = field(default_factory=list)
     prohibidas: list[tuple[Entrada, str]] = field(default_factory=list)
     profundas: list[Entrada] = field(default_factory=list)
+    # folders that could not be opened (their author took the permissions away, or swapped them
+    # for something else while the walk ran): never entered, always reported
+    ilegibles: list[tuple[Entrada, str]] = field(default_factory=list)
     truncado: bool = False       # stopped at ``limite`` entries: there is more
 
     def cuenta(self) -> int:
-        return len(self.entradas) + len(self.prohibidas) + len(self.profundas)
+        return len(self.entradas) + len(self.prohibidas) + len(self.profundas) + len(self.ilegibles)
 
 
 def _abrir_carpeta(nombre: str, dir_fd: int | None = None) -> int:
@@ -148,7 +173,8 @@ def recorrer(carpeta: str | int, ignorar: list[str] | None = None, limite: int |
     link is listed as a link, or the folder cannot be opened).
 
     Folders deeper than ``PROFUNDIDAD_MAXIMA`` are listed in ``profundas`` and
-    not entered.  ``ignorar``: nbgrader's ignore globs (matched on each name).
+    not entered; folders that cannot be opened, in ``ilegibles`` with the reason.
+    ``ignorar``: nbgrader's ignore globs (matched on each name).
     ``limite``: stop after that many entries (``truncado`` says so), so a
     folder flooded with files costs a bounded walk.
     """
@@ -196,8 +222,10 @@ def _recorrer_en(fd: int, relativa: str, nivel: int, ignorar: list[str] | None, 
         elif entrada.es_carpeta:
             try:
                 hija = _abrir_carpeta(hijo.name, fd)
-            except OSError:
-                continue              # swapped for a link (or removed) since it was listed
+            except OSError as exc:
+                # unreadable to this account, or swapped for a link (or removed) since it was listed
+                resultado.ilegibles.append((entrada, exc.strerror or str(exc)))
+                continue
             try:
                 resultado.entradas.append(entrada)
                 _recorrer_en(hija, ruta, nivel + 1, ignorar, resultado, limite)
@@ -260,7 +288,7 @@ def _resumen_descartes(descartadas: list[Entrada], max_entradas: int, max_bytes:
     partes = [f"{len(archivos)} archivo{'s' if len(archivos) != 1 else ''} ({_mib(bytes_)})"]
     if carpetas:
         partes.append(f"{carpetas} carpeta{'s' if carpetas != 1 else ''}")
-    ejemplos = ", ".join(legible(e.ruta, 40) for e in descartadas[:3])
+    ejemplos = ", ".join(nombre_legible(e.ruta, 40) for e in descartadas[:3])
     return (f"se descartaron {' y '.join(partes)} por superar el límite {donde} "
             f"({max_entradas} archivos y carpetas, {_mib(max_bytes)}): {ejemplos}"
             + (", …" if len(descartadas) > 3 else ""))
@@ -279,16 +307,16 @@ def sanear(carpeta: str, presupuesto: PresupuestoEntrega, propios: set[str] = fr
     recorrido = recorrer(carpeta)
     for entrada, motivo in recorrido.prohibidas:
         _quitar(carpeta, entrada.ruta)
-        avisos.append(f"se ignoró {motivo}: {legible(entrada.ruta, 100)}")
+        avisos.append(f"se ignoró {motivo}: {nombre_legible(entrada.ruta)}")
     for entrada in recorrido.profundas:
         _quitar(carpeta, entrada.ruta)
         avisos.append(f"se ignoró una carpeta anidada a más de {PROFUNDIDAD_MAXIMA} niveles: "
-                      f"{legible(entrada.ruta, 100)}")
+                      f"{nombre_legible(entrada.ruta)}")
     restantes = []
     for entrada in recorrido.entradas:
-        if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
+        if not entrada.es_carpeta and entrada.ruta not in propios and not presupuesto.conserva(entrada.ruta):
             _quitar(carpeta, entrada.ruta)
-            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {legible(entrada.ruta, 100)}")
+            avisos.append(_tipo_no_conservado(entrada.ruta))
         else:
             restantes.append(entrada)
     _, descartadas = elegir(restantes, presupuesto.archivos, presupuesto.bytes_totales, propios)
@@ -298,6 +326,12 @@ def sanear(carpeta: str, presupuesto: PresupuestoEntrega, propios: set[str] = fr
         avisos.append(_resumen_descartes(descartadas, presupuesto.archivos, presupuesto.bytes_totales,
                                          "de la entrega"))
     return avisos
+
+
+def _tipo_no_conservado(ruta: str) -> str:
+    return (f"se ignoró un archivo de un tipo que el curso no conserva: {nombre_legible(ruta)} (sólo cuadernos, "
+            "código, texto, datos de NumPy e imágenes PNG, JPEG, GIF o WebP: formgrader no sirve nada que un "
+            "navegador pueda ejecutar)")
 
 
 def _es_carpeta_real(ruta: str) -> bool:
@@ -487,19 +521,22 @@ def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, igno
         avisos.append(f"la entrega tiene más de {MULTIPLO_RECORRIDO * presupuesto.archivos} archivos y carpetas: "
                       "sólo se miraron esos")
     for entrada, motivo in recorrido.prohibidas:
-        avisos.append(f"se ignoró {motivo}: {legible(entrada.ruta, 100)}")
+        avisos.append(f"se ignoró {motivo}: {nombre_legible(entrada.ruta)}")
     for entrada in recorrido.profundas:
         avisos.append(f"se ignoró una carpeta anidada a más de {PROFUNDIDAD_MAXIMA} niveles: "
-                      f"{legible(entrada.ruta, 100)}")
+                      f"{nombre_legible(entrada.ruta)}")
+    for entrada, motivo in recorrido.ilegibles:
+        avisos.append(f"no se pudo leer la carpeta {nombre_legible(entrada.ruta)} ({motivo}): no se copió nada "
+                      "de lo que tiene dentro")
     candidatas = []
     for entrada in recorrido.entradas:
         if excluir(entrada.ruta):
             continue
-        if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
-            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {legible(entrada.ruta, 100)}")
+        if not entrada.es_carpeta and entrada.ruta not in propios and not presupuesto.conserva(entrada.ruta):
+            avisos.append(_tipo_no_conservado(entrada.ruta))
             continue
         if dueño is not None and not entrada.es_carpeta and entrada.st.st_uid != dueño:
-            avisos.append(f"se ignoró un archivo de otra cuenta: {legible(entrada.ruta, 100)}")
+            avisos.append(f"se ignoró un archivo de otra cuenta: {nombre_legible(entrada.ruta)}")
             continue
         candidatas.append(entrada)
     guardadas, descartadas = elegir(candidatas, presupuesto.archivos, presupuesto.bytes_totales, propios)
@@ -516,7 +553,7 @@ def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, igno
             avisos.append(f"{len(fuera)} archivo{'s' if len(fuera) != 1 else ''} de la entrega no se "
                           f"copia{'n' if len(fuera) != 1 else ''} a los comentarios (sólo van los de la tarea "
                           f"y hasta {presupuesto.archivos_comentarios} archivos pequeños del alumno): "
-                          + ", ".join(legible(e.ruta, 40) for e in fuera[:3])
+                          + ", ".join(nombre_legible(e.ruta, 40) for e in fuera[:3])
                           + (", …" if len(fuera) > 3 else ""))
         guardadas = fijos + pequeñas
     os.makedirs(destino, exist_ok=True)
@@ -533,18 +570,18 @@ def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, igno
                     os.mkdir(objetivo, 0o755)
                 carpetas.add(entrada.ruta)
             except OSError:
-                avisos.append(f"no se pudo crear la carpeta {legible(entrada.ruta, 100)}")
+                avisos.append(f"no se pudo crear la carpeta {nombre_legible(entrada.ruta)}")
             continue
         try:
             fd = abrir_relativo(raiz, entrada.ruta, dueño)
         except OSError as exc:
-            avisos.append(f"no se copió {legible(entrada.ruta, 100)} (cambió durante la copia: "
+            avisos.append(f"no se copió {nombre_legible(entrada.ruta)} (cambió durante la copia: "
                           f"{exc.strerror or exc})")
             continue
         try:
             escribir_atomico(objetivo, lambda salida: _copiar_contenido(fd, salida, tamaño_de(entrada.st)))
         except OSError as exc:
-            avisos.append(f"no se copió {legible(entrada.ruta, 100)} ({exc.strerror or exc})")
+            avisos.append(f"no se copió {nombre_legible(entrada.ruta)} ({exc.strerror or exc})")
         finally:
             os.close(fd)
     return avisos

@@ -12,7 +12,10 @@ nothing of ``grader_tests`` outside this folder (they are the bottom layer):
 ``casos``
     the input cases of every graded cell, found by convention in ``ejercicios/``;
 ``serializacion``
-    values (arrays included) from one process to another as JSON.
+    values (arrays included) from one process to another as JSON;
+``pruebas_visibles``
+    the visible tests' Spanish failure and the quiz's reading; it also travels
+    with every assignment (a copy in each ``source/<tarea>/``).
 """
 from __future__ import annotations
 

@@ -53,7 +53,6 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from nbgrader.utils import parse_utc
 
 from ..caja import archivos_alumno as aa
-from ..comun.legible import legible
 
 VERSION_PROBADA = "0.9.6"
 CLAVE_AVISOS = "curso_avisos"      # notebook metadata shown by the feedback template
@@ -106,7 +105,7 @@ def _init_assignment(self, assignment_id: str, student_id: str) -> None:
         if motivo:
             # autograde skips it; generate_feedback reads the autograded copy, already graded
             consecuencia = "no se generan sus comentarios" if comentarios else "no se califica"
-            avisos.append(f"el cuaderno {legible(os.path.basename(cuaderno), 100)} {motivo}: "
+            avisos.append(f"el cuaderno {aa.nombre_legible(os.path.basename(cuaderno))} {motivo}: "
                           f"{consecuencia}")
         else:
             buenos.append(cuaderno)
@@ -125,7 +124,7 @@ def _init_assignment(self, assignment_id: str, student_id: str) -> None:
         if _es_archivo_en_tarea(self.coursedir, assignment_id, ruta) and os.path.isdir(objetivo) \
                 and not os.path.islink(objetivo):
             aa._quitar(destino, ruta)
-            avisos.append(f"se ignoró la carpeta {legible(ruta, 100)}: la tarea tiene un archivo con ese nombre")
+            avisos.append(f"se ignoró la carpeta {aa.nombre_legible(ruta)}: la tarea tiene un archivo con ese nombre")
     if comentarios:
         # nbgrader's own files come from the submission as collected, not from the
         # folder the student's kernel could write
@@ -203,7 +202,7 @@ def _get_existing_timestamp(self, dest_path: str):
     elif texto is not None:
         motivo = "está vacío"
     self.log.warning("%s de '%s' en '%s': timestamp.txt %s; se califica sin fecha de entrega",
-                     aa.MARCA, legible(alumno, 100), legible(tarea, 100), motivo)
+                     aa.MARCA, aa.nombre_legible(alumno), aa.nombre_legible(tarea), motivo)
     return None
 
 
@@ -263,7 +262,7 @@ def _autograde_init_assignment(self, assignment_id: str, student_id: str) -> Non
                         g.auto_score, g.needs_manual_grade = 0.0, False
             gb.db.commit()
         self.log.warning("Ningún cuaderno de la entrega de '%s' en '%s' es de la tarea: sus celdas quedan con 0 "
-                         "puntos", legible(student_id, 100), legible(assignment_id, 100))
+                         "puntos", aa.nombre_legible(student_id), aa.nombre_legible(assignment_id))
         raise
 
 
@@ -346,7 +345,7 @@ class AvisosEnComentarios(NbGraderPreprocessor):
         for aviso in aa.avisos_de(carpeta) if carpeta else []:
             if aviso not in lista:
                 lista.append(aviso)
-        nb.metadata[CLAVE_AVISOS] = [legible(a, 300) for a in lista[:50]]
+        nb.metadata[CLAVE_AVISOS] = [aa.nombre_legible(a, 300) for a in lista[:50]]
         return nb, resources
 
 

@@ -38,7 +38,6 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
 from ..caja import archivos_alumno
-from ..comun.legible import legible
 
 # cell metadata this course adds (never read from a student's notebook: set here)
 CLAVE = "curso_atencion"

@@ -19,7 +19,7 @@ Where the grades go (``scripts.calificacion.libro_de_notas``):
 * PostgreSQL (or any database server): every worker writes straight into it.
 
 The observations of each submission (``Entrega``) are the raw material of the
-TA table (``scripts/grade.py``).
+TA table (``scripts/calificacion/grade.py``).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Read from nbgrader's autograde log (split per student), from the autograded
 notebook (cells that never ran, unanswered cells, timeouts) and from the
-submission folder (renamed or missing notebooks).  ``scripts/observaciones.py``
+submission folder (renamed or missing notebooks).  ``scripts/calificacion/observaciones.py``
 holds the smaller pieces shared with other steps.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts import observaciones, samples
+from scripts.calificacion import observaciones, samples
 
 # nbgrader log lines that explain a failed autograde, and their Spanish reason
 RAZONES = [

@@ -2,8 +2,8 @@
 
 ``with fase("exportar"): ...`` adds the block's wall time to that phase.  With
 ``CURSO_TIEMPOS=<file.json>`` in the environment, :func:`guardar` writes
-``{phase: seconds}`` there at the end of ``scripts/grade.py``;
-``scripts/bench_autograde.py`` reads it to say which part of a class run is
+``{phase: seconds}`` there at the end of ``scripts/calificacion/grade.py``;
+``scripts/mediciones/bench_autograde.py`` reads it to say which part of a class run is
 serial and which one the workers share.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """JupyterLab + Chromium for the browser tests and the widget benchmark.
 
-Everything the browser tests share lives here, so ``scripts/bench_widgets.py``
+Everything the browser tests share lives here, so ``scripts/mediciones/bench_widgets.py``
 can use the same server and browser without importing pytest fixtures:
 
 - ``ServidorLab``: a real ``jupyter lab`` from the project's environment on a

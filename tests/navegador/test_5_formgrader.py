@@ -1,4 +1,4 @@
-"""The TA's view: after ``python scripts/grade.py``, nbgrader's formgrader lists everything.
+"""The TA's view: after ``python scripts/calificacion/grade.py``, nbgrader's formgrader lists everything.
 
 JupyterLab runs from the (temporary) course root, where ``nbgrader_config.py``
 and ``gradebook.db`` are; the formgrader is opened the way a TA does it, from
@@ -34,7 +34,7 @@ def _marco(pagina, fragmento: str):
 
 def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, pagina, captura):
     sys.path.insert(0, str(RAIZ))
-    from scripts import samples
+    from scripts.calificacion import samples
     muestras = samples.sample_students()
     notas = _notas(curso_ta)
     for tarea in TAREAS:

@@ -32,7 +32,7 @@ sys.path.insert(0, str(RAIZ / "tests"))
 from hub_cliente import Usuario, editar_curso, hub_de_prueba  # noqa: E402
 
 sys.path.insert(0, str(RAIZ))
-from scripts import samples  # noqa: E402
+from scripts.calificacion import samples  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -10,11 +10,11 @@ Three measurements in one temporary copy of the course, on this machine, in one 
    preprocessors).  Seconds per notebook and the ratio to the floor.
 2. **Where a lesson's time goes** (``--perfil``): every code cell of the perfect
    submission run once with nbclient in the venv's kernel, slowest first.
-3. **A class.**  ``scripts/grade.py`` on 24 synthetic students (the samples,
+3. **A class.**  ``scripts/calificacion/grade.py`` on 24 synthetic students (the samples,
    repeated; both assignments, feedback, export and the class report) with
    ``--trabajadores 1`` and ``--trabajadores 2``, each on a fresh copy of the
    same course: seconds per student, the speed-up, and where the time goes
-   (``CURSO_TIEMPOS``: the phases of ``scripts/grade.py``; the workers' share
+   (``CURSO_TIEMPOS``: the phases of ``scripts/calificacion/grade.py``; the workers' share
    is the only one they split, the rest is serial).
 
 Prints the load average before and after: other work on the machine changes
@@ -33,11 +33,11 @@ from pathlib import Path
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from curso_temporal import copiar_curso, ejecutar, tareas  # noqa: E402
-from scripts import samples  # noqa: E402
+from scripts.calificacion import samples  # noqa: E402
 
 LOTE = 12
 RONDAS = 3          # batches of every assignment, interleaved (the load changes between them): median
@@ -111,7 +111,7 @@ def _clase_en(curso: Path) -> None:
 
 
 def clase(base: Path) -> dict[int, tuple[float, dict[str, float]]]:
-    """Wall seconds of scripts/grade.py on CLASE students with 1 and 2 workers, and its phases.
+    """Wall seconds of scripts/calificacion/grade.py on CLASE students with 1 and 2 workers, and its phases.
 
     Each run starts from a fresh copy of the course with the same submissions (no
     gradebook): the same work, as a TA's first ``make grade`` of the class.
@@ -123,7 +123,7 @@ def clase(base: Path) -> dict[int, tuple[float, dict[str, float]]]:
         _clase_en(curso)
         fases = base / f"fases-{k}.json"
         inicio = time.perf_counter()
-        ejecutar(curso, "python", "scripts/grade.py", "--trabajadores", str(k), timeout=7200,
+        ejecutar(curso, "python", "scripts/calificacion/grade.py", "--trabajadores", str(k), timeout=7200,
                  env={"CURSO_TIEMPOS": str(fases)})
         resultados[k] = (time.perf_counter() - inicio, json.loads(fases.read_text()))
         shutil.rmtree(curso)
@@ -135,7 +135,7 @@ FUSION = "fusión de los libros de notas"
 
 
 def _imprimir_clase(clase_t: dict, n_tareas: int) -> None:
-    print(f"Una clase: scripts/grade.py con {CLASE} alumnos (las muestras repetidas; {n_tareas} tareas, "
+    print(f"Una clase: scripts/calificacion/grade.py con {CLASE} alumnos (las muestras repetidas; {n_tareas} tareas, "
           "comentarios, exportación e informe), cada vez en una copia nueva del curso:")
     for k, (t, fases) in clase_t.items():
         repartido = fases.get(TRABAJADORES, 0.0) - fases.get(FUSION, 0.0)

@@ -1,6 +1,6 @@
 """What the TA table says about a submission besides its score (``make grade``).
 
-Small pieces ``scripts/grade.py`` calls: Spanish reasons read from nbgrader's
+Small pieces ``scripts/calificacion/grade.py`` calls: Spanish reasons read from nbgrader's
 log and from the autograded notebook (timed-out cells, edited test cells,
 edited files shipped with the assignment), and a standard output that prints
 on any terminal encoding.
@@ -11,6 +11,8 @@ import codecs
 import re
 import sys
 import unicodedata
+
+from grader_tests.comun.legible import nombre_legible
 
 # characters without an ASCII base letter, for terminals that cannot print them
 SUSTITUTOS = {"—": "-", "–": "-", "×": "x", "…": "...", "«": '"', "»": '"', "“": '"', "”": '"',
@@ -45,6 +47,19 @@ def preparar_salida() -> None:
     for flujo in (sys.stdout, sys.stderr):
         if hasattr(flujo, "reconfigure"):
             flujo.reconfigure(errors=DEGRADAR)
+
+
+def legible(texto: object) -> str:
+    """``texto`` as one printable line: control and format characters shown as escapes.
+
+    Student ids, file names and error messages come from submissions: a newline
+    would forge a line of the table about another student, an escape sequence
+    would clear or retitle the TA's terminal, a bidi override would reorder what
+    the TA reads.  Each such character becomes ``\\xNN`` / ``\\uNNNN``.  Names inside a
+    line are shown with ``nombre_legible`` where the line is written (confusable characters
+    escaped too); this is the same helper for whole lines of course text.
+    """
+    return nombre_legible(texto, None, confundibles=False)
 
 
 # nbgrader's OverwriteCells: "Attribute 'checksum' for cell <id> has changed! (should be: …, got: …)"

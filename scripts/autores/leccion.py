@@ -4,9 +4,12 @@ Creates, from ``plantillas/leccion/`` (a small working lesson: the scaled
 scores Q Kᵀ / √d_k, one known mistake, one quiz question):
 
 * ``source/<NOMBRE>/<nombre>.ipynb``: the lesson with the course's conventions
-  (solution cell, test cells with the hidden block first, a quiz question,
-  Spanish stubs), its explorable ``explorable_<nombre>.py`` (three layers and
-  the static fallback) and the assignment's ``nbgrader_config.py``;
+  (solution cell, test cells with the hidden block first, a quiz question
+  checked at once, Spanish stubs), its explorable ``explorable_<nombre>.py``
+  (three layers and the static fallback), its visible tests
+  ``pruebas_<FUNCION>.py`` (one function per test cell), the assignment's
+  ``nbgrader_config.py``, and ``pruebas_visibles.py`` and ``cuestionario.json``
+  (``scripts/autores/publicar_comprobaciones.py``);
 * ``grader_tests/ejercicios/<FUNCION>/``: ``casos.py``, ``referencia.py``,
   ``propiedades.py``, ``errores.py`` (one known mistake) and ``bateria/``
   (two correct implementations, the one with the grader's public names, and
@@ -20,7 +23,7 @@ The new lesson passes ``make test`` and ``make comprobar`` as it is (the
 latter warns that it is still the template).  Nothing else is edited: every
 test, the battery, the samples and the TA table find it by convention.
 
-    python scripts/leccion.py 03_algo f [--titulo "Un título"] [--sin-release]
+    python scripts/autores/leccion.py 03_algo f [--titulo "Un título"] [--sin-release]
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ from pathlib import Path
 
 import nbformat
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
 PLANTILLA = RAIZ / "plantillas" / "leccion"
 NOMBRE_VALIDO = re.compile(r"^(?P<numero>\d{2})_(?P<nombre>[a-z][a-z0-9_]*)$")
 FUNCION_VALIDA = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -128,8 +131,7 @@ def crear(raiz: Path, tarea: str, funcion: str, titulo: str | None = None, relea
     nbformat.write(cuaderno, leccion / f"{nombre}.ipynb")
     hechos.append(leccion / f"{nombre}.ipynb")
     hechos.append(_copiar(PLANTILLA / "explorable.py", leccion / f"explorable_{nombre}.py", v))
-    shutil.copyfile(PLANTILLA / "respaldo_explorable.py", leccion / "respaldo_explorable.py")
-    hechos.append(leccion / "respaldo_explorable.py")
+    hechos.append(_copiar(PLANTILLA / "pruebas.py", leccion / f"pruebas_{funcion}.py", v))
     shutil.copyfile(PLANTILLA / "nbgrader_config.py", leccion / "nbgrader_config.py")
     hechos.append(leccion / "nbgrader_config.py")
     for origen in sorted((PLANTILLA / "grader").rglob("*.py")):
@@ -139,9 +141,15 @@ def crear(raiz: Path, tarea: str, funcion: str, titulo: str | None = None, relea
     # the battery's solution with the grader's public names, computed from the course as it is now
     nombres = next(ejercicio.glob("bateria/c*_nombres_del_corrector.py"))
     subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                    "from scripts.nombres_del_corrector import reescribir; "
+                    "from scripts.autores.nombres_del_corrector import reescribir; "
                     "from pathlib import Path; reescribir(Path(sys.argv[2]), sys.argv[3])",
                     str(raiz), str(nombres), funcion], cwd=raiz, check=True)
+    # what the visible checks need in the lesson folder: the common module (the Spanish failure, the
+    # quiz's reading and instant check) and the quiz's answers (what make release writes), in a
+    # process of the course at ``raiz`` (this one may hold another course's grader_tests)
+    subprocess.run([sys.executable, str(raiz / "scripts" / "autores" / "publicar_comprobaciones.py")], cwd=raiz, check=True,
+                   capture_output=True)
+    hechos += [leccion / "pruebas_visibles.py", leccion / "cuestionario.json"]
     fila = _fila_del_readme(raiz, v)
     if fila:
         hechos.append(raiz / "README.md")

@@ -1,7 +1,7 @@
-"""The course's notebook conventions, as checks that return Spanish problems (README, «Autores»).
+"""The course's notebook conventions, as checks that return Spanish problems (docs/autores.md, «Autores»).
 
 Pure checks on the notebooks' JSON (no kernel, no nbgrader run), shared by
-``tests/test_release.py`` and ``make comprobar`` (``scripts/comprobar.py``):
+``tests/test_release.py`` and ``make comprobar`` (``scripts/autores/comprobar.py``):
 
 * source notebooks are saved without outputs;
 * every graded test cell opens with a docstring, then the hidden block
@@ -21,7 +21,7 @@ import ast
 import json
 from pathlib import Path
 
-# the whole hidden region of a test cell (README, «Autores»)
+# the whole hidden region of a test cell (docs/autores.md, «Autores»)
 BLOQUE_OCULTO = ('### BEGIN HIDDEN TESTS\n__import__("grader_tests").corregir("{gid}", globals())\n'
                  '### END HIDDEN TESTS\n')
 STUB = "# ESCRIBE TU CÓDIGO AQUÍ"

@@ -6,7 +6,7 @@ the names a hidden cell could bring near the student's code
 must neither shadow nor call them (issue 11).  Every other such name is bound
 to ``trampa``, which fails if the grader ever calls it.  ``make leccion``
 writes the block for a new exercise; when grader_tests gains a public name,
-``python scripts/nombres_del_corrector.py`` rewrites the block of every
+``python scripts/autores/nombres_del_corrector.py`` rewrites the block of every
 exercise's file (``tests/test_bateria.py`` says when it is needed).
 """
 from __future__ import annotations
@@ -16,11 +16,15 @@ import sys
 import textwrap
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
+# Run as a script (make grade, make comprobar...), Python puts this folder first on sys.path: the course
+# root takes its place, so these modules have one name only (scripts.autores.<módulo>).
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(RAIZ)
 if str(RAIZ) not in sys.path:
     sys.path.insert(0, str(RAIZ))
 
-INICIO = "# --- nombres públicos de grader_tests (scripts/nombres_del_corrector.py) ---"
+INICIO = "# --- nombres públicos de grader_tests (scripts/autores/nombres_del_corrector.py) ---"
 FIN = "# --- fin de los nombres públicos ---"
 
 

@@ -6,8 +6,10 @@ Checks, and prints what is wrong and where (exit status 1 if anything is):
    a lesson without a grader, a test cell without cases, a known mistake without
    a battery file, a quiz answer cell without its answer…);
 2. source notebooks saved without outputs and with every convention the release
-   test checks (``scripts/convenciones.py``); every assignment's
-   ``nbgrader_config.py`` is the course's student copy;
+   test checks (``scripts/autores/convenciones.py``); every assignment's
+   ``nbgrader_config.py`` is the course's student copy, and its
+   ``pruebas_visibles.py`` and ``cuestionario.json`` are what
+   ``scripts/autores/publicar_comprobaciones.py`` writes (``make release``);
 3. ``release/`` in sync with ``source/`` (what ``nbgrader generate_assignment``
    makes, file by file; ``--regenerar`` regenerates the lessons out of sync);
 4. each source notebook runs top to bottom, and its hidden tests give its
@@ -24,7 +26,7 @@ Checks, and prints what is wrong and where (exit status 1 if anything is):
 
 Warnings (do not fail): a lesson that is still ``make leccion``'s template.
 
-    python scripts/comprobar.py [--leccion 03_algo ...] [--regenerar] [--rapido]
+    python scripts/autores/comprobar.py [--leccion 03_algo ...] [--regenerar] [--rapido]
 
 ``--rapido`` skips what needs a kernel or nbgrader (4, 5's visible tests and 3).
 """
@@ -44,11 +46,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
+# Run as a script (make grade, make comprobar...), Python puts this folder first on sys.path: the course
+# root takes its place, so these modules have one name only (scripts.autores.<módulo>).
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(RAIZ)
 if str(RAIZ) not in sys.path:
     sys.path.insert(0, str(RAIZ))
 
-from scripts import convenciones  # noqa: E402
+from scripts.autores import convenciones  # noqa: E402
 
 ORIGINALIDAD = RAIZ.parent / "shared" / "tools" / "originality.py"
 PARAFRASIS = RAIZ.parent / "shared" / "tools" / "paraphrase.py"
@@ -123,6 +129,9 @@ def comprobar_cuadernos(raiz: Path) -> Apartado:
         elif copia.exists() and config.read_bytes() != copia.read_bytes():
             apartado.problemas.append(f"{_rel(config, raiz)} no es la copia del alumno del curso "
                                       f"({_rel(copia, raiz)})")
+    if (raiz / "scripts" / "autores" / "publicar_comprobaciones.py").exists():
+        from scripts.autores import publicar_comprobaciones
+        apartado.problemas += publicar_comprobaciones.desfasados(raiz)
     return apartado
 
 
@@ -330,7 +339,7 @@ def comprobar_leccion(raiz: Path, tarea: str) -> list[Apartado]:
             elif pierde and not r["fallan"]:
                 visibles.problemas.append(
                     f"{_rel(archivo.ruta, raiz)}: pierde puntos en {', '.join(pierde)} y ninguna prueba visible "
-                    "falla: Validate diría «Success». Añade un caso visible que lo atrape (README, «Validate dice "
+                    "falla: Validate diría «Success». Añade un caso visible que lo atrape (docs/como_se_califica.md, «Validate dice "
                     "lo mismo que la nota»)")
             elif all(v.completo for v in veredictos.values()) and r["fallan"]:
                 visibles.problemas.append(

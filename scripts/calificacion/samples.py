@@ -41,7 +41,11 @@ from pathlib import Path
 
 import nbformat
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
+# Run as a script (make grade, make comprobar...), Python puts this folder first on sys.path: the course
+# root takes its place, so these modules have one name only (scripts.calificacion.<módulo>).
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(RAIZ)
 if str(RAIZ) not in sys.path:
     sys.path.insert(0, str(RAIZ))
 RESPUESTAS = RAIZ / "examples" / "respuestas"

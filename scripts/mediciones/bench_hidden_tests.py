@@ -8,7 +8,7 @@ than 0.3 s per exercise.  Uses, for every exercise found
 (``grader_tests/ejercicios/``), its first correct battery file and its first
 two mistaken ones (a mistaken one also runs the diagnosis).
 
-    .venv/bin/python scripts/bench_hidden_tests.py [repeticiones]
+    .venv/bin/python scripts/mediciones/bench_hidden_tests.py [repeticiones]
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(RAIZ))
 
 from grader_tests.juez import bateria, descubrimiento  # noqa: E402

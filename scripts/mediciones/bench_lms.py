@@ -7,7 +7,7 @@ budgets (``lms.descompresion``) and deciding who is who (``lms.recogida``),
 with the peak Python memory of both (tracemalloc).  Then times the refusal of
 a small zip that declares a huge expansion.  Median of ``--repeticiones``.
 
-    python scripts/bench_lms.py [--alumnos 500] [--repeticiones 3]
+    python scripts/mediciones/bench_lms.py [--alumnos 500] [--repeticiones 3]
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(RAIZ), str(RAIZ / "tests")]
 
 from descargas_lms import NB1, T1, escribir, moodle, zip_de  # noqa: E402

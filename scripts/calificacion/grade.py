@@ -29,17 +29,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-RAIZ = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(RAIZ))
+RAIZ = Path(__file__).resolve().parents[2]
+# Run as a script (make grade, make comprobar...), Python puts this folder first on sys.path: the course
+# root takes its place, so these modules have one name only (scripts.calificacion.<módulo>).
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(RAIZ)
+if str(RAIZ) not in sys.path:
+    sys.path.insert(0, str(RAIZ))
 
 from scripts.calificacion import libro_de_notas  # noqa: E402
 from lms import integracion as lms  # noqa: E402
-from scripts import observaciones, samples  # noqa: E402
+from scripts.calificacion import observaciones, samples  # noqa: E402
 from scripts.calificacion import aislamiento, razones as razones_de, reparto  # noqa: E402
 from scripts.calificacion.lote import Entrega, Lote  # noqa: E402
 from scripts.calificacion.ordenes import Nbgrader  # noqa: E402
 from scripts.calificacion.progreso import Progreso  # noqa: E402
-from grader_tests.comun.legible import legible  # noqa: E402
 from grader_tests.extensiones_nbgrader.intercambio import observaciones_de_la_recogida  # noqa: E402
 from scripts.calificacion.tiempos import fase  # noqa: E402
 from scripts.calificacion import tiempos  # noqa: E402
@@ -245,7 +249,7 @@ def preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin
 def _preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, sin_muestras: bool) -> None:
     recogida = lms.recoger_descargas(raiz, nbgrader)      # downloaded/<tarea>/archive/ (Moodle, Canvas)
     for linea in recogida:
-        print(legible(linea))
+        print(observaciones.legible(linea))
     reales = samples.has_real_submissions(raiz / "submitted") or recogida
     if sin_muestras and not reales:
         retirar_muestras(raiz)
@@ -256,7 +260,7 @@ def _preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, si
         if generales:
             print(f"Recogida del intercambio de {tarea} (último nbgrader collect):")
             for linea in generales:
-                print(legible(f"  {linea}"))
+                print(observaciones.legible(f"  {linea}"))
     if forzar_muestras or not reales:
         nombres = samples.build_samples(raiz)
         print(f"Entregas de muestra: {', '.join(nombres)}")
@@ -346,7 +350,7 @@ def estado_de_plazos(raiz: Path, alumnos: list[str], tareas: list[str]) -> dict[
     lineas: dict[tuple[str, str], list[str]] = {}
     with libro_de_notas.abrir(raiz) as gb:
         for nota in plazos.sincronizar(gb, config_plazos, politica, tareas=tareas):
-            print(legible(f"Plazos: {nota}"))
+            print(observaciones.legible(f"Plazos: {nota}"))
         libro = notas_en_bloque.leer(gb, tareas, alumnos)
         carpeta = str(raiz / revision.CARPETA)
         for (tarea, alumno), e in libro.entregas.items():
@@ -406,7 +410,7 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
         retenidas = {(a, t) for (t, a) in libro.entregas if revision.pendientes(gb, carpeta, t, a)}
     hay_retraso = False
     for alumno in listados:
-        celdas = [legible(alumno)]
+        celdas = [observaciones.legible(alumno)]
         for tarea in ids:
             e = libro.entregas.get((tarea, alumno))
             if e is None:
@@ -431,7 +435,7 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
         lineas += ["", "Observaciones (lo que no se pudo calificar, quedó sin contestar o el alumno cambió):"]
         for (alumno, tarea), lista in sorted(resultado.razones.items()):
             for razon in lista:
-                lineas.append(legible(f"  {alumno} / {tarea}: {razon}"))
+                lineas.append(observaciones.legible(f"  {alumno} / {tarea}: {razon}"))
     return "\n".join(lineas)
 
 
@@ -512,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     for paso in PASOS_TRAS_CALIFICAR:
         with fase(f"después: {paso.__name__.removeprefix('paso_')}"):
             for linea in paso(RAIZ, resultado):
-                print(legible(linea))
+                print(observaciones.legible(linea))
     tiempos.guardar()
     vacias = lms.descargas_sin_recoger(RAIZ)
     if vacias:

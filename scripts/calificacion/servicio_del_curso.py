@@ -6,7 +6,7 @@ A Jupyter server extension, on in the service's profile only
 link opens the formgrader, ``…/formgrader``):
 
 * **Recoger y calificar toda la clase**: ``nbgrader collect`` of every
-  released assignment, then ``make grade`` (``scripts/grade.py
+  released assignment, then ``make grade`` (``scripts/calificacion/grade.py
   --sin-muestras``: autograde with the course's workers, feedback,
   ``grades.csv``, the class report), in the background; the page shows its
   output (the TA table) as it comes.  One run at a time.
@@ -44,13 +44,13 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import ioloop, web
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
 INTERVALO_PUBLICACION = float(os.environ.get("CURSO_PLAZOS_INTERVALO", "5"))
 CSP_INFORME = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'"
 
 
 def _jupyter_server_extension_points():
-    return [{"module": "scripts.servicio_del_curso"}]
+    return [{"module": "scripts.calificacion.servicio_del_curso"}]
 
 
 # ------------------------------------------------------------------------------ the course's jobs
@@ -132,7 +132,7 @@ def ordenes_de_calificar(raiz: Path) -> list[tuple[list[str], bool]]:
     replace older ones; a failure does not stop the rest), then make grade."""
     nbgrader = str(Path(sys.executable).parent / "nbgrader")
     return ([([nbgrader, "collect", "--update", t], True) for t in tareas_publicadas(raiz)]
-            + [([sys.executable, str(raiz / "scripts" / "grade.py"), "--sin-muestras"], False)])
+            + [([sys.executable, str(raiz / "scripts" / "calificacion" / "grade.py"), "--sin-muestras"], False)])
 
 
 # ------------------------------------------------------------------------------ due dates, published
@@ -291,7 +291,7 @@ def _pendientes(raiz: Path) -> str:
         return "<p>Ninguna.</p>"
     filas = "".join(f"<li>{html.escape(a)} / {html.escape(t)}</li>" for a, t in quien)
     return (f"<p>Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no se "
-            f"generan ni se publican hasta que los revises en el Formgrader (README, «Entregas nuevas y notas a "
+            f"generan ni se publican hasta que los revises en el Formgrader (docs/profesorado.md, «Entregas nuevas y notas a "
             f"mano»).</p><ul>{filas}</ul>")
 
 

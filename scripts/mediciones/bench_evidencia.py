@@ -11,7 +11,7 @@ the reference's).  Issue 10: a 200-byte forged
 evidence (a NumPy void scalar of 1.5 GB) made the TA's process grow to
 1.5 GB before the bounds of ``grader_tests/juez/evidencia.py``.
 
-    .venv/bin/python scripts/bench_evidencia.py
+    .venv/bin/python scripts/mediciones/bench_evidencia.py
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
 
 PREPARAR = r'''
 import json, resource, sys

@@ -35,7 +35,7 @@ shows it.  An explorable without a scripted walk (a new lesson) is measured
 in the kernel only, with a generic walk: each of its controls takes new
 values in turn, then alternates between two of them.
 
-Usage: ``.venv/bin/python scripts/bench_widgets.py [--repeticiones 20] [--release DIR] [--solo-nucleo]``
+Usage: ``.venv/bin/python scripts/mediciones/bench_widgets.py [--repeticiones 20] [--release DIR] [--solo-nucleo]``
 (``--release`` measures another version, e.g. ``git worktree``'s copy of an older release/).
 """
 from __future__ import annotations
@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(RAIZ / "tests"))
 sys.path.insert(0, str(RAIZ))
 

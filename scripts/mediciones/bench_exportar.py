@@ -14,8 +14,8 @@ Then, as a TA runs them, each in its own process, timed:
 * ``nbgrader export`` (the course's exporter, ``lms/exportadores.py``: grades.csv);
 * ``python -m scripts.informe`` (``make informe``).
 
-    python scripts/bench_exportar.py                      # 600, 1500 and 3000 students
-    python scripts/bench_exportar.py --alumnos 3000
+    python scripts/mediciones/bench_exportar.py                      # 600, 1500 and 3000 students
+    python scripts/mediciones/bench_exportar.py --alumnos 3000
 
 Target (issue 21): 3 000 students in at most 15 s each on the project's machine.
 Prints the load average: other work on the machine changes every number.
@@ -33,7 +33,7 @@ import time
 import uuid
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
+RAIZ = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(RAIZ / "tests"))
 sys.path.insert(0, str(RAIZ))
 
