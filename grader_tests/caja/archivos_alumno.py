@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from traitlets import Integer, List, Unicode
 from traitlets.config import LoggingConfigurable
 
-from ..comun.legible import nombre_legible  # noqa: F401 - the one helper, used as aa.nombre_legible
+from ..comun.legible import nombre_legible  # the one helper (callers also use it as aa.nombre_legible)
 
 # log lines carrying a report about a student's files start with this
 MARCA = "Archivos de la entrega"
