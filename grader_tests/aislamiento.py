@@ -23,13 +23,13 @@ the kernel command in Debian's ``bubblewrap``:
   sandbox up as root and the launcher drops to the real uid/gid ``nobody``
   (65534), no supplementary groups; as root without a cgroup, a uid of the
   kernel's own instead (``uid_propio``), so that ``RLIMIT_NPROC`` counts
-  only its processes.  Every file under /etc that is not
-  world-readable (``/etc/shadow*``, ``/etc/gshadow*``, ``/etc/ssl/private``…)
-  is masked as well;
+  only its processes.  /etc is a private copy of its world-readable part
+  (``vista_de_etc``: no ``/etc/shadow*``, ``/etc/gshadow*``,
+  ``/etc/ssl/private``…), so a file appearing or vanishing in the real /etc
+  during the batch cannot stop a sandbox from starting;
 * a minimal, explicit environment (``entorno_minimo``) for every process of
-  the sandbox, bubblewrap's own first process (PID 1 inside) included: none
-  of the TA's variables (tokens, credentials, paths) is readable inside,
-  not even in ``/proc/1/environ``; the kernel's stdout and stderr are a pipe
+  the sandbox, bubblewrap's included: none of the TA's variables (tokens,
+  credentials, paths) is readable inside; the kernel's stdout and stderr are a pipe
   this process drains, never the TA's terminal or log;
 * nothing the kernel writes reaches a disk: its working folder is a copy of
   the submission in a size-capped tmpfs (``carpeta_maxima``), /tmp and
@@ -38,10 +38,19 @@ the kernel command in Debian's ``bubblewrap``:
   without following links (``abrir_socket``); each tmpfs also caps its number of files
   (``archivos_maximos``).  The launcher (``lanzador_caja``) sets those caps,
   copies the submission, sets the resource limits, drops every privilege,
-  installs a seccomp filter (no ``memfd_create``, no System V shared memory,
-  no new user namespaces) and only then starts the kernel;
-* a private PID namespace that dies with the kernel (no process survives the
-  notebook);
+  installs a seccomp filter (no ``memfd_create``, no System V IPC, no new user
+  namespaces, no ``ptrace`` or other way into another process) and only then
+  starts the kernel;
+* a private PID namespace whose PID 1 is the launcher itself (bubblewrap's
+  ``--as-pid-1``): under the same limits, identity, empty keyring and seccomp
+  filter as the kernel, non-dumpable (the kernel, even with the same uid,
+  cannot ``ptrace`` it or open its ``/proc/1/{mem,environ,fd,root}``), never
+  ``exec``-ing, deaf to signals from inside; it ends with the kernel, taking
+  every process of the namespace with it, and ``matar_caja`` SIGKILLs it from
+  outside after each notebook, so no process survives the notebook;
+* bubblewrap itself starts through ``lanzador_caja.preludio``: in the kernel's
+  control group, in a new empty session keyring and with the sandbox's
+  resource limits (all but the number of processes);
 * resource limits: address space (memory), file size and open files per
   process, no core dumps; for the kernel's whole process tree a control
   group (memory and number of processes) where the machine allows it, else
