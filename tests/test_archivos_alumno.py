@@ -347,6 +347,51 @@ def test_los_sockets_del_kernel_se_abren_sin_seguir_enlaces(tmp_path):
         assert abrir_socket(os.getpid(), interna(*ruta)) is None, ruta
 
 
+def test_la_vista_de_etc_solo_lleva_lo_que_todos_pueden_leer(tmp_path):
+    """The sandbox's /etc: world-readable files and folders, links as links; nothing private, no FIFO."""
+    from grader_tests.caja.aislamiento import copiar_legibles
+    etc, copia = tmp_path / "etc", tmp_path / "copia"
+    (etc / "ssl" / "private").mkdir(parents=True)
+    (etc / "ssl" / "certs").mkdir()
+    (etc / "passwd").write_text("root:x:0:0\n")
+    (etc / "ssl" / "certs" / "ca.pem").write_text("certificado")
+    (etc / "ssl" / "private" / "clave.pem").write_text("secreto")
+    (etc / "shadow").write_text("secreto")
+    (etc / "gshadow.lock").write_text("secreto")
+    (etc / "ejecutable").write_text("#!/bin/sh\n")
+    os.mkfifo(etc / "tuberia")
+    os.symlink("/proc/self/mounts", etc / "mtab")
+    for ruta, modo in (("ssl/private", 0o700), ("shadow", 0o640), ("gshadow.lock", 0o600), ("ejecutable", 0o755),
+                       ("passwd", 0o644), ("ssl/certs/ca.pem", 0o644), ("tuberia", 0o644)):
+        os.chmod(etc / ruta, modo)
+    copia.mkdir()
+    assert copiar_legibles(str(etc), str(copia)) == 3
+    vistos = sorted(str(p.relative_to(copia)) for p in copia.rglob("*"))
+    assert vistos == ["ejecutable", "mtab", "passwd", "ssl", "ssl/certs", "ssl/certs/ca.pem"]
+    assert os.readlink(copia / "mtab") == "/proc/self/mounts"
+    assert (copia / "ssl" / "certs" / "ca.pem").read_text() == "certificado"
+    assert stat.S_IMODE((copia / "ejecutable").stat().st_mode) == 0o755
+    assert stat.S_IMODE((copia / "passwd").stat().st_mode) == 0o644
+    assert (copia / "passwd").stat().st_mtime_ns == (etc / "passwd").stat().st_mtime_ns
+
+
+def test_el_filtro_de_la_caja_niega_cada_camino_a_otro_proceso():
+    """The seccomp program refuses ptrace and its equivalents with EPERM and hidden memory with ENOSYS."""
+    import struct
+    from grader_tests.caja import lanzador_caja as lc
+    for maquina in ("x86_64", "aarch64"):
+        programa = lc.filtro_seccomp(maquina)
+        instrucciones = [struct.unpack("HBBI", programa[i:i + 8]) for i in range(0, len(programa), 8)]
+        t = lc._LLAMADAS[maquina]
+        for nombres, respuesta in ((lc.NEGADAS_EPERM, 1), (lc.NEGADAS_ENOSYS, 38)):
+            for nombre in nombres:
+                k = next(k for k, i in enumerate(instrucciones) if i[0] == 0x15 and i[3] == t[nombre])
+                assert instrucciones[k + 1] == (0x06, 0, 0, 0x00050000 | respuesta), (maquina, nombre)
+        assert {"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open", "pidfd_getfd", "kcmp"} \
+            <= set(lc.NEGADAS_EPERM)
+        assert {"memfd_create", "shmget", "msgget", "semget", "mq_open", "keyctl"} <= set(lc.NEGADAS_ENOSYS)
+
+
 def test_el_vigilante_mata_el_proceso_mas_grande_del_arbol():
     """Without cgroups: the tree's memory measured from outside, the largest process killed past the limit."""
     from grader_tests.caja import limites_kernel

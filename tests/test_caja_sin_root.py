@@ -32,6 +32,8 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -93,8 +95,9 @@ def _en_la_caja(entornos, python: Path, codigo: str, *, como_root: bool, timeout
                 **ajustes) -> dict:
     """Run ``codigo`` in the course's sandbox, started by ``python`` as root or as the account.
 
-    Returns ``{"codigo", "salida", "errores", "motivo", "carpeta"}``: the sandboxed
-    process's exit code and output, ``motivo_de_muerte()`` and the submission folder used.
+    Returns ``{"codigo", "salida", "errores", "motivo", "llavero", "carpeta"}``: the sandboxed
+    process's exit code (None when it ran out of ``timeout``) and output, ``motivo_de_muerte()``,
+    the TA's session keyring afterwards (``[[description, contents]]``) and the submission folder used.
     """
     curso, usuario = entornos["curso"], entornos["usuario"]
     import secrets
@@ -102,13 +105,16 @@ def _en_la_caja(entornos, python: Path, codigo: str, *, como_root: bool, timeout
     carpeta.mkdir(parents=True)
     (carpeta / "dato.txt").write_text("dato del alumno\n")
     usuario.dar(curso / "autograded")
-    lanzar = (f"import json, sys; sys.path.insert(0, {str(curso)!r})\n"
-              f"{LLAVE_EN_EL_LLAVERO}\n"
+    lanzar = (f"import json, struct, subprocess, sys; sys.path.insert(0, {str(curso)!r})\n"
+              f"{LLAVE_EN_EL_LLAVERO}\n{LLAVERO_DEL_TA}\n"
               "from grader_tests.caja.aislamiento import KernelAislado\n"
               f"caja = KernelAislado(raiz={str(curso)!r}, **{ajustes!r})\n"
-              f"r = caja.ejecutar([sys.executable, '-c', {codigo!r}], {str(carpeta)!r}, timeout={timeout})\n"
+              "try:\n"
+              f"    r = caja.ejecutar([sys.executable, '-c', {codigo!r}], {str(carpeta)!r}, timeout={timeout})\n"
+              "except subprocess.TimeoutExpired as e:\n"
+              "    r = subprocess.CompletedProcess(e.cmd, None, '', '')\n"
               "print(json.dumps({'codigo': r.returncode, 'salida': r.stdout, 'errores': r.stderr,"
-              " 'motivo': caja.motivo_de_muerte()}))\n")
+              " 'motivo': caja.motivo_de_muerte(), 'llavero': _llavero_del_ta()}))\n")
     entorno = entorno_de(python.parent, CURSO_SECRETO_TA=SECRETO, JUPYTERHUB_API_TOKEN=TOKEN_HUB,
                          JUPYTERHUB_API_URL="http://127.0.0.1:8081/hub/api")
     orden = [str(python), "-c", lanzar]
@@ -122,10 +128,31 @@ def _en_la_caja(entornos, python: Path, codigo: str, *, como_root: bool, timeout
 
 
 # the TA's session keyring (where Kerberos tickets live on a university machine) holds a key
+# (a session keyring of its own, as a login gives; the key's id is checked: the test cannot pass by
+# failing to plant it)
 LLAVE_EN_EL_LLAVERO = (
-    "import ctypes, platform; _add_key = {'x86_64': 248, 'aarch64': 217}.get(platform.machine())\n"
-    "_add_key and ctypes.CDLL(None).syscall(_add_key, b'user', b'kerberos', "
-    f"{(SECRETO + '-llavero').encode()!r}, {len(SECRETO) + 8}, -3)")
+    "import ctypes, platform\n"
+    "_n = {'x86_64': (248, 250), 'aarch64': (217, 219)}.get(platform.machine())\n"
+    "_libc = ctypes.CDLL(None, use_errno=True)\n"
+    "_llave = _n and (_libc.syscall(_n[1], 1, None),\n"
+    "                 _libc.syscall(_n[0], b'user', b'kerberos', "
+    f"{(SECRETO + '-llavero').encode()!r}, {len(SECRETO) + 8}, -3))[1]\n"
+    "assert not _n or _llave > 0, ('add_key', ctypes.get_errno())")
+# what the TA's session keyring holds afterwards: [(description, contents)]
+LLAVERO_DEL_TA = r'''
+def _llavero_del_ta():
+    if not _n:
+        return []
+    _buf = ctypes.create_string_buffer(4096)
+    _k = _libc.syscall(_n[1], 11, -3, _buf, 4096)
+    _llaves = []
+    for _id in struct.unpack(f"{max(_k, 0) // 4}i", _buf.raw[:max(_k, 0)]):
+        _d, _v = ctypes.create_string_buffer(512), ctypes.create_string_buffer(512)
+        _libc.syscall(_n[1], 6, _id, _d, 512)
+        _m = _libc.syscall(_n[1], 11, _id, _v, 512)
+        _llaves.append([_d.value.decode(errors="replace"), _v.raw[:max(_m, 0)].decode(errors="replace")])
+    return _llaves
+'''
 LEER_LLAVEROS = r'''
 import ctypes, platform, struct
 _keyctl = {"x86_64": 250, "aarch64": 219}.get(platform.machine())
@@ -154,11 +181,11 @@ def test_nada_del_ta_se_lee_en_la_caja(entornos, como_root):
     for marca in hostiles.MARCAS_PROHIBIDAS:
         assert marca not in salida, [l for l in salida.splitlines() if marca in l]
     assert SECRETO not in salida + r["errores"] and TOKEN_HUB not in salida + r["errores"]
-    # the probe really looked: its own /proc, PID 1's (readable as the account, whose uid the
-    # sandbox keeps; as root PID 1 is root's and the kernel is nobody), descriptors, many files
+    # the probe really looked: its own /proc, descriptors, many files; PID 1 (the launcher,
+    # non-dumpable) is unreadable in both modes, although as the account it has the kernel's uid
     assert int(re.search(r"ARCHIVOS_LEIDOS (\d+)", salida)[1]) > 50
     leidos = set(re.findall(r"^ENTORNO_LEIDO (\d+)$", salida, re.M))
-    assert leidos and (como_root or "1" in leidos), salida[-2000:]
+    assert leidos and "1" not in leidos, salida[-2000:]
     # every descriptor of every process is the sandbox's own: pipes, sockets, /dev/null…
     for pid, fd, destino in re.findall(r"^DESCRIPTOR (\d+) (\d+) (.*)$", salida, re.M):
         assert not destino.startswith("/") or destino.startswith(("/dev/", "/proc/", "/tmp/", "/run/curso/")) \
@@ -231,6 +258,327 @@ def test_las_bombas_se_quedan_en_sus_limites_sin_root(entornos):
     assert sorted(p.name for p in r["carpeta"].iterdir()) == ["dato.txt"]
 
 
+# ------------------------------------------------- the sandbox's PID 1 (second attack on the sandbox)
+#
+# bubblewrap's own PID 1 once ran with the TA's uid, no seccomp, the TA's limits and keyring: the
+# student's code (same uid without root) ptraced it and ran system calls there.  Each case below
+# does what the attacker did, through ``Inyector`` (x86_64), and also by every direct route; the
+# test checks the effect from outside.  A regression would really perform the attack (bounded:
+# a few hundred MiB, a few hundred short-lived processes).
+
+X86_64 = __import__("platform").machine() == "x86_64"
+solo_x86_64 = pytest.mark.skipif(not X86_64, reason="el inyector de las pruebas es de x86_64")
+
+INYECTOR = r"""
+import ctypes, errno, os, struct
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.ptrace.restype = ctypes.c_long
+_libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+_libc.syscall.restype = ctypes.c_long
+_REGISTROS = ("r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax rip cs eflags rsp ss "
+              "fs_base gs_base ds es fs gs").split()
+class Regs(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_ulonglong) for n in _REGISTROS]
+def pt(peticion, pid, dir=0, dato=0):
+    r = _libc.ptrace(peticion, pid, ctypes.c_void_p(dir), ctypes.c_void_p(dato))
+    if r == -1 and ctypes.get_errno():
+        raise OSError(ctypes.get_errno(), f"ptrace {peticion}")
+    return r
+class Inyector:
+    # system calls run inside process ``pid``: attach, find its ``syscall`` instruction, single-step
+    def __init__(self, pid):
+        self.pid = pid
+        pt(16, pid)                                       # PTRACE_ATTACH
+        os.waitpid(pid, 0x40000000)
+        self.guardados = Regs()
+        pt(12, pid, 0, ctypes.addressof(self.guardados))  # PTRACE_GETREGS
+        self.insn = self.guardados.rip - 2
+        self.mem = os.open(f"/proc/{pid}/mem", os.O_RDWR)
+        self.pagina = self.llamar(9, 0, 1 << 20, 3, 0x22, -1, 0)   # mmap 1 MiB there
+    def llamar(self, nr, *args):
+        r = Regs.from_buffer_copy(self.guardados)
+        r.rax, r.orig_rax, r.rip = nr, 2 ** 64 - 1, self.insn
+        for nombre, valor in zip(("rdi", "rsi", "rdx", "r10", "r8", "r9"), args):
+            setattr(r, nombre, valor % 2 ** 64)
+        pt(13, self.pid, 0, ctypes.addressof(r)); pt(9, self.pid); os.waitpid(self.pid, 0x40000000)
+        pt(12, self.pid, 0, ctypes.addressof(r))
+        return ctypes.c_longlong(r.rax).value
+    def poner(self, desplazamiento, datos):
+        os.pwrite(self.mem, datos, self.pagina + desplazamiento)
+        return self.pagina + desplazamiento
+    def leer(self, direccion, n):
+        return os.pread(self.mem, n, direccion)
+    def ejecutar(self, programa, limpiar_pdeathsig=False):
+        # execve(/usr/bin/python3 -c programa) inside the process: it becomes the student's
+        if limpiar_pdeathsig:
+            print("pdeathsig", self.llamar(157, 1, 0))
+        ruta = self.poner(0, b"/usr/bin/python3\0")
+        a = [self.poner(32, b"python3\0"), self.poner(48, b"-c\0"), self.poner(64, programa + b"\0")]
+        argv = self.poner(1 << 19, b"".join(x.to_bytes(8, "little") for x in a) + bytes(8))
+        r = Regs.from_buffer_copy(self.guardados)
+        r.rax, r.orig_rax, r.rip, r.rdi, r.rsi, r.rdx = 59, 2 ** 64 - 1, self.insn, ruta, argv, 0
+        pt(13, self.pid, 0, ctypes.addressof(r)); pt(9, self.pid); os.waitpid(self.pid, 0x40000000)
+        pt(17, self.pid)                                  # PTRACE_DETACH
+    def soltar(self):
+        pt(13, self.pid, 0, ctypes.addressof(self.guardados)); pt(17, self.pid)
+def entrar(pid=1):
+    # every way into another process of the sandbox; any success is a forbidden one
+    try:
+        print("TRAMPA_OK /proc/%d/mem" % pid, os.close(os.open(f"/proc/{pid}/mem", os.O_RDWR)))
+    except OSError as e:
+        print("NEGADO mem", e.errno)
+    for nombre, llamada in (("pidfd_open", lambda: _libc.syscall(434, pid, 0)),
+                            ("process_vm_readv", lambda: _libc.syscall(310, pid, 0, 0, 0, 0, 0)),
+                            ("kcmp", lambda: _libc.syscall(312, os.getpid(), pid, 0, 0, 0)),
+                            ("pidfd_getfd", lambda: _libc.syscall(438, 0, 0, 0))):
+        r = llamada()
+        print("NEGADO" if r < 0 and ctypes.get_errno() in (1, 13, 38) else "TRAMPA_OK", nombre, r, ctypes.get_errno())
+    try:
+        i = Inyector(pid)
+    except OSError as e:
+        print("NEGADO ptrace", e.errno)
+        return None
+    print("TRAMPA_OK ptrace del proceso", pid)
+    return i
+"""
+
+
+def _ataque(entornos, codigo: str, **ajustes) -> dict:
+    """Run ``INYECTOR + codigo`` in the sandbox started by the account (not root); no forbidden mark."""
+    r = _en_la_caja(entornos, entornos["curso"] / ".venv" / "bin" / "python", INYECTOR + codigo,
+                    como_root=False, **ajustes)
+    salida = r["salida"]
+    for marca in hostiles.MARCAS_PROHIBIDAS:
+        assert marca not in salida, [l for l in salida.splitlines() if marca in l]
+    # every route into PID 1 was tried and refused
+    for ruta in ("mem", "pidfd_open", "process_vm_readv", "kcmp", "pidfd_getfd", "ptrace"):
+        assert re.search(rf"^NEGADO {ruta}\b", salida, re.M), (ruta, salida[-2000:], r["errores"][-2000:])
+    return r
+
+
+@solo_x86_64
+def test_pid1_el_alumno_no_lee_el_llavero_del_ta(entornos):
+    """Attack 1 (a03): read the TA's session keyring through PID 1 (a Kerberos ticket into the feedback)."""
+    r = _ataque(entornos, r"""
+i = entrar(1)
+if i is not None:
+    buf = i.pagina + 0x1000
+    n = i.llamar(250, 11, -3, buf, 4096)                 # KEYCTL_READ of PID 1's session keyring
+    for llave in struct.unpack(f"{max(n, 0) // 4}i", i.leer(buf, max(n, 0))):
+        m = i.llamar(250, 11, llave, buf, 4096)
+        print("LLAVE", llave, i.leer(buf, max(m, 0)))
+    i.soltar()
+print("LLAVERO_PROPIO", _libc.syscall(250, 11, -3, 0, 0), ctypes.get_errno())
+""")
+    assert SECRETO not in r["salida"] + r["errores"]
+    assert "LLAVERO_PROPIO -1 38" in r["salida"]                  # keyctl: ENOSYS in the kernel
+    # the key was there to be stolen (the test would see a leak)
+    assert [SECRETO + "-llavero"] == [v for d, v in r["llavero"] if d.endswith(";kerberos")], r["llavero"]
+
+
+@solo_x86_64
+def test_pid1_el_alumno_no_cambia_el_llavero_del_ta(entornos):
+    """Attack 2 (c20): overwrite the TA's key and plant a new one in its session keyring, through PID 1."""
+    r = _ataque(entornos, r"""
+i = entrar(1)
+if i is not None:
+    buf = i.pagina + 0x1000
+    n = i.llamar(250, 11, -3, buf, 4096)
+    for llave in struct.unpack(f"{max(n, 0) // 4}i", i.leer(buf, max(n, 0))):
+        print("update", i.llamar(250, 2, llave, i.poner(0x3000, b"ALTERADO_POR_ALUMNO"), 19))
+    print("add_key", i.llamar(248, i.poner(0x4000, b"user\0"), i.poner(0x4100, b"plantada_por_alumno\0"),
+                              i.poner(0x4200, b"X"), 1, -3))
+    i.soltar()
+""")
+    assert r["llavero"] == [[r["llavero"][0][0], SECRETO + "-llavero"]], r["llavero"]
+    assert r["llavero"][0][0].endswith(";kerberos")
+
+
+@solo_x86_64
+def test_pid1_el_alumno_no_guarda_memoria_fuera_de_la_vigilancia(entornos):
+    """Attack 3 (c04): memfds made in PID 1, taken with pidfd_getfd and filled: memory no process maps.
+
+    300 MiB against a tree limit of 256 MiB: a regression would hold them unseen by the watchdog.
+    """
+    r = _ataque(entornos, r"""
+i = entrar(1)
+fds = []
+if i is not None:
+    nombre = i.poner(0, b"x\0")
+    pidfd = _libc.syscall(434, 1, 0)
+    for _ in range(3):
+        fd = i.llamar(319, nombre, 0)                    # memfd_create in PID 1
+        fds.append(_libc.syscall(438, pidfd, fd, 0))
+        i.llamar(3, fd)
+    i.soltar()
+print("MEMFD_PROPIO", _libc.memfd_create(b"x", 0), ctypes.get_errno())
+for fd in fds:
+    if fd >= 0:
+        os.posix_fallocate(fd, 0, 100 << 20)
+        print("TRAMPA_OK memfd de 100 MiB fuera de la vigilancia", fd)
+""", memoria_total=256 * 1024 ** 2)
+    assert "MEMFD_PROPIO -1 38" in r["salida"]
+
+
+@solo_x86_64
+def test_pid1_el_alumno_no_monta_un_tmpfs_sin_tope(entornos):
+    """Attack 4 (c06): PID 1 made to unshare a user and mount namespace and mount a tmpfs of any size."""
+    r = _ataque(entornos, r"""
+i = entrar(1)
+if i is not None:
+    print("unshare", i.llamar(272, 0x10000000 | 0x20000))
+    for archivo, linea in (("setgroups", "deny"), ("uid_map", f"{os.getuid()} {os.getuid()} 1"),
+                           ("gid_map", f"{os.getgid()} {os.getgid()} 1")):
+        try:
+            open(f"/proc/1/{archivo}", "w").write(linea)
+        except OSError as e:
+            print(archivo, e.errno)
+    a = [i.poner(k * 64, t) for k, t in enumerate((b"none\0", b"/tmp\0", b"tmpfs\0", b"size=0,nr_inodes=0\0"))]
+    print("mount", i.llamar(165, a[0], a[1], a[2], 0, a[3]))
+    i.soltar()
+print("USERNS_PROPIO", _libc.unshare(0x10000000), ctypes.get_errno())
+try:
+    with open("/proc/1/root/tmp/gordo", "wb") as f:
+        for _ in range(300):
+            f.write(b"x" * (1 << 20))
+    print("TRAMPA_OK 300 MiB en el /tmp de PID 1")
+except OSError as e:
+    print("NEGADO /proc/1/root", e.errno)
+escritos = 0
+try:
+    with open("/tmp/gordo", "wb") as f:
+        for _ in range(300):
+            f.write(b"x" * (1 << 20))
+            escritos += 1
+except OSError as e:
+    print("TMP_LLENO", e.errno)
+print("MIB_EN_TMP", escritos)
+""")
+    salida = r["salida"]
+    assert "USERNS_PROPIO -1 1" in salida and re.search(r"^NEGADO /proc/1/root 13$", salida, re.M), salida[-2000:]
+    assert int(re.search(r"^MIB_EN_TMP (\d+)$", salida, re.M)[1]) <= 256         # /tmp keeps its cap
+
+
+@solo_x86_64
+def test_pid1_tiene_los_limites_de_la_caja_y_el_alumno_no_pasa_de_ellos(entornos):
+    """Attack 5 (c14): PID 1 (the TA's limits) made to exec a program that forks 200 processes (limit 64)."""
+    r = _ataque(entornos, r"""
+import time
+PROGRAMA = b"import os, time\nfor _ in range(200):\n    os.fork() or (time.sleep(8), os._exit(0))\n"
+i = entrar(1)
+if i is not None:
+    i.ejecutar(PROGRAMA)
+    time.sleep(3)
+hijos = 0
+try:
+    for _ in range(200):
+        if os.fork() == 0:
+            time.sleep(8)
+            os._exit(0)
+        hijos += 1
+except OSError as e:
+    print("FORK_NEGADO", e.errno)
+print("PROCESOS_EN_LA_CAJA", len([p for p in os.listdir("/proc") if p.isdigit()]), "HIJOS", hijos)
+print("ESTADO_PID1", [l.split()[1] for l in open("/proc/1/status") if l.startswith(("NoNewPrivs", "Seccomp:"))])
+for l in open("/proc/1/limits"):
+    if l.startswith(("Max processes", "Max address space")):
+        print("LIMITE_PID1", l.strip())
+""", procesos_maximos=64, usar_cgrupos=False)
+    salida = r["salida"]
+    assert int(re.search(r"^PROCESOS_EN_LA_CAJA (\d+)", salida, re.M)[1]) <= 64, salida[-2000:]
+    assert "FORK_NEGADO 11" in salida
+    # PID 1 carries the sandbox's limits, no_new_privs and the seccomp filter
+    limites = dict(re.findall(r"^LIMITE_PID1 Max (processes|address space) +(\d+ +\d+)", salida, re.M))
+    assert {k: v.split() for k, v in limites.items()} == {"processes": ["64", "64"],
+                                                          "address space": [str(4 * 1024 ** 3)] * 2}, salida
+    assert "ESTADO_PID1 ['1', '2']" in salida
+
+
+MARCA_PERSISTENTE = "proceso-persistente-del-alumno"
+
+
+def _vivos(marca: str) -> list[int]:
+    vivos = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and marca.encode() in (proc / "cmdline").read_bytes():
+                vivos.append(int(proc.name))
+        except OSError:
+            pass
+    return vivos
+
+
+@solo_x86_64
+def test_pid1_nada_del_alumno_sobrevive_a_la_caja(entornos):
+    """Attack 6 (c07): PID 1 made to clear its parent-death signal and exec a program of the student's,
+    plus a daemonised grandchild (setsid, double fork): nothing of it is alive once the sandbox ended,
+    also when the student's process outlives its time and the sandbox is killed from outside."""
+    r = _ataque(entornos, rf"""
+import sys, time
+PROGRAMA = b"import time\nwhile True:\n    time.sleep(1)\n# {MARCA_PERSISTENTE}"
+i = entrar(1)
+if i is not None:
+    i.ejecutar(PROGRAMA, limpiar_pdeathsig=True)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(120)", "{MARCA_PERSISTENTE}"])
+    os._exit(0)
+time.sleep(2)
+print("NIETO_EN_MARCHA", len([p for p in os.listdir("/proc") if p.isdigit()]))
+""")
+    assert "NIETO_EN_MARCHA" in r["salida"]
+    assert _vivos(MARCA_PERSISTENTE) == []
+    # the student's own process ignores SIGTERM and never ends: killed from outside with its tree
+    r = _en_la_caja(entornos, entornos["curso"] / ".venv" / "bin" / "python", rf"""
+import os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+subprocess_hijo = os.fork()
+if subprocess_hijo == 0:
+    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(120)", "{MARCA_PERSISTENTE}"])
+print("DORMIDO", flush=True)
+time.sleep(120)
+""", como_root=False, timeout=10)
+    assert r["codigo"] is None                     # it ran out of time
+    time.sleep(1)
+    assert _vivos(MARCA_PERSISTENTE) == []
+    if COMO_ROOT:
+        assert entornos["usuario"].procesos() == []
+
+
+@pytest.mark.skipif(not COMO_ROOT, reason="hace falta ser root para escribir en /etc")
+def test_un_archivo_que_aparece_o_desaparece_en_etc_no_para_la_caja(tmp_path):
+    """A ``useradd`` lock (``/etc/gshadow.lock``, 0600) there when grading starts and gone later, and
+    another one that appears later: every sandbox starts, none of them is visible inside.
+
+    (Masking a list of /etc's private files built at start-up made bwrap fail for the whole class:
+    «Can't create file at /etc/gshadow.lock: Read-only file system».)
+    """
+    import secrets
+    from grader_tests.caja.aislamiento import KernelAislado
+    caja = KernelAislado(raiz=str(tmp_path))
+    alumno = tmp_path / "autograded" / "a" / "t"
+    alumno.mkdir(parents=True)
+    antes, despues = (Path(f"/etc/curso-prueba-{secrets.token_hex(4)}.lock") for _ in range(2))
+    mirar = (f"import os; print('VISTOS', os.path.exists({str(antes)!r}), os.path.exists({str(despues)!r}), "
+             "os.path.exists('/etc/passwd'), os.path.exists('/etc/shadow'))")
+    try:
+        antes.write_text("bloqueo de useradd\n")
+        antes.chmod(0o600)
+        r = caja.ejecutar([sys.executable, "-c", mirar], str(alumno))
+        assert r.returncode == 0 and "VISTOS False False True False" in r.stdout, r.stderr[-2000:]
+        antes.unlink()
+        despues.write_text("otro bloqueo\n")
+        despues.chmod(0o600)
+        for _ in range(2):
+            r = caja.ejecutar([sys.executable, "-c", mirar], str(alumno))
+            assert r.returncode == 0 and "VISTOS False False True False" in r.stdout, r.stderr[-2000:]
+            despues.unlink(missing_ok=True)
+    finally:
+        antes.unlink(missing_ok=True)
+        despues.unlink(missing_ok=True)
+
+
 @pytest.mark.parametrize("como_root, python", [
     pytest.param(True, "curso/.venv", id="root-curso/.venv",
                  marks=pytest.mark.skipif(not COMO_ROOT, reason="hace falta ser root")),
@@ -292,7 +640,8 @@ def test_un_kernel_de_verdad_desde_un_venv_enlazado_sin_root(entornos):
     assert f"{os.path.realpath(entornos['venv'])} ['nuevo.txt']" in salida, salida[-3000:]
     assert list(carpeta.iterdir()) == []            # what the kernel wrote stayed in its copy
     # the probe looked (PID 1's environment, descriptors reopened) and found nothing of the TA's
-    assert "ENTORNO_LEIDO 1" in salida and "REABIERTOS" in salida, salida[-3000:]
+    assert re.search(r"^ENTORNO_LEIDO \d+$", salida, re.M) and "REABIERTOS" in salida, salida[-3000:]
+    assert "ENTORNO_LEIDO 1\n" not in salida                  # PID 1: the launcher, non-dumpable
     for marca in (*hostiles.MARCAS_PROHIBIDAS, SECRETO, TOKEN_HUB, REGISTRO_DEL_HUB):
         assert marca not in salida, [l for l in salida.splitlines() if marca in l][:5]
     for pid, fd, destino in re.findall(r"^DESCRIPTOR (\d+) (\d+) (.*)$", salida, re.M):
@@ -407,7 +756,7 @@ def test_sin_root_cada_caso_saca_lo_que_debe_con_su_motivo(lote_sin_root):
 def test_sin_root_nada_del_ta_llega_a_los_cuadernos_ni_a_los_comentarios(lote_sin_root):
     curso = lote_sin_root["curso"]
     texto = _salidas(curso / "autograded" / "c26_entorno" / hostiles.TAREA / hostiles.CUADERNO)
-    assert "ENTORNO_LEIDO 1" in texto and int(re.search(r"ARCHIVOS_LEIDOS (\d+)", texto)[1]) > 50
+    assert re.search(r"^ENTORNO_LEIDO \d+$", texto, re.M) and int(re.search(r"ARCHIVOS_LEIDOS (\d+)", texto)[1]) > 50
     for carpeta in ("autograded", "feedback"):
         for ruta in (curso / carpeta).rglob("*"):
             if ruta.is_file():

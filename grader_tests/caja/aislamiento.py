@@ -23,13 +23,13 @@ the kernel command in Debian's ``bubblewrap``:
   sandbox up as root and the launcher drops to the real uid/gid ``nobody``
   (65534), no supplementary groups; as root without a cgroup, a uid of the
   kernel's own instead (``uid_propio``), so that ``RLIMIT_NPROC`` counts
-  only its processes.  Every file under /etc that is not
-  world-readable (``/etc/shadow*``, ``/etc/gshadow*``, ``/etc/ssl/private``…)
-  is masked as well;
+  only its processes.  /etc is a private copy of its world-readable part
+  (``vista_de_etc``: no ``/etc/shadow*``, ``/etc/gshadow*``,
+  ``/etc/ssl/private``…), so a file appearing or vanishing in the real /etc
+  during the batch cannot stop a sandbox from starting;
 * a minimal, explicit environment (``entorno_minimo``) for every process of
-  the sandbox, bubblewrap's own first process (PID 1 inside) included: none
-  of the TA's variables (tokens, credentials, paths) is readable inside,
-  not even in ``/proc/1/environ``; the kernel's stdout and stderr are a pipe
+  the sandbox, bubblewrap's included: none of the TA's variables (tokens,
+  credentials, paths) is readable inside; the kernel's stdout and stderr are a pipe
   this process drains, never the TA's terminal or log;
 * nothing the kernel writes reaches a disk: its working folder is a copy of
   the submission in a size-capped tmpfs (``carpeta_maxima``), /tmp and
@@ -38,10 +38,19 @@ the kernel command in Debian's ``bubblewrap``:
   without following links (``abrir_socket``); each tmpfs also caps its number of files
   (``archivos_maximos``).  The launcher (``lanzador_caja``) sets those caps,
   copies the submission, sets the resource limits, drops every privilege,
-  installs a seccomp filter (no ``memfd_create``, no System V shared memory,
-  no new user namespaces) and only then starts the kernel;
-* a private PID namespace that dies with the kernel (no process survives the
-  notebook);
+  installs a seccomp filter (no ``memfd_create``, no System V IPC, no new user
+  namespaces, no ``ptrace`` or other way into another process) and only then
+  starts the kernel;
+* a private PID namespace whose PID 1 is the launcher itself (bubblewrap's
+  ``--as-pid-1``): under the same limits, identity, empty keyring and seccomp
+  filter as the kernel, non-dumpable (the kernel, even with the same uid,
+  cannot ``ptrace`` it or open its ``/proc/1/{mem,environ,fd,root}``), never
+  ``exec``-ing, deaf to signals from inside; it ends with the kernel, taking
+  every process of the namespace with it, and ``matar_caja`` SIGKILLs it from
+  outside after each notebook, so no process survives the notebook;
+* bubblewrap itself starts through ``lanzador_caja.preludio``: in the kernel's
+  control group, in a new empty session keyring and with the sandbox's
+  resource limits (all but the number of processes);
 * resource limits: address space (memory), file size and open files per
   process, no core dumps; for the kernel's whole process tree a control
   group (memory and number of processes) where the machine allows it, else
@@ -238,6 +247,7 @@ class KernelAislado(AsyncKernelManager):
     _grupo: limites_kernel.GrupoKernel | None = None
     _vigilante: limites_kernel.VigilanteMemoria | None = None
     _pid_caja: int | None = None
+    _pidfd_caja: int | None = None
     _uid: int = 65534
     _salida_caja: bytearray | None = None
     _fds_sockets: tuple | list = ()
@@ -333,6 +343,9 @@ class KernelAislado(AsyncKernelManager):
                 "--perms", "1777", "--tmpfs", "/tmp",
                 "--perms", "1777", "--tmpfs", "/dev/shm",
                 "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                # no init of bubblewrap's (it would keep the TA's uid, keyring and limits, ptraceable
+                # and without seccomp): the launcher is PID 1, non-dumpable and filtered (lanzador_caja)
+                "--as-pid-1",
                 *identidad, "--die-with-parent", "--hostname", "aislado"]
         if info_fd is not None:
             args += ["--info-fd", str(info_fd)]
@@ -375,14 +388,12 @@ class KernelAislado(AsyncKernelManager):
         lanzador = [en_la_caja(sys.executable), "-I", "-S", LANZADOR_DENTRO,
                     json.dumps(self.ajustes_del_lanzador(cwd)), "--"]
         envuelto = args + lanzador + orden
-        if self._grupo is not None:
-            # join the kernel's control group before bubblewrap starts: every process inherits it
-            unirse = ("import os, sys, json\n"
-                      "for f in json.loads(sys.argv[1]):\n"
-                      "    open(f, 'w').write(str(os.getpid()))\n"
-                      "os.execv(sys.argv[2], sys.argv[2:])")
-            envuelto = [sys.executable, "-I", "-S", "-c", unirse, json.dumps(self._grupo.archivos_procs), *envuelto]
-        return envuelto
+        # before bubblewrap itself: the kernel's control group (every process inherits it), a new
+        # empty session keyring and the sandbox's limits, so that no process of the sandbox,
+        # bubblewrap's own included, holds the TA's keys or limits (``lanzador_caja.preludio``)
+        limites = {k: v for k, v in self.ajustes_del_lanzador(cwd)["limites"].items() if k != "procesos"}
+        preludio = {"grupos": self._grupo.archivos_procs if self._grupo is not None else [], "limites": limites}
+        return [sys.executable, "-I", "-S", str(LANZADOR), "--preludio", json.dumps(preludio), "--", *envuelto]
 
     @staticmethod
     def dispositivos() -> list[str]:
@@ -398,16 +409,16 @@ class KernelAislado(AsyncKernelManager):
     def sistema_visible() -> list[str]:
         """bwrap arguments exposing only the system the kernel needs, read-only.
 
-        A whitelist, not the whole disk: /usr and /etc (with every file or
-        folder that is not world-readable masked: the shadow files, private
-        keys…), the merged-/usr symlinks, CPU topology for BLAS.  Other
+        A whitelist, not the whole disk: /usr and /etc (a copy of its
+        world-readable part: no shadow file, private key or folder others
+        cannot enter; ``vista_de_etc``), the merged-/usr symlinks, CPU topology for BLAS.  Other
         folders (/home, /root, /work, /opt, /srv, /var, /mnt…) do not exist for
         the student, so no other clone of the course, gradebook or answer key
         on the machine can be read.  Python and the venv are added by ``envolver``.
         """
-        args = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
-        for ruta, es_carpeta in privados_de("/etc"):
-            args += ["--tmpfs", ruta, "--remount-ro", ruta] if es_carpeta else ["--ro-bind", "/dev/null", ruta]
+        # /etc is a private copy of its world-readable part (``vista_de_etc``): a file that
+        # appears or vanishes in the real /etc (useradd's and passwd's locks) changes nothing
+        args = ["--ro-bind", "/usr", "/usr", "--ro-bind", vista_de_etc(), "/etc"]
         for carpeta in ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
             if os.path.islink(carpeta):
                 args += ["--symlink", os.readlink(carpeta), carpeta]
@@ -433,6 +444,13 @@ class KernelAislado(AsyncKernelManager):
     def _en_marcha(self, info: int, salida: int | None) -> None:
         """Once bubblewrap runs: its first process's pid, the tree's memory watched, its output drained."""
         self._pid_caja = leer_info(info)
+        self._pidfd_caja = None
+        if self._pid_caja is not None:
+            try:
+                # a descriptor of that very process: the SIGKILL at the end never hits a reused pid
+                self._pidfd_caja = os.pidfd_open(self._pid_caja)
+            except (AttributeError, OSError):
+                pass
         if self._pid_caja is not None and self._grupo is None and shutil.which("bwrap"):
             self._vigilante = limites_kernel.VigilanteMemoria(
                 self._pid_caja, self.memoria_total, self.intervalo_vigilancia).empezar()
@@ -452,8 +470,29 @@ class KernelAislado(AsyncKernelManager):
                            f"({gib(self.memoria_total)})")
         return self.motivo
 
+    def matar_caja(self) -> None:
+        """SIGKILL the sandbox's PID 1 from outside: the kernel ends every process of its PID namespace.
+
+        PID 1 is the launcher (``lanzador_caja``), whose parent is bubblewrap's
+        process outside; a signal sent from the host's namespace is the only one
+        it cannot ignore.  Through a pidfd taken when the sandbox started, so a
+        pid reused since then is never hit.
+        """
+        pidfd = getattr(self, "_pidfd_caja", None)
+        self._pidfd_caja = None
+        if pidfd is None:
+            return
+        try:
+            import signal
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        except (AttributeError, OSError):
+            pass
+        finally:
+            os.close(pidfd)
+
     def _liberar(self) -> None:
-        """After it ended: nothing of it left running, no group, no private folder."""
+        """After it ended: nothing of it left running (PID 1 killed), no group, no private folder."""
+        self.matar_caja()
         self.motivo_de_muerte()
         if self._vigilante is not None:
             self._vigilante.parar()
@@ -654,6 +693,93 @@ def privados_de(carpeta: str) -> tuple[tuple[str, bool], ...]:
             elif stat.S_ISREG(st.st_mode) and not st.st_mode & stat.S_IROTH:
                 privados.append((hijo.path, False))
     return tuple(sorted(privados))
+
+
+ETC_ARCHIVO_MAXIMO = 16 * 1024 ** 2           # a larger file under /etc is left out of the copy
+_VISTAS_DE_ETC: dict[str, str] = {}
+
+
+def copiar_legibles(origen: str, destino: str) -> int:
+    """Copy what everyone may read under ``origen`` into the existing folder ``destino``; the files copied.
+
+    Folders that others can list and enter (mode 0755 in the copy), regular
+    files that others can read (their mode ``& 0o755``, contents and times) and
+    symbolic links (as links); anything else, and what vanishes or changes kind
+    while it is copied, is left out.  Files are opened without following links
+    and checked with ``fstat`` before reading.
+    """
+    copiados = 0
+    pendientes = [""]
+    while pendientes:
+        relativa = pendientes.pop()
+        try:
+            with os.scandir(os.path.join(origen, relativa)) as it:
+                hijos = sorted(it, key=lambda h: h.name)
+        except OSError:
+            continue
+        for hijo in hijos:
+            ruta, meta = os.path.join(relativa, hijo.name), os.path.join(destino, relativa, hijo.name)
+            try:
+                st = hijo.stat(follow_symlinks=False)
+                if stat.S_ISLNK(st.st_mode):
+                    os.symlink(os.readlink(hijo.path), meta)
+                elif stat.S_ISDIR(st.st_mode):
+                    if st.st_mode & stat.S_IROTH and st.st_mode & stat.S_IXOTH:
+                        os.mkdir(meta, 0o755)
+                        os.chmod(meta, 0o755)
+                        pendientes.append(ruta)
+                elif stat.S_ISREG(st.st_mode) and st.st_mode & stat.S_IROTH:
+                    copiados += _copiar_archivo(hijo.path, meta)
+            except OSError:
+                continue
+    return copiados
+
+
+def _copiar_archivo(fuente: str, meta: str) -> int:
+    fd = os.open(fuente, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not st.st_mode & stat.S_IROTH or st.st_size > ETC_ARCHIVO_MAXIMO:
+            return 0
+        datos = os.read(fd, ETC_ARCHIVO_MAXIMO + 1)
+    finally:
+        os.close(fd)
+    salida = os.open(meta, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        vista = memoryview(datos[:ETC_ARCHIVO_MAXIMO])
+        while vista:
+            vista = vista[os.write(salida, vista):]
+        os.fchmod(salida, stat.S_IMODE(st.st_mode) & 0o755 | 0o444)
+    finally:
+        os.close(salida)
+    os.utime(meta, ns=(st.st_atime_ns, st.st_mtime_ns), follow_symlinks=False)
+    return 1
+
+
+def vista_de_etc(origen: str = "/etc") -> str:
+    """The folder the sandbox mounts read-only as /etc: a copy of what everyone may read in ``origen``.
+
+    Made once per grading process in a private temporary folder (0755, the
+    TA's), removed when the process ends, made again if it disappeared.  No
+    shadow file, private key or folder others cannot enter is in it, whatever
+    uid the kernel has; and no file that appears or vanishes in the real /etc
+    while the class is graded (a ``useradd`` lock) can stop a sandbox from
+    starting, as bind-mounting /etc and masking a list of its files did.
+    """
+    hecha = _VISTAS_DE_ETC.get(origen)
+    if hecha is not None and os.path.isdir(hecha):
+        return hecha
+    import atexit
+    destino = tempfile.mkdtemp(prefix="curso-etc-")
+    try:
+        copiar_legibles(origen, destino)
+        os.chmod(destino, 0o755)
+    except BaseException:
+        shutil.rmtree(destino, ignore_errors=True)
+        raise
+    atexit.register(shutil.rmtree, destino, True)
+    _VISTAS_DE_ETC[origen] = destino
+    return destino
 
 
 def _error(nombre: str, mensaje: str):

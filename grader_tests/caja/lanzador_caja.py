@@ -1,9 +1,11 @@
-"""The first process inside the sandbox: limits, identity and files, then the student's kernel.
+"""The first process inside the sandbox (its PID 1): limits, identity and files, then the student's kernel.
 
-``KernelAislado`` (``aislamiento``) starts bubblewrap with this file as the
-command, run by the grading Python with ``-I -S`` (standard library only,
-nothing from the environment), and the settings as JSON in ``argv[1]``; the
-real command (the kernel) follows ``--``.  In order:
+``KernelAislado`` (``aislamiento``) starts bubblewrap with ``--as-pid-1`` and
+this file as the command, run by the grading Python with ``-I -S`` (standard
+library only, nothing from the environment), and the settings as JSON in
+``argv[1]``; the real command (the kernel) follows ``--``.  bubblewrap installs
+no init of its own: this launcher is PID 1 of the sandbox's PID namespace.  In
+order:
 
 1. every writable file system of the sandbox (bubblewrap's tmpfs mounts: the
    submission's working folder, ``/tmp``, ``/dev/shm``, the kernel's socket
@@ -21,12 +23,32 @@ real command (the kernel) follows ``--``.  In order:
    permitted, inheritable, ambient and the bounding set); ``no_new_privs``;
 5. a new, empty session keyring (the TA's is inherited otherwise) and a
    seccomp filter that refuses what would escape the memory accounting or the
-   sandbox: ``memfd_create``/``memfd_secret`` and System V shared memory
-   (memory no process size counts), the kernel keyrings (not namespaced: the
-   TA's keys, or a channel between kernels of the same uid), new user
-   namespaces (in which a student could mount a tmpfs with no cap); 32-bit
-   and x32 system calls;
-6. the copies written as the student's identity, ``chdir``, ``exec``.
+   sandbox: ``memfd_create``/``memfd_secret``, System V shared memory,
+   message queues and semaphores and POSIX message queues (memory no process
+   size counts), the kernel keyrings (not namespaced: the TA's keys, or a
+   channel between kernels of the same uid), new user namespaces (in which a
+   student could mount a tmpfs with no cap), every way into another process
+   (``ptrace``, ``process_vm_readv``/``writev``, ``pidfd_open``,
+   ``pidfd_getfd``, ``kcmp``, ``perf_event_open``, ``process_madvise``),
+   ``io_uring`` (whose operations no seccomp filter sees); 32-bit and x32
+   system calls;
+6. everything up to here holds for this process too, which then makes itself
+   non-dumpable (no process of the same uid without ``CAP_SYS_PTRACE`` can
+   ``ptrace`` it or open its ``/proc/1/{mem,environ,fd,root}``), asks for
+   SIGKILL when bubblewrap dies, and forks: the child writes the copies as the
+   student's identity, ``chdir`` and ``exec`` the kernel; this process stays
+   PID 1, never ``exec``, ignores every signal from inside the namespace
+   (an init only receives those it handles: it handles none), reaps orphans
+   and exits with the kernel's status when the kernel ends, which kills every
+   process left in the namespace.  From outside, ``KernelAislado`` SIGKILLs
+   this process after each notebook, which ends the whole sandbox.
+
+Before bubblewrap itself runs, ``preludio`` (``python -I -S lanzador_caja.py
+--preludio AJUSTES -- bwrap …``) joins the kernel's control groups, leaves the
+TA's session keyring for a new empty one and sets the sandbox's resource
+limits (all but the number of processes, which only counts inside the
+sandbox's own user namespace), then ``exec`` bubblewrap: nothing of the
+sandbox, bubblewrap's own processes included, holds the TA's keys or limits.
 
 Anything that fails before ``exec`` ends the sandbox with a message on
 stderr and exit status 71: the kernel never runs with fewer limits than asked.
@@ -37,6 +59,7 @@ import json
 import os
 import platform
 import resource
+import signal
 import stat
 import struct
 import sys
@@ -47,6 +70,7 @@ MS_NOSUID, MS_NODEV, MS_REMOUNT = 2, 4, 32
 MNT_DETACH = 2
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT = 24, 38, 22, 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_GET_DUMPABLE = 1, 4, 3
 SECCOMP_MODE_FILTER = 2
 CLONE_NEWUSER = 0x10000000
 
@@ -185,12 +209,28 @@ def soltar_privilegios(uid):
 # system call numbers (the native ABI) and the audit architecture of each supported machine
 _LLAMADAS = {
     "x86_64": {"arch": 0xC000003E, "memfd_create": 319, "memfd_secret": 447, "shmget": 29,
+               "msgget": 68, "semget": 64, "mq_open": 240,
                "add_key": 248, "request_key": 249, "keyctl": 250,
+               "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+               "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
+               "pidfd_open": 434, "pidfd_getfd": 438, "perf_event_open": 298, "process_madvise": 440,
                "clone": 56, "clone3": 435, "unshare": 272, "x32": True},
     "aarch64": {"arch": 0xC00000B7, "memfd_create": 279, "memfd_secret": 447, "shmget": 194,
+                "msgget": 186, "semget": 190, "mq_open": 180,
                 "add_key": 217, "request_key": 218, "keyctl": 219,
+                "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+                "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272,
+                "pidfd_open": 434, "pidfd_getfd": 438, "perf_event_open": 241, "process_madvise": 440,
                 "clone": 220, "clone3": 435, "unshare": 97, "x32": False},
 }
+# answer ENOSYS (as if the kernel lacked them: libraries fall back): memory no process size counts,
+# the keyrings, io_uring (its operations bypass this filter), clone3 (its flags cannot be inspected)
+SIN_MEMORIA_OCULTA = ("memfd_create", "memfd_secret", "shmget", "msgget", "semget", "mq_open")
+NEGADAS_ENOSYS = (*SIN_MEMORIA_OCULTA, "add_key", "request_key", "keyctl", "clone3",
+                  "io_uring_setup", "io_uring_enter", "io_uring_register")
+# answer EPERM: every way into another process of the sandbox (PID 1, a classmate's kernel has none)
+NEGADAS_EPERM = ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
+                 "perf_event_open", "process_madvise")
 _RET_ALLOW = 0x7FFF0000
 _RET_ERRNO = 0x00050000
 
@@ -198,26 +238,30 @@ _RET_ERRNO = 0x00050000
 def filtro_seccomp(maquina=None):
     """The BPF program (bytes of ``struct sock_filter``) of the sandbox, or None on other machines.
 
-    ``memfd_create``, ``memfd_secret``, ``shmget``, the kernel keyrings (``add_key``,
-    ``request_key``, ``keyctl``: the TA's session keyring is inherited, and keyrings are not
-    namespaced) and ``clone3`` answer ENOSYS (libraries fall back: glibc's threads use ``clone``); ``clone``/``unshare`` with CLONE_NEWUSER answer EPERM;
-    other architectures' calls (32-bit, x32) answer ENOSYS; everything else is allowed.
+    ``NEGADAS_ENOSYS`` (memfd, System V shared memory, message queues and
+    semaphores, POSIX message queues, the kernel keyrings: the TA's session
+    keyring is inherited and keyrings are not namespaced, io_uring, and
+    ``clone3``: glibc's threads fall back to ``clone``) answer ENOSYS;
+    ``NEGADAS_EPERM`` (``ptrace``, ``process_vm_readv``/``writev``, ``kcmp``,
+    ``pidfd_open``, ``pidfd_getfd``, ``perf_event_open``, ``process_madvise``:
+    no process of the sandbox reaches into another) answer EPERM;
+    ``clone``/``unshare`` with CLONE_NEWUSER answer EPERM; other
+    architectures' calls (32-bit, x32) answer ENOSYS; everything else is allowed.
     """
     t = _LLAMADAS.get(maquina or platform.machine())
     if t is None:
         return None
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     enosys, eperm = _RET_ERRNO | errno.ENOSYS, _RET_ERRNO | errno.EPERM
-    negar = [t["memfd_create"], t["memfd_secret"], t["shmget"], t["clone3"],
-             t["add_key"], t["request_key"], t["keyctl"]]
     p = [(ld, 0, 0, 4),                                    # A = seccomp_data.arch
          (jeq, 1, 0, t["arch"]),
          (ret, 0, 0, enosys),                              # another ABI (32-bit): nothing works
          (ld, 0, 0, 0)]                                    # A = seccomp_data.nr
     if t["x32"]:
         p += [(jge, 0, 1, 0x40000000), (ret, 0, 0, enosys)]
-    for numero in negar:
-        p += [(jeq, 0, 1, numero), (ret, 0, 0, enosys)]
+    for nombres, respuesta in ((NEGADAS_ENOSYS, enosys), (NEGADAS_EPERM, eperm)):
+        for nombre in nombres:
+            p += [(jeq, 0, 1, t[nombre]), (ret, 0, 0, respuesta)]
     for numero in (t["clone"], t["unshare"]):
         p += [(jeq, 0, 4, numero),
               (ld, 0, 0, 16),                              # A = low half of args[0] (the flags)
@@ -245,6 +289,36 @@ def llavero_nuevo():
         _fallo(f"keyctl: {os.strerror(ctypes.get_errno())}")
 
 
+def no_volcable():
+    """PR_SET_DUMPABLE 0: no process of the same uid without CAP_SYS_PTRACE may ptrace this one or
+    open its ``/proc/<pid>/{mem,environ,fd,root,maps}``; and SIGKILL when bubblewrap (the parent) dies."""
+    _comprobar(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "PR_SET_DUMPABLE")
+    if _libc.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0:
+        _fallo("el proceso 1 de la caja sigue siendo volcable")
+    _comprobar(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "PR_SET_PDEATHSIG")
+
+
+def ser_init(hijo):
+    """PID 1's life once the kernel (``hijo``) runs: reap every orphan, end with the kernel's status.
+
+    Never returns: exits with the kernel's exit status (128 + the signal that
+    killed it), which ends every process left in the PID namespace.
+    """
+    estado = 0
+    while True:
+        try:
+            pid, crudo = os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+        if pid == hijo:
+            codigo = os.waitstatus_to_exitcode(crudo)
+            estado = 128 - codigo if codigo < 0 else codigo
+            break
+    os._exit(estado)
+
+
 def main(argv):
     ajustes = json.loads(argv[1])
     if argv[2] != "--":
@@ -265,19 +339,61 @@ def main(argv):
     llavero_nuevo()
     fijar_limites(ajustes["limites"])
     soltar_privilegios(uid)
+    no_volcable()
     if ajustes.get("seccomp", True):
         programa = filtro_seccomp()
         if programa is not None:
             aplicar_seccomp(programa)
-    if entrega:
-        escribir_entrega(entrega["destino"], carpetas, archivos)
     os.closerange(3, 1 << 16)
-    os.chdir(ajustes["cwd"])
+    # no signal reaches either process until each has its own dispositions
+    todas = signal.valid_signals()
+    signal.pthread_sigmask(signal.SIG_BLOCK, todas)
+    hijo = os.fork()
+    if hijo == 0:
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+        if entrega:
+            escribir_entrega(entrega["destino"], carpetas, archivos)
+        os.chdir(ajustes["cwd"])
+        try:
+            os.execv(orden[0], orden)
+        except OSError as error:
+            _fallo(f"no se pudo ejecutar {orden[0]}: {error.strerror}")
+    # PID 1: handles no signal, so none sent from inside the namespace is delivered (SIGKILL included)
+    for numero in todas:
+        if numero not in (signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD):
+            try:
+                signal.signal(numero, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+    del carpetas, archivos
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    ser_init(hijo)
+
+
+def preludio(argv):
+    """Outside the sandbox, before bubblewrap: control groups, a new keyring, the sandbox's limits, ``exec``.
+
+    ``argv``: ``[--preludio, AJUSTES, --, bwrap, …]``; AJUSTES is JSON with
+    ``grupos`` (``cgroup.procs`` files to join) and ``limites`` (as
+    ``fijar_limites``; never the number of processes, which on the host would
+    count every process of the TA).
+    """
+    ajustes = json.loads(argv[1])
+    if argv[2] != "--":
+        _fallo("uso: lanzador_caja.py --preludio AJUSTES -- bwrap…")
+    for archivo in ajustes.get("grupos", ()):
+        with open(archivo, "w") as f:
+            f.write(str(os.getpid()))
+    llavero_nuevo()
+    fijar_limites(ajustes.get("limites", {}))
     try:
-        os.execv(orden[0], orden)
+        os.execv(argv[3], argv[3:])
     except OSError as error:
-        _fallo(f"no se pudo ejecutar {orden[0]}: {error.strerror}")
+        _fallo(f"no se pudo ejecutar {argv[3]}: {error.strerror}")
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    if sys.argv[1:2] == ["--preludio"]:
+        preludio(sys.argv[1:])
+    else:
+        main(sys.argv)
