@@ -343,3 +343,68 @@ def test_los_archivos_que_un_navegador_ejecutaria_no_entran(tmp_path, presupuest
     avisos = aa.sanear(str(carpeta), presupuesto)
     assert sorted(p.name for p in carpeta.iterdir()) == ["datos.csv"]
     assert sum("un navegador ejecutaría" in a for a in avisos) == 3
+
+
+def test_los_modulos_de_python_del_alumno_no_entran_en_las_copias_del_profesorado(tmp_path, presupuesto):
+    """Attack report A2: a student's ipykernel_launcher.py / numpy.py / package in autograded/ or feedback/
+    would run as the TA as soon as a kernel starts there or a cell imports numpy."""
+    origen = tmp_path / "entrega"
+    (origen / "paquete").mkdir(parents=True)
+    for nombre in ("ipykernel_launcher.py", "numpy.py", "paquete/__init__.py", "viejo.pyc", "ext.cpython-311.so",
+                   "libx.so.1", "sitio.pth", "explorable_escalera.py", "datos.csv", "notas.txt"):
+        (origen / nombre).write_text("open('/tmp/pwned', 'w')\n")
+    propios = {"explorable_escalera.py"}
+    for comentarios in (False, True):
+        destino = tmp_path / f"copia-{comentarios}"
+        avisos = aa.copiar_entrega(str(origen), str(destino), presupuesto, ignorar=[], propios=propios,
+                                   solo_propios_y_pequeños=comentarios, sin_modulos=True)
+        quedan = sorted(str(p.relative_to(destino)) for p in destino.rglob("*") if p.is_file())
+        assert quedan == ["datos.csv", "explorable_escalera.py", "notas.txt"], quedan
+        assert sum("módulo de Python" in a for a in avisos) == 7, avisos
+    # collect keeps the submission as it came (submitted/)
+    completa = tmp_path / "submitted"
+    aa.copiar_entrega(str(origen), str(completa), presupuesto, ignorar=[])
+    assert (completa / "numpy.py").exists()
+    # what a kernel left in autograded/ after running
+    avisos = aa.sanear(str(origen), presupuesto, propios)
+    quedan = sorted(str(p.relative_to(origen)) for p in origen.rglob("*") if p.is_file())
+    assert quedan == ["datos.csv", "explorable_escalera.py", "notas.txt"], quedan
+
+
+def test_pythonsafepath_el_lanzador_del_kernel_no_sale_de_la_carpeta(tmp_path):
+    """Every TA-side server and kernel runs with PYTHONSAFEPATH=1 (make lab, the hub, the sandbox): then
+    ``python -m ipykernel_launcher`` in a student's folder never runs the student's file of that name,
+    while the kernel can still import the lesson's module from its folder (IPython adds it after the
+    standard library)."""
+    import subprocess
+    import sys
+    marca = tmp_path / "ejecutado"
+    (tmp_path / "ipykernel_launcher.py").write_text(f"open({str(marca)!r}, 'w').write('x')\n")
+    entorno = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    orden = [sys.executable, "-m", "ipykernel_launcher", "--version"]
+    subprocess.run(orden, cwd=tmp_path, env={**entorno, "PYTHONSAFEPATH": "1"}, capture_output=True, timeout=60)
+    assert not marca.exists(), "con PYTHONSAFEPATH=1 se ejecutó el ipykernel_launcher.py del alumno"
+    subprocess.run(orden, cwd=tmp_path, env=entorno, capture_output=True, timeout=60)
+    assert marca.exists(), "la prueba no reproduce el ataque sin PYTHONSAFEPATH"
+    from conftest import RAIZ
+    receta = next(l for l in (RAIZ / "Makefile").read_text().splitlines() if "jupyter lab" in l)
+    assert "PYTHONSAFEPATH=1" in receta and "grader_tests/arranque_kernel.py" in receta, receta
+
+    # a kernel of such a server: the lesson's module from its folder, numpy from the environment
+    import nbformat
+    from nbclient import NotebookClient
+    (tmp_path / "explorable_propio.py").write_text("VALOR = 7\n")
+    (tmp_path / "numpy.py").write_text(f"open({str(marca)!r} + '-numpy', 'w').write('x')\n")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import explorable_propio, numpy\n"
+                                          "print(explorable_propio.VALOR, numpy.__file__.endswith('__init__.py'), "
+                                          "[n for n in dir() if n.startswith('_curso')])")]
+    anterior = dict(os.environ)
+    os.environ.update(PYTHONSAFEPATH="1", PYTHONSTARTUP=str(RAIZ / "grader_tests" / "arranque_kernel.py"))
+    try:
+        NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(anterior)
+    assert nb.cells[0].outputs[0]["text"].split() == ["7", "True", "[]"], nb.cells[0].outputs
+    assert not Path(str(marca) + "-numpy").exists()
