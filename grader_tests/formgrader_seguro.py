@@ -47,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -264,6 +265,9 @@ def _lectura(exportador, ruta: str, titulo: str) -> str:
                                                         "metadata": {"name": titulo}})
     aviso = (f'<div style="background:#fff3cd;border:1px solid #e0c36b;padding:.6em 1em;margin:0 0 1em 0;'
              f'font-family:sans-serif">{_escapar(AVISO_LECTURA)}</div>')
+    # the page needs no script (math is MathML): none of the template's (require.js, MathJax from a
+    # CDN, widget state) is left, not even for the CSP to block; students' were sanitised away before
+    html = re.sub(r"<script\b[^>]*>.*?</script\s*>", "", html, flags=re.S | re.I)
     inicio = html.find("<body")
     fin = html.find(">", inicio) if inicio >= 0 else -1
     return html[:fin + 1] + aviso + html[fin + 1:] if fin >= 0 else aviso + html
