@@ -55,9 +55,9 @@ release: $(VENV)/.installed
 
 # PYTHONSAFEPATH: a kernel started in a student's folder never runs the student's ipykernel_launcher.py
 # (nor imports their numpy.py first); the kernel's folder goes back at the end of sys.path, for the
-# lessons' explorables (grader_tests/arranque_kernel.py); PYTHONNOUSERSITE: nothing from ~/.local
+# lessons' explorables (despliegue/hub/jupyter/comun/arranque_kernel.py); PYTHONNOUSERSITE: nothing from ~/.local
 lab: $(VENV)/.installed
-	PYTHONSAFEPATH=1 PYTHONNOUSERSITE=1 PYTHONSTARTUP=$(CURDIR)/grader_tests/arranque_kernel.py $(BIN)/jupyter lab
+	PYTHONSAFEPATH=1 PYTHONNOUSERSITE=1 PYTHONSTARTUP=$(CURDIR)/despliegue/hub/jupyter/comun/arranque_kernel.py $(BIN)/jupyter lab
 
 comprobar: $(VENV)/.installed
 	$(BIN)/python scripts/comprobar.py $(COMPROBAR_ARGS)

@@ -388,7 +388,7 @@ def test_pythonsafepath_el_lanzador_del_kernel_no_sale_de_la_carpeta(tmp_path):
     assert marca.exists(), "la prueba no reproduce el ataque sin PYTHONSAFEPATH"
     from conftest import RAIZ
     receta = next(l for l in (RAIZ / "Makefile").read_text().splitlines() if "jupyter lab" in l)
-    assert "PYTHONSAFEPATH=1" in receta and "grader_tests/arranque_kernel.py" in receta, receta
+    assert "PYTHONSAFEPATH=1" in receta and "despliegue/hub/jupyter/comun/arranque_kernel.py" in receta, receta
 
     # a kernel of such a server: the lesson's module from its folder, numpy from the environment
     import nbformat
@@ -400,7 +400,7 @@ def test_pythonsafepath_el_lanzador_del_kernel_no_sale_de_la_carpeta(tmp_path):
                                           "print(explorable_propio.VALOR, numpy.__file__.endswith('__init__.py'), "
                                           "[n for n in dir() if n.startswith('_curso')])")]
     anterior = dict(os.environ)
-    os.environ.update(PYTHONSAFEPATH="1", PYTHONSTARTUP=str(RAIZ / "grader_tests" / "arranque_kernel.py"))
+    os.environ.update(PYTHONSAFEPATH="1", PYTHONSTARTUP=str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun" / "arranque_kernel.py"))
     try:
         NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
     finally:

@@ -62,6 +62,63 @@ def _config_de_pagina(html: str) -> dict:
     return json.loads(m[1])
 
 
+# A student's ~/.jupyter/jupyter_server_config.py (attack report A1: it served a folder without login,
+# with «Service-Worker-Allowed: /»): the hub must not read it.
+CONFIG_DEL_ALUMNO = """
+c.ServerApp.tornado_settings = {"headers": {"X-Configuracion-Del-Alumno": "leida"}}
+"""
+
+
+def _entorno_del_proceso(uid: int, marca: str) -> dict[str, str]:
+    """The environment of the running process of ``uid`` whose command line holds ``marca``."""
+    for entrada in Path("/proc").iterdir():
+        if not entrada.name.isdigit():
+            continue
+        try:
+            if entrada.stat().st_uid != uid or marca not in (entrada / "cmdline").read_text(errors="replace"):
+                continue
+            crudo = (entrada / "environ").read_bytes()
+        except OSError:
+            continue
+        return dict(v.split("=", 1) for v in crudo.decode(errors="replace").split("\0") if "=" in v)
+    raise AssertionError(f"no hay proceso de {uid} con {marca}")
+
+
+def test_un_origen_por_servidor_y_nada_de_la_casa_del_alumno(hub):
+    """Attack report A1: the hub, each student's server and the formgrader are origins of their own; a
+    student's server reads no ~/.jupyter config and no ~/.local packages; the TA-side servers and their
+    kernels start with PYTHONSAFEPATH (A2)."""
+    from urllib.parse import urlparse
+    alumna = hub.alumnado[0]
+    casa = Path(pwd.getpwnam(alumna).pw_dir)
+    _como(alumna, "import os, sys; d = os.path.join(sys.argv[2], '.jupyter'); os.makedirs(d, exist_ok=True); "
+                  "open(os.path.join(d, 'jupyter_server_config.py'), 'w').write(sys.argv[1])",
+          CONFIG_DEL_ALUMNO, str(casa))
+    assert (casa / ".jupyter" / "jupyter_server_config.py").exists()
+    usuaria = Usuario(hub, alumna).entrar().arrancar_servidor()
+    origenes = {urlparse(u).netloc for u in (hub.url, hub.url_de_usuario(alumna), hub.url_del_formgrader(),
+                                              hub.url_de_usuario(hub.profesorado[0]))}
+    assert len(origenes) == 4, origenes
+    assert urlparse(usuaria.base).hostname == f"{alumna}.localhost"
+    estado = usuaria.get("api/status")
+    assert estado.status_code == 200 and "X-Configuracion-Del-Alumno" not in estado.headers, estado.headers
+    entorno = _entorno_del_proceso(pwd.getpwnam(alumna).pw_uid, "jupyterhub-singleuser")
+    for clave, valor in (("PYTHONNOUSERSITE", "1"), ("JUPYTERHUB_DISABLE_USER_CONFIG", "1")):
+        assert entorno.get(clave) == valor, (clave, entorno.get(clave))
+    # the TA-side servers (the formgrader here; TAs' servers alike): no student's Python at a kernel's start
+    servicio = _entorno_del_proceso(pwd.getpwnam(hub.cuenta_servicio).pw_uid, "jupyterhub-singleuser")
+    assert servicio.get("PYTHONSAFEPATH") == "1" and servicio.get("PYTHONNOUSERSITE") == "1", servicio
+    assert os.access(servicio["PYTHONSTARTUP"], os.R_OK) and servicio["PYTHONSTARTUP"].endswith("arranque_kernel.py")
+    # the TA's formgrader, asked from the student's origin with the TA's cookies: no CORS grant
+    ta = Usuario(hub, hub.profesorado[0]).entrar()
+    assert ta.abrir_formgrader().status_code == 200
+    respuesta = ta.s.get(f"{hub.url_del_formgrader()}formgrader/api/students",
+                         headers={"Origin": f"http://{urlparse(usuaria.base).netloc}"}, timeout=60)
+    assert "access-control-allow-origin" not in {k.lower() for k in respuesta.headers}, respuesta.headers
+    # and the student's browser session does not reach it at all
+    assert usuaria.abrir_formgrader().status_code == 403
+
+
 def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     ta = Usuario(hub, hub.profesorado[0]).entrar()
     alumnos = {nombre: Usuario(hub, nombre).entrar() for nombre in hub.alumnado}
@@ -80,7 +137,8 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     cursos = ta.get("formgraders").json()
     assert cursos["success"], cursos
     assert [c["course_id"] for c in cursos["value"]] == [hub.curso], cursos
-    assert f"/services/{hub.curso}/" in cursos["value"][0]["url"]
+    # ... on the formgrader's own origin, not the TA's (subdomains)
+    assert cursos["value"][0]["url"] == f"{hub.url_del_formgrader()}lab?formgrader=true", cursos
 
     # --- each student: Assignments tab, answer, Validate, submit
     for nombre, alumno in alumnos.items():

@@ -20,6 +20,13 @@ nbgrader's JupyterHub auth plugin; despliegue/README.md explains each choice):
   see the course list; the service has the formgrader and Create Assignment.
   All of them open JupyterLab in Spanish.
 - The exchange is a shared folder with nbgrader's permissions (root 1777).
+- One origin per user and per service (``c.JupyterHub.subdomain_host``):
+  ``<user>.<host>`` for each server, ``<course>--service.<host>`` for the
+  formgrader, the hub at ``<host>``.  A page a student's server serves can
+  neither read the formgrader nor install a service worker over it.  No
+  server reads its owner's ``~/.jupyter`` (``disable_user_config``) or
+  ``~/.local`` packages (``PYTHONNOUSERSITE``), and every kernel starts with
+  ``PYTHONSAFEPATH`` (never a student's ``ipykernel_launcher.py`` from the folder).
 
 Every path, name and port comes from ``CURSO_HUB_*`` variables (ajustes.py).
 """
@@ -27,7 +34,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ajustes import bin_entorno, leer  # noqa: E402
+from ajustes import ARRANQUE_KERNEL, bin_entorno, leer  # noqa: E402
 
 c = get_config()  # noqa: F821
 a = leer()
@@ -36,6 +43,12 @@ RUTA = os.pathsep.join([str(BIN), "/usr/local/bin", "/usr/bin", "/bin"])
 
 # ---------------------------------------------------------------- network and state
 c.JupyterHub.bind_url = a.url
+# One origin per user's server and per service (despliegue/README.md, «Un origen por servidor»):
+# without it the hub, every student's server and the formgrader share one origin, and any page a
+# student's server serves owns the TA's formgrader (scripts, service workers).
+c.JupyterHub.subdomain_host = a.url_publica
+if a.url_publica.startswith("https://"):
+    c.JupyterHub.cookie_host_prefix_enabled = True     # __Host- cookies: no subdomain can set them
 c.JupyterHub.hub_bind_url = a.url_interna
 c.ConfigurableHTTPProxy.api_url = a.url_proxy
 if a.proxy:
@@ -92,6 +105,17 @@ c.JupyterHub.load_roles = [
     },
 ]
 
+def sin_python_del_alumno(arranque) -> dict:
+    """Environment of the TA-side servers (the service, TAs' servers): no student's Python runs.
+
+    PYTHONSAFEPATH: a kernel started in a folder with a student's ``ipykernel_launcher.py`` (or
+    ``numpy.py``) never runs it; the folder goes back at the end of sys.path
+    (``jupyter/comun/arranque_kernel.py``, the kernels' PYTHONSTARTUP) for the lessons' explorables.
+    PYTHONNOUSERSITE: nothing from ~/.local (every server has it).
+    """
+    return {"PYTHONNOUSERSITE": "1", "PYTHONSAFEPATH": "1", "PYTHONSTARTUP": str(arranque)}
+
+
 # ---------------------------------------------------------------- the formgrader service
 c.JupyterHub.services = [
     {
@@ -109,6 +133,7 @@ c.JupyterHub.services = [
             # grader_tests comes from the course root (nbgrader's process and the sandboxed
             # kernels alike): the shared environment holds no course code students could read
             "PYTHONPATH": str(a.raiz_curso),
+            **sin_python_del_alumno(ARRANQUE_KERNEL),
             "CURSO_HUB_CURSO": a.curso,
             "CURSO_HUB_INTERCAMBIO": str(a.intercambio),
             "PATH": RUTA,
@@ -122,7 +147,11 @@ c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
-c.Spawner.environment = {"CURSO_HUB_CURSO": a.curso, "CURSO_HUB_INTERCAMBIO": str(a.intercambio), "PATH": RUTA}
+c.Spawner.environment = {"CURSO_HUB_CURSO": a.curso, "CURSO_HUB_INTERCAMBIO": str(a.intercambio), "PATH": RUTA,
+                         "PYTHONNOUSERSITE": "1"}
+# A student's ~/.jupyter (a jupyter_server_config.py that serves files without login, adds headers,
+# loads extensions) is not read; PYTHONNOUSERSITE above does the same for ~/.local's packages.
+c.Spawner.disable_user_config = True
 
 
 def perfil_por_grupo(spawner):
@@ -130,6 +159,12 @@ def perfil_por_grupo(spawner):
     grupos = {g.name for g in spawner.user.groups}
     perfil = "profesorado" if a.grupo_profesorado in grupos else "alumnado"
     spawner.environment = {**spawner.environment, "JUPYTER_CONFIG_PATH": a.perfil(perfil)}
+    if perfil == "profesorado":
+        # a TA may open a student's notebook there: no student's Python at the kernel's start
+        spawner.environment.update(sin_python_del_alumno(ARRANQUE_KERNEL))
+        # nbgrader's course list links to the formgrader on the TA's own origin; it is on its own
+        # (jupyter/comun/jupyter_server_config.py rewrites the link with this)
+        spawner.environment["CURSO_HUB_FORMGRADER"] = a.url_del_formgrader()
 
 
 c.Spawner.pre_spawn_hook = perfil_por_grupo

@@ -119,7 +119,7 @@ class ServidorLab:
             "PYTHONDONTWRITEBYTECODE": "1",
             # as `make lab` runs it (Makefile): no student's ipykernel_launcher.py or numpy.py first
             "PYTHONSAFEPATH": "1", "PYTHONNOUSERSITE": "1",
-            "PYTHONSTARTUP": str(RAIZ / "grader_tests" / "arranque_kernel.py"),
+            "PYTHONSTARTUP": str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun" / "arranque_kernel.py"),
         })
         env.pop("JUPYTER_TOKEN", None)
         return env

@@ -13,3 +13,23 @@ c = get_config()  # noqa: F821
 c.LabApp.app_settings_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab")
 c.LabApp.news_url = None
 c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
+
+# One origin per server (jupyterhub_config.py, subdomain_host): nbgrader's course list (a TA's
+# Nbgrader → Course List) links to /services/<course>/ on the TA's own origin, where nothing is.
+# The hub gives TAs' servers the formgrader's own address in CURSO_HUB_FORMGRADER.
+_FORMGRADER = os.environ.get("CURSO_HUB_FORMGRADER", "")
+if _FORMGRADER:
+    from nbgrader.server_extensions.course_list import handlers as _lista
+    from tornado import gen as _gen
+
+    _lista_original = _lista.CourseListHandler.check_for_jupyterhub_formgraders
+
+    @_gen.coroutine
+    def _formgrader_en_su_origen(self, config):
+        cursos = yield _lista_original(self, config)
+        for curso in cursos:
+            if curso.get("kind") == "jupyterhub" and curso.get("course_id") == os.environ.get("CURSO_HUB_CURSO"):
+                curso["url"] = _FORMGRADER.rstrip("/") + "/lab?formgrader=true"
+        return cursos
+
+    _lista.CourseListHandler.check_for_jupyterhub_formgraders = _formgrader_en_su_origen

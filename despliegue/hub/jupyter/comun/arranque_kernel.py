@@ -1,4 +1,5 @@
-# PYTHONSTARTUP of the kernels the TA's servers start (make lab, the hub's servers; README, «Seguridad»).
+# PYTHONSTARTUP of the kernels the TA's servers start: make lab, the hub's formgrader and TAs' servers
+# (here, in the profile every hub server can read; README, «Seguridad»).
 #
 # Those servers run with PYTHONSAFEPATH=1, so `python -m ipykernel_launcher` started in a student's
 # folder never runs a file of the student's with that name, and IPython does not put the folder
