@@ -26,6 +26,7 @@ import secrets
 import socket
 import sys
 import time
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from urllib.parse import quote, urlparse
 
@@ -50,6 +51,27 @@ def _resolver_localhost(host, *args, **kwargs):
 
 
 socket.getaddrinfo = _resolver_localhost
+
+
+def _en_localhost(request) -> bool:
+    host = (urlparse(request.get_full_url()).hostname or "").lower()
+    return host == "localhost" or host.endswith(".localhost")
+
+
+def _dominio_localhost(original):
+    """Cookies with ``Domain=localhost`` (JupyterHub's session cookie with subdomains) as a browser keeps
+    them: http.cookiejar refuses a domain without a dot for the dotless host ``localhost``."""
+    def comprobar(self, cookie, request):
+        if cookie.domain.lstrip(".") == "localhost":
+            return _en_localhost(request)
+        return original(self, cookie, request)
+    return comprobar
+
+
+# requests copies a session's cookies into jars with the default policy: patch the policy itself
+# (this test process only, like the resolver above)
+DefaultCookiePolicy.set_ok_domain = _dominio_localhost(DefaultCookiePolicy.set_ok_domain)
+DefaultCookiePolicy.return_ok_domain = _dominio_localhost(DefaultCookiePolicy.return_ok_domain)
 
 EXIGIR = os.environ.get("CURSO_EXIGIR_HUB", "").strip() not in ("", "0", "no", "false")
 ARTEFACTOS = RAIZ / "test-artifacts" / "hub"
@@ -114,7 +136,7 @@ class Usuario:
         partes = urlparse(url)
         host = partes.hostname or ""
         # http.cookiejar stores a cookie of a dotless host («localhost») as «localhost.local»
-        dominios = {host, f"{host}.local", f".{host}"}
+        dominios = {host, f"{host}.local"}
         candidatas = [c for c in self.s.cookies if c.name == "_xsrf" and c.domain in dominios
                       and partes.path.startswith(c.path or "/")]
         assert candidatas, f"sin cookie _xsrf para {url}: {[(c.name, c.domain, c.path) for c in self.s.cookies]}"

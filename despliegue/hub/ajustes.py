@@ -26,6 +26,7 @@ variable                       meaning                                         d
 ``CURSO_HUB_AUTENTICADOR``     JupyterHub authenticator class or entry point   ``pam``
 ``CURSO_HUB_PROXY``            ``configurable-http-proxy`` command             ``.venv-hub/proxy`` copy, else on ``PATH``
 ``CURSO_HUB_ESTADO``           folder of jupyterhub.sqlite and the cookie key  the current folder
+``CURSO_HUB_ESPERA_SERVICIO``  extra seconds for a slow formgrader start       ``90`` (read by jupyterhub_config.py)
 =============================  ==============================================  =========================================
 """
 from __future__ import annotations

@@ -168,3 +168,32 @@ def perfil_por_grupo(spawner):
 
 
 c.Spawner.pre_spawn_hook = perfil_por_grupo
+
+
+# ---------------------------------------------------------------- a slow start of the formgrader
+# JupyterHub 5.5 gives a managed service ten 1-second tries and exits when it is not up; the
+# formgrader (JupyterLab + nbgrader) takes longer on a loaded machine.  A service that is still
+# starting gets up to CURSO_HUB_ESPERA_SERVICIO seconds more (90 by default); one that exited does not.
+def _esperar_al_servicio(espera: float) -> None:
+    from jupyterhub.app import JupyterHub
+    from jupyterhub.objects import Server
+    from jupyterhub.utils import AnyTimeoutError
+
+    original = JupyterHub.start_service
+
+    async def start_service(self, service_name, service, ssl_context=None):
+        if await original(self, service_name, service, ssl_context):
+            return True
+        if not (service.managed and service.url) or await service.spawner.poll() is not None:
+            return False
+        try:
+            await Server.from_orm(service.orm.server).wait_up(http=True, timeout=espera, ssl_context=ssl_context)
+        except AnyTimeoutError:
+            return False
+        self.log.info("Service %s up after a slow start", service_name)
+        return True
+
+    JupyterHub.start_service = start_service
+
+
+_esperar_al_servicio(float(os.environ.get("CURSO_HUB_ESPERA_SERVICIO", "90")))

@@ -207,7 +207,7 @@ class HubDePrueba:
         return env
 
     # ------------------------------------------------------------ run
-    def arrancar(self, espera: float = 120, intentos: int = 3) -> "HubDePrueba":
+    def arrancar(self, espera: float = 120, intentos: int = 5) -> "HubDePrueba":
         """Start the hub; retried because JupyterHub gives its managed service only 10 s to answer.
 
         On a loaded machine the formgrader service (JupyterLab + nbgrader) can take
