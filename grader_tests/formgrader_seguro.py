@@ -297,9 +297,7 @@ def _lectura_de_entrega():
             ruta = os.path.join(carpeta, f"{notebook_id}.ipynb")
             if aa.es_archivo_normal(ruta) is not None:
                 raise web.HTTPError(404, "Missing notebook")
-            exportador = self.settings.get("curso_exportador_lectura")
-            if exportador is None:
-                exportador = self.settings["curso_exportador_lectura"] = exportador_de_lectura(self.config)
+            exportador = self.settings["curso_exportador_lectura"]
             self.write(await en_segundo_plano(_lectura, exportador, ruta, f"{notebook_id} ({assignment_id})"))
 
     return LecturaDeEntrega
@@ -363,6 +361,9 @@ def _init_tornado_settings(self, webapp):
     from nbgrader.server_extensions.formgrader import handlers
     from traitlets.config import Config
     _originales["FormgradeExtension.init_tornado_settings"](self, webapp)
+    # the read-only view: the course's HTML configuration (nbgrader_config.py, which formgrader
+    # loaded into its own config, not the server's), with nbconvert's lab page
+    webapp.settings["curso_exportador_lectura"] = exportador_de_lectura(Config(self.config))
     config = Config(self.config)
     config.HTMLExporter.template_name = "formgrade"
     # the course's formgrade/ first; nbgrader's folder also as a root, so the course's

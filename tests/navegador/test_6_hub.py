@@ -156,11 +156,10 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
             esperada = f"{servicio}/formgrader/curso/lectura/" if que in ("Submission #1", "nombre de la alumna") \
                 else f"{servicio}/lab/tree/"
             assert href and href.startswith(esperada), f"{que}: {href}"
-            # from the page (Chromium resolves *.localhost; Playwright's own HTTP client does not)
-            estado, final = pagina_ta.evaluate(
-                "async (u) => { const r = await fetch(u, {credentials: 'include'}); return [r.status, r.url]; }",
-                origen_fg + href)
-            assert estado == 200 and "/hub/" not in final, f"{que}: {href} → {estado} {final}"
+            # in the browser (Chromium resolves *.localhost; Playwright's own HTTP client does not)
+            respuesta = pagina_ta.goto(origen_fg + href)
+            assert respuesta.status == 200 and "/hub/" not in pagina_ta.url, \
+                f"{que}: {href} → {respuesta.status} {pagina_ta.url}"
 
         # --- attack report A1: a page on the student's server's origin, opened by the TA
         pagina_ta.context.unroute("**/*")
