@@ -2,18 +2,30 @@
 #   make grade   release, autograde the submissions (samples if none; one worker per core,
 #                CURSO_TRABAJADORES=K to change it), feedback, grades.csv, table
 #   make test    the project's tests (pytest), including the browser tests when Chromium is there
-#   make release regenerate release/ from source/ with nbgrader generate_assignment
-#   make lab     JupyterLab from the course root (Spanish by default: ajustes_jupyterlab/)
+#   make release regenerate release/ from source/ with nbgrader generate_assignment (after copying
+#                into each lesson its pruebas_visibles.py and cuestionario.json: scripts/autores/publicar_comprobaciones.py)
+#   make lab     JupyterLab from the course root, with the teacher's tools (ajustes_jupyterlab/profesorado;
+#                the environment alone is the student's JupyterLab: Spanish, no teacher tools)
 #   make bench   benchmarks (not tests): autograde cost per submission, hidden-test time, widgets,
 #                memory of judging forged evidence
 #   make hub     the course's JupyterHub on 127.0.0.1 with throwaway accounts (as root; despliegue/)
-#   make comprobar  the author's check before committing (scripts/comprobar.py; Spanish, exit 1 on problems)
-#   make leccion NOMBRE=03_algo FUNCION=f   a new lesson with its graded exercise (scripts/leccion.py)
+#   make comprobar  the author's check before committing (scripts/autores/comprobar.py; Spanish, exit 1 on problems)
+#   make leccion NOMBRE=03_algo FUNCION=f   a new lesson with its graded exercise (scripts/autores/leccion.py)
 #   make informe the class report after grading (informe/informe.html and CSVs; scripts/informe/)
+#   make bench-exportar  nbgrader export and make informe for a synthetic class of 600, 1500, 3000
+#
+# CURSO_ENTORNO=/path/to/env uses an environment that already has the course's requirements (the hub
+# sets it in every server: its terminals run make grade with the hub's environment, without .venv).
 
 PYTHON ?= python3
 VENV   := .venv
-BIN    := $(CURDIR)/$(VENV)/bin
+ifdef CURSO_ENTORNO
+BIN     := $(CURSO_ENTORNO)/bin
+ENTORNO :=
+else
+BIN     := $(CURDIR)/$(VENV)/bin
+ENTORNO := $(VENV)/.installed
+endif
 export PATH := $(BIN):$(PATH)
 
 ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
@@ -23,20 +35,29 @@ ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
 PYTHON_HUB ?= /usr/bin/python3
 VENV_HUB   := .venv-hub
 
-.PHONY: grade test release lab bench clean venv hub comprobar leccion informe
+.PHONY: grade test release lab bench bench-exportar clean venv hub comprobar leccion informe
 
-$(VENV)/.installed: requirements.txt pyproject.toml $(wildcard ajustes_jupyterlab/*.toml ajustes_jupyterlab/*/*.json)
+# the Assignments tab's due dates (despliegue/plazos_assignments/), installed with the hub's requirements
+PLAZOS_ASSIGNMENTS := $(wildcard despliegue/plazos_assignments/*.toml despliegue/plazos_assignments/*/*.py \
+                                 despliegue/plazos_assignments/labextension/*.json despliegue/plazos_assignments/labextension/*/*.js)
+
+AJUSTES_LAB := $(shell find ajustes_jupyterlab -type f -not -path '*/build/*' -not -path '*.egg-info*' -not -name '*.pyc')
+
+$(VENV)/.installed: requirements.txt pyproject.toml $(AJUSTES_LAB)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@# the course's Spanish pack replaces the PyPI one (same module): never both in one environment
+	$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-language-pack-es-ES 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt despliegue/requirements-calificador.txt
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt despliegue/requirements-hub.txt despliegue/requirements-calificador.txt $(PLAZOS_ASSIGNMENTS)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-$(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt despliegue/hub/proxy/package-lock.json
+$(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt despliegue/hub/proxy/package-lock.json $(PLAZOS_ASSIGNMENTS) $(AJUSTES_LAB)
 	test -x $(VENV_HUB)/bin/python || $(PYTHON_HUB) -m venv $(VENV_HUB)
+	$(VENV_HUB)/bin/python -m pip uninstall --quiet --yes jupyterlab-language-pack-es-ES 2>/dev/null || true
 	$(VENV_HUB)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r despliegue/requirements-hub.txt
 	mkdir -p $(VENV_HUB)/proxy && cp despliegue/hub/proxy/package.json despliegue/hub/proxy/package-lock.json $(VENV_HUB)/proxy/
 	cd $(VENV_HUB)/proxy && npm ci --no-fund --no-audit --loglevel=error
@@ -44,27 +65,31 @@ $(VENV_HUB)/.installed: requirements.txt despliegue/requirements-hub.txt desplie
 
 venv: $(VENV)/.installed
 
-grade: $(VENV)/.installed
-	$(BIN)/python scripts/grade.py
+grade: $(ENTORNO)
+	$(BIN)/python scripts/calificacion/grade.py
 
-informe: $(VENV)/.installed
+informe: $(ENTORNO)
 	$(BIN)/python -m scripts.informe $(INFORME_ARGS)
 
-release: $(VENV)/.installed
+release: $(ENTORNO)
+	$(BIN)/python scripts/autores/publicar_comprobaciones.py
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
 # PYTHONSAFEPATH: a kernel started in a student's folder never runs the student's ipykernel_launcher.py
 # (nor imports their numpy.py first); the kernel's folder goes back at the end of sys.path, for the
-# lessons' explorables (despliegue/hub/jupyter/comun/arranque_kernel.py); PYTHONNOUSERSITE: nothing from ~/.local
-lab: $(VENV)/.installed
-	PYTHONSAFEPATH=1 PYTHONNOUSERSITE=1 PYTHONSTARTUP=$(CURDIR)/despliegue/hub/jupyter/comun/arranque_kernel.py $(BIN)/jupyter lab
+# lessons' explorables and visible tests (despliegue/hub/jupyter/comun/arranque_kernel.py);
+# PYTHONNOUSERSITE: nothing from ~/.local; JUPYTER_CONFIG_PATH: the teacher's tools (ajustes_jupyterlab/profesorado)
+lab: $(ENTORNO)
+	JUPYTER_CONFIG_PATH=$(CURDIR)/ajustes_jupyterlab/profesorado$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} \
+	PYTHONSAFEPATH=1 PYTHONNOUSERSITE=1 PYTHONSTARTUP=$(CURDIR)/despliegue/hub/jupyter/comun/arranque_kernel.py \
+	$(BIN)/jupyter lab
 
-comprobar: $(VENV)/.installed
-	$(BIN)/python scripts/comprobar.py $(COMPROBAR_ARGS)
+comprobar: $(ENTORNO)
+	$(BIN)/python scripts/autores/comprobar.py $(COMPROBAR_ARGS)
 
-leccion: $(VENV)/.installed
+leccion: $(ENTORNO)
 	@test -n "$(NOMBRE)" -a -n "$(FUNCION)" || { echo "Uso: make leccion NOMBRE=03_algo FUNCION=f [TITULO='Un título']"; exit 2; }
-	$(BIN)/python scripts/leccion.py "$(NOMBRE)" "$(FUNCION)" $(if $(TITULO),--titulo "$(TITULO)")
+	$(BIN)/python scripts/autores/leccion.py "$(NOMBRE)" "$(FUNCION)" $(if $(TITULO),--titulo "$(TITULO)")
 
 test: $(VENV)/.installed-dev
 	@$(MAKE) --no-print-directory $(VENV_HUB)/.installed || \
@@ -75,12 +100,16 @@ hub: $(VENV_HUB)/.installed
 	$(VENV_HUB)/bin/python despliegue/hub/prueba.py $(HUB_ARGS)
 
 bench: $(VENV)/.installed-dev
-	$(BIN)/python scripts/bench_hidden_tests.py
-	$(BIN)/python scripts/bench_autograde.py
-	$(BIN)/python scripts/bench_widgets.py
-	$(BIN)/python scripts/bench_lms.py
-	$(BIN)/python scripts/bench_evidencia.py
-	$(BIN)/python scripts/bench_salida.py
+	$(BIN)/python scripts/mediciones/bench_hidden_tests.py
+	$(BIN)/python scripts/mediciones/bench_autograde.py
+	$(BIN)/python scripts/mediciones/bench_widgets.py
+	$(BIN)/python scripts/mediciones/bench_lms.py
+	$(BIN)/python scripts/mediciones/bench_evidencia.py
+	$(BIN)/python scripts/mediciones/bench_salida.py
+	$(BIN)/python scripts/mediciones/bench_exportar.py
+
+bench-exportar: $(VENV)/.installed-dev
+	$(BIN)/python scripts/mediciones/bench_exportar.py
 
 clean:
-	rm -rf submitted autograded/*/ feedback veredictos informe grades.csv gradebook.db .nbgrader.log para_subir
+	rm -rf submitted autograded/*/ feedback veredictos revisiones informe grades.csv gradebook.db .nbgrader.log para_subir

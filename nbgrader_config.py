@@ -3,7 +3,7 @@
 Run nbgrader from this folder (the course root).  The gradebook is the
 embedded default, SQLite in ``gradebook.db`` next to this file, unless
 ``CURSO_DB_URL`` names another (PostgreSQL for a class graded in parallel;
-README, «El libro de notas»).
+docs/profesorado.md, «El libro de notas»).
 """
 import os
 import re
@@ -17,7 +17,7 @@ if RAIZ not in sys.path:
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader.preprocessors import (  # noqa: E402
     AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, GetGrades,
-    IgnorePattern, LimitOutput, SaveAutoGrades)
+    IgnorePattern, LimitOutput)
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
 from grader_tests.aislamiento import EjecucionAislada  # noqa: E402
@@ -27,13 +27,19 @@ from grader_tests.saneamiento import AvisarArchivosModificados, ReponerPruebasOc
 from grader_tests import formgrader_seguro, nbgrader_seguro  # noqa: E402
 from grader_tests.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
+from grader_tests import salida_limpia  # noqa: E402
+from grader_tests.salida_limpia import TextoAlternativo  # noqa: E402
+from grader_tests.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
+from grader_tests.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
 
 # Students' files are untrusted in every TA-side step (grader_tests/nbgrader_seguro.py,
-# grader_tests/archivos_alumno.py; README, «Seguridad»).
+# grader_tests/archivos_alumno.py; docs/seguridad.md, «Seguridad»).
 nbgrader_seguro.aplicar()
 # ... and formgrader prints nothing of theirs unescaped, runs no script but its own (CSP), needs no
 # network (MathJax from jupyter-server-mathjax) and links under the hub (grader_tests/formgrader_seguro.py).
 formgrader_seguro.aplicar()
+# No spurious warnings in what a TA sees (grader_tests/salida_limpia.py).
+salida_limpia.aplicar()
 from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
 
 c = get_config()  # noqa: F821
@@ -50,7 +56,7 @@ c.FormgradeExtension.debug = False
 c.ClearSolutions.code_stub = {"python": "# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "ESCRIBE TU RESPUESTA AQUÍ"
 
-# Student code runs sandboxed (grader_tests/aislamiento.py; README, «Seguridad»).
+# Student code runs sandboxed (grader_tests/aislamiento.py; docs/seguridad.md, «Seguridad»).
 c.KernelAislado.raiz = RAIZ
 c.KernelAislado.memoria_maxima = 4 * 1024 ** 3
 c.EjecucionAislada.presupuesto_total = 600
@@ -87,7 +93,8 @@ c.Autograde.autograde_preprocessors = [
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,
-    SaveAutoGrades,
+    GuardarNotasAutomaticas,
+    AplicarPlazos,
     AssignLatePenalties,
     CheckCellMetadata,
     GuardarVeredictos,
@@ -95,9 +102,16 @@ c.Autograde.autograde_preprocessors = [
 # ... and each cell's verdict, typed, in veredictos/<tarea>/<alumno>/<cuaderno>.json (outside the
 # sandbox; read by the class report, scripts/informe/).
 c.GuardarVeredictos.carpeta = os.path.join(RAIZ, "veredictos")
+# A resubmission never keeps the manual grades of the older one: nbgrader's SaveAutoGrades plus the hold
+# for the TA's review, recorded in revisiones/ (grader_tests/revision.py; docs/profesorado.md, «Entregas nuevas y notas
+# a mano»); feedback for a held submission is refused until the TA reviews it in formgrader.
+c.GuardarNotasAutomaticas.carpeta = os.path.join(RAIZ, "revisiones")
+c.ComprobarRevision.carpeta = os.path.join(RAIZ, "revisiones")
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
-c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, AvisosEnComentarios, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.preprocessors = [ComprobarRevision, AplicarPlazos, GetGrades, NotaAManoEnComentarios,
+                                    ClearHiddenTests, AvisosEnComentarios, TextoAlternativo,
+                                    CSSHTMLHeaderPreprocessor]
 # ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/),
 # for generate_feedback only (formgrader keeps its own templates).
 c.GenerateFeedback.exporter_class = ExportadorRetroalimentacion
@@ -105,8 +119,27 @@ c.ExportadorRetroalimentacion.template_name = "retroalimentacion"
 c.ExportadorRetroalimentacion.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
 
+# ---- Due dates and late work (docs/profesorado.md, «Plazos, retrasos y prórrogas»): the one place a TA edits them.
+# Dates are wall time in Madrid ("AAAA-MM-DD HH:MM"; a date alone means 23:59:59); nbgrader's gradebook
+# gets them as UTC (grader_tests/plazos.py), daylight saving included.  A student's extension is a new
+# date or a duration ("2 días", "36 h").  Example:
+#   c.PlazosDelCurso.fechas = {"01_atencion_multicabeza": "2026-03-20 23:59"}
+#   c.PlazosDelCurso.prorrogas = {"01_atencion_multicabeza": {"ana_lopez": "2026-03-23 23:59"}}
+c.PlazosDelCurso.zona = "Europe/Madrid"
+c.PlazosDelCurso.fechas = {}
+c.PlazosDelCurso.prorrogas = {}
+# Penalty: every started day late takes 10 % of the score, at most 50 % (nbgrader's late_submission_penalty).
+c.AssignLatePenalties.plugin_class = PenalizacionPorRetraso
+c.PenalizacionPorRetraso.por_dia = 0.10
+c.PenalizacionPorRetraso.maximo = 0.50
+c.PenalizacionPorRetraso.gracia_minutos = 0
+# Submission times are written in UTC: with a zone such as Europe/Madrid nbgrader writes «CEST», which it
+# reads back as UTC (two hours off every summer).  Formgrader shows due dates in Madrid time.
+c.Exchange.timezone = "UTC"
+c.NbGraderAPI.timezone = "Europe/Madrid"
+
 # LMS downloads (Moodle, Canvas) for `nbgrader zip_collect` and `make grade`: unpacking within
-# budgets and the LMS's file names (lms/; README, «Con Moodle» / «Con Canvas»).
+# budgets and the LMS's file names (lms/; docs/lms.md, «Con Moodle» / «Con Canvas»).
 c.ZipCollectApp.extractor_plugin = "lms.recogida.ExtraccionSegura"
 c.ZipCollectApp.collector_plugin = "lms.recogida.NombresDelLMS"
 
@@ -123,11 +156,13 @@ c.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2ht
 c.ExportApp.plugin_class = "lms.exportadores.NotasCsv"
 
 # The exchange steps on the TA's side (grader_tests/intercambio.py): collect authenticates each
-# inbound entry by its owner (README, «Seguridad»); on Kubernetes the hub's uid files say who each uid is.
+# inbound entry by its owner (docs/seguridad.md, «Seguridad»); on Kubernetes the hub's uid files say who each uid is.
 c.ExchangeFactory.collect = "grader_tests.intercambio.RecogerSeguro"
 c.Cuentas.carpeta = os.environ.get("CURSO_CUENTAS", "")
 c.ExchangeFactory.release_feedback = "grader_tests.intercambio.PublicarComentariosSeguro"
-# The gradebook's URL (README, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
+# inbound sticky (nobody renames or removes the entry of another) and setgid (entries belong to the graders)
+c.ExchangeFactory.release_assignment = "grader_tests.intercambio.PublicarTareaSegura"
+# The gradebook's URL (docs/profesorado.md, «El libro de notas»; keep this block last): CURSO_DB_URL wins over a
 # c.CourseDirectory.db_url set above; postgresql:// gets the driver the course installs (psycopg2:
 # SQLAlchemy 2.1 would look for psycopg 3).  Scripts read the result from here
 # (scripts/calificacion/libro_de_notas.py); nothing is imported, so no copy of the course can lose it.

@@ -701,7 +701,7 @@ def unir_flujos_seguidos(celda) -> None:
         celda.outputs = unidas
 
 
-MARCA_LIMITE = "curso_limite_de_la_caja"     # output metadata of the note (scripts/observaciones.py)
+MARCA_LIMITE = "curso_limite_de_la_caja"     # output metadata of the note (scripts/calificacion/observaciones.py)
 
 # what an error output says when a limit of the sandbox stopped the cell: (kind, marks in ename/evalue)
 _LIMITES = (

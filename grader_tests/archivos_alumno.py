@@ -22,23 +22,30 @@ nbgrader's permission changes) goes through this module (see
 * **Writes never go through a link**: a file is written to a fresh name in
   its folder (``O_CREAT | O_EXCL | O_NOFOLLOW``) and renamed over the target
   (``os.replace`` replaces a link, it never follows it).
-* **Nothing a browser would run**: a student's ``.html``, ``.svg``, ``.js``…
-  (``ACTIVOS``) never enters the TA's copies; formgrader serves the
-  autograded folder by URL from the TA's own origin.
+* **Only kinds of file no browser runs**: formgrader serves the autograded
+  folder by URL from the TA's own origin, so a student's file stays in the
+  TA's copies only when its kind is on an allow-list (``TIPOS_CONSERVADOS``:
+  notebooks, code, text, NumPy data, PNG/JPEG/GIF/WebP pictures;
+  ``c.PresupuestoEntrega.tipos_conservados``).  Anything else (``.html``,
+  ``.xht``, ``.svg``, ``.mml``, ``.rdf``, ``.pdf``, no extension…) is dropped and
+  reported; the assignment's own files are always kept.
 * **No Python of the student's on the TA's path**: in ``autograded/`` and
   ``feedback/`` a student's module files (``MODULOS``: ``.py``, ``.pyc``,
-  ``.so``…) that the assignment does not ship are removed, so no kernel or
-  tool started there (the TA opening the notebook, ``nbgrader validate``, the
-  sandboxed autograde) imports the student's ``numpy.py`` or
-  ``ipykernel_launcher.py`` instead of the real one.  ``submitted/`` keeps
-  the submission as it came.
+  ``.so``…) that the assignment does not ship are removed too, even when their
+  kind is on the allow-list (``.py``), so no kernel or tool started there (the
+  TA opening the notebook, ``nbgrader validate``, the sandboxed autograde)
+  imports the student's ``numpy.py`` or ``ipykernel_launcher.py`` instead of the
+  real one.  The assignment's own modules (the explorable, ``pruebas_visibles.py``,
+  ``pruebas_<función>.py``) are kept.  One rule: a student's file stays when
+  its kind is allowed and it is no Python module the assignment does not ship.
+  ``submitted/`` keeps the submission as it came.
 * **Names are data**: reports show them escaped (no control characters, no
   terminal or log injection) and shortened; an entry whose name holds a control
   or format character (newline, escape, bidi override) is not copied at all.
 
 Reports are plain Spanish lines; ``registrar``/``avisos_de`` keep them per
 folder in this process so the feedback can show them, and every one is also
-logged with ``MARCA`` so ``scripts/grade.py`` puts it in the TA's table.
+logged with ``MARCA`` so ``scripts/calificacion/grade.py`` puts it in the TA's table.
 """
 from __future__ import annotations
 
@@ -48,9 +55,10 @@ import os
 import secrets
 import shutil
 import stat
+import unicodedata
 from dataclasses import dataclass, field
 
-from traitlets import Integer
+from traitlets import Integer, List, Unicode
 from traitlets.config import LoggingConfigurable
 
 # log lines carrying a report about a student's files start with this
@@ -58,11 +66,19 @@ MARCA = "Archivos de la entrega"
 # nbgrader's own files in a submission (written by `nbgrader submit`)
 ARCHIVOS_NBGRADER = ("timestamp.txt", "submission_secret.txt")
 PROFUNDIDAD_MAXIMA = 16
-# files a browser would run if a TA opened them from formgrader (it serves the
-# autograded folder by URL): a student's are removed from the TA's copies
-ACTIVOS = (".html", ".htm", ".xhtml", ".shtml", ".svg", ".svgz", ".xml", ".xsl", ".js", ".mjs", ".swf", ".pdf")
-# files Python would import from a folder on sys.path (the kernel's working folder is):
-# a student's never enters autograded/ or feedback/ (the assignment's own are kept)
+# The kinds of student file kept in the TA's copies (formgrader serves the autograded folder by URL, from
+# the TA's own origin: an allow-list, never a list of what browsers run), each with the Content-Type
+# formgrader serves it as (grader_tests/formgrader_seguro.py): text as plain text, the pictures a notebook
+# shows as themselves (never SVG: it runs scripts), NumPy's data as a download.
+TIPOS_CONSERVADOS = {
+    ".ipynb": "text/plain", ".py": "text/plain", ".txt": "text/plain", ".md": "text/plain",
+    ".csv": "text/plain", ".tsv": "text/plain", ".json": "text/plain", ".log": "text/plain",
+    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".npy": "application/octet-stream", ".npz": "application/octet-stream",
+}
+# files Python would import from a folder on sys.path (the kernel's working folder is): a student's never
+# enters autograded/ or feedback/, whatever tipos_conservados says (the assignment's own are kept)
 MODULOS = (".py", ".pyw", ".pyc", ".pyo", ".pyd", ".so", ".pth")
 BLOQUE = 1 << 20
 # a copy looks at most this many times the submission's file budget (a flood costs a bounded walk)
@@ -86,13 +102,70 @@ class PresupuestoEntrega(LoggingConfigurable):
         2 * 1024 ** 2, help="Total size of the student files copied into feedback/, bytes.").tag(config=True)
     archivo_comentarios = Integer(
         512 * 1024, help="Largest student file copied into feedback/, bytes.").tag(config=True)
+    tipos_conservados = List(
+        Unicode(), default_value=sorted(TIPOS_CONSERVADOS),
+        help="Extensions of the student files kept in the TA's copies (lower case, with the dot); any other "
+             "kind is dropped with a reason.  formgrader serves a kind not in TIPOS_CONSERVADOS only as a "
+             "download.").tag(config=True)
+
+    def conserva(self, ruta: str) -> bool:
+        """Whether a student's file named ``ruta`` is of a kind kept in the TA's copies."""
+        _, extension = os.path.splitext(ruta.rsplit("/", 1)[-1])
+        return bool(extension) and extension.lower() in {t.lower() for t in self.tipos_conservados}
 
 
-def nombre_legible(ruta: str, limite: int = 100) -> str:
-    """``ruta`` safe to print in a log, a table or HTML-escaped text: no control characters."""
-    texto = "".join(c if c.isprintable() and not 0xD800 <= ord(c) <= 0xDFFF else f"\\x{ord(c) & 0xFF:02x}"
-                    for c in ruta)
-    return texto if len(texto) <= limite else texto[: limite - 1] + "…"
+# Non-ASCII characters a name shows as they are: letters of the Latin alphabet with their own shape
+# (ß, æ, ø, ł…) and Spanish typography.  Letters made of an ASCII letter and accents (á, ñ, ç, ü) are
+# kept too (see _se_ve_tal_cual); every other character of a name is shown as its escape.
+_LETRAS_PROPIAS = frozenset("ßæœøÆŒØðÐþÞłŁđĐ")
+_SIGNOS_ESPAÑOLES = frozenset("«»¿¡ºª·€…")
+
+
+def _escape(c: str) -> str:
+    """Python's escape of one character: ``\\x0b``, ``\\u200b``, ``\\U0001f600``."""
+    n = ord(c)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
+
+
+def _se_ve_tal_cual(c: str, confundibles: bool) -> bool:
+    if " " <= c <= "~":
+        return True
+    if not confundibles:
+        return c.isprintable()
+    if c in _LETRAS_PROPIAS or c in _SIGNOS_ESPAÑOLES:
+        return True
+    # a precomposed letter whose base is an ASCII letter (á = a + ´): its accent shows it is not ASCII
+    partes = unicodedata.normalize("NFD", c)
+    return (len(partes) > 1 and partes[0].isascii() and partes[0].isalpha()
+            and all(unicodedata.combining(x) for x in partes[1:]))
+
+
+def nombre_legible(ruta: object, limite: int | None = 100, *, confundibles: bool = True) -> str:
+    """A name (student id, file or entry name, path) safe to print and impossible to mistake for another.
+
+    The one helper for student-controlled names in the TA's outputs (logs, ``make grade``'s table,
+    feedback, LMS reports).  With ``confundibles`` (names, the default) a character is shown as it
+    is only when it is printable ASCII, a Latin letter with accents over an ASCII letter (``á``,
+    ``ñ``, ``ç``), one of ``ß æ œ ø ð þ ł đ`` or Spanish typography (``« » ¿ ¡ º ª · € …``); every
+    other one as its Python escape: control and format characters (``\\x0a``, ``\\u200b``,
+    ``\\u202e``), other spaces (``\\xa0``), dashes and letters that look like ASCII ones
+    (``xa\\u2010ana``, Cyrillic ``\\u0430``, full-width forms), combining marks written apart
+    (``Jose\\u0301``), emoji.  Without ``confundibles`` (whole lines of course text that already
+    hold names shown this way: ``scripts.calificacion.observaciones.legible``) only what is not printable is
+    escaped.  Escapes are printable ASCII, so showing a shown name again changes nothing.
+
+    ``limite``: at most that many characters, ``…`` included (an escape is never cut); None: no limit.
+    """
+    piezas = [c if _se_ve_tal_cual(c, confundibles) else _escape(c) for c in str(ruta)]
+    if limite is None or sum(map(len, piezas)) <= limite:
+        return "".join(piezas)
+    cabe, largo = [], 0
+    for pieza in piezas:
+        if largo + len(pieza) > limite - 1:
+            break
+        cabe.append(pieza)
+        largo += len(pieza)
+    return "".join(cabe) + "…"
 
 
 def tipo_de(modo: int, enlaces: int = 1) -> str | None:
@@ -138,10 +211,13 @@ class Recorrido:
     entradas: list[Entrada] = field(default_factory=list)
     prohibidas: list[tuple[Entrada, str]] = field(default_factory=list)
     profundas: list[Entrada] = field(default_factory=list)
+    # folders that could not be opened (their author took the permissions away, or swapped them
+    # for something else while the walk ran): never entered, always reported
+    ilegibles: list[tuple[Entrada, str]] = field(default_factory=list)
     truncado: bool = False       # stopped at ``limite`` entries: there is more
 
     def cuenta(self) -> int:
-        return len(self.entradas) + len(self.prohibidas) + len(self.profundas)
+        return len(self.entradas) + len(self.prohibidas) + len(self.profundas) + len(self.ilegibles)
 
 
 def _abrir_carpeta(nombre: str, dir_fd: int | None = None) -> int:
@@ -163,7 +239,8 @@ def recorrer(carpeta: str | int, ignorar: list[str] | None = None, limite: int |
     link is listed as a link, or the folder cannot be opened).
 
     Folders deeper than ``PROFUNDIDAD_MAXIMA`` are listed in ``profundas`` and
-    not entered.  ``ignorar``: nbgrader's ignore globs (matched on each name).
+    not entered; folders that cannot be opened, in ``ilegibles`` with the reason.
+    ``ignorar``: nbgrader's ignore globs (matched on each name).
     ``limite``: stop after that many entries (``truncado`` says so), so a
     folder flooded with files costs a bounded walk.
     """
@@ -211,8 +288,10 @@ def _recorrer_en(fd: int, relativa: str, nivel: int, ignorar: list[str] | None, 
         elif entrada.es_carpeta:
             try:
                 hija = _abrir_carpeta(hijo.name, fd)
-            except OSError:
-                continue              # swapped for a link (or removed) since it was listed
+            except OSError as exc:
+                # unreadable to this account, or swapped for a link (or removed) since it was listed
+                resultado.ilegibles.append((entrada, exc.strerror or str(exc)))
+                continue
             try:
                 resultado.entradas.append(entrada)
                 _recorrer_en(hija, ruta, nivel + 1, ignorar, resultado, limite)
@@ -301,12 +380,12 @@ def sanear(carpeta: str, presupuesto: PresupuestoEntrega, propios: set[str] = fr
                       f"{nombre_legible(entrada.ruta)}")
     restantes = []
     for entrada in recorrido.entradas:
-        if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
+        if not entrada.es_carpeta and entrada.ruta not in propios and es_modulo(entrada.ruta):
             _quitar(carpeta, entrada.ruta)
-            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {nombre_legible(entrada.ruta)}")
-        elif not entrada.es_carpeta and entrada.ruta not in propios and es_modulo(entrada.ruta):
+            avisos.append(_modulo_no_conservado(entrada.ruta))
+        elif not entrada.es_carpeta and entrada.ruta not in propios and not presupuesto.conserva(entrada.ruta):
             _quitar(carpeta, entrada.ruta)
-            avisos.append(f"se ignoró un módulo de Python que la tarea no trae: {nombre_legible(entrada.ruta)}")
+            avisos.append(_tipo_no_conservado(entrada.ruta))
         else:
             restantes.append(entrada)
     _, descartadas = elegir(restantes, presupuesto.archivos, presupuesto.bytes_totales, propios)
@@ -322,6 +401,16 @@ def es_modulo(ruta: str) -> bool:
     """Could Python import ``ruta`` (a relative path) as a module or extension (:data:`MODULOS`)?"""
     nombre = ruta.rsplit("/", 1)[-1].lower()
     return nombre.endswith(MODULOS) or ".so." in nombre
+
+
+def _modulo_no_conservado(ruta: str) -> str:
+    return f"se ignoró un módulo de Python que la tarea no trae: {nombre_legible(ruta)}"
+
+
+def _tipo_no_conservado(ruta: str) -> str:
+    return (f"se ignoró un archivo de un tipo que el curso no conserva: {nombre_legible(ruta)} (sólo cuadernos, "
+            "código, texto, datos de NumPy e imágenes PNG, JPEG, GIF o WebP: formgrader no sirve nada que un "
+            "navegador pueda ejecutar)")
 
 
 def _es_carpeta_real(ruta: str) -> bool:
@@ -519,15 +608,18 @@ def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, igno
     for entrada in recorrido.profundas:
         avisos.append(f"se ignoró una carpeta anidada a más de {PROFUNDIDAD_MAXIMA} niveles: "
                       f"{nombre_legible(entrada.ruta)}")
+    for entrada, motivo in recorrido.ilegibles:
+        avisos.append(f"no se pudo leer la carpeta {nombre_legible(entrada.ruta)} ({motivo}): no se copió nada "
+                      "de lo que tiene dentro")
     candidatas = []
     for entrada in recorrido.entradas:
         if excluir(entrada.ruta):
             continue
-        if not entrada.es_carpeta and entrada.ruta not in propios and entrada.ruta.lower().endswith(ACTIVOS):
-            avisos.append(f"se ignoró un archivo que un navegador ejecutaría: {nombre_legible(entrada.ruta)}")
-            continue
         if sin_modulos and not entrada.es_carpeta and entrada.ruta not in propios and es_modulo(entrada.ruta):
-            avisos.append(f"se ignoró un módulo de Python que la tarea no trae: {nombre_legible(entrada.ruta)}")
+            avisos.append(_modulo_no_conservado(entrada.ruta))
+            continue
+        if not entrada.es_carpeta and entrada.ruta not in propios and not presupuesto.conserva(entrada.ruta):
+            avisos.append(_tipo_no_conservado(entrada.ruta))
             continue
         if dueño is not None and not entrada.es_carpeta and entrada.st.st_uid != dueño:
             avisos.append(f"se ignoró un archivo de otra cuenta: {nombre_legible(entrada.ruta)}")

@@ -6,7 +6,8 @@ Conventions (``README.md``, «Autores»):
   ``casos.py`` (inputs per test cell; the only file the student's kernel may
   see), ``referencia.py`` (a function named like the folder),
   ``propiedades.py`` (``RESULTADO``, ``TOLERANCIA``, ``PROPIEDADES``: one
-  ``Propiedad`` per cell of ``casos.CELDAS``), ``errores.py`` (``ERRORES``:
+  ``Propiedad`` per cell of ``casos.CELDAS``; optionally ``TRABAJO``, the pieces
+  that show work done), ``errores.py`` (``ERRORES``:
   the known mistakes) and ``bateria/`` (student implementations, correct
   ``c*.py`` and wrong ``e*.py``, with ``# espera:`` / ``# error:`` headers);
 * a quiz is ``grader_tests/cuestionarios/<notebook>.py`` (``PREGUNTAS``,
@@ -35,7 +36,7 @@ from typing import Callable
 
 from . import casos as casos_mod
 from .diagnostico import CATEGORIAS, ErrorConocido
-from .propiedades import Parte, Propiedad
+from .propiedades import Parte, Pieza, Propiedad
 
 PAQUETE = Path(__file__).resolve().parent
 CARPETA_EJERCICIOS = PAQUETE / "ejercicios"
@@ -72,6 +73,8 @@ class Ejercicio:
         tolerancia: ``np.allclose`` keywords of its value checks.
         propiedades: ``{grade_id: Propiedad}``, in the order of ``casos.CELDAS``.
         errores: the catalogue of known mistakes, in order.
+        trabajo: the pieces of its computation that show work done
+            (``propiedades.TRABAJO``, optional; ``grader_tests.propiedades.Pieza``).
     """
 
     funcion: str
@@ -83,6 +86,7 @@ class Ejercicio:
     propiedades: dict[str, Propiedad]
     errores: tuple[ErrorConocido, ...]
     especificaciones: dict = field(default_factory=dict)
+    trabajo: tuple = ()
 
     def argumentos(self, caso: dict) -> tuple:
         return self.casos.argumentos(caso)
@@ -186,6 +190,10 @@ def ejercicio(funcion: str) -> Ejercicio:
             raise ErrorDeCurso(f"{ruta_prop}: PROPIEDADES[{nombre!r}] mira la parte {propiedad.parte!r}, "
                                "que RESULTADO no tiene")
     propiedades = {f"{funcion}_{p}": declaradas[p] for p in nombres_celdas}
+    trabajo = getattr(modulo_prop, "TRABAJO", ())
+    if not isinstance(trabajo, (tuple, list)) or not all(isinstance(p, Pieza) for p in trabajo):
+        raise ErrorDeCurso(f"{ruta_prop}: TRABAJO debe ser una tupla de pieza(descripcion, comprobar) "
+                           "(grader_tests.propiedades.pieza)")
 
     modulo_err = _importar(funcion, "errores")
     ruta_err = _rel(carpeta / "errores.py")
@@ -209,7 +217,7 @@ def ejercicio(funcion: str) -> Ejercicio:
         if error.implementaciones and not error.explicacion:
             raise ErrorDeCurso(f"{ruta_err}: {error.id} necesita su explicación en español")
     return Ejercicio(funcion, carpeta, casos, referencia, tuple(partes), dict(tolerancia), propiedades,
-                     tuple(errores), casos_mod.celdas_de(funcion))
+                     tuple(errores), casos_mod.celdas_de(funcion), tuple(trabajo))
 
 
 def ejercicios() -> dict[str, Ejercicio]:

@@ -28,7 +28,8 @@ not charge a second time a ``"valores"`` mistake already charged elsewhere
 
 Also here, for any exercise whose result is arrays: detectors of the form
 mistakes every such exercise shares (``devuelve_float32``,
-``devuelve_lista``, ``devuelve_subclase``, ``escribe_en_argumentos``); a
+``devuelve_lista``, ``devuelve_subclase``, ``escribe_en_argumentos``,
+``resultado_constante``); a
 catalogue lists them with its own advice and lesson section.
 """
 from __future__ import annotations
@@ -259,6 +260,29 @@ def devuelve_subclase(consejo: str) -> Callable:
                     f"np.ndarray; {consejo}")
         return None
     return detector
+
+
+def resultado_constante(llamada, parte):
+    """Detector: every returned array is constant (zeros, ones, uniform maps) where the reference is not.
+
+    A stub that computes nothing yet; its Spanish text says so, and points
+    are only earned for work done (``propiedades``, module docstring).
+    """
+    valores = partes(llamada, llamada.resultado)
+    referencias = partes(llamada, llamada.referencia())
+    arrays = [como_array(v) for v in valores]
+    if not arrays or any(a is None or a.size == 0 or a.dtype.kind not in "biuf" for a in arrays):
+        return None
+    if len(referencias) != len(arrays) or any(r is None for r in referencias):
+        return None
+    with np.errstate(all="ignore"):
+        constantes = all(np.all(np.isfinite(a)) and np.ptp(a.astype(np.float64)) == 0 for a in arrays)
+        variables = any(np.ptp(np.asarray(r, dtype=np.float64)) > 1e-3 for r in referencias)
+    if constantes and variables:
+        return ("todo lo que devuelves es constante (ceros, unos o mapas uniformes): tu función aún no "
+                "calcula nada de lo que pide el ejercicio. Sin trabajo hecho, sólo puede puntuar el "
+                "contrato (la forma y el tipo).")
+    return None
 
 
 def escribe_en_argumentos(llamada, parte):

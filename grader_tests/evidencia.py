@@ -9,7 +9,7 @@ numeric dtypes of at most 16 bytes, at most ``MAX_DIMENSIONES`` axes, at most
 its shape and dtype say.  So a 200-byte claim ("a NumPy scalar of dtype
 V1500000000", "an array of shape 10^9 × 10^9") is refused before a single
 byte is allocated for it, and the TA's process stays small
-(``scripts/bench_evidencia.py``).  A violation scores the cell 0 with a
+(``scripts/mediciones/bench_evidencia.py``).  A violation scores the cell 0 with a
 Spanish "evidencia inválida" (``nbgrader_juez``).
 """
 from __future__ import annotations

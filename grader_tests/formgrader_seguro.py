@@ -20,7 +20,8 @@ nbgrader 0.9.6                                  here
 ``FormgradeExtension.init_handlers``            ``_init_handlers``: nbgrader's handlers, each page
                                                 with a per-response CSP nonce and every script
                                                 tagged with it; the API's JSON as text; student files
-                                                served sandboxed; the course's scripts and
+                                                served only for the kinds of an allow-list, with its
+                                                types, sandboxed; the course's scripts and
                                                 MathJax (jupyter-server-mathjax) served locally;
                                                 ``/formgrader?path=`` only for the course root (it
                                                 runs that folder's nbgrader_config.py)
@@ -164,8 +165,28 @@ class DatosSeguros:
         return POLITICA_DATOS
 
 
+def tipo_servido(ruta: str) -> str | None:
+    """The Content-Type formgrader serves a submission's file as, or None: not served at all.
+
+    An allow-list (``archivos_alumno.TIPOS_CONSERVADOS``): text as ``text/plain``, PNG/JPEG/GIF/WebP
+    as themselves, NumPy's data as a download; never a type a browser would run (HTML, XHTML, SVG,
+    MathML, any XML), whatever the file holds or its name claims.
+    """
+    _, extension = os.path.splitext(os.path.basename(ruta))
+    tipo = aa.TIPOS_CONSERVADOS.get(extension.lower()) if extension else None
+    if tipo == "text/plain":
+        return "text/plain; charset=utf-8"
+    return tipo
+
+
 class ArchivosSeguros:
-    """Mixin for the files of a submission formgrader serves: never run in the TA's origin."""
+    """Mixin for the files of a submission formgrader serves: only kinds on the allow-list, never run.
+
+    Whatever the course's copies hold, a file whose kind is not on ``TIPOS_CONSERVADOS`` gets 403 (a TA
+    who keeps other kinds with ``c.PresupuestoEntrega.tipos_conservados`` opens them from the course
+    folder); the others are served with the allow-list's type (never the one guessed from the name),
+    downloads as attachments, with ``nosniff`` and a CSP sandbox.
+    """
 
     def set_default_headers(self):
         super().set_default_headers()
@@ -174,6 +195,20 @@ class ArchivosSeguros:
     @property
     def content_security_policy(self) -> str:
         return POLITICA_DATOS
+
+    def validate_absolute_path(self, root, absolute_path):
+        ruta = super().validate_absolute_path(root, absolute_path)
+        if ruta is not None and tipo_servido(ruta) is None:
+            raise web.HTTPError(403, "formgrader no sirve este tipo de archivo de una entrega")
+        return ruta
+
+    def get_content_type(self) -> str:
+        return tipo_servido(self.absolute_path) or "application/octet-stream"
+
+    def set_extra_headers(self, path):
+        super().set_extra_headers(path)
+        if self.get_content_type() == "application/octet-stream":
+            self.set_header("Content-Disposition", "attachment")
 
 
 class EstaticosDelCurso(web.StaticFileHandler):

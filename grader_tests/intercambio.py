@@ -23,7 +23,17 @@ buttons use them.
 * ``PublicarComentariosSeguro`` (release_feedback): one student's missing or
   garbled ``timestamp.txt`` / ``submission_secret.txt``, or a feedback file
   that is not a regular file, is that student's reason; the rest of the class
-  gets its feedback.
+  gets its feedback.  A submission held for the TA's review (``revision``:
+  a resubmission whose old manual grades were not reviewed yet) is not
+  published, and the step ends with an error that says who and why.
+* ``PublicarTareaSegura`` (release_assignment) and collect give ``inbound`` the
+  sticky bit (only an entry's author, or the TA, can rename or remove it) and
+  keep it setgid (entries belong to the TA's group, so the hub's submit,
+  ``despliegue/hub/jupyter/comun/entrega_honesta.py``, can make them private
+  to their author and the graders).
+
+Nothing here logs an entry's random code or a feedback file's hash (the hub's
+log is the service's output): entries are named ``<alumno>+<tarea>+<fecha>+…``.
 """
 from __future__ import annotations
 
@@ -38,6 +48,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from nbgrader.exchange.default.collect import ExchangeCollect
+from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
 from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
 from nbgrader.utils import notebook_hash, parse_utc
 from traitlets import Bool, Dict, Integer, Unicode
@@ -157,6 +168,69 @@ def leer_fecha(texto: str) -> datetime.datetime | None:
     return fecha if isinstance(fecha, datetime.datetime) else None
 
 
+PREFIJO_EN_CURSO = ".entregando-"     # entrega_honesta.py builds an entry here, then renames it into place
+
+
+def nombre_visible(nombre: str, limite: int = 160) -> str:
+    """An inbound name as logs and reports show it: the random code nbgrader adds is masked (``+…``).
+
+    The code never needs to be secret for the course (entries are private to their author and the
+    graders, inbound is sticky), but a log need not carry it either.
+    """
+    partes = nombre.split("+")
+    if len(partes) >= 4 and re.fullmatch(r"[A-Za-z0-9_=-]{1,64}", partes[-1]):
+        nombre = "+".join(partes[:-1]) + "+…"
+    return aa.nombre_legible(nombre, limite)
+
+
+def asegurar_inbound(fd: int) -> tuple[list[str], list[str]]:
+    """Give ``inbound`` (an open descriptor) the sticky and setgid bits when this account owns it.
+
+    Sticky: nobody but an entry's author (and the owner of inbound, the TA) can rename, replace or
+    remove it, so a classmate cannot hide an entry from collect or change its ctime (the date
+    collect falls back to).  Setgid: entries and their files belong to inbound's group (the
+    graders'), so the hub's submit can leave them readable by that group only.
+
+    Returns ``(hecho, avisos)``: Spanish lines of what was fixed and of what is still wrong (inbound
+    owned by another account, or listable by everyone).
+    """
+    hecho, avisos = [], []
+    st = os.fstat(fd)
+    falta = (stat.S_ISVTX | stat.S_ISGID) & ~st.st_mode
+    if falta and st.st_uid == os.geteuid():
+        os.fchmod(fd, stat.S_IMODE(st.st_mode) | stat.S_ISVTX | stat.S_ISGID)
+        hecho.append("inbound: se le pusieron los bits sticky y setgid (nadie renombra ni borra la entrega de "
+                     "otro; las entregas son del grupo del profesorado)")
+    elif falta & stat.S_ISVTX:
+        avisos.append("inbound no tiene el bit sticky y no es de esta cuenta: cualquiera que pueda escribir en "
+                      "él puede renombrar o borrar la entrega de otro (chmod +t inbound, como su dueño o root)")
+    if st.st_mode & stat.S_IROTH:
+        avisos.append("inbound se puede listar (modo o+r): cualquiera ve los nombres de las entregas; nbgrader lo "
+                      "crea 733 (chmod o-r inbound)")
+    return hecho, avisos
+
+
+class PublicarTareaSegura(ExchangeReleaseAssignment):
+    """``nbgrader release_assignment`` whose ``inbound`` is sticky and setgid (see :func:`asegurar_inbound`)."""
+
+    def init_dest(self):
+        super().init_dest()
+        try:
+            fd = aa._abrir_carpeta(self.inbound_path)
+        except OSError as exc:
+            self.log.warning("%s: no se puede abrir %s: %s", MARCA_INTERCAMBIO, self.inbound_path,
+                             exc.strerror or exc)
+            return
+        try:
+            hecho, avisos = asegurar_inbound(fd)
+        finally:
+            os.close(fd)
+        for linea in hecho:
+            self.log.info("%s: %s", MARCA_INTERCAMBIO, linea)
+        for linea in avisos:
+            self.log.warning("%s: %s", MARCA_INTERCAMBIO, linea)
+
+
 class RecogerSeguro(ExchangeCollect):
     """``nbgrader collect`` that authenticates each inbound entry and never follows what it holds."""
 
@@ -198,12 +272,24 @@ class RecogerSeguro(ExchangeCollect):
             self._fd_inbound = aa._abrir_carpeta(self.inbound_path)
         except OSError as exc:
             self.fail(f"No se puede abrir {self.inbound_path}: {exc.strerror or exc}")
+        self._generales: list[str] = []
+        hecho, avisos = asegurar_inbound(self._fd_inbound)
+        for linea in hecho:
+            self.log.info("%s: %s", MARCA_INTERCAMBIO, linea)
+        for linea in avisos:
+            self.log.warning("%s: %s", MARCA_INTERCAMBIO, linea)
+            self._generales.append(linea)
         solo = self.coursedir.student_id if self.coursedir.student_id not in ("", "*") else None
         por_alumno: dict[str, list[Entrada]] = {}
         with os.scandir(self._fd_inbound) as it:
-            nombres = sorted(e.name for e in it if f"+{tarea}+" in e.name)
+            nombres = sorted(e.name for e in it)
         for nombre in nombres:
-            entrada = self._examinar(nombre, tarea)
+            if f"+{tarea}+" in nombre:
+                entrada = self._examinar(nombre, tarea)
+            else:
+                entrada = self._ajena(nombre)
+                if entrada is None:
+                    continue          # another assignment's entry, or a submission being written
             if solo is not None and entrada.alumno != solo and entrada.dueño != solo:
                 continue
             if entrada.motivo:
@@ -215,14 +301,18 @@ class RecogerSeguro(ExchangeCollect):
         for alumno in sorted(por_alumno):
             elegida = self._elegir(por_alumno[alumno], fecha_limite)
             if elegida is not None:
+                # the other accepted entries, newest first: tried in turn if the chosen one is gone by the copy
+                otras = sorted((e for e in por_alumno[alumno] if e is not elegida and not e.motivo),
+                               key=lambda e: (e.fecha, e.nombre), reverse=True)
                 self.src_records.append({"username": alumno, "filename": elegida.nombre,
-                                         "timestamp": elegida.fecha, "entrada": elegida})
+                                         "timestamp": elegida.fecha, "entrada": elegida, "alternativas": otras})
 
     def _leer_libro(self) -> None:
         """The class list and the due date, in one visit to the gradebook."""
         from nbgrader.api import Gradebook, MissingEntry
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             self._lista = {s.id for s in gb.students} if self.solo_lista_de_clase else None
+            self._tareas = {a.name for a in gb.assignments}
             try:
                 self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
             except MissingEntry:
@@ -296,6 +386,30 @@ class RecogerSeguro(ExchangeCollect):
         entrada.fecha = fecha
         return entrada
 
+    def _ajena(self, nombre: str) -> Entrada | None:
+        """An inbound name without ``+<tarea>+``: None when it is another assignment's entry (or one
+        being written by the hub's submit); otherwise a refused entry, reported to its owner, so an
+        entry whose name no longer parses (renamed by its author) is never skipped in silence."""
+        if nombre.startswith(PREFIJO_EN_CURSO):
+            return None
+        partes = nombre.split("+")
+        if len(partes) in (3, 4) and partes[1] in self._tareas and partes[1] != self.coursedir.assignment_id:
+            return None
+        entrada = Entrada(nombre)
+        try:
+            st = os.stat(nombre, dir_fd=self._fd_inbound, follow_symlinks=False)
+        except OSError:
+            return None               # gone: it named no assignment, so nobody misses it
+        entrada.uid = st.st_uid
+        entrada.dueño = self._cuentas.nombre(st.st_uid)
+        if len(partes) in (3, 4) and partes[1] not in self._tareas:
+            entrada.motivo = (f"es de una tarea que no existe («{aa.nombre_legible(partes[1], 60)}»): el nombre no "
+                              "es <alumno>+<tarea>+<fecha>[+código] de ninguna tarea del curso")
+        else:
+            entrada.motivo = ("el nombre no es <alumno>+<tarea>+<fecha>[+código] de ninguna tarea del curso "
+                              "(¿la renombró su autor?): no se sabe de qué tarea es")
+        return entrada
+
     def _elegir(self, entradas: list[Entrada], fecha_limite) -> Entrada | None:
         """The entry to collect of one student (newest accepted), refusing what breaks the quota."""
         entradas.sort(key=lambda e: (e.fecha, e.nombre), reverse=True)
@@ -358,7 +472,7 @@ class RecogerSeguro(ExchangeCollect):
         self._rechazadas.append(entrada)
         if len(self._rechazadas) <= self.max_avisos:
             self.log.error("%s: entrada rechazada «%s»: %s; no se recoge", MARCA_INTERCAMBIO,
-                           aa.nombre_legible(entrada.nombre, 160), entrada.motivo)
+                           nombre_visible(entrada.nombre), entrada.motivo)
 
     # ------------------------------------------------------------------ copy
     def do_copy(self, src, dest, log=None, entrada: Entrada | None = None):
@@ -370,13 +484,17 @@ class RecogerSeguro(ExchangeCollect):
         try:
             fd = aa._abrir_carpeta(os.path.basename(src), self._fd_inbound)
         except OSError as exc:
-            self.log.error("%s de '%s' en '%s': no se recoge: %s", aa.MARCA, aa.nombre_legible(alumno), tarea,
-                           exc.strerror or exc)
+            motivo = f"desapareció o cambió antes de copiarse ({exc.strerror or exc})"
+            if entrada is not None:
+                entrada.motivo = motivo          # copy_files reports it as a refused entry
+            else:
+                self.log.error("%s de '%s' en '%s': no se recoge: %s", aa.MARCA, aa.nombre_legible(alumno), tarea,
+                               motivo)
             return False
         try:
             if uid is not None and os.fstat(fd).st_uid != uid:
-                self.log.error("%s: la entrada «%s» cambió de dueño durante la recogida: no se recoge",
-                               MARCA_INTERCAMBIO, aa.nombre_legible(os.path.basename(src)))
+                if entrada is not None:
+                    entrada.motivo = "cambió de dueño durante la recogida"
                 return False
             avisos = aa.copiar_entrega(fd, dest, presupuesto, ignorar=list(self.coursedir.ignore), dueño=uid)
         finally:
@@ -397,18 +515,22 @@ class RecogerSeguro(ExchangeCollect):
                           self.coursedir.course_id)
         recogidas, notas = [], []
         for registro in self.src_records:
-            entrada: Entrada = registro["entrada"]
             alumno = registro["username"]
-            try:
-                if self._copiar_una(alumno, entrada):
-                    recogidas.append(alumno)
+            for entrada in [registro["entrada"], *registro.get("alternativas", [])]:
+                try:
+                    if self._copiar_una(alumno, entrada):
+                        recogidas.append(alumno)
+                except Exception as exc:  # noqa: BLE001 - one student's broken entry stops nobody else
+                    entrada.motivo = f"no se pudo recoger: la copia falló ({exc})"
+                if entrada.motivo:
+                    # gone, renamed or unreadable since it was judged: said, and the next accepted one tried
+                    self._rechazar(entrada)
+                    continue
                 if entrada.nota:
                     notas.append(entrada)
-                    self.log.warning("%s: entrada «%s»: %s", MARCA_INTERCAMBIO,
-                                     aa.nombre_legible(entrada.nombre, 160), entrada.nota)
-            except Exception as exc:  # noqa: BLE001 - one student's broken entry stops nobody else
-                self.log.error("%s de '%s' en '%s': no se pudo recoger (%s)", aa.MARCA,
-                               aa.nombre_legible(alumno), tarea, exc)
+                    self.log.warning("%s: entrada «%s»: %s", MARCA_INTERCAMBIO, nombre_visible(entrada.nombre),
+                                     entrada.nota)
+                break
         for (dueño, uid), n in self._resumen_de_sobrantes().items():
             self.log.error("%s: y %d entrada%s rechazada%s más de %s (no se detallan)", MARCA_INTERCAMBIO, n,
                            "s" if n != 1 else "", "s" if n != 1 else "", self._quien(dueño, uid))
@@ -473,7 +595,7 @@ class RecogerSeguro(ExchangeCollect):
         lineas = []
         for e in self._rechazadas[: self.max_avisos]:
             implicados = [a for a in dict.fromkeys([e.dueño, e.alumno]) if a]
-            lineas.append({"alumnos": implicados, "texto": f"entrada «{aa.nombre_legible(e.nombre, 160)}» "
+            lineas.append({"alumnos": implicados, "texto": f"entrada «{nombre_visible(e.nombre)}» "
                                                            f"rechazada en la recogida: {e.motivo}"})
         for (dueño, uid), n in self._resumen_de_sobrantes().items():
             lineas.append({"alumnos": [dueño] if dueño else [],
@@ -481,6 +603,8 @@ class RecogerSeguro(ExchangeCollect):
                                     "(no se detallan)"})
         for e in notas:
             lineas.append({"alumnos": [e.alumno], "texto": f"recogida: {e.nota}"})
+        for texto in self._generales:
+            lineas.append({"alumnos": [], "texto": f"intercambio: {texto}"})
         informe = {"tarea": tarea, "fecha": self._ahora.strftime(FORMATO_FECHA), "recogidas": recogidas,
                    "lineas": lineas}
         try:
@@ -531,12 +655,17 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
                                        self.coursedir.assignment_id, escape=True),
             "(?P<notebook_id>.*).html"])
         fallos = 0
+        retenidos = self._retenidos()
         for html in sorted(glob.glob(os.path.join(self.src_path, "*.html"))):
             m = re.match(patron, html)
             if m is None:
                 continue
             alumno, cuaderno = m.group("student_id"), m.group("notebook_id")
             if alumno in excluidos:
+                continue
+            if alumno in retenidos:
+                self.log.error("%s de '%s' en '%s': no se publican los comentarios: %s", aa.MARCA,
+                               aa.nombre_legible(alumno), self.coursedir.assignment_id, retenidos[alumno])
                 continue
             carpeta = os.path.dirname(html)
             try:
@@ -548,6 +677,21 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
                                aa.nombre_legible(cuaderno), exc)
         if fallos:
             self.log.warning("Comentarios sin publicar: %d (ver los motivos arriba); el resto se publicó.", fallos)
+        if retenidos:
+            self.fail(f"Comentarios sin publicar, pendientes de revisión en formgrader: {', '.join(sorted(retenidos))} "
+                      "(entregas nuevas con notas a mano de la anterior; el resto se publicó).")
+
+    def _retenidos(self) -> dict[str, str]:
+        """Students of this assignment whose submission is held for review (``revision``) → the reason."""
+        from nbgrader.api import Gradebook
+        from . import revision
+        carpeta = os.path.join(self.coursedir.root, revision.CARPETA)
+        if not os.path.isdir(os.path.join(carpeta, self.coursedir.assignment_id)):
+            return {}
+        with Gradebook(self.coursedir.db_url) as gb:
+            return {alumno: "; ".join(lineas) for alumno, tarea in revision.con_pendientes(
+                        gb, carpeta, self.coursedir.assignment_id)
+                    for lineas in [revision.pendientes(gb, carpeta, tarea, alumno)]}
 
     def _publicar(self, carpeta: str, html: str, alumno: str, cuaderno: str) -> None:
         marca_tiempo = aa.leer_pequeño(os.path.join(carpeta, "timestamp.txt"), 256)
@@ -561,7 +705,9 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
             raise ValueError(f"el archivo de comentarios {motivo}")
         suma = notebook_hash(secret=secreto, notebook_id=cuaderno)
         destino = os.path.join(self.dest_path, f"{suma}.html")
-        self.log.info("Releasing feedback for student '%s' on assignment '%s/%s/%s' (%s)", alumno,
-                      self.coursedir.course_id, self.coursedir.assignment_id, cuaderno, marca_tiempo.strip())
+        self.log.info("Releasing feedback for student '%s' on assignment '%s/%s/%s' (%s)", aa.nombre_legible(alumno),
+                      self.coursedir.course_id, self.coursedir.assignment_id, aa.nombre_legible(cuaderno),
+                      aa.nombre_legible(marca_tiempo.strip(), 64))
         aa.copiar_archivo(html, destino, 64 * 1024 ** 2)
-        self.log.info("Feedback released to: %s", destino)
+        # the file's name is the key to it (anyone who knows it reads the feedback): never logged
+        self.log.info("Feedback released to: %s", os.path.join(self.dest_path, "<código>.html"))

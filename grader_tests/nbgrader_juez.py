@@ -32,7 +32,11 @@ MOTIVOS_ERROR = {
     "DeadKernelError": "el proceso de Python del cuaderno murió (¿os._exit, falta de memoria?)",
     "NameError": "falta algo que la celda necesita",
     "AssertionError": "falló una de las pruebas visibles de la celda",
+    "PruebaVisibleFallida": "falló la prueba visible de la celda",
 }
+# how a failed visible test is named in the kernel's error: a plain assert, or the lessons' checker
+# modules (pruebas_visibles.PruebaVisibleFallida, an AssertionError whose traceback is its Spanish text)
+PRUEBA_VISIBLE = ("AssertionError", "PruebaVisibleFallida")
 
 
 def _texto_error(salida: NotebookNode) -> str:
@@ -88,10 +92,11 @@ def veredicto_de_celda(celda: NotebookNode, notebook: str | None) -> Veredicto |
     veredicto = juez.juzgar(evidencias[0]["data"][MIME_EVIDENCIA], maximo, notebook, grade_id=grade_id)
     if errores:
         error = errores[-1]
-        if error.get("ename") == "AssertionError":
+        if error.get("ename") in PRUEBA_VISIBLE:
             veredicto.prueba_visible_fallida = True
-            veredicto.lineas.append("Además falló una prueba visible de esta celda (no resta más puntos): "
-                                    + str(error.get("evalue", "")).strip())
+            if spec.es_funcion:     # a quiz cell's visible check says what its verdict already says
+                veredicto.lineas.append("Además falló una prueba visible de esta celda (no resta más puntos): "
+                                        + str(error.get("evalue", "")).strip())
         else:
             veredicto.lineas.append("Después de la corrección la celda terminó con un error: "
                                     + _texto_error(error) + ".")

@@ -27,6 +27,11 @@ nbgrader 0.9.6                         here
 ``CourseDirectory.get_existing_        ``_get_existing_timestamp``: a missing, special
 timestamp``                            or garbled ``timestamp.txt`` is a reason, not
                                        an abort
+``Autograde.init_assignment``          ``_autograde_init_assignment``: a submission with
+                                       no notebook of the assignment (only another
+                                       assignment's, say) gets its cells at 0 points,
+                                       not «needs manual grade» forever (then nbgrader
+                                       reports the failure as before)
 ====================================  ==========================================
 
 Each replacement keeps nbgrader's behaviour for honest folders.  The
@@ -41,6 +46,7 @@ import fnmatch
 import json
 import os
 
+from nbgrader.converters import Autograde
 from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -232,6 +238,34 @@ def _init_destination(self, assignment_id: str, student_id: str) -> bool:
     return _originales["BaseConverter.init_destination"](self, assignment_id, student_id)
 
 
+def _autograde_init_assignment(self, assignment_id: str, student_id: str) -> None:
+    """nbgrader's, and when it finds no notebook of the assignment, the submission's cells at 0 points.
+
+    nbgrader creates the submission (every cell «needs manual grade», no
+    score) before it looks for the notebooks; when none is the assignment's,
+    it stops there, and the student is exported as 0 «needing manual grading»
+    forever.  Here those cells get nbgrader's own treatment of a missing
+    notebook (``auto_score = 0``, no manual grade needed) before the error goes on.
+    """
+    try:
+        _originales["Autograde.init_assignment"](self, assignment_id, student_id)
+    except NbGraderException:
+        from nbgrader.api import Gradebook, MissingEntry
+        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+            try:
+                entrega = gb.find_submission(assignment_id, student_id)
+            except MissingEntry:
+                raise
+            for cuaderno in entrega.notebooks:
+                if all(g.auto_score is None and g.manual_score is None for g in cuaderno.grades):
+                    for g in cuaderno.grades:
+                        g.auto_score, g.needs_manual_grade = 0.0, False
+            gb.db.commit()
+        self.log.warning("Ningún cuaderno de la entrega de '%s' en '%s' es de la tarea: sus celdas quedan con 0 "
+                         "puntos", aa.nombre_legible(student_id), aa.nombre_legible(assignment_id))
+        raise
+
+
 def aplicar() -> None:
     """Install the replacements (idempotent).  Called from ``nbgrader_config.py``."""
     if _originales:
@@ -246,7 +280,8 @@ def aplicar() -> None:
                                  (BaseConverter, "init_assignment", _init_assignment),
                                  (BaseConverter, "set_permissions", _set_permissions),
                                  (BaseConverter, "write_single_notebook", _write_single_notebook),
-                                 (CourseDirectory, "get_existing_timestamp", _get_existing_timestamp)):
+                                 (CourseDirectory, "get_existing_timestamp", _get_existing_timestamp),
+                                 (Autograde, "init_assignment", _autograde_init_assignment)):
         _originales[f"{clase.__name__}.{nombre}"] = getattr(clase, nombre)
         setattr(clase, nombre, nuevo)
 

@@ -46,7 +46,22 @@ the same for every such cell and does not depend on recognising the mistake:
   gets those right passes with a note («aquí no resta»), naming the mistake
   when it is a known one.
 
-The visible tests of the lessons apply the same rule with their visible
+Points only for work done (issue 19.7).  Robustness, generality and
+no-modification points pay a function that computes something right; a
+constant or zero stub earns at most the contract.  A call *does work*
+(``trabajo_hecho``) when some array it returns equals a part of the
+reference (in any axis order, anywhere in the tuple, as long as that part of
+the reference is not constant), or when it gets right one of the pieces its
+exercise declares (``TRABAJO`` in its ``propiedades.py``: one head's map, a
+whole coordinate of PE…).  So:
+
+* a robustness or generality cell whose controls fail and where no control
+  call does work scores 0 in every case («sin trabajo correcto»), with the
+  known mistakes recognised;
+* a no-modification case passes only if the arguments are untouched *and*
+  the call does work.
+
+The visible tests of the lessons apply the same rules with their visible
 case (README, «Validate dice lo mismo que la nota»).  The controls never add
 or remove points by themselves.
 
@@ -57,6 +72,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
+
+import itertools
 
 import numpy as np
 
@@ -295,6 +312,9 @@ def _comprobar_no_modifica(llamada: Llamada) -> list[str]:
     if tocados:
         lista = ", ".join(f"`{n}`" for n in tocados)
         return [f"tu función escribe en {lista}: tras la llamada, el array que se le pasó ha cambiado"]
+    if not trabajo_hecho(llamada):
+        return [f"con estas entradas tu función no calcula bien nada ({_nada_de(llamada.ejercicio)}): no "
+                "escribir en los argumentos sólo puntúa cuando la función hace su trabajo"]
     return []
 
 
@@ -308,6 +328,126 @@ def nombres_modificados(llamada: Llamada) -> list[str]:
         except (ValueError, IndexError):
             tocados.append(f"el argumento {str(posicion)[:20]}")
     return sorted(set(tocados), key=str)
+
+
+# ------------------------------------------------------------ work done
+
+# A line (or a whole part) of the reference whose values vary less than this shows nothing
+# computed: a constant, a row of zeros and ones, a uniform map.
+VARIACION_MINIMA = 1e-3
+
+
+@dataclass(frozen=True)
+class Pieza:
+    """A piece of an exercise's computation that, right by itself, shows work done.
+
+    Attributes:
+        descripcion: Spanish, as it reads after «ni» in a message
+            (``"un mapa de atención de una cabeza"``).
+        comprobar: ``(Llamada) -> bool``: the call gets this piece right.  It
+            may assume the call returned (no exception); an exception inside
+            counts as False.
+    """
+
+    descripcion: str
+    comprobar: Callable
+
+
+def pieza(descripcion: str, comprobar: Callable) -> Pieza:
+    """An entry of an exercise's ``TRABAJO`` (see the module docstring)."""
+    return Pieza(descripcion, comprobar)
+
+
+def arrays_devueltos(llamada: Llamada) -> list[np.ndarray]:
+    """The arrays of numbers the call returned, in order (a list of rows counts as one array).
+
+    A one-part exercise: ``[resultado]``; several parts: each element of the
+    returned tuple (or list) that is an array.  Nothing for an exception.
+    """
+    if llamada.excepcion is not None:
+        return []
+    r = llamada.resultado
+    candidatos = list(r) if len(llamada.ejercicio.partes) > 1 and isinstance(r, (tuple, list)) else [r]
+    arrays = [diagnostico.como_array(x) for x in candidatos]
+    return [a.astype(np.float64) if a.dtype.kind != "f" else a for a in arrays if a is not None]
+
+
+def en_cualquier_orden(array: np.ndarray, forma: tuple) -> list[np.ndarray]:
+    """``array`` transposed in every axis order that gives ``forma`` (empty: none does)."""
+    if array.ndim != len(forma):
+        return []
+    return [np.transpose(array, orden) for orden in itertools.permutations(range(array.ndim))
+            if tuple(array.shape[k] for k in orden) == tuple(forma)]
+
+
+def alguna_linea_igual(lineas: np.ndarray, referencias: np.ndarray, tol: dict) -> bool:
+    """Some row of ``lineas`` (n, L) equals some row of ``referencias`` (m, L) that varies.
+
+    Rows of the reference that vary less than ``VARIACION_MINIMA`` are left
+    out (a constant line shows nothing computed).  ``tol``: ``np.allclose`` keywords.
+    """
+    lineas, referencias = np.asarray(lineas, dtype=np.float64), np.asarray(referencias, dtype=np.float64)
+    if lineas.ndim != 2 or referencias.ndim != 2 or lineas.shape[1] != referencias.shape[1]:
+        return False
+    referencias = referencias[np.ptp(referencias, axis=1) > VARIACION_MINIMA]
+    if not len(lineas) or not len(referencias):
+        return False
+    with np.errstate(all="ignore"):
+        cerca = np.abs(lineas[:, None, :] - referencias[None, :, :]) <= (
+            tol["atol"] + tol["rtol"] * np.abs(referencias[None, :, :]))
+    return bool(np.any(np.all(cerca, axis=-1)))
+
+
+def algun_array_correcto(llamada: Llamada) -> bool:
+    """Some returned array equals a part of the reference that is not constant.
+
+    In any axis order and at any place of the returned tuple: a transposed
+    table or ``(A, salida)`` still computed their values (the contract
+    charges the form).
+    """
+    referencia = llamada.referencia()
+    esperados = [referencia] if len(llamada.ejercicio.partes) == 1 else list(referencia)
+    esperados = [np.asarray(e, dtype=np.float64) for e in esperados]
+    esperados = [e for e in esperados if e.size and np.ptp(e) > VARIACION_MINIMA]
+    for array in arrays_devueltos(llamada):
+        for esperado in esperados:
+            for candidato in en_cualquier_orden(array, esperado.shape):
+                with np.errstate(all="ignore"):
+                    if np.allclose(candidato, esperado, **llamada.ejercicio.tolerancia):
+                        return True
+    return False
+
+
+def trabajo_hecho(llamada: Llamada) -> bool:
+    """The call computes something right: a whole array, or a piece its exercise declares (``TRABAJO``).
+
+    Never raises: a malformed result does no work.
+    """
+    if llamada.excepcion is not None or llamada.resultado is None:
+        return False
+    comprobaciones = [algun_array_correcto] + [p.comprobar for p in getattr(llamada.ejercicio, "trabajo", ())]
+    for comprobar in comprobaciones:
+        try:
+            with np.errstate(all="ignore"):
+                if comprobar(llamada):
+                    return True
+        except Exception:  # a malformed result proves nothing
+            continue
+    return False
+
+
+def _nada_de(ejercicio) -> str:
+    """«ningún array de lo que devuelve ni un mapa de atención de una cabeza…» for ``ejercicio``."""
+    piezas = [p.descripcion for p in getattr(ejercicio, "trabajo", ())]
+    return "ningún array de lo que devuelve coincide con la referencia" + "".join(
+        f", ni {p}" for p in piezas[:-1]) + (f" ni {piezas[-1]}" if piezas else "")
+
+
+def texto_sin_trabajo(ejercicio) -> str:
+    """The Spanish reason why a robustness or generality cell of ``ejercicio`` pays nothing."""
+    return ("tu función no calcula bien nada de lo que comprueban las celdas de valores: con sus mismas "
+            f"entradas (los casos de control), {_nada_de(ejercicio)}. Sin trabajo correcto, esta celda "
+            "no puntúa")
 
 
 @dataclass(frozen=True)
@@ -324,7 +464,8 @@ class Propiedad:
             (None: all of them), also used by the diagnosis.
         no_repite: robustness/generality cell: when the control cases (the
             value cells' main cases) already fail, only exceptions, nan/inf
-            and shapes are judged here (control rule, module docstring).
+            and shapes are judged here (control rule, module docstring), and
+            nothing is earned if no control call does work.
         solo_al_calificar: what the cell checks beyond its visible test is
             only checked at grading time (the lesson says so): Validate need
             not fail for a mistake that only this cell charges.
@@ -352,7 +493,8 @@ def valores(descripcion: str, puntos: float, parte: str | None = None, no_repite
 
 
 def no_modifica(descripcion: str = "no escribir en los argumentos", puntos: float = 1) -> Propiedad:
-    """The arrays passed in are unchanged after the call (checked in the kernel, byte by byte)."""
+    """The arrays passed in are unchanged after the call (checked in the kernel, byte by byte), and the
+    call does work (``trabajo_hecho``): an empty or constant stub writes nothing and earns nothing."""
     return Propiedad(puntos, _comprobar_no_modifica, descripcion, tipo="argumentos")
 
 
@@ -584,7 +726,8 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
         maximo: the cell's points.
 
     Returns a ``Veredicto`` with one ``ResultadoCaso`` per scored case.
-    Robustness and generality cells apply the control rule (module docstring).
+    Robustness and generality cells apply the control rule and the work-done
+    rule (module docstring).
     Never raises on a malformed result.
     """
     n_controles = espec.n_controles if len(llamadas) == len(espec.casos) else 0
@@ -595,7 +738,9 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     lo_propio = propiedad.no_repite and bool(controles) and _fallan_los_controles(controles)
     cambiante = lo_propio and any(_clave_del_caso(ll) in _ACERTADOS and not _acierta_del_todo(ll)
                                   for ll in controles)
-    ordenes = _formas_en_controles(controles) if lo_propio and not cambiante else None
+    # points only for work done: nothing right on the controls, nothing earned here
+    sin_trabajo = lo_propio and not cambiante and not any(trabajo_hecho(ll) for ll in controles)
+    ordenes = _formas_en_controles(controles) if lo_propio and not cambiante and not sin_trabajo else None
     lo_propio = lo_propio and ordenes is not None  # nothing usable on ordinary inputs: full values
     resultados: list[ResultadoCaso] = []
     for numero, llamada in enumerate(puntuadas, start=1):
@@ -607,6 +752,10 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
         r = ResultadoCaso(numero, llamada.describir_caso(), aprobado=not problemas,
                           problemas=list(problemas), excepcion=str(excepcion)[:80] if excepcion else None)
         resultados.append(r)
+        if sin_trabajo:
+            r.aprobado, r.problemas = False, [texto_sin_trabajo(llamada.ejercicio)]
+            r.diagnosticos = _reconocer(propiedad, llamada)
+            continue
         if not problemas:
             continue
         reconocidos = _reconocer(propiedad, llamada)

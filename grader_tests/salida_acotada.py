@@ -24,7 +24,7 @@ characters.  Here output is cut *as it arrives*, in two places:
   characters; other outputs past it are dropped whole.  The cell then ends
   with one Spanish note (a ``display_data`` marked ``MARCA`` in its metadata)
   saying how much was dropped: the student reads it in the feedback, the TA
-  table names the cell (``scripts/observaciones.py``).
+  table names the cell (``scripts/calificacion/observaciones.py``).
 
 The budgets count characters received, not characters kept (clearing the
 output does not give budget back).  An honest lesson stays far below them:
@@ -44,7 +44,7 @@ from traitlets.config import LoggingConfigurable
 from .cliente import MIME_EVIDENCIA
 
 MiB = 1024 ** 2
-MARCA = "curso_salida_recortada"     # output metadata of the note (scripts/observaciones.py)
+MARCA = "curso_salida_recortada"     # output metadata of the note (scripts/calificacion/observaciones.py)
 
 # messages that carry no student data (the cell's bookkeeping): never counted, never cut
 _CONTROL = frozenset({"status", "execute_input", "clear_output"})

@@ -1,7 +1,7 @@
 """Collecting submissions from the course's LMS (Moodle, Canvas) and returning grades and feedback.
 
-nbgrader extensions and helpers; see ``lms/README.md`` and the README's
-«Profesorado» section for the TA's side.  Folders, relative to the course root:
+nbgrader extensions and helpers; see ``lms/README.md`` and ``docs/lms.md``
+(the TA's guide).  Folders, relative to the course root:
 
 * ``downloaded/<tarea>/archive/`` — what the TA downloads from the LMS for one
   assignment (nbgrader ``zip_collect``'s own layout);

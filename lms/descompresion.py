@@ -3,8 +3,9 @@
 Everything an archive holds is hostile input: entry names, declared sizes,
 file types, nesting.  :func:`descomprimir` therefore
 
-* checks every entry before writing anything: entry count (read from the
-  end-of-central-directory record, before the directory itself is parsed),
+* checks every entry before writing anything: entry count (the end record's,
+  and the central directory's own records walked one at a time with bounded
+  memory, before :mod:`zipfile` parses the directory: :func:`revisar_directorio`),
   declared sizes, expansion ratio, names (absolute paths, ``..``, drive
   letters, control characters, over-long components, duplicates, a file and a
   folder with the same path), types (symbolic links, devices, FIFOs) and
@@ -40,11 +41,14 @@ import os
 import re
 import shutil
 import stat
+import struct
 import time
 import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from grader_tests.archivos_alumno import nombre_legible
 
 MiB = 1024 ** 2
 GiB = 1024 ** 3
@@ -55,14 +59,15 @@ OTROS_COMPRIMIDOS = (".rar", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst"
 # operating-system litter inside zips made on macOS / Windows
 BASURA = re.compile(r"(^|/)(__MACOSX/|\._[^/]*$|\.DS_Store$|Thumbs\.db$|desktop\.ini$)")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-# also invisible or direction-changing characters, which could disguise a name in a report
-INVISIBLES = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 
 
 def legible(nombre: str, largo: int = 120) -> str:
-    """``nombre`` safe to print in a terminal report: control and invisible characters shown as ``?``, capped."""
-    texto = INVISIBLES.sub("?", str(nombre))
-    return texto if len(texto) <= largo else texto[: largo - 1] + "…"
+    """``nombre`` safe to print in a report, every invisible or confusable character visible.
+
+    The course's one helper for names (``grader_tests.archivos_alumno.nombre_legible``), with a
+    longer default cap for paths inside downloads.
+    """
+    return nombre_legible(nombre, largo)
 
 
 def tamano(n: float) -> str:
@@ -217,14 +222,102 @@ def _tipo(info: zipfile.ZipInfo) -> str:
     return "carpeta" if info.filename.endswith(("/", "\\")) else "archivo"
 
 
-def _entradas_declaradas(ruta: Path) -> int | None:
-    """Entry count from the end-of-central-directory record, before zipfile parses the directory."""
+# one record of the central directory: fixed part (APPNOTE 4.3.12), then name, extra field and comment
+_CENTRAL = struct.Struct("<4s6H3L5H2L")
+_FIRMA_CENTRAL = b"PK\x01\x02"
+# bytes a central directory may take per entry allowed (names, extra fields, comments): an honest one
+# with 200-byte paths takes ~300
+BYTES_POR_ENTRADA = 1024
+
+
+def _registros(f, tamano_dir: int):
+    """Yield once per central-directory record of ``f`` (positioned at the directory's start).
+
+    Reads at most ``TROZO`` bytes at a time (or one record's variable part, at most 3 × 64 KiB) and
+    never more than ``tamano_dir`` bytes; the buffer is compacted only when it runs dry, so the walk
+    is linear in the directory's size.
+
+    Raises:
+        ArchivoRechazado: a record without its signature or cut short by the end of the directory.
+    """
+    bufer, pos, leidos = b"", 0, 0
+
+    def hay(n: int) -> bool:
+        nonlocal bufer, pos, leidos
+        if len(bufer) - pos >= n:
+            return True
+        bufer, pos = bufer[pos:], 0
+        while len(bufer) < n and leidos < tamano_dir:
+            trozo = f.read(min(max(TROZO, n - len(bufer)), tamano_dir - leidos))
+            if not trozo:
+                break
+            leidos += len(trozo)
+            bufer += trozo
+        return len(bufer) >= n
+
+    while hay(1):
+        if not hay(_CENTRAL.size):
+            raise ArchivoRechazado("no es un zip válido o está dañado (registro del directorio incompleto)")
+        campos = _CENTRAL.unpack_from(bufer, pos)
+        if campos[0] != _FIRMA_CENTRAL:
+            raise ArchivoRechazado("no es un zip válido o está dañado (registro del directorio sin firma)")
+        saltar = _CENTRAL.size + campos[10] + campos[11] + campos[12]     # name, extra field, comment
+        if not hay(saltar):
+            raise ArchivoRechazado("no es un zip válido o está dañado (registro del directorio incompleto)")
+        pos += saltar
+        yield
+
+
+def revisar_directorio(ruta: Path, max_entradas: int) -> int:
+    """Count a zip's entries from its central directory with bounded memory and time, before ``zipfile``.
+
+    :mod:`zipfile` reads the whole central directory into memory and builds an object per record,
+    whatever the end record says (a zip whose end record declares 3 entries but whose directory
+    holds 2 000 000 took 1.2 GB and 29 s).  Here the end record's size and offset are checked
+    against the file and against ``max_entradas`` × ``BYTES_POR_ENTRADA``, then the records are
+    walked one at a time from the file (1 MiB read at a time) and the walk stops at
+    ``max_entradas`` + 1.
+
+    Returns the number of entries.
+
+    Raises:
+        ArchivoRechazado: no end record, a directory that does not fit in the file or in the cap,
+            more entries than ``max_entradas``, a count that is not the declared one, a damaged record.
+    """
     try:
         with open(ruta, "rb") as f:
             registro = zipfile._EndRecData(f)  # noqa: SLF001 (stable since Python 2; no public API)
-    except (OSError, ValueError, zipfile.BadZipFile):
-        return None
-    return None if not registro else int(registro[zipfile._ECD_ENTRIES_TOTAL])
+            if not registro:
+                raise ArchivoRechazado("no es un zip válido o está dañado (no tiene registro final)")
+            declaradas = int(registro[zipfile._ECD_ENTRIES_TOTAL])
+            tamano_dir = int(registro[zipfile._ECD_SIZE])
+            fin = int(registro[zipfile._ECD_LOCATION])
+            if registro[zipfile._ECD_SIGNATURE] == zipfile.stringEndArchive64:
+                fin -= zipfile.sizeEndCentDir64 + zipfile.sizeEndCentDir64Locator   # zip64: its end records
+            if declaradas > max_entradas:
+                raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {max_entradas})")
+            tope = max_entradas * BYTES_POR_ENTRADA + 64 * 1024
+            if tamano_dir > tope:
+                raise ArchivoRechazado(f"su directorio central ocupa {tamano(tamano_dir)}: más de lo que cabe en "
+                                       f"{max_entradas} entradas (límite: {tamano(tope)})")
+            inicio = fin - tamano_dir
+            if inicio < 0:
+                raise ArchivoRechazado("no es un zip válido o está dañado (su directorio central no cabe en el archivo)")
+            f.seek(inicio)
+            entradas = 0
+            for _ in _registros(f, tamano_dir):
+                entradas += 1
+                if entradas > max_entradas:
+                    raise ArchivoRechazado(f"su directorio central tiene más de {max_entradas} entradas (límite: "
+                                           f"{max_entradas}; su registro final dice {declaradas})")
+    except OSError as e:
+        raise ArchivoRechazado(f"no se pudo leer ({legible(str(e), 80)})") from None
+    except (ValueError, struct.error, zipfile.BadZipFile) as e:
+        raise ArchivoRechazado(f"no es un zip válido o está dañado ({legible(str(e), 80)})") from None
+    if entradas != declaradas and declaradas != 0xFFFF:
+        raise ArchivoRechazado(f"su directorio central tiene {entradas} entradas y su registro final dice "
+                               f"{declaradas}: está dañado o miente")
+    return entradas
 
 
 def _revisar(zf: zipfile.ZipFile, limites: Limites, presupuesto: _Presupuesto, grupo
@@ -380,9 +473,7 @@ def _descomprimir(ruta: Path, destino: Path, limites: Limites, presupuesto: _Pre
     if profundidad > limites.profundidad:
         raise ArchivoRechazado(
             f"es un zip dentro de otro zip más allá de {limites.profundidad} niveles: no se descomprime")
-    declaradas = _entradas_declaradas(ruta)
-    if declaradas is not None and declaradas > presupuesto.entradas:
-        raise ArchivoRechazado(f"tiene {declaradas} entradas (límite: {presupuesto.entradas})")
+    revisar_directorio(ruta, presupuesto.entradas)      # bounded, before zipfile reads the directory
     try:
         zf = zipfile.ZipFile(ruta)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError) as e:

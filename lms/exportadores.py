@@ -27,7 +27,8 @@ From the course root (``make grade`` runs both when there are LMS downloads)::
 
 Scores are nbgrader's (``score - late penalty``, at least 0, like
 ``nbgrader export``'s own CSV).  Students who submitted nothing are left
-blank: the LMS keeps whatever it has for them.  ``--to`` names the output
+blank: the LMS keeps whatever it has for them; so are those whose new
+submission is held for the TA's review (``grader_tests.revision``), with a warning.  ``--to`` names the output
 (``{tarea}`` is replaced when there are several assignments);
 ``--assignment`` / ``--student`` restrict it as for nbgrader's CSV exporter.
 """
@@ -45,12 +46,20 @@ from lms.lista_de_clase import leer_lista
 from lms.recogida import leer_informe
 
 
+def _raiz_del_curso(plugin) -> Path:
+    """The course root: the export app's course directory, else the configuration's (``CourseDirectory.root``)."""
+    coursedir = getattr(plugin.parent, "coursedir", None)
+    if coursedir is not None:
+        return Path(coursedir.root)
+    from nbgrader.coursedir import CourseDirectory
+    return Path(CourseDirectory(config=plugin.config).root)
+
+
 class _ExportadorLMS(ExportPlugin):
     """What both LMS exporters share: paths, collected students, scores."""
 
     def _raiz(self) -> Path:
-        coursedir = getattr(self.parent, "coursedir", None)
-        return Path(coursedir.root) if coursedir is not None else Path.cwd()
+        return _raiz_del_curso(self)
 
     def _informes(self, gradebook: Gradebook, lms: str) -> dict[str, dict]:
         """Collection report of every assignment with students collected from ``lms``."""
@@ -73,6 +82,19 @@ class _ExportadorLMS(ExportPlugin):
             return Path(self.to.format(tarea=tarea))
         ruta = Path(self.to)
         return ruta.with_name(f"{ruta.stem}_{tarea}{ruta.suffix}") if (tarea and varias) else ruta
+
+    _retenidas: set | None = None
+
+    def _retenida(self, gradebook: Gradebook, tarea: str, alumno: str) -> bool:
+        """Whether the student's submission is held for review (then it is left blank, with a warning)."""
+        from grader_tests import revision
+        if self._retenidas is None:
+            self._retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
+        if (alumno, tarea) in self._retenidas:
+            self._aviso(f"{alumno}: su entrega nueva de {tarea} está pendiente de revisión en formgrader (notas a "
+                        "mano de la entrega anterior): se deja en blanco hasta que se revise")
+            return True
+        return False
 
     @staticmethod
     def _nota(gradebook: Gradebook, tarea: str, alumno: str) -> tuple[float, float] | None:
@@ -117,6 +139,8 @@ class HojaDeCalificacionMoodle(_ExportadorLMS):
 
     def _valor(self, gradebook, tarea: str, alumno: str, maximo_lms: float | None, decimal: str
                ) -> tuple[str, str] | None:
+        if self._retenida(gradebook, tarea, alumno):
+            return None
         nota = self._nota(gradebook, tarea, alumno)
         if nota is None:
             self._aviso(f"{alumno} no tiene nota de {tarea} en nbgrader: se deja en blanco en Moodle")
@@ -217,6 +241,8 @@ class LibroDeCalificacionesCanvas(_ExportadorLMS):
                     self._aviso(f"{alumno}: Canvas lo descargó de forma anónima ({usuario}): su nota no se "
                                 "puede devolver por CSV")
                     continue
+                if self._retenida(gradebook, tarea, alumno):
+                    continue
                 nota = self._nota(gradebook, tarea, alumno)
                 if nota is None or not nota[1]:
                     self._aviso(f"{alumno} no tiene nota de {tarea} en nbgrader: se deja en blanco en Canvas")
@@ -235,35 +261,57 @@ class LibroDeCalificacionesCanvas(_ExportadorLMS):
 
 
 class NotasCsv(CsvExportPlugin):
-    """nbgrader's ``grades.csv``, quoted and inert in a spreadsheet (see the module docstring).
+    """nbgrader's ``grades.csv``, quoted and inert in a spreadsheet, with the late and review marks.
 
-    Same columns and rows as ``nbgrader.plugins.CsvExportPlugin``: one row per
-    assignment × student in the gradebook, ``score = max(0, raw - penalty)``,
-    0 for a student without a submission.
+    nbgrader's columns and rows (``nbgrader.plugins.CsvExportPlugin``): one row
+    per assignment × student in the gradebook, ``score = max(0, raw - penalty)``,
+    0 for a student without a submission; then three more columns:
+    ``seconds_late`` (after the extension, as nbgrader counts it),
+    ``extension`` (the student's extension, ``1 día`` …) and ``pending_review``
+    (``sí`` when a resubmission's old manual grades are held for review:
+    ``grader_tests.revision``).  Before exporting, the course's due dates,
+    extensions and penalties are brought up to date (``grader_tests.plazos``).
+    The gradebook is read in bulk (``grader_tests.notas_en_bloque``): linear in the class.
     """
 
     COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
-                "raw_score", "late_submission_penalty", "score", "max_score"]
+                "raw_score", "late_submission_penalty", "score", "max_score",
+                "seconds_late", "extension", "pending_review"]
 
     def export(self, gradebook: Gradebook) -> None:
+        from grader_tests import notas_en_bloque, plazos, revision
         destino = Path(self.to or "grades.csv")
         tareas = [str(a) for a in self.assignment]
         alumnos = [str(s) for s in self.student]
         self.log.info("Exporting grades to %s", destino)
+        plazos.sincronizar(gradebook, *plazos.desde_config(self.config), log=self.log)
+        libro = notas_en_bloque.leer(gradebook)
+        retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
         filas = [self.COLUMNAS]
-        for assignment in gradebook.assignments:
-            if tareas and assignment.name not in tareas:
+        # nbgrader's order: assignments by due date (none first) and name; students by last and first name
+        orden_tareas = sorted(libro.tareas, key=lambda t: (libro.duedates[t] is not None,
+                                                           libro.duedates[t] or dt.datetime.min, t))
+        orden_alumnos = sorted(libro.alumnos.items(), key=lambda par: (
+            par[1]["last_name"] is not None, par[1]["last_name"] or "", par[1]["first_name"] is not None,
+            par[1]["first_name"] or "", par[0]))
+        for tarea in orden_tareas:
+            if tareas and tarea not in tareas:
                 continue
-            for student in gradebook.students:
-                if alumnos and student.id not in alumnos:
+            for alumno, datos in orden_alumnos:
+                if alumnos and alumno not in alumnos:
                     continue
-                try:
-                    entrega = gradebook.find_submission(assignment.name, student.id)
-                    marca, bruta, penal = entrega.timestamp, entrega.score, entrega.late_submission_penalty
-                    nota = max(0.0, bruta - penal)
-                except MissingEntry:
-                    marca, bruta, penal, nota = "", 0.0, 0.0, 0.0
-                valores = [assignment.name, assignment.duedate, marca, student.id, student.last_name,
-                           student.first_name, student.email, bruta, penal, nota, assignment.max_score]
-                filas.append(["" if v is None else str(v) for v in valores])
+                e = libro.entregas.get((tarea, alumno))
+                if e is not None:
+                    valores = [e.timestamp, e.puntos, e.penalizacion, e.nota, e.segundos_tarde,
+                               plazos.duracion(e.extension.total_seconds()) if e.extension else "",
+                               "sí" if (alumno, tarea) in retenidas else ""]
+                else:
+                    valores = ["", 0.0, 0.0, 0.0, "", "", ""]
+                marca, bruta, penal, nota, tarde, prorroga, revisar = valores
+                fila = [tarea, libro.duedates[tarea], marca, alumno, datos["last_name"], datos["first_name"],
+                        datos["email"], bruta, penal, nota, libro.tareas[tarea], tarde, prorroga, revisar]
+                filas.append(["" if v is None else str(v) for v in fila])
         formatos.escribir_csv(destino, filas)
+
+    def _raiz(self) -> Path:
+        return _raiz_del_curso(self)

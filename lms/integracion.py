@@ -1,4 +1,4 @@
-"""What ``make grade`` (``scripts/grade.py``) does with LMS downloads: two calls.
+"""What ``make grade`` (``scripts/calificacion/grade.py``) does with LMS downloads: two calls.
 
 * :func:`recoger_descargas`, before grading: when ``downloaded/<tarea>/archive/``
   holds something, imports the roster into the gradebook (``nbgrader db

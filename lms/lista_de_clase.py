@@ -12,8 +12,10 @@
 
 Each student of an LMS download is matched to the roster by LMS id, then
 e-mail (Moodle's grading worksheet shows it), then name (word order, case and
-accents ignored); a match must be unique.  Without a roster, or for someone
-not on it, the id is the fallback of :func:`id_provisional`.
+accents ignored); a match must be unique, and a name never takes a row that a
+stronger key gives to someone else (``lms.recogida.asignar_ids``).  Without a
+roster, or for someone not on it, the id is the fallback of
+:func:`id_provisional`, made unique.
 """
 from __future__ import annotations
 
@@ -73,28 +75,49 @@ class ListaDeClase:
     def _unico(self, candidatos: list[Alumno]) -> Alumno | None:
         return candidatos[0] if len(candidatos) == 1 else None
 
+    def por_id_del_lms(self, ident: Identidad) -> Alumno | None:
+        """The one row whose ``lms_user_id`` is ``ident``'s LMS id (strong: the LMS gives it)."""
+        return self._unico([a for a in self.alumnos if a.lms_user_id and a.lms_user_id == ident.lms_id])
+
+    def por_correo(self, correo: str) -> Alumno | None:
+        """The one row with this e-mail (strong: Moodle's worksheet gives each participant's)."""
+        if not correo:
+            return None
+        return self._unico([a for a in self.alumnos if a.email and a.email.casefold() == correo.casefold()])
+
+    def por_nombre(self, ident: Identidad) -> list[Alumno]:
+        """Rows whose name is ``ident``'s (weak: students may edit their name in the LMS).
+
+        Moodle: the same words, in any order, without case or accents; Canvas: the same letters
+        and digits (how Canvas writes names in file names).
+        """
+        if not ident.nombre:
+            return []
+        if ident.lms == "canvas":
+            clave = formatos.pegado(ident.nombre)
+            return [a for a in self.alumnos if clave and clave in {
+                formatos.pegado(a.last_name + a.first_name), formatos.pegado(a.first_name + a.last_name),
+                formatos.pegado(a.nombre_lms)} - {""}]
+        clave = formatos.palabras(ident.nombre)
+        return [a for a in self.alumnos if clave and clave == formatos.palabras(a.nombre)]
+
     def buscar(self, ident: Identidad, correo: str = "") -> tuple[Alumno | None, str]:
-        """The roster student for an LMS identity, and how they were matched (Spanish)."""
-        por_id = self._unico([a for a in self.alumnos if a.lms_user_id and a.lms_user_id == ident.lms_id])
+        """The roster student for one LMS identity on its own, and how (Spanish): LMS id, e-mail, name.
+
+        Only for one identity in isolation: a whole download is matched by ``lms.recogida.asignar_ids``,
+        which never lets a name take a row a stronger key gives to someone else.
+        """
+        por_id = self.por_id_del_lms(ident)
         if por_id:
             return por_id, f"por su id de {ident.lms.capitalize()}"
-        if correo:
-            por_correo = self._unico([a for a in self.alumnos if a.email and a.email.casefold() == correo.casefold()])
-            if por_correo:
-                return por_correo, "por su correo"
-        if ident.nombre:
-            if ident.lms == "canvas":
-                clave = formatos.pegado(ident.nombre)
-                por_nombre = [a for a in self.alumnos if clave and clave in {
-                    formatos.pegado(a.last_name + a.first_name), formatos.pegado(a.first_name + a.last_name),
-                    formatos.pegado(a.nombre_lms)} - {""}]
-            else:
-                clave = formatos.palabras(ident.nombre)
-                por_nombre = [a for a in self.alumnos if clave and clave == formatos.palabras(a.nombre)]
-            if len(por_nombre) == 1:
-                return por_nombre[0], "por su nombre"
-            if len(por_nombre) > 1:
-                return None, "hay varios con ese nombre en la lista de clase"
+        por_correo = self.por_correo(correo)
+        if por_correo:
+            return por_correo, "por su correo"
+        por_nombre = self.por_nombre(ident)
+        if len(por_nombre) == 1:
+            return por_nombre[0], "por su nombre"
+        if len(por_nombre) > 1:
+            return None, "hay varios con ese nombre en la lista de clase"
         return None, ""
 
     def filas_nbgrader(self) -> list[list[str]]:
@@ -114,8 +137,9 @@ def id_provisional(ident: Identidad) -> str:
     Moodle: the name as a slug (``'Ana López García'`` → ``'ana_lopez_garcia'``),
     since Moodle's participant number changes from one assignment to the
     next.  Canvas: the slug and the Canvas user id (``'lopezana_17'``).  When
-    two people of one download get the same id, the collector appends the
-    LMS number to both (see ``lms.recogida``).
+    it is a roster id, or two people of one download would get it, the
+    collector appends ``-<LMS number>`` (``'ana_lopez_garcia-1001'``), which no
+    name can produce (see ``lms.recogida.asignar_ids``).
     """
     base = formatos.slug(ident.nombre)
     if ident.lms == "canvas":

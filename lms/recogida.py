@@ -30,6 +30,7 @@ import os
 import re
 import stat
 import traceback
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -277,38 +278,136 @@ def _motivo_ignorado(ident: Identidad, nombre: str) -> str:
 
 
 def asignar_ids(identidades: list[Identidad], lista: ListaDeClase, correos: dict[str, str]
-                ) -> tuple[dict, dict, list[tuple[tuple[str, str], str]]]:
-    """Course ids for the LMS identities of one download.
+                ) -> tuple[dict, dict, list[tuple[str, str]]]:
+    """Course ids for the LMS identities of one download, the strongest evidence first.
+
+    Evidence, strongest first: the LMS id on the roster (Canvas's user id), the e-mail Moodle's
+    grading worksheet gives each participant (``correos``: every participant it lists, with a file in
+    this download or not), the name (which students may edit in the LMS).  A name never takes a
+    roster row that a stronger key gives to someone else (a row whose e-mail the worksheet gives to
+    another participant, a row with another Canvas user id), nor one whose e-mail is not the one the
+    worksheet gives that person; when the names of several people match one row and nothing stronger
+    decides, none of them gets it.  Everyone else gets a provisional id (:func:`id_provisional`),
+    with ``-<LMS number>`` appended when it is a roster id, when others of the download would share
+    it, or when that person's name matched a row they did not get: a provisional id is never a
+    roster id nor another's (``-`` never comes out of a name).
 
     Returns:
-        ``(ids, como, avisos)``: id per identity key, how it was found
-        (Spanish, '' for the fallback) and warnings.  Two different people
-        never share an id: clashes get the LMS number appended.
+        ``(ids, como, avisos)``: id per identity key, how it was found (Spanish, '' for a provisional
+        id) and ``(course id, Spanish text)`` for the report, each under the person it concerns and,
+        when a roster row was at stake, under that row too.
     """
-    ids, como, avisos = {}, {}, []
-    del_roster = set(lista.ids())
-    for ident in identidades:
-        alumno, forma = lista.buscar(ident, correos.get(ident.lms_id, "") if ident.lms == "moodle" else "")
-        if alumno:
-            ids[ident.clave], como[ident.clave] = alumno.id, f"lista de clase, {forma}"
-        else:
-            ids[ident.clave], como[ident.clave] = id_provisional(ident), ""
-            if lista:
-                motivo = f" ({forma})" if forma else ""
-                avisos.append((ident.clave, f"{ident.describir()} no está en la lista de clase{motivo}: "
-                                            f"se usa el id provisional «{ids[ident.clave]}»"))
-    duenos: dict[str, list[tuple[str, str]]] = {}
-    for clave, id_ in ids.items():
-        duenos.setdefault(id_, []).append(clave)
+    def lms_de(ident: Identidad) -> str:
+        return {"moodle": "Moodle", "canvas": "Canvas"}[ident.lms]
+
     por_clave = {i.clave: i for i in identidades}
-    for id_, claves in duenos.items():
-        if len(claves) == 1 and (como[claves[0]] or id_ not in del_roster):
+    correo_de = {i.clave: (correos.get(i.lms_id, "") if i.lms == "moodle" else "") for i in identidades}
+    # who a stronger key says each row is: the worksheet's e-mails, for every participant it lists
+    atadas: dict[str, dict[tuple[str, str], str]] = {}          # row → {identity: by what}
+    for participante, correo in correos.items():
+        fila = lista.por_correo(correo)
+        if fila:
+            atadas.setdefault(fila.id, {})[("moodle", participante)] = "su correo en la hoja de calificación"
+    fuertes: dict[tuple[str, str], tuple] = {}           # identity → (row, how)
+    for ident in identidades:
+        fila = lista.por_id_del_lms(ident)
+        if fila:
+            fuertes[ident.clave] = (fila, f"por su id de {lms_de(ident)}")
+            atadas.setdefault(fila.id, {})[ident.clave] = f"su id de {lms_de(ident)}"
             continue
-        # two people of the download share an id, or a fallback id is someone else's on the roster
-        for clave in claves:
-            ids[clave], como[clave] = f"{id_provisional(por_clave[clave])}_{formatos.slug(clave[1])}", ""
-            avisos.append((clave, f"el id «{id_}» lo reclaman varias personas: se usa «{ids[clave]}» "
-                                  "(una lista de clase con correos lo evita)"))
+        fila = lista.por_correo(correo_de[ident.clave])
+        if fila:
+            fuertes[ident.clave] = (fila, "por su correo")
+    ids, como, avisos = {}, {}, []
+    rechazos: dict[tuple[str, str], tuple[str | None, str]] = {}    # identity → (row at stake, why not)
+    por_fila: dict[str, list[tuple[str, str]]] = {}
+    for clave, (fila, forma) in fuertes.items():
+        por_fila.setdefault(fila.id, []).append(clave)
+    for fila_id, claves in por_fila.items():
+        if len(claves) > 1:        # the worksheet or the roster says two people are one row: neither gets it
+            for clave in claves:
+                otros = ", ".join(por_clave[c].describir() for c in claves if c != clave)
+                rechazos[clave] = (fila_id, f"la lista de clase y el LMS dicen que «{fila_id}» es también {otros}")
+        else:
+            fila, forma = fuertes[claves[0]]
+            ids[claves[0]], como[claves[0]] = fila.id, f"lista de clase, {forma}"
+    por_nombre: dict[str, list[tuple[str, str]]] = {}
+    for ident in identidades:
+        clave = ident.clave
+        if clave in ids or clave in rechazos:
+            continue
+        candidatas = lista.por_nombre(ident)
+        if len(candidatas) > 1:
+            rechazos[clave] = (None, "hay varios con ese nombre en la lista de clase")
+            continue
+        if not candidatas:
+            continue
+        fila = candidatas[0]
+        otros = {c: como_ for c, como_ in atadas.get(fila.id, {}).items() if c != clave}
+        correo = correo_de[clave]
+        if otros:
+            otro = sorted(otros)[0]
+            quien = por_clave[otro].describir() if otro in por_clave else f"el participante {otro[1]} de Moodle"
+            rechazos[clave] = (fila.id, f"se llama como «{fila.id}» de la lista de clase, pero «{fila.id}» es {quien} "
+                                        f"por {otros[otro]}, un dato más fiable que el nombre")
+        elif correo and fila.email and correo.casefold() != fila.email.casefold():
+            rechazos[clave] = (fila.id, f"se llama como «{fila.id}» de la lista de clase, pero su correo en la hoja "
+                                        f"de Moodle ({legible(correo, 80)}) no es el de «{fila.id}»")
+        elif ident.lms == "canvas" and fila.lms_user_id and fila.lms_user_id != ident.lms_id:
+            rechazos[clave] = (fila.id, f"se llama como «{fila.id}» de la lista de clase, pero «{fila.id}» tiene otro "
+                                        f"ID de Canvas ({legible(fila.lms_user_id, 40)})")
+        else:
+            por_nombre.setdefault(fila.id, []).append(clave)
+    for fila_id, claves in por_nombre.items():
+        if len(claves) > 1:        # two people's names match one row and nothing stronger decides
+            for clave in claves:
+                otros = ", ".join(por_clave[c].describir() for c in claves if c != clave)
+                rechazos[clave] = (fila_id, f"se llama como «{fila_id}» de la lista de clase, igual que {otros}; "
+                                            "sin un correo (la hoja de calificación de Moodle) o un id del LMS que lo "
+                                            f"decida, nadie se califica como «{fila_id}»")
+            continue
+        clave = claves[0]
+        fila = next(a for a in lista.alumnos if a.id == fila_id)
+        ids[clave] = fila_id
+        sin_confirmar = fila.email and not correo_de[clave]
+        como[clave] = "lista de clase, por su nombre" + (
+            " (sin correo que lo confirme: descarga también la hoja de calificación de Moodle)" if sin_confirmar
+            else "")
+    # provisional ids: never a roster id, never another's
+    usados = set(lista.ids()) | set(ids.values())
+    sin_id = sorted((i for i in identidades if i.clave not in ids), key=lambda i: i.clave)
+    bases = {i.clave: id_provisional(i) for i in sin_id}
+    repetidas = Counter(bases.values())
+    for ident in sin_id:
+        clave, base = ident.clave, bases[ident.clave]
+        fila_en_juego, motivo = rechazos.get(clave, (None, ""))
+        if base in lista.ids():
+            por_que = f"«{base}» es el id de otra persona de la lista de clase"
+        elif repetidas[base] > 1:
+            por_que = f"otras personas de la descarga tendrían también «{base}»"
+        else:
+            por_que = ""
+        # a Moodle name that matched a row it did not get is told apart by its number (Canvas ids carry it)
+        distinguir = bool(por_que) or (fila_en_juego is not None and ident.lms == "moodle")
+        candidato = base if not distinguir else f"{base}-{formatos.slug(ident.lms_id) or ident.lms}"
+        n = 1
+        while candidato in usados:
+            n += 1
+            candidato = f"{base}-{formatos.slug(ident.lms_id) or ident.lms}-{n}"
+        usados.add(candidato)
+        ids[clave], como[clave] = candidato, ""
+        partes = [t for t in (motivo, por_que) if t]
+        if lista:
+            fuera = "no se le da ningún id de la lista de clase" if motivo else "no está en la lista de clase"
+            avisos.append((candidato, f"{ident.describir()} {fuera}" + (f" ({'; '.join(partes)})" if partes else "")
+                                      + f": se usa el id provisional «{candidato}»"))
+        elif por_que:
+            avisos.append((candidato, f"{ident.describir()}: {por_que}; se usa «{candidato}» (con la lista de clase "
+                                      "y la hoja de calificación de Moodle, que trae los correos, cada uno tiene el "
+                                      "suyo)"))
+        if fila_en_juego:
+            avisos.append((fila_en_juego, f"{ident.describir()} no se califica como «{fila_en_juego}»: {motivo}; se "
+                                          f"califica aparte como «{candidato}»"))
     return ids, como, avisos
 
 
@@ -439,8 +538,8 @@ def clasificar(extraido: Path, tarea: str, release: Path, lista: ListaDeClase, e
             lineas.append({"alumno": None, "texto": texto, "aviso": True})
         else:
             anotar(ident.clave, texto, aviso=True)
-    for clave, texto in avisos_ids:
-        anotar(clave, texto, aviso=True)
+    for alumno, texto in avisos_ids:
+        por_alumno.setdefault(alumno, []).append({"alumno": alumno, "texto": f"{alumno}: {texto}", "aviso": True})
     for anidado, encontrado in anidados:
         if encontrado:
             anotar(encontrado[0].clave, f"se descomprimió «{legible(anidado)}.zip»")

@@ -46,14 +46,14 @@ def _calificacion_de_muestra(request):
 
 @pytest.fixture(scope="session")
 def curso_calificado(_calificacion_de_muestra):
-    """A course copy after ``python scripts/grade.py`` (samples graded); returns the job."""
+    """A course copy after ``python scripts/calificacion/grade.py`` (samples graded); returns the job."""
     _calificacion_de_muestra.esperar()
     return _calificacion_de_muestra
 
 
 @pytest.fixture(scope="session")
 def lote_hostil(tmp_path_factory):
-    """The hostile battery's course after ``scripts/grade.py`` (tests/test_seguridad.py), once per session.
+    """The hostile battery's course after ``scripts/calificacion/grade.py`` (tests/test_seguridad.py), once per session.
 
     Shared with the formgrader browser test of the injected scripts.
     """

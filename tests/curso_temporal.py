@@ -52,7 +52,7 @@ def tareas(curso: Path = RAIZ) -> list[str]:
 
 
 class CalificacionEnSegundoPlano:
-    """``python scripts/grade.py`` in a temporary course copy, started in the background.
+    """``python scripts/calificacion/grade.py`` in a temporary course copy, started in the background.
 
     Several suites need a course after the TA's job (the end-to-end tests, the
     formgrader in the browser); it takes minutes, so one copy is graded once per
@@ -71,7 +71,7 @@ class CalificacionEnSegundoPlano:
         self.registro.parent.mkdir(parents=True, exist_ok=True)
         with open(self.registro, "wb") as log:
             self.proceso = subprocess.Popen(
-                [sys.executable, "scripts/grade.py"], cwd=self.curso, env=entorno(),
+                [sys.executable, "scripts/calificacion/grade.py"], cwd=self.curso, env=entorno(),
                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def esperar(self, timeout: float = 1200) -> Path:
@@ -81,9 +81,9 @@ class CalificacionEnSegundoPlano:
             codigo = self.proceso.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.parar()
-            raise AssertionError(f"scripts/grade.py no terminó en {timeout} s; mira {self.registro}")
+            raise AssertionError(f"scripts/calificacion/grade.py no terminó en {timeout} s; mira {self.registro}")
         if codigo != 0:
-            raise AssertionError(f"scripts/grade.py falló ({codigo}):\n"
+            raise AssertionError(f"scripts/calificacion/grade.py falló ({codigo}):\n"
                                  + self.registro.read_text(errors="replace")[-3000:])
         return self.curso
 

@@ -8,7 +8,11 @@
 - ``Usuario``: one person on the hub over HTTP (``requests``): logs in through
   the hub's form, starts a server through the hub's REST API, and calls
   nbgrader's own HTTP endpoints (Assignments tab, Validate, formgrader) with
-  the XSRF token each server expects, as the JupyterLab front end does.
+  the XSRF token each server expects, as the JupyterLab front end does; types
+  commands in a JupyterLab terminal of a server (jupyter_server's terminal API
+  and its websocket, as JupyterLab's Terminal does).
+- ``editar_curso``: change the service's copy of the course's nbgrader_config.py
+  as a TA does in the service's editor (its owner kept).
 
 The hub gives every server and the formgrader an origin of its own
 (``<user>.localhost``, ``<course>--service.localhost``; jupyterhub_config.py,
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import json
 import os
 import re
 import secrets
@@ -209,3 +214,74 @@ class Usuario:
                            timeout=900, **kw)
         r.raise_for_status()
         return r.json()
+
+
+    # ------------------------------------------------------------ a terminal of a server
+    def terminal(self, base: str, orden: str, espera: float = 600) -> tuple[int | None, str]:
+        """Type ``orden`` in a new terminal of the server at ``base`` (its full URL, on its own origin:
+        :attr:`base` for the user's server, :attr:`servicio` for the course's service).
+
+        Returns the shell's exit code of ``orden`` (None if it did not finish within ``espera``
+        seconds) and everything the terminal printed.
+        """
+        import asyncio
+
+        import requests
+        from tornado import httpclient, websocket
+        marca = f"FIN{secrets.token_hex(4)}"
+        r = self.s.post(f"{base}api/terminals", headers={"X-XSRFToken": self._xsrf(base)}, timeout=60)
+        r.raise_for_status()
+        nombre = r.json()["name"]
+        # the cookies a browser sends to that origin and path (the server's own, and the hub's session)
+        cookies = requests.cookies.get_cookie_header(self.s.cookies, requests.Request("GET", base).prepare()) or ""
+        partes = urlparse(base)
+        origen = f"{partes.scheme}://{partes.netloc}"
+        url = base.replace("http", "ws", 1) + f"terminals/websocket/{nombre}"
+        # tornado resolves the name itself (not through socket.getaddrinfo's patch above): connect to
+        # loopback and keep the server's Host
+        url_loopback = url.replace(f"//{partes.netloc}", f"//127.0.0.1:{partes.port}", 1) \
+            if (partes.hostname or "").endswith(".localhost") or partes.hostname == "localhost" else url
+
+        async def hablar() -> str:
+            peticion = httpclient.HTTPRequest(url_loopback, headers={"Cookie": cookies, "Origin": origen,
+                                                                     "Host": partes.netloc})
+            ws = await websocket.websocket_connect(peticion)
+            salida: list[str] = []
+            await ws.write_message(json.dumps(["stdin", f"{orden}; echo {marca}=$?={marca}\r"]))
+            limite = time.monotonic() + espera
+            try:
+                while time.monotonic() < limite:
+                    try:
+                        mensaje = await asyncio.wait_for(ws.read_message(), timeout=max(1.0, limite - time.monotonic()))
+                    except asyncio.TimeoutError:
+                        break
+                    if mensaje is None:
+                        break
+                    datos = json.loads(mensaje)
+                    if datos[0] == "stdout":
+                        salida.append(datos[1])
+                        if re.search(rf"{marca}=\d+={marca}", "".join(salida)):
+                            break
+            finally:
+                ws.close()
+            return "".join(salida)
+
+        texto = asyncio.run(hablar())
+        self.s.delete(f"{base}api/terminals/{nombre}", headers={"X-XSRFToken": self._xsrf(base)}, timeout=60)
+        codigo = re.findall(rf"{marca}=(\d+)={marca}", texto)
+        return (int(codigo[-1]) if codigo else None), texto
+
+
+def editar_curso(hub, sustituciones: dict[str, str]) -> None:
+    """Replace text in the service's ``nbgrader_config.py`` (owner and mode kept), as a TA edits it."""
+    ruta = Path(hub.raiz_curso) / "nbgrader_config.py"
+    texto = ruta.read_text(encoding="utf-8")
+    for antes, despues in sustituciones.items():
+        assert antes in texto, f"nbgrader_config.py no contiene {antes!r}"
+        texto = texto.replace(antes, despues)
+    estado = ruta.stat()
+    temporal = ruta.with_name(".nbgrader_config.py.tmp")
+    temporal.write_text(texto, encoding="utf-8")
+    os.chown(temporal, estado.st_uid, estado.st_gid)
+    os.chmod(temporal, estado.st_mode & 0o7777)
+    temporal.replace(ruta)

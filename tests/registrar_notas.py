@@ -9,7 +9,7 @@ say so in the commit::
 
 Three records: the battery judged in-process, the battery under ``nbgrader
 autograde`` (one temporary course per exercise, as ``test_bateria.py``
-does), and the sample submissions after ``scripts/grade.py`` in a temporary
+does), and the sample submissions after ``scripts/calificacion/grade.py`` in a temporary
 copy of the course.
 """
 from __future__ import annotations
@@ -54,7 +54,7 @@ def main() -> int:
             for alumno, (_, _, celdas) in tb.resultados(curso, funcion, alumnos).items():
                 salida["bateria_autocalificada"][f"{funcion}/{alumno}"] = celdas
         curso = copiar_curso(base / "muestras")
-        subprocess.run([sys.executable, "scripts/grade.py"], cwd=curso, env=entorno(), check=True,
+        subprocess.run([sys.executable, "scripts/calificacion/grade.py"], cwd=curso, env=entorno(), check=True,
                        capture_output=True)
         with libro_de_notas.abrir(curso) as gb:
             for leccion in descubrimiento.lecciones(curso):

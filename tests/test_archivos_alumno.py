@@ -38,7 +38,7 @@ def _hostil(carpeta: Path, fuera: Path) -> None:
     os.symlink("/dev/zero", carpeta / "ceros")
     os.mkfifo(carpeta / "tuberia")
     os.link(fuera, carpeta / "duro.txt")
-    with open(carpeta / "disperso.bin", "wb") as f:
+    with open(carpeta / "disperso.npy", "wb") as f:        # a kind the course keeps: only the budget stops it
         f.truncate(1024 ** 3)
 
 
@@ -117,19 +117,49 @@ def test_leer_pequeño_no_bloquea_en_una_fifo_ni_sigue_enlaces(tmp_path):
     assert aa.leer_pequeño(str(tmp_path / "real.txt")) == "2026-01-01"
 
 
-def test_los_nombres_se_muestran_sin_caracteres_de_control():
-    assert aa.nombre_legible("a\nb\x1b[31m") == "a\\x0ab\\x1b[31m"
+@pytest.mark.parametrize("nombre, visto", [
+    ("a\nb\x1b[31m", "a\\x0ab\\x1b[31m"),                  # control characters
+    ("ana\u200b", "ana\\u200b"),                              # invisible (was shown as \\x0b)
+    ("xa\u2010ana", "xa\\u2010ana"),                          # a hyphen that is not ASCII's -
+    ("xa\u2013ana\u2212", "xa\\u2013ana\\u2212"),             # en dash, minus sign
+    ("\u0430na", "\\u0430na"),                                 # Cyrillic а
+    ("\uff41na", "\\uff41na"),                                 # full-width a
+    ("ana\xa0lópez", "ana\\xa0lópez"),                         # a space that is not ASCII's
+    ("Jose\u0301", "Jose\\u0301"),                             # an accent written apart (NFD)
+    ("ana\u202egnp.ipynb", "ana\\u202egnp.ipynb"),             # bidi override
+    ("nota\U0001f600", "nota\\U0001f600"),                     # beyond the BMP
+    ("\udcff.txt", "\\udcff.txt"),                             # a byte that is not UTF-8
+    ("José Ñúñez Çá «ß» ¿ok? ł", "José Ñúñez Çá «ß» ¿ok? ł"),   # what a Spanish name holds, as it is
+])
+def test_los_nombres_muestran_cada_caracter_invisible_o_confundible(nombre, visto):
+    assert aa.nombre_legible(nombre) == visto
+    assert aa.nombre_legible(visto) == visto                     # showing it again changes nothing
+
+
+def test_los_nombres_largos_se_cortan_sin_partir_un_escape():
     assert len(aa.nombre_legible("x" * 500)) == 100
+    corto = aa.nombre_legible("ab\u200b" * 60, 20)
+    assert corto == "ab\\u200bab\\u200bab…" and len(corto) <= 20
+    assert aa.nombre_legible("x" * 500, None) == "x" * 500
+
+
+def test_una_sola_funcion_muestra_los_nombres():
+    """scripts.calificacion.observaciones.legible (whole lines) and lms.descompresion.legible are the same helper."""
+    from lms.descompresion import legible
+    from scripts.calificacion import observaciones
+    assert legible("xa\u2010ana\x1b") == aa.nombre_legible("xa\u2010ana\x1b", 120)
+    # a line of course text keeps its typography; only what is not printable is escaped
+    assert observaciones.legible("√ ≈ — x\u200b\n") == "√ ≈ — x\\u200b\\x0a"
 
 
 def test_el_recorrido_es_lineal_en_una_inundacion(tmp_path, presupuesto):
     carpeta = tmp_path / "inundada"
     carpeta.mkdir()
     for i in range(5000):
-        (carpeta / f"{i:05d}").write_text("")
+        (carpeta / f"{i:05d}.txt").write_text("")
     avisos = aa.sanear(str(carpeta), presupuesto)
     assert len(list(carpeta.iterdir())) == presupuesto.archivos
-    assert "4980 archivos" in avisos[0]
+    assert "4980 archivos" in avisos[0], avisos
 
 
 # ------------------------------------------------------------------ HTML
@@ -335,31 +365,52 @@ def test_el_vigilante_mata_el_proceso_mas_grande_del_arbol():
     assert vigilante.matados == 1 and vigilante.maxima > 150 * 2 ** 20
 
 
-def test_los_archivos_que_un_navegador_ejecutaria_no_entran(tmp_path, presupuesto):
+# what a browser would run from formgrader's origin (the second attack of issue 19 used .xht, .rdf, .mml)
+EJECUTABLES = ("pagina.html", "dibujo.SVG", "codigo.js", "p.xht", "p.rdf", "p.mml", "p.xml", "p.xsl", "doc.pdf",
+               "p.svgz", "p.shtml", "p.xhtml", "p.HTM", "p.htm.", "sin_extension", ".oculto", "p.wasm")
+CONSERVADOS = ("datos.csv", "figura.PNG", "foto.jpeg", "notas.txt", "modulo.py", "matriz.npy", "leeme.md")
+
+
+def test_solo_se_conservan_los_tipos_de_la_lista_blanca(tmp_path, presupuesto):
     carpeta = tmp_path / "alumno"
     carpeta.mkdir()
-    for nombre in ("pagina.html", "dibujo.SVG", "codigo.js", "datos.csv"):
-        (carpeta / nombre).write_text("<script>alert(1)</script>")
-    avisos = aa.sanear(str(carpeta), presupuesto)
-    assert sorted(p.name for p in carpeta.iterdir()) == ["datos.csv"]
-    assert sum("un navegador ejecutaría" in a for a in avisos) == 3
+    for nombre in EJECUTABLES + CONSERVADOS:
+        (carpeta / nombre).write_text('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>')
+    # collect's copy (submitted/): the same allow-list, a student's module kept as it came
+    copia = tmp_path / "copia"
+    avisos = aa.copiar_entrega(str(carpeta), str(copia), presupuesto, ignorar=[])
+    assert sorted(p.name for p in copia.iterdir()) == sorted(CONSERVADOS)
+    assert any("sin_extension" in a and "no conserva" in a for a in avisos)
+    # the TA's copies (autograded/, feedback/): the allow-list and no student's Python module
+    avisos = aa.sanear(str(carpeta), presupuesto, propios={"sin_extension"})
+    assert sorted(p.name for p in carpeta.iterdir()) == sorted(set(CONSERVADOS) - {"modulo.py"} | {"sin_extension"})
+    assert sum("de un tipo que el curso no conserva" in a for a in avisos) == len(EJECUTABLES) - 1, avisos
+    assert sum("módulo de Python" in a for a in avisos) == 1, avisos
 
 
 def test_los_modulos_de_python_del_alumno_no_entran_en_las_copias_del_profesorado(tmp_path, presupuesto):
     """Attack report A2: a student's ipykernel_launcher.py / numpy.py / package in autograded/ or feedback/
     would run as the TA as soon as a kernel starts there or a cell imports numpy."""
+    from nbgrader.coursedir import CourseDirectory
+
+    from conftest import RAIZ
+    from grader_tests.nbgrader_seguro import archivos_de_la_tarea
     origen = tmp_path / "entrega"
     (origen / "paquete").mkdir(parents=True)
+    # the modules the lesson ships (its explorable, the visible tests' checkers) are the course's: kept
+    de_la_tarea = ["explorable_escalera.py", "pruebas_visibles.py", "pruebas_positional_encoding.py"]
     for nombre in ("ipykernel_launcher.py", "numpy.py", "paquete/__init__.py", "viejo.pyc", "ext.cpython-311.so",
-                   "libx.so.1", "sitio.pth", "explorable_escalera.py", "datos.csv", "notas.txt"):
+                   "libx.so.1", "sitio.pth", "datos.csv", "notas.txt", *de_la_tarea):
         (origen / nombre).write_text("open('/tmp/pwned', 'w')\n")
-    propios = {"explorable_escalera.py"}
+    propios = archivos_de_la_tarea(CourseDirectory(root=str(RAIZ)), "02_codificacion_posicional")
+    assert set(de_la_tarea) <= propios, propios
+    esperados = sorted(["datos.csv", "notas.txt", *de_la_tarea])
     for comentarios in (False, True):
         destino = tmp_path / f"copia-{comentarios}"
         avisos = aa.copiar_entrega(str(origen), str(destino), presupuesto, ignorar=[], propios=propios,
                                    solo_propios_y_pequeños=comentarios, sin_modulos=True)
         quedan = sorted(str(p.relative_to(destino)) for p in destino.rglob("*") if p.is_file())
-        assert quedan == ["datos.csv", "explorable_escalera.py", "notas.txt"], quedan
+        assert quedan == esperados, quedan
         assert sum("módulo de Python" in a for a in avisos) == 7, avisos
     # collect keeps the submission as it came (submitted/)
     completa = tmp_path / "submitted"
@@ -368,7 +419,7 @@ def test_los_modulos_de_python_del_alumno_no_entran_en_las_copias_del_profesorad
     # what a kernel left in autograded/ after running
     avisos = aa.sanear(str(origen), presupuesto, propios)
     quedan = sorted(str(p.relative_to(origen)) for p in origen.rglob("*") if p.is_file())
-    assert quedan == ["datos.csv", "explorable_escalera.py", "notas.txt"], quedan
+    assert quedan == esperados, quedan
 
 
 def test_pythonsafepath_el_lanzador_del_kernel_no_sale_de_la_carpeta(tmp_path):
@@ -387,18 +438,26 @@ def test_pythonsafepath_el_lanzador_del_kernel_no_sale_de_la_carpeta(tmp_path):
     subprocess.run(orden, cwd=tmp_path, env=entorno, capture_output=True, timeout=60)
     assert marca.exists(), "la prueba no reproduce el ataque sin PYTHONSAFEPATH"
     from conftest import RAIZ
-    receta = next(l for l in (RAIZ / "Makefile").read_text().splitlines() if "jupyter lab" in l)
+    lineas = (RAIZ / "Makefile").read_text().replace("\\\n", " ").splitlines()
+    receta = next(l for l in lineas if "jupyter lab" in l)
+    assert "JUPYTER_CONFIG_PATH=" in receta and "ajustes_jupyterlab/profesorado" in receta, receta
     assert "PYTHONSAFEPATH=1" in receta and "despliegue/hub/jupyter/comun/arranque_kernel.py" in receta, receta
 
-    # a kernel of such a server: the lesson's module from its folder, numpy from the environment
+    # a kernel of such a server: the lesson's modules from its folder (its explorable, the visible tests'
+    # checkers, which import each other), numpy from the environment
     import nbformat
     from nbclient import NotebookClient
     (tmp_path / "explorable_propio.py").write_text("VALOR = 7\n")
     (tmp_path / "numpy.py").write_text(f"open({str(marca)!r} + '-numpy', 'w').write('x')\n")
+    leccion = RAIZ / "release" / "02_codificacion_posicional"
+    for nombre in ("pruebas_visibles.py", "pruebas_positional_encoding.py"):
+        shutil.copy(leccion / nombre, tmp_path / nombre)
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import explorable_propio, numpy\n"
                                           "print(explorable_propio.VALOR, numpy.__file__.endswith('__init__.py'), "
-                                          "[n for n in dir() if n.startswith('_curso')])")]
+                                          "[n for n in dir() if n.startswith('_curso')])"),
+                nbformat.v4.new_code_cell("import pruebas_positional_encoding as _p, pruebas_visibles as _v\n"
+                                          "print(_p.np is numpy, _v.__file__.startswith(%r))" % str(tmp_path))]
     anterior = dict(os.environ)
     os.environ.update(PYTHONSAFEPATH="1", PYTHONSTARTUP=str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun" / "arranque_kernel.py"))
     try:
@@ -407,4 +466,26 @@ def test_pythonsafepath_el_lanzador_del_kernel_no_sale_de_la_carpeta(tmp_path):
         os.environ.clear()
         os.environ.update(anterior)
     assert nb.cells[0].outputs[0]["text"].split() == ["7", "True", "[]"], nb.cells[0].outputs
+    assert nb.cells[1].outputs[0]["text"].split() == ["True", "True"], nb.cells[1].outputs
     assert not Path(str(marca) + "-numpy").exists()
+
+
+def test_una_carpeta_que_no_se_puede_leer_se_dice(tmp_path, presupuesto, monkeypatch):
+    """A subfolder its author made unreadable to the TA (or swapped while the copy walks) is reported,
+    never dropped in silence; the rest is copied."""
+    origen = tmp_path / "entrega"
+    (origen / "privada").mkdir(parents=True)
+    (origen / "privada" / "apuntes.txt").write_text("x")
+    (origen / "notas.txt").write_text("y")
+    abrir = aa._abrir_carpeta
+
+    def sin_permiso(nombre, dir_fd=None):
+        if nombre == "privada":
+            raise PermissionError(13, "Permission denied")
+        return abrir(nombre, dir_fd)
+    monkeypatch.setattr(aa, "_abrir_carpeta", sin_permiso)
+    avisos = aa.copiar_entrega(str(origen), str(tmp_path / "copia"), presupuesto, ignorar=[])
+    assert "no se pudo leer la carpeta privada (Permission denied): no se copió nada de lo que tiene dentro" \
+        in avisos, avisos
+    assert (tmp_path / "copia" / "notas.txt").read_text() == "y"
+    assert not (tmp_path / "copia" / "privada" / "apuntes.txt").exists()

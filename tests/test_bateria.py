@@ -21,7 +21,9 @@ assignment).  Validate's verdict is recorded next to autograde's
 (``test-artifacts/bateria-validate.txt``) and must agree: «Success» for every
 implementation that autograde gives full marks, a failure of an exercise cell
 for every one that loses points outside the cells whose property is checked
-``solo_al_calificar`` (unusual shapes, as the lessons say).
+``solo_al_calificar`` (unusual shapes, as the lessons say); and a failing
+Validate shows a Spanish diagnosis («✘ …») within the first 15 lines of its
+dialog (issue 22.3).
 
 The assignments run in parallel, in one temporary course each, each with its
 autograde and its validation running at the same time.
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,7 +43,7 @@ import nbformat
 import pytest
 
 from grader_tests import bateria, descubrimiento
-from scripts import samples
+from scripts.calificacion import samples
 
 RAIZ = Path(__file__).resolve().parent.parent
 INFORME = RAIZ / "test-artifacts" / "bateria-validate.txt"
@@ -138,9 +141,22 @@ def veredictos_de_validate(base: Path, funcion: str, alumnos) -> dict:
                for c in nbformat.read(ruta, as_version=4).cells}
         fallidas = [ids.get(f.get("source", ""), "?") for f in resultado.get("failed", [])]
         problemas = [k for k in ("failed", "changed", "type_changed", "error") if resultado.get(k)]
-        texto = "\n".join(str(f.get("raw_error", ""))[-600:] for f in resultado.get("failed", []))
-        salida[alumno] = (not problemas, fallidas, texto + str(resultado.get("error", "")))
+        salida[alumno] = (not problemas, fallidas, dialogo(resultado) + str(resultado.get("error", "")))
     return salida
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+PRIMERAS_LINEAS = 15      # issue 22: the Spanish diagnosis within the first lines of a failing Validate
+
+
+def dialogo(resultado: dict) -> str:
+    """The text of Validate's dialog for a failing result, as nbgrader's lab extension lays it out.
+
+    Per failed cell: «The following cell failed:», the cell's source and its
+    error (``raw_error`` without colours), in notebook order.
+    """
+    return "\n".join(f"The following cell failed:\n{f.get('source', '')}\n{ANSI.sub('', str(f.get('raw_error', '')))}"
+                     for f in resultado.get("failed", []))
 
 
 def _texto_de_salidas(celda) -> str:
@@ -225,7 +241,10 @@ def _linea_del_informe(alumno: str, total: float, maximo: float, perdidas: dict,
 @pytest.mark.slow
 @pytest.mark.parametrize("funcion", list(ASIGNACIONES))
 def test_validate_dice_lo_mismo_que_la_nota(bateria_autocalificada, funcion):
-    """Validate never says «Success» to what loses points, nor fails what gets full marks."""
+    """Validate never says «Success» to what loses points, nor fails what gets full marks.
+
+    And when it fails, its dialog shows the Spanish diagnosis within its first 15 lines.
+    """
     propiedades = EJERCICIOS[funcion].propiedades
     alumnos, notas, veredictos, _ = bateria_autocalificada[funcion]
     maximo = EJERCICIOS[funcion].puntos
@@ -237,10 +256,14 @@ def test_validate_dice_lo_mismo_que_la_nota(bateria_autocalificada, funcion):
         informe.append(_linea_del_informe(alumno, total, maximo, perdidas, veredictos[alumno]))
         visibles = [g for g in perdidas if not propiedades[g].solo_al_calificar]
         if not perdidas and not exito:
-            fallos.append(f"{archivo.ruta.name}: nota completa y Validate falla en {fallidas}:\n{texto}")
+            fallos.append(f"{archivo.ruta.name}: nota completa y Validate falla en {fallidas}:\n{texto[:3000]}")
         elif visibles and (exito or not any(g in propiedades for g in fallidas)):
             fallos.append(f"{archivo.ruta.name}: pierde puntos en {visibles} y Validate no falla en ninguna "
                           f"celda del ejercicio ({fallidas})")
+        # Spanish first (issue 22.3): a failing Validate shows the diagnosis («✘ …») in its first lines
+        if not exito and fallidas and not any(l.startswith("✘ ") for l in texto.splitlines()[:PRIMERAS_LINEAS]):
+            fallos.append(f"{archivo.ruta.name}: Validate falla y no hay diagnóstico en español («✘ …») en sus "
+                          f"primeras {PRIMERAS_LINEAS} líneas:\n" + "\n".join(texto.splitlines()[:PRIMERAS_LINEAS]))
     INFORME.parent.mkdir(parents=True, exist_ok=True)
     with open(INFORME, "a", encoding="utf-8") as f:
         f.write(f"# {funcion}\n" + "\n".join(informe) + "\n")

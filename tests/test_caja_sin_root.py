@@ -20,7 +20,7 @@ Checks without nbgrader, as root and as the account:
 * the sandbox starts from each Python environment.
 
 And the account grades a small hostile batch with
-``scripts/grade.py``: every case scores what it must, with its Spanish
+``scripts/calificacion/grade.py``: every case scores what it must, with its Spanish
 reason in the table, nothing of the TA's in any output, and the TA's own
 process stays small while a submission fills its folder.
 """
@@ -252,27 +252,85 @@ def test_la_caja_arranca_desde_cualquier_entorno_de_python(entornos, python, com
 
 
 def test_un_kernel_de_verdad_desde_un_venv_enlazado_sin_root(entornos):
-    """nbclient with the sandbox's kernel manager, started through the course's symlinked .venv."""
+    """nbclient with the sandbox's kernel manager, started through the course's symlinked .venv, by a TA
+    whose stdout, stderr and another open descriptor are the hub's log (the formgrader service on the hub:
+    JupyterHub starts it with its own output, which holds every student's inbound entry name).
+
+    The kernel runs c26's probe (every /proc file and descriptor of the sandbox, reopened) and the
+    attack of issue 19's second round: reopen every inherited descriptor for reading and look for the
+    log's lines and the service's token in PID 1's environment.  Nothing of it may be found.
+    """
     curso = entornos["curso"]
     carpeta = curso / "autograded" / "kernel" / "t"
     carpeta.mkdir(parents=True)
+    registro = entornos["base"] / "registro-del-hub.log"
+    registro.write_text(f"[I submit] Destination: /srv/nbgrader/exchange/c/inbound/ana+t+2026+{REGISTRO_DEL_HUB}\n")
     entornos["usuario"].dar(curso / "autograded")
-    codigo = (f"import sys; sys.path.insert(0, {str(curso)!r})\n"
+    entornos["usuario"].dar(registro)
+    sonda = c26_entorno.SONDEAR + REABRIR_DESCRIPTORES
+    codigo = (f"import os, sys; sys.path.insert(0, {str(curso)!r})\n"
+              # the hub's log as this process's stdout and stderr and as a descriptor left open (fd 41)
+              f"fd = os.open({str(registro)!r}, os.O_WRONLY | os.O_APPEND)\n"
+              "resultado = os.dup(1)\n"
+              "os.dup2(fd, 1); os.dup2(fd, 2); os.dup2(fd, 41); os.set_inheritable(41, True)\n"
               "from nbformat.v4 import new_notebook, new_code_cell\n"
               "from nbclient import NotebookClient\n"
               "from grader_tests.aislamiento import KernelAislado\n"
               "nb = new_notebook(cells=[new_code_cell('import os, sys; open(\"nuevo.txt\", \"w\").write(\"x\"); "
-              "print(\"KERNEL\", os.getuid(), sys.prefix, sorted(os.listdir(\".\")))')])\n"
-              f"NotebookClient(nb, kernel_manager_class=KernelAislado, timeout=60, "
+              "print(\"KERNEL\", os.getuid(), sys.prefix, sorted(os.listdir(\".\")))'), "
+              f"new_code_cell({sonda!r})])\n"
+              f"NotebookClient(nb, kernel_manager_class=KernelAislado, timeout=120, "
               f"resources={{'metadata': {{'path': {str(carpeta)!r}}}}}).execute()\n"
-              "print(nb.cells[0].outputs[0]['text'])\n")
+              "texto = '\\n'.join(''.join(s.get('text', '')) for c in nb.cells for s in c.outputs)\n"
+              "os.write(resultado, texto.encode())\n")
     python = curso / ".venv" / "bin" / "python"
     proceso = subprocess.run(entornos["usuario"].orden(str(python), "-c", codigo), cwd=curso,
-                             env=entorno_de(python.parent, CURSO_SECRETO_TA=SECRETO),
-                             capture_output=True, text=True, timeout=240)
-    assert proceso.returncode == 0, proceso.stderr[-3000:]
-    assert f"{os.path.realpath(entornos['venv'])} ['nuevo.txt']" in proceso.stdout, proceso.stdout
+                             env=entorno_de(python.parent, CURSO_SECRETO_TA=SECRETO, JUPYTERHUB_API_TOKEN=TOKEN_HUB),
+                             capture_output=True, text=True, timeout=300)
+    assert proceso.returncode == 0, proceso.stderr[-3000:] + registro.read_text()[-3000:]
+    salida = proceso.stdout
+    assert f"{os.path.realpath(entornos['venv'])} ['nuevo.txt']" in salida, salida[-3000:]
     assert list(carpeta.iterdir()) == []            # what the kernel wrote stayed in its copy
+    # the probe looked (PID 1's environment, descriptors reopened) and found nothing of the TA's
+    assert "ENTORNO_LEIDO 1" in salida and "REABIERTOS" in salida, salida[-3000:]
+    for marca in (*hostiles.MARCAS_PROHIBIDAS, SECRETO, TOKEN_HUB, REGISTRO_DEL_HUB):
+        assert marca not in salida, [l for l in salida.splitlines() if marca in l][:5]
+    for pid, fd, destino in re.findall(r"^DESCRIPTOR (\d+) (\d+) (.*)$", salida, re.M):
+        assert str(registro) not in destino, (pid, fd, destino)
+
+
+# what the hub's log holds (a student's secret entry name) and the probe that looks for it from inside
+REGISTRO_DEL_HUB = "codigo-secreto-de-la-entrada"
+REABRIR_DESCRIPTORES = r'''
+_n = 0
+for _pid in [p for p in os.listdir("/proc") if p.isdigit()] + ["self"]:
+    try:
+        _fds = os.listdir(f"/proc/{_pid}/fd")
+    except OSError:
+        continue
+    for _fd in _fds:
+        try:
+            # never blocks on a pipe or a socket (reopened, they would wait for data)
+            _d = os.open(f"/proc/{_pid}/fd/{_fd}", os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            _datos = os.read(_d, 1 << 20)
+        except OSError:
+            _datos = b""
+        finally:
+            os.close(_d)
+        _n += 1
+        if b"codigo-secreto-de-" + b"la-entrada" in _datos or b"Destina" + b"tion:" in _datos:
+            print("LECTURA_OK registro del hub", _pid, _fd)
+try:
+    _entorno1 = open("/proc/1/environ", "rb").read()
+    if b"JUPYTERHUB_API_TOKEN" in _entorno1:
+        print("LECTURA_OK token en el PID 1")
+except OSError:
+    pass
+print("REABIERTOS", _n)
+'''
 
 
 # ------------------------------------------------------------ a graded batch, as the account
@@ -290,7 +348,7 @@ c.KernelAislado.procesos_maximos = 64
 
 @pytest.fixture(scope="module")
 def lote_sin_root(entornos):
-    """The account grades a small hostile batch with scripts/grade.py through the symlinked .venv."""
+    """The account grades a small hostile batch with scripts/calificacion/grade.py through the symlinked .venv."""
     import importlib
     curso, usuario = entornos["curso"], entornos["usuario"]
     with open(curso / "nbgrader_config.py", "a") as f:
@@ -308,13 +366,13 @@ def lote_sin_root(entornos):
     python = curso / ".venv" / "bin" / "python"
     entorno = entorno_de(python.parent, CURSO_SECRETO_TA=SECRETO, JUPYTERHUB_API_TOKEN=TOKEN_HUB,
                          HOME=str(curso))
-    proceso = subprocess.run(usuario.orden(str(python), "scripts/grade.py"), cwd=curso, env=entorno,
+    proceso = subprocess.run(usuario.orden(str(python), "scripts/calificacion/grade.py"), cwd=curso, env=entorno,
                              capture_output=True, text=True, timeout=1200)
     assert proceso.returncode == 0, proceso.stdout[-3000:] + proceso.stderr[-3000:]
     comentarios = {p.relative_to(curso / "feedback").as_posix(): p.read_text(errors="replace")
                    for p in (curso / "feedback").rglob("*.html")}
-    # the TA's own process while grading the submission that fills its folder (scripts/bench_salida.py)
-    from scripts.bench_salida import MEDIR
+    # the TA's own process while grading the submission that fills its folder (scripts/mediciones/bench_salida.py)
+    from scripts.mediciones.bench_salida import MEDIR
     medida = subprocess.run(usuario.orden(str(python), "-c", MEDIR, "autograde", tarea, "--student", "c34_disco",
                                           "--force"), cwd=curso, env=entorno, capture_output=True, text=True,
                             timeout=600)
@@ -380,7 +438,7 @@ def test_sin_root_las_bombas_no_llegan_al_ta(lote_sin_root):
     assert int(re.search(r"PROCESOS_LIMITADOS\s+(\d+)", texto)[1]) < 64
     assert int(re.search(r"HIJOS_MATADOS\s+(\d+)", texto)[1]) >= 1
     # the TA's own process (nbgrader, in one Python process) while c34 fills its folder
-    from scripts.bench_salida import pico
+    from scripts.mediciones.bench_salida import pico
     medida = lote_sin_root["medida"]
     assert medida.returncode == 0, medida.stderr[-2000:]
     ta, _ = pico(medida.stdout)

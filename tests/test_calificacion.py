@@ -1,4 +1,4 @@
-"""End to end: `scripts/grade.py` (make grade) on the sample submissions in a temporary course."""
+"""End to end: `scripts/calificacion/grade.py` (make grade) on the sample submissions in a temporary course."""
 from __future__ import annotations
 
 import csv
@@ -18,7 +18,7 @@ L1, L2 = "01_atencion_multicabeza", "02_codificacion_posicional"
 
 @pytest.fixture(scope="module")
 def curso(curso_calificado):
-    """The session's course copy after `python scripts/grade.py`, and what it printed."""
+    """The session's course copy after `python scripts/calificacion/grade.py`, and what it printed."""
     return curso_calificado.curso, curso_calificado.salida()
 
 
@@ -138,10 +138,10 @@ def test_calificar_dos_veces_da_las_mismas_notas(curso):
     antes = _notas(c)
     # the second time with one worker (the first used one per core) and on a terminal that only
     # prints ASCII: the same grades and table, accents degraded, nothing crashes
-    salida = ejecutar(c, "python", "scripts/grade.py", "--trabajadores", "1", env={"PYTHONIOENCODING": "ascii"})
+    salida = ejecutar(c, "python", "scripts/calificacion/grade.py", "--trabajadores", "1", env={"PYTHONIOENCODING": "ascii"})
     assert _notas(c) == antes
     assert "Se califica con 1 trabajador " in salida.stdout
-    from scripts import observaciones      # registers the error handler the ASCII terminal used
+    from scripts.calificacion import observaciones      # registers the error handler the ASCII terminal used
     ascii_ = "\n".join(_tabla(primera)).encode("ascii", observaciones.DEGRADAR).decode()
     assert "\n".join(_tabla(salida.stdout)) == ascii_
     assert re.search(r"^perfecta\s+\S+ / \S+", salida.stdout, re.M), salida.stdout[-2000:]
@@ -150,7 +150,7 @@ def test_calificar_dos_veces_da_las_mismas_notas(curso):
 
 
 def test_las_entregas_reales_tienen_prioridad_sobre_las_muestras(tmp_path):
-    from scripts import samples
+    from scripts.calificacion import samples
     sub = tmp_path / "submitted"
     (sub / "maria" / L1).mkdir(parents=True)
     assert samples.has_real_submissions(sub)
@@ -159,7 +159,7 @@ def test_las_entregas_reales_tienen_prioridad_sobre_las_muestras(tmp_path):
 
 
 def test_al_llegar_entregas_reales_se_retiran_las_muestras(tmp_path, monkeypatch):
-    from scripts import grade, samples
+    from scripts.calificacion import grade, samples
     monkeypatch.setattr(grade, "RAIZ", tmp_path)
     monkeypatch.delenv("CURSO_DB_URL", raising=False)
     for carpeta in ("submitted", "autograded", "feedback"):

@@ -2,7 +2,7 @@
 
 One small course (lesson 1 only, to keep it short): four sample students (one
 of them in a folder whose name has a comma, which nbgrader's own exclusion
-list could not hold) and a broken submission (its notebook is not JSON), graded by ``scripts/grade.py``
+list could not hold) and a broken submission (its notebook is not JSON), graded by ``scripts/calificacion/grade.py``
 with ``CURSO_TRABAJADORES=1`` and ``=2`` on SQLite, and with 2 workers writing
 straight into a private PostgreSQL cluster (started here on loopback; given as
 a plain ``postgresql://`` URL, which the course rewrites).  Every grade, comment
@@ -27,7 +27,7 @@ from nbgrader.api import Gradebook
 import postgresql_temporal
 from curso_temporal import copiar_curso, ejecutar, entorno
 from scripts.calificacion import libro_de_notas
-from scripts import samples
+from scripts.calificacion import samples
 
 TAREA, OTRA = "01_atencion_multicabeza", "02_codificacion_posicional"
 MUESTRAS = ["con_error", "escala_d_model", "perfecta", "sin,wo"]
@@ -102,7 +102,7 @@ def _informe(curso: Path) -> dict[str, str]:
 def _calificar(base: Path, destino: Path, url: str | None = None, **variables: str) -> dict:
     curso = destino / "curso"
     shutil.copytree(base, curso, symlinks=True)
-    proceso = ejecutar(curso, "python", "scripts/grade.py", env=variables, timeout=900)
+    proceso = ejecutar(curso, "python", "scripts/calificacion/grade.py", env=variables, timeout=900)
     return {"curso": curso, "salida": proceso.stdout,
             "notas": _volcado(url or libro_de_notas.url_sqlite(curso)),
             "csv": sorted((curso / "grades.csv").read_text().splitlines()),
@@ -186,7 +186,7 @@ def test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo(
 
     # the Kubernetes Indexed Job: two shards at once, each writing its students into PostgreSQL
     variables = {**entorno(), "CURSO_DB_URL": url, "CURSO_TRABAJADORES": "1"}
-    procesos = [subprocess.Popen([sys.executable, "scripts/grade.py", "--fragmento", f"{i}/2"], cwd=curso,
+    procesos = [subprocess.Popen([sys.executable, "scripts/calificacion/grade.py", "--fragmento", f"{i}/2"], cwd=curso,
                                  env=variables, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                 for i in range(2)]
     salidas = [p.communicate(timeout=600)[0] for p in procesos]
@@ -210,7 +210,7 @@ def test_sin_aislamiento_no_se_califica_a_nadie(tmp_path):
     falso.mkdir()
     (falso / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
     (falso / "bwrap").chmod(0o755)
-    proceso = ejecutar(curso, "python", "scripts/grade.py", check=False, timeout=300,
+    proceso = ejecutar(curso, "python", "scripts/calificacion/grade.py", check=False, timeout=300,
                        env={"PATH": f"{falso}{os.pathsep}{entorno()['PATH']}", "CURSO_SIN_AISLAMIENTO": ""})
     assert proceso.returncode != 0
     assert "el aislamiento (bubblewrap) no arranca" in proceso.stderr

@@ -4,7 +4,7 @@ A temporary copy of the course is broken in many ways at once (a notebook
 saved with outputs, a lesson without a grader, a test cell without cases, a
 hidden block after the visible tests, a property without a cell, a known
 mistake without a battery file, a quiz answer missing, a lesson missing
-from the README's table); ``scripts/comprobar.py --rapido`` must name each
+from the README's table); ``scripts/autores/comprobar.py --rapido`` must name each
 one and exit with 1.  The real course passes the same static checks.  The
 kernel-side checks run in ``tests/test_leccion_nueva.py``.
 """
@@ -22,7 +22,7 @@ from curso_temporal import copiar_curso, ejecutar
 
 
 def test_el_curso_real_pasa_lo_estatico():
-    from scripts import comprobar
+    from scripts.autores import comprobar
     apartados = comprobar.comprobar(RAIZ, rapido=True, salida=lambda t: None)
     problemas = [p for a in apartados for p in a.problemas]
     assert not problemas, "\n".join(problemas)
@@ -77,7 +77,7 @@ def roto(tmp_path_factory):
     readme = curso / "README.md"
     readme.write_text("\n".join(l for l in readme.read_text(encoding="utf-8").split("\n")
                                 if not l.startswith("| `02_codificacion_posicional`")), encoding="utf-8")
-    salida = ejecutar(curso, "python", "scripts/comprobar.py", "--rapido", check=False)
+    salida = ejecutar(curso, "python", "scripts/autores/comprobar.py", "--rapido", check=False)
     return salida
 
 
@@ -107,7 +107,7 @@ def test_sale_con_error_y_lo_resume(roto):
 
 
 def test_la_plantilla_rechaza_nombres_que_no_valen(tmp_path):
-    from scripts import leccion
+    from scripts.autores import leccion
     for nombre, funcion, mensaje in [("3_algo", "f", "dos cifras"), ("03_Algo", "f", "minúsculas"),
                                      ("03_algo", "F-1", "FUNCION="), ("03_algo", "class", "FUNCION="),
                                      ("01_atencion_multicabeza", "f", "ya existe la lección"),
@@ -122,9 +122,9 @@ def test_la_plantilla_rechaza_nombres_que_no_valen(tmp_path):
 def test_las_ordenes_de_make():
     salida = subprocess.run(["make", "-n", "leccion", "NOMBRE=03_algo", "FUNCION=f"], cwd=RAIZ, capture_output=True,
                             text=True)
-    assert 'scripts/leccion.py "03_algo" "f"' in salida.stdout
+    assert 'scripts/autores/leccion.py "03_algo" "f"' in salida.stdout
     salida = subprocess.run(["make", "-n", "comprobar"], cwd=RAIZ, capture_output=True, text=True)
-    assert "scripts/comprobar.py" in salida.stdout
+    assert "scripts/autores/comprobar.py" in salida.stdout
     sin_nombre = subprocess.run(["make", "--no-print-directory", "leccion", "VENV=.venv"], cwd=RAIZ,
                                 capture_output=True, text=True)
     assert sin_nombre.returncode != 0 and "Uso: make leccion NOMBRE=03_algo FUNCION=f" in sin_nombre.stdout

@@ -40,3 +40,13 @@ def test_la_copia_del_alumno_tiene_los_limites_de_la_correccion(ruta):
     assert "extra_arguments" not in alumno.Execute and "extra_arguments" not in curso.Execute
     # it configures nothing else a student could use to change their grade
     assert set(alumno) <= {"Execute", "Validator"}
+
+
+def test_el_hub_da_a_validate_los_mismos_limites():
+    """On the hub Validate runs in the student's home, not in the assignment folder: the hub's common
+    nbgrader configuration (every account's) carries the same Validate settings (issue 21)."""
+    hub = cargar(RAIZ / "despliegue" / "hub" / "jupyter" / "comun" / "nbgrader_config.py")
+    alumno = cargar(COPIAS[0])
+    for seccion, clave in CLAVES:
+        assert hub[seccion][clave] == alumno[seccion][clave], (seccion, clave)
+    assert hub.Validator.Execute.extra_arguments == alumno.Validator.Execute.extra_arguments

@@ -73,3 +73,144 @@ def test_un_punto_decimal_no_se_borra(valor):
 def test_un_numero_enorme_es_ilegible_no_un_error_interno():
     veredicto = ENTERO.juzgar("9" * 5000, 1)
     assert veredicto.puntos == 0 and veredicto.motivo == "respuesta_ilegible"
+
+
+# ------------------------------------- the instant check in the notebook and the grade agree
+
+import contextlib  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from conftest import RAIZ, cargar_modulo  # noqa: E402
+from grader_tests import descubrimiento, juez, pruebas_visibles, quiz  # noqa: E402
+from grader_tests.serializacion import deserializar, serializar  # noqa: E402
+
+LECCIONES = [l for l in descubrimiento.lecciones(RAIZ) if descubrimiento.cuestionario(l.cuaderno.stem)]
+
+
+def _modulo_de_la_leccion(leccion):
+    """The lesson's own copy of pruebas_visibles.py (what a student's kernel imports), loaded from its folder."""
+    return cargar_modulo(leccion.carpeta / "pruebas_visibles.py", f"pruebas_visibles_{leccion.tarea}")
+
+
+class _Raro:
+    def __repr__(self):
+        return "<raro>"
+
+
+# Every kind of value a student could assign: right and wrong answers written in every accepted way,
+# NumPy scalars and arrays, containers, things the grader does not admit, long and nested values.
+VALORES = ["a", "b", "c", "d", "e", " B ", "b)", "(c)", "opción b", "Opción D.", "respuesta a", "«b»", "la c",
+           "bd", "b, c", "a y c", "a, c", "{a, b, d}", "abd", "abde", "a/b/d", "A,B,D", "ab", "z", "", "  ",
+           ["b"], ("c",), ["a", "c"], ("d", "b", "a"), {"a", "c"}, frozenset("abd"), {"A", "b", "d"}, set(),
+           [], ["a", 1], [["a"]], ["a"] * 70, list("abd") + ["x"],
+           0, 1, 256, 800, 2359296, -1, 256.0, 2359296.0, 256.5, float("nan"), float("inf"),
+           np.int64(256), np.int32(2359296), np.float64(256.0), np.float32(256.0), np.uint8(1),
+           np.longdouble(256), np.complex128(256), np.str_("b"), np.bytes_(b"b"), np.array(256),
+           np.array(["b"]), np.arange(3),
+           "256", " 2 359 296 ", "2.359.296", "2_359_296", "2359296.0", "2.56e2", "2,56e2", "256,0", "25.6",
+           "9" * 5000, "1" * 61, "b" * 2000,
+           True, False, np.True_, np.False_, "verdadero", "Falso", "v", "f", "sí", "no", "True", "cierto",
+           None, ..., _Raro(), b"b", 1j, {"a": 1}, range(3)]
+
+
+def _como_lo_juzga_la_nota(pregunta, valor):
+    """What autograde does: the kernel serialises the value, the trusted side rebuilds and judges it."""
+    try:
+        descrito = serializar(valor)
+    except Exception:  # noqa: BLE001 - the kernel could not even describe it: nothing reaches the grader
+        return None
+    evidencia = {"grade_id": "x", "valor": json.loads(json.dumps(descrito))}
+    try:
+        leido = deserializar(evidencia["valor"])
+    except (ValueError, KeyError, TypeError):
+        return 0.0                                            # juez: «No se puede leer el valor»
+    return pregunta.juzgar(leido, 1).puntos
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda l: l.tarea)
+def test_la_comprobacion_inmediata_y_la_nota_no_discrepan(leccion):
+    """For every question and every value: the notebook says «Correcto» iff the grade gives the point.
+
+    The instant check runs the lesson's shipped copy with its shipped
+    ``cuestionario.json``; the grade runs the trusted quiz after the
+    serialisation round trip that autograde makes.
+    """
+    modulo = _modulo_de_la_leccion(leccion)
+    publicadas = modulo.preguntas(str(leccion.carpeta))
+    confiables = descubrimiento.cuestionario(leccion.cuaderno.stem)
+    assert {p.variable for p in confiables.values()} == set(publicadas)
+    for gid, pregunta in confiables.items():
+        publicada = publicadas[pregunta.variable]
+        valores = VALORES + [pregunta.correcta, sorted(pregunta.correcta) if isinstance(pregunta.correcta, frozenset)
+                             else str(pregunta.correcta)]
+        for valor in valores:
+            nota = _como_lo_juzga_la_nota(pregunta, valor)
+            if nota is None:
+                continue
+            inmediata = publicada.corregir(modulo.como_lo_recibe_el_corrector(valor))
+            assert inmediata.acierta == (nota == 1), (gid, valor, inmediata, nota)
+        assert publicada.corregir(pregunta.correcta).acierta, gid
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda l: l.tarea)
+def test_respuestas_y_explicaciones_salen_del_cuestionario_del_curso(leccion):
+    """The shipped cuestionario.json is exactly grader_tests/cuestionarios/<cuaderno>.py (one source of truth)."""
+    publicadas = pruebas_visibles.preguntas(str(leccion.carpeta))
+    for gid, pregunta in descubrimiento.cuestionario(leccion.cuaderno.stem).items():
+        publicada = publicadas[pregunta.variable]
+        assert (type(publicada).__name__, publicada.correcta, publicada.explicacion) == (
+            type(pregunta).__name__, pregunta.correcta, pregunta.explicacion), gid
+        assert getattr(publicada, "opciones", None) == getattr(pregunta, "opciones", None)
+
+
+def test_la_nota_lee_con_las_clases_de_la_comprobacion_inmediata():
+    for clase in (quiz.Opcion, quiz.Varias, quiz.Entero, quiz.VerdaderoFalso):
+        publica = pruebas_visibles.TIPOS[clase.__name__]
+        assert issubclass(clase, publica)
+        assert all(getattr(clase, m) is getattr(publica, m) for m in ("leer", "formato", "mostrar", "corregir"))
+
+
+def _ejecutar_celda(modulo, variable, espacio):
+    salida = io.StringIO()
+    with contextlib.redirect_stdout(salida):
+        modulo.respuesta(variable, espacio)
+    return salida.getvalue()
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda l: l.tarea)
+def test_la_celda_de_comprobacion_explica_al_momento(leccion, monkeypatch):
+    """Right: «✔ … Correcto» and the explanation; wrong or unanswered: a Spanish failure with the
+    explanation, so Validate never says «Success» to an answer that loses the point."""
+    monkeypatch.syspath_prepend(str(leccion.carpeta))
+    modulo = _modulo_de_la_leccion(leccion)
+    for pregunta in descubrimiento.cuestionario(leccion.cuaderno.stem).values():
+        numero = pregunta.variable.rsplit("_", 1)[1]
+        texto = _ejecutar_celda(modulo, pregunta.variable, {pregunta.variable: pregunta.correcta})
+        assert texto.startswith(f"✔ Pregunta {numero}. Correcto")
+        assert " ".join(pregunta.explicacion.split()[:6]) in " ".join(texto.split())
+        assert all(len(l) <= modulo.ANCHO for l in texto.splitlines())
+        mal = {"Opcion": lambda c: "a" if c != "a" else "b", "Entero": lambda c: c + 1,
+               "VerdaderoFalso": lambda c: not c, "Varias": lambda c: {"a"} if c != {"a"} else {"b"}}
+        incorrecta = mal[type(pregunta).__name__](pregunta.correcta)
+        with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+            _ejecutar_celda(modulo, pregunta.variable, {pregunta.variable: incorrecta})
+        assert isinstance(fallo.value, AssertionError)
+        lineas = fallo.value._render_traceback_()
+        texto = " ".join(" ".join(lineas).split())
+        assert f"Pregunta {numero}. Has respondido" in texto and "la respuesta correcta es" in texto
+        assert " ".join(pregunta.explicacion.split()[:6]) in texto
+        assert all(len(l) <= modulo.ANCHO for l in fallo.value.lineas())
+        with pytest.raises(modulo.PruebaVisibleFallida, match="todavía no has contestado"):
+            _ejecutar_celda(modulo, pregunta.variable, {})
+        with pytest.raises(modulo.PruebaVisibleFallida, match="No se puede leer tu respuesta"):
+            _ejecutar_celda(modulo, pregunta.variable, {pregunta.variable: _Raro()})
+
+
+def test_el_texto_de_la_nota_es_el_de_la_comprobacion():
+    """The feedback's lines are the instant check's (the same ``corregir``)."""
+    pregunta = OPCION
+    for valor in ("b", "a", None, ["x", "y"]):
+        assert tuple(pregunta.juzgar(valor, 1).lineas) == pregunta.corregir(valor).lineas

@@ -132,7 +132,7 @@ def test_grupos_de_nbgrader_y_servicio_del_curso(config_hub):
     entorno = servicio["environment"]
     assert entorno["JUPYTER_CONFIG_PATH"].split(":")[0].endswith("jupyter/servicio")
     assert entorno["PYTHONPATH"] == "/srv/prueba/curso"
-    assert entorno["JUPYTERHUB_DEFAULT_URL"] == "/formgrader"
+    assert entorno["JUPYTERHUB_DEFAULT_URL"] == "/curso/"           # the course page, with the formgrader's link
     # formgrader's Generate feedback finds the Spanish template through the course's own
     # config (grader_tests/retroalimentacion.py), no data path of the service's
     assert "JUPYTER_PATH" not in entorno
@@ -152,12 +152,30 @@ def test_roles_con_scopes_que_existen_y_solo_el_profesorado_entra_al_servicio(co
 @pytest.mark.parametrize("grupos, perfil", [([f"formgrade-{CURSO}"], "profesorado"),
                                             ([f"nbgrader-{CURSO}"], "alumnado"), ([], "alumnado")])
 def test_perfil_de_jupyterlab_segun_el_grupo(config_hub, grupos, perfil):
-    spawner = SimpleNamespace(user=SimpleNamespace(groups=[SimpleNamespace(name=g) for g in grupos]),
+    spawner = SimpleNamespace(user=SimpleNamespace(name="maria", groups=[SimpleNamespace(name=g) for g in grupos]),
                               environment={"PATH": "/usr/bin"})
     config_hub.Spawner.pre_spawn_hook(spawner)
     primero, comun = spawner.environment["JUPYTER_CONFIG_PATH"].split(":")
     assert Path(primero) == HUB / "jupyter" / perfil and Path(comun) == HUB / "jupyter" / "comun"
     assert spawner.environment["PATH"] == "/usr/bin"
+
+
+def test_cada_servidor_recibe_solo_el_nombre_de_su_ficha_de_plazos(config_hub, tmp_path):
+    """The service knows the key; each student's server only its own file name (grader_tests.plazos)."""
+    from grader_tests import plazos
+    [servicio] = config_hub.JupyterHub.services
+    clave = servicio["environment"]["CURSO_PLAZOS_CLAVE"]
+    assert (tmp_path / "clave_plazos").read_text() == clave and (tmp_path / "clave_plazos").stat().st_mode & 0o077 == 0
+    fichas = {}
+    for nombre in ("maria", "jorge"):
+        spawner = SimpleNamespace(user=SimpleNamespace(name=nombre, groups=[]), environment={})
+        config_hub.Spawner.pre_spawn_hook(spawner)
+        fichas[nombre] = spawner.environment["CURSO_PLAZOS_FICHA"]
+        assert clave not in spawner.environment.values()
+        assert fichas[nombre] == plazos.ficha_de_alumno(bytes.fromhex(clave), CURSO, nombre)
+    assert fichas["maria"] != fichas["jorge"]
+    # make grade in any hub terminal uses the hub's environment
+    assert servicio["environment"]["CURSO_ENTORNO"] == config_hub.Spawner.environment["CURSO_ENTORNO"]
 
 
 def _ids_de_nbgrader() -> tuple[set[str], set[str]]:
@@ -187,6 +205,13 @@ def test_extensiones_de_nbgrader_por_perfil(perfil, apagadas, encendidas):
     assert desactivadas <= plugins, f"ids que nbgrader no tiene: {desactivadas - plugins}"
     assert desactivadas == {f"@jupyter/nbgrader:{n}" for n in apagadas}
     assert not desactivadas & {f"@jupyter/nbgrader:{n}" for n in encendidas}
+    # what the course environment turns off for everyone (the student's JupyterLab, ajustes_jupyterlab/)
+    # and the profile turns back on, first in JUPYTER_CONFIG_PATH: the effective state
+    entorno = json.loads((RAIZ / "ajustes_jupyterlab" / "jupyter" / "labconfig" / "page_config.d" /
+                          "zz-curso-atencion-alumnado.json").read_text())["disabledExtensions"]
+    efectivo = {k for k, v in {**entorno, **lab["disabledExtensions"]}.items() if v}
+    assert not efectivo & {f"@jupyter/nbgrader:{n}" for n in encendidas}, efectivo
+    assert ("@jupyter/nbgrader:menu" in efectivo) == (encendidas == set())
     servidor = json.loads((HUB / "jupyter" / perfil / "jupyter_server_config.d" / "nbgrader.json").read_text())
     extensiones = servidor["ServerApp"]["jpserver_extensions"]
     assert set(extensiones) <= modulos
@@ -198,6 +223,14 @@ def test_extensiones_de_nbgrader_por_perfil(perfil, apagadas, encendidas):
     for n in encendidas:
         if nombre[n]:
             assert extensiones[f"nbgrader.server_extensions.{nombre[n]}"] is True
+
+
+@pytest.mark.parametrize("perfil", ["profesorado", "servicio"])
+def test_el_profesorado_del_hub_recupera_lo_que_se_quita_al_alumnado(perfil):
+    """«Save As» and deleting from a tab's menu, hidden from students: the same file as make lab's."""
+    propio = HUB / "jupyter" / perfil / "labconfig" / "default_setting_overrides.json"
+    assert propio.read_text() == (RAIZ / "ajustes_jupyterlab" / "profesorado" / "labconfig" /
+                                  "default_setting_overrides.json").read_text()
 
 
 def test_el_hub_abre_jupyterlab_con_los_ajustes_del_curso():
@@ -260,7 +293,7 @@ def test_job_indexado_un_fragmento_por_indice():
     assert int(entorno["CURSO_FRAGMENTOS"]["value"]) == spec["completions"]
     assert entorno["JOB_COMPLETION_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"] == \
         "metadata.annotations['batch.kubernetes.io/job-completion-index']"
-    assert contenedor["command"] == ["python", "scripts/grade.py"]
+    assert contenedor["command"] == ["python", "scripts/calificacion/grade.py"]
     assert contenedor["args"] == ["--fragmento", "$(JOB_COMPLETION_INDEX)/$(CURSO_FRAGMENTOS)"]
     assert entorno["CURSO_DB_URL"]["valueFrom"]["secretKeyRef"]["name"] == "curso-atencion-gradebook"
     assert contenedor["workingDir"] == "/srv/curso"
@@ -268,8 +301,8 @@ def test_job_indexado_un_fragmento_por_indice():
 
 
 def test_la_entrada_del_job_existe_y_lee_su_fragmento(capsys):
-    """What the Job calls is scripts/grade.py's own interface (tests/test_calificacion_paralela.py runs it)."""
-    from scripts import grade
+    """What the Job calls is scripts/calificacion/grade.py's own interface (tests/test_calificacion_paralela.py runs it)."""
+    from scripts.calificacion import grade
     from scripts.calificacion import reparto
     with pytest.raises(SystemExit) as salida:
         grade.main(["--help"])
@@ -299,7 +332,7 @@ def _valores_z2jh() -> dict:
     return yaml.safe_load((K8S / "config.yaml").read_text())
 
 
-def test_z2jh_opciones_reales_y_python_que_funciona():
+def test_z2jh_opciones_reales_y_python_que_funciona(monkeypatch):
     from traitlets.config import Config
     valores = _valores_z2jh()
     config = Config(valores["hub"]["config"])
@@ -308,18 +341,44 @@ def test_z2jh_opciones_reales_y_python_que_funciona():
     for codigo in valores["hub"]["extraConfig"].values():
         exec(compile(codigo, "hub.extraConfig", "exec"), {"c": c})      # noqa: S102 - our own config
     assert _comprobar_contra_clases(c) == []
-    usuario = SimpleNamespace(id=7, groups=[SimpleNamespace(name=f"nbgrader-{CURSO}")])
+    usuario = SimpleNamespace(id=7, name="maria", groups=[SimpleNamespace(name=f"nbgrader-{CURSO}")])
     spawner = SimpleNamespace(user=usuario, environment={"CURSO_HUB_CURSO": CURSO})
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"] == "/opt/curso/jupyter/alumnado:/opt/curso/jupyter/comun"
     assert c.KubeSpawner.uid(spawner) == 10007
+    # a group of their own, none else: not the formgrader's (100), which owns every inbound entry
+    assert c.KubeSpawner.gid(spawner) == c.KubeSpawner.fs_gid(spawner) == 10007
+    assert c.KubeSpawner.supplemental_gids == [] and "fsGid" not in valores["singleuser"]
     usuario.id = 60000
     with pytest.raises(RuntimeError, match="65536"):
         c.KubeSpawner.uid(spawner)
     usuario.id = 7
+    assert "CURSO_PLAZOS_FICHA" not in spawner.environment          # without the secret's key, no file name
+    # with it, the same name as the single-machine hub and the formgrader (grader_tests.plazos)
+    from grader_tests import plazos
+    clave = "ab" * 32
+    monkeypatch.setenv("CURSO_PLAZOS_CLAVE", clave)
+    c2 = Config()
+    for codigo in valores["hub"]["extraConfig"].values():
+        exec(compile(codigo, "hub.extraConfig", "exec"), {"c": c2})      # noqa: S102 - our own config
+    c2.KubeSpawner.pre_spawn_hook(spawner)
+    assert spawner.environment["CURSO_PLAZOS_FICHA"] == plazos.ficha_de_alumno(bytes.fromhex(clave), CURSO, "maria")
     usuario.groups = [SimpleNamespace(name=f"formgrade-{CURSO}")]
     c.KubeSpawner.pre_spawn_hook(spawner)
     assert spawner.environment["JUPYTER_CONFIG_PATH"].startswith("/opt/curso/jupyter/profesorado:")
+
+
+def test_el_intercambio_de_kubernetes_es_pegajoso_y_del_grupo_del_formgrader():
+    """inbound sticky and setgid to the formgrader's group (issue 19, second attack), as on one machine."""
+    [despliegue] = [d for d in _documentos("formgrader.yaml") if d["kind"] == "Deployment"]
+    pod = despliegue["spec"]["template"]["spec"]
+    [inicio] = pod["initContainers"]
+    orden = " ".join(inicio["args"])
+    inbound = "/srv/nbgrader/exchange/atencion-y-posicion/inbound"
+    assert f"chmod 3733 {inbound}" in orden and inbound in orden.split("chown 1000:100", 1)[1]
+    assert pod["securityContext"]["runAsGroup"] == 100 == pod["securityContext"]["fsGroup"]
+    from despliegue.hub import prueba
+    assert prueba.MODO_INBOUND == 0o3733
 
 
 def test_z2jh_el_hub_dice_quien_es_cada_uid(tmp_path):
@@ -456,7 +515,7 @@ def test_un_origen_por_servidor_y_servicio(config_hub):
     from jupyterhub.utils import subdomain_hook_idna
     assert urlparse(a.url_de_usuario("a_b")).hostname == subdomain_hook_idna("a_b", "localhost", "user")
     # TAs' servers: PYTHONSAFEPATH and the formgrader's address for nbgrader's course list
-    usuario = SimpleNamespace(groups=[SimpleNamespace(name=f"formgrade-{CURSO}")])
+    usuario = SimpleNamespace(name="prueba-profesora", groups=[SimpleNamespace(name=f"formgrade-{CURSO}")])
     spawner = SimpleNamespace(user=usuario, environment=dict(config_hub.Spawner.environment))
     config_hub.Spawner.pre_spawn_hook(spawner)
     assert spawner.environment["PYTHONSAFEPATH"] == "1"
@@ -476,3 +535,15 @@ def test_z2jh_un_origen_por_servidor():
     entorno = {e["name"]: e.get("value") for e in despliegue["spec"]["template"]["spec"]["containers"][0]["env"]}
     assert entorno["JUPYTERHUB_OAUTH_CALLBACK_URL"].startswith(f"https://{CURSO}--service.{dominio}/services/{CURSO}/")
     assert entorno["PYTHONSAFEPATH"] == "1"
+
+
+def test_la_copia_del_curso_en_el_hub_esta_completa():
+    """The service's copy holds every versioned entry of the repository's root (make grade stopped with
+    «./ajustes_jupyterlab does not exist» when one was missing: issue 21)."""
+    import subprocess
+    import prueba
+    versionadas = subprocess.run(["git", "ls-files"], cwd=RAIZ, capture_output=True, text=True)
+    if versionadas.returncode != 0:
+        pytest.skip("no es un clon de git")
+    raices = {linea.split("/", 1)[0] for linea in versionadas.stdout.splitlines() if linea}
+    assert raices <= set(prueba.COPIAR), sorted(raices - set(prueba.COPIAR))

@@ -346,3 +346,114 @@ def test_una_funcion_vacia_no_gana_el_punto_de_no_modificar():
     veredictos = bateria.corregir("multi_head", multi_head)
     assert veredictos["multi_head_no_modifica"].puntos == 0
     assert "no devuelve nada" in veredictos["multi_head_no_modifica"].texto()
+
+
+# ------------------------------------------------------ points only for work done (issue 19.7)
+
+def _esqueleto(funcion: str, relleno):
+    """A stub that computes nothing: the reference's shapes (and the contract's dtype), filled by ``relleno``."""
+    referencia = EJERCICIOS[funcion].referencia
+
+    def esqueleto(*argumentos_):
+        with np.errstate(all="ignore"):
+            r = referencia(*argumentos_)       # only for the shapes: nothing of its values is kept
+        partes = [r] if len(EJERCICIOS[funcion].partes) == 1 else list(r)
+        rellenas = [relleno(np.asarray(p).shape) for p in partes]
+        return rellenas[0] if len(rellenas) == 1 else tuple(rellenas)
+    return esqueleto
+
+
+ESQUELETOS = {
+    "ceros": lambda forma: np.zeros(forma),
+    "unos": lambda forma: np.ones(forma),
+    "constante": lambda forma: np.full(forma, 0.37),
+    "uniforme": lambda forma: np.full(forma, 1.0 / forma[-1]),
+    "ruido": lambda forma: np.random.default_rng(7).normal(size=forma),
+    "filas_0_1": lambda forma: np.resize(np.array([0.0, 1.0]), forma),
+}
+CASOS_ESQUELETO = [(f, n) for f in EJERCICIOS for n in sorted(ESQUELETOS)]
+
+
+@pytest.mark.parametrize("funcion,nombre", CASOS_ESQUELETO, ids=[f"{f}/{n}" for f, n in CASOS_ESQUELETO])
+def test_un_esqueleto_solo_puede_ganar_el_contrato(funcion, nombre):
+    """Zeros, ones, a constant, uniform maps, noise or a [0, 1, 0, 1…] pattern with the contract's form: at most
+    the contract point, and the cells that pay only work done say why (README, «Cómo se califica»)."""
+    ej = EJERCICIOS[funcion]
+    veredictos = bateria.corregir(funcion, _esqueleto(funcion, ESQUELETOS[nombre]))
+    contrato = sum(p.puntos for g, p in ej.propiedades.items() if p.tipo == "contrato")
+    assert total(veredictos) <= contrato, {g: v.puntos for g, v in veredictos.items()}
+    for gid, propiedad in ej.propiedades.items():
+        if propiedad.no_repite:
+            assert "Sin trabajo correcto, esta celda no puntúa" in veredictos[gid].texto(), gid
+        if propiedad.tipo == "argumentos":
+            assert "sólo puntúa cuando la función hace su trabajo" in veredictos[gid].texto(), gid
+
+
+@pytest.mark.parametrize("funcion", list(EJERCICIOS))
+def test_el_esqueleto_constante_se_nombra(funcion):
+    veredictos = bateria.corregir(funcion, _esqueleto(funcion, ESQUELETOS["ceros"]))
+    assert "aún no calcula nada de lo que pide el ejercicio" in texto(veredictos)
+    assert any(e.id == "sin_calcular" for v in veredictos.values() for e in v.errores)
+
+
+@pytest.mark.parametrize("funcion", list(EJERCICIOS))
+def test_el_trabajo_hecho_de_la_referencia_y_de_cada_pieza(funcion):
+    """The reference does work on every case; each declared piece holds on the reference and fails on zeros."""
+    from grader_tests.propiedades import trabajo_hecho
+    ej = EJERCICIOS[funcion]
+    ceros = _esqueleto(funcion, ESQUELETOS["ceros"])
+    for espec in celdas_de(funcion).values():
+        for caso in espec.casos:
+            llamada = Llamada(caso, argumentos(funcion, caso), ej)
+            with np.errstate(all="ignore"):
+                llamada.resultado = ej.referencia(*llamada.argumentos)
+            assert trabajo_hecho(llamada), (espec.grade_id, caso)
+            for pieza in ej.trabajo:
+                if espec.propiedad != "generalidad":       # tiny cases (T = 1) have no varying line
+                    assert pieza.comprobar(llamada), (pieza.descripcion, caso)
+            llamada = Llamada(caso, argumentos(funcion, caso), ej)
+            llamada.resultado = ceros(*llamada.argumentos)
+            assert not trabajo_hecho(llamada), caso
+
+
+def test_las_piezas_de_multi_head():
+    """A mistake in the maps alone keeps «la salida de tus mapas»; shifted heads keep one head's map."""
+    from grader_tests.propiedades import trabajo_hecho
+    ej = EJERCICIOS["multi_head"]
+    un_mapa, de_tus_mapas = (p.comprobar for p in ej.trabajo)
+    caso = celdas_de("multi_head")["multi_head_mapas"].casos[0]
+    X, Wq, Wk, Wv, Wo, h = argumentos("multi_head", caso)
+    sin_escala = ej.error("sin_escala").implementaciones[0]
+    desplazadas = ej.error("bloque_siguiente").implementaciones[0]
+    for implementacion, esperado in ((sin_escala, (False, True)), (desplazadas, (True, True))):
+        llamada = Llamada(caso, (X, Wq, Wk, Wv, Wo, h), ej)
+        llamada.resultado = implementacion(X, Wq, Wk, Wv, Wo, h)
+        assert (un_mapa(llamada), de_tus_mapas(llamada)) == esperado
+        assert trabajo_hecho(llamada)
+    # the output of uniform maps is no work: every column of Concat is constant
+    T = X.shape[0]
+    uniformes = np.full((h, T, T), 1 / T)
+    V, d_k = X @ Wv, X.shape[1] // h
+    salida = np.concatenate([uniformes[i] @ V[:, i * d_k:(i + 1) * d_k] for i in range(h)], axis=1) @ Wo
+    llamada = Llamada(caso, (X, Wq, Wk, Wv, Wo, h), ej)
+    llamada.resultado = (salida, uniformes)
+    assert not trabajo_hecho(llamada)
+
+
+def test_las_piezas_de_positional_encoding():
+    """Swapped sine and cosine keep a whole coordinate; positions from 1 keep whole positions; row 0 is no work."""
+    from grader_tests.propiedades import trabajo_hecho
+    ej = EJERCICIOS["positional_encoding"]
+    coordenada, posicion = (p.comprobar for p in ej.trabajo)
+    caso = celdas_de("positional_encoding")["positional_encoding_valores"].casos[0]
+    T, d = argumentos("positional_encoding", caso)
+    PE = ej.referencia(T, d)
+    intercambiada = PE.copy()
+    intercambiada[:, 0::2], intercambiada[:, 1::2] = PE[:, 1::2], PE[:, 0::2]
+    desde_1 = ej.referencia(T + 1, d)[1:]
+    for tabla, esperado in ((intercambiada, (True, False)), (desde_1, (False, True)), (PE.T, (True, True)),
+                            (np.tile(PE[0], (T, 1)), (False, False))):
+        llamada = Llamada(caso, (T, d), ej)
+        llamada.resultado = tabla
+        assert (coordenada(llamada), posicion(llamada)) == esperado
+        assert trabajo_hecho(llamada) == any(esperado)

@@ -34,31 +34,129 @@ def test_el_entorno_tiene_los_cinco_paquetes_del_curso_y_python_311():
 
 
 LOCAL = "./ajustes_jupyterlab"
-AJUSTES = RAIZ / "ajustes_jupyterlab" / "overrides.d" / "curso-atencion-es.json"
+AJUSTES_JUPYTERLAB = RAIZ / "ajustes_jupyterlab"
+AJUSTES = AJUSTES_JUPYTERLAB / "overrides.d" / "curso-atencion-es.json"
+ALUMNADO = AJUSTES_JUPYTERLAB / "jupyter"
+PROFESORADO = AJUSTES_JUPYTERLAB / "profesorado"
 
 
-def test_los_dos_caminos_instalan_los_ajustes_de_jupyterlab():
-    """Both install the course's default JupyterLab settings (Spanish), and only those local paths."""
+def _traducir():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("traducir", AJUSTES_JUPYTERLAB / "traducir.py")
+    modulo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(modulo)
+    return modulo
+
+
+def test_los_dos_caminos_instalan_el_jupyterlab_del_alumno():
+    """Both install the course's JupyterLab package (and only that local path), not the PyPI pack."""
     locales_pip = [l.split("#")[0].strip() for l in (RAIZ / "requirements.txt").read_text().splitlines()
                    if l.strip().startswith("./")]
     locales_conda = re.findall(r"^\s+- (\./[\w.-]+)", (RAIZ / "environment.yml").read_text(), re.M)
     assert locales_pip == locales_conda == [LOCAL]
-    proyecto = (RAIZ / "ajustes_jupyterlab" / "pyproject.toml").read_text()
-    assert '"share/jupyter/lab/settings/overrides.d" = ["overrides.d/curso-atencion-es.json"]' in proyecto
+    assert "jupyterlab-language-pack-es-es" not in _pins_requirements()
+    proyecto = (AJUSTES_JUPYTERLAB / "pyproject.toml").read_text()
+    for destino, origen in (
+            ("share/jupyter/lab/settings/overrides.d", "overrides.d/curso-atencion-es.json"),
+            ("etc/jupyter/labconfig/page_config.d", "jupyter/labconfig/page_config.d/zz-curso-atencion-alumnado.json"),
+            ("etc/jupyter/labconfig/default_setting_overrides.d",
+             "jupyter/labconfig/default_setting_overrides.d/zz-curso-atencion-alumnado.json"),
+            ("etc/jupyter/jupyter_server_config.d",
+             "jupyter/jupyter_server_config.d/zz-curso-atencion-alumnado.json"),
+            ("etc/ipython", "ipython/ipython_kernel_config.json")):
+        assert f'"{destino}" = ["{origen}"]' in proyecto
+        assert (AJUSTES_JUPYTERLAB / origen).is_file()
+    assert 'es_ES = "jupyterlab_language_pack_es_ES"' in proyecto
 
 
-def test_ajustes_ponen_jupyterlab_en_espanol_con_menus_ejecutar_y_pestanas():
+def test_ajustes_ponen_jupyterlab_en_espanol():
     ajustes = json.loads(AJUSTES.read_text(encoding="utf-8"))
     assert ajustes["@jupyterlab/translation-extension:plugin"]["locale"] == "es_ES"
-    menus = {m["id"]: m["label"] for m in ajustes["@jupyterlab/mainmenu-extension:plugin"]["menus"]}
-    assert menus == {"jp-mainmenu-run": "Ejecutar", "jp-mainmenu-tabs": "Pestañas"}
+    # «Reiniciar el núcleo y ejecutar todas las celdas…», not JupyterLab's «… y Ejecutar …»
+    menus = {m["id"]: m["items"] for m in ajustes["@jupyterlab/mainmenu-extension:plugin"]["menus"]}
+    assert {"command": "notebook:restart-run-all", "rank": 999} in menus["jp-mainmenu-run"]
 
 
-def test_el_entorno_del_proyecto_tiene_los_ajustes_instalados():
-    """The .venv that `make` builds got the file where jupyterlab_server reads defaults."""
+def test_el_catalogo_esta_al_dia():
+    assert _traducir().al_dia() == [], "python ajustes_jupyterlab/traducir.py"
+
+
+def test_el_paquete_de_idioma_es_para_la_version_de_jupyterlab_que_se_fija():
+    assert _traducir().VERSION == _pins_requirements()["jupyterlab"], (
+        "JupyterLab cambió de versión: revisa las traducciones (tests/navegador/test_1_interfaz_espanol.py "
+        "dice qué falta) y pon la versión en ajustes_jupyterlab/traducir.py")
+
+
+def test_una_palabra_por_idea_en_todo_el_catalogo():
+    """núcleo (never Kernel nor intérprete), cuaderno (never Notebook, but «Jupyter Notebook»)."""
+    traducir = _traducir()
+    for dominio in traducir.DOMINIOS:
+        for clave, formas in traducir.catalogo(dominio).items():
+            if not clave:
+                continue
+            for forma in formas:
+                assert not re.search(r"\b(?:[Kk]ernels?|intérpretes?)\b", forma), (clave, forma)
+                assert not re.search(r"(?<!Jupyter )\b[Nn]otebooks?\b", forma), (clave, forma)
+
+
+def test_las_traducciones_del_curso_tienen_la_forma_que_pide_jupyterlab():
+    """An entry JupyterLab asks for with a count (``_n``) has singular and plural, and only then:
+    JupyterLab ignores an entry with the wrong number of forms (the tooltips stayed in English)."""
+    import sys
+    traducir = _traducir()
+    datos = Path(sys.prefix) / "share" / "jupyter"
+    pedidos = traducir.mensajes_de_jupyterlab([datos / "lab" / "static", datos / "labextensions"])
+    assert len(pedidos) > 1000
+    for dominio, (_, po) in traducir.DOMINIOS.items():
+        for clave, formas in traducir.traducciones_del_curso(po).items():
+            if clave in pedidos:
+                assert pedidos[clave] == (len(formas) == 2), (dominio, clave, formas)
+
+
+def test_el_entorno_del_proyecto_tiene_el_jupyterlab_del_alumno():
+    """The .venv that `make` builds: one es_ES language pack (the course's), Spanish by default, the
+    student's extensions, the kernel's help in Spanish."""
+    import sys
+    from importlib.metadata import entry_points
+
     from jupyterlab.commands import get_app_dir
     from jupyterlab_server.settings_utils import _get_overrides
+    from jupyterlab_server.translation_utils import get_language_pack
 
+    packs = [e for e in entry_points(group="jupyterlab.languagepack") if e.name == "es_ES"]
+    assert [e.value for e in packs] == ["jupyterlab_language_pack_es_ES"], packs
+    datos, error = get_language_pack("es_ES")
+    assert not error and datos["jupyterlab"]["menu\u0004Kernel"] == ["Núcleo"]
     ajustes, error = _get_overrides(str(Path(get_app_dir()) / "settings"))
     assert not error
     assert ajustes["@jupyterlab/translation-extension:plugin"]["locale"] == "es_ES"
+    etc = Path(sys.prefix) / "etc"
+    for origen, destino in ((ALUMNADO / "labconfig" / "page_config.d", etc / "jupyter" / "labconfig" / "page_config.d"),
+                            (ALUMNADO / "jupyter_server_config.d", etc / "jupyter" / "jupyter_server_config.d")):
+        for archivo in origen.glob("*.json"):
+            assert (destino / archivo.name).read_text() == archivo.read_text(), archivo.name
+    ayuda = json.loads((etc / "ipython" / "ipython_kernel_config.json").read_text(encoding="utf-8"))
+    assert all("Referencia" in e["text"] or "Documentación" in e["text"]
+               for e in ayuda["IPythonKernel"]["help_links"])
+
+
+def test_el_alumno_no_tiene_herramientas_del_profesorado_y_el_profesorado_si():
+    """nbgrader's extensions per role: what the environment installs (the student's) and what
+    ``make lab`` adds (profesorado/, first in JUPYTER_CONFIG_PATH, so it wins)."""
+    alumno = json.loads((ALUMNADO / "labconfig" / "page_config.d" / "zz-curso-atencion-alumnado.json").read_text())
+    apagadas = {k for k, v in alumno["disabledExtensions"].items() if v}
+    assert {"@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:course-list",
+            "@jupyter/nbgrader:assignment-list", "@jupyter/nbgrader:menu"} <= apagadas
+    assert "@jupyter/nbgrader:validate-assignment" not in apagadas
+    servidor = json.loads((ALUMNADO / "jupyter_server_config.d" / "zz-curso-atencion-alumnado.json").read_text())
+    extensiones = servidor["ServerApp"]["jpserver_extensions"]
+    assert extensiones == {f"nbgrader.server_extensions.{n}": False
+                           for n in ("formgrader", "course_list", "assignment_list")}
+    # after nbgrader's own file in the same folder: sorted() order is the order they are read in
+    assert sorted(["nbgrader.json", "zz-curso-atencion-alumnado.json"])[-1] == "zz-curso-atencion-alumnado.json"
+    profesor = json.loads((PROFESORADO / "labconfig" / "page_config.json").read_text())
+    for plugin in ("@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:menu"):
+        assert profesor["disabledExtensions"][plugin] is False
+    servidor = json.loads((PROFESORADO / "jupyter_server_config.d" / "nbgrader.json").read_text())
+    assert servidor["ServerApp"]["jpserver_extensions"]["nbgrader.server_extensions.formgrader"] is True
+    assert "ajustes_jupyterlab/profesorado" in (RAIZ / "Makefile").read_text()

@@ -382,3 +382,16 @@ def test_bajo_nbgrader_no_se_pinta_de_antemano_y_todo_se_ve_igual(ex, mapas, mon
     for caja in (en_lab, calificada):
         caja.botones["Cabeza 2"].click()
     np.testing.assert_array_equal(_pixeles(calificada.imagen.value), _pixeles(en_lab.imagen.value))
+
+
+def test_la_primera_imagen_no_espera_a_los_otros_mapas(ex, mapas, monkeypatch):
+    """In a kernel the other maps' layers are painted after the cell (issue 22.9: first picture ≤ 1 s)."""
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    pendientes = []
+    monkeypatch.setattr(ex, "_mas_tarde", lambda funcion, segundos: pendientes.append((funcion, segundos)))
+    caja = ex.crear_explorable()
+    assert set(caja._pintor._fondos) == {"Suma"} and caja.imagen.value[:4] == b"\x89PNG"
+    assert [s for _, s in pendientes] == [0.0]
+    antes = caja.imagen.value
+    pendientes[0][0]()                       # the kernel, once the cell is done
+    assert set(caja._pintor._fondos) == set(mapas) and caja.imagen.value == antes

@@ -410,7 +410,8 @@ def test_explorable_con_valores_por_defecto(caja):
     assert caja.control_disposicion.description == "disposición"
     assert (caja.texto_d_model.value, caja.texto_T.value, caja.texto_pareja.value) == (32, 64, 0)
     for control in (caja.control_d_model, caja.control_T, caja.control_pareja):
-        assert not control.continuous_update and not control.readout
+        # the box beside each slider shows its number, live while dragging (issue 22.1)
+        assert control.continuous_update and not control.readout
     assert caja.aviso.value == ""
 
 
@@ -485,22 +486,100 @@ def test_teclear_un_valor_valido_lo_usa(caja):
 
 @pytest.mark.parametrize("valor, palabra", [(33, "par"), (512, "de 2 a 128"), (0, "de 2 a 128")])
 def test_teclear_d_model_que_no_vale_se_rechaza_a_la_vista(caja, valor, palabra):
-    """Typed odd / out-of-range d_model: Spanish message, the box shows the value in use, no redraw."""
+    """Typed odd / out-of-range d_model: Spanish message, nothing changes, the box keeps what was typed."""
     antes = caja.imagen.value
     caja.texto_d_model.value = valor
-    assert caja.texto_d_model.value == 32 and caja.control_d_model.value == 32
+    assert caja.texto_d_model.value == valor and caja.control_d_model.value == 32
     assert caja.estado["d_model"] == 32 and caja.imagen.value == antes
     assert palabra in caja.aviso.value and "Sigue d_model = 32" in caja.aviso.value
-    caja.control_T.value = 65      # the next accepted change clears the message
-    assert caja.aviso.value == ""
+    caja.control_T.value = 65      # the next accepted change clears the message and the box
+    assert caja.aviso.value == "" and caja.texto_d_model.value == 32
 
 
 def test_teclear_T_o_pareja_fuera_de_rango_se_rechaza(caja):
     caja.texto_T.value = 500
-    assert caja.texto_T.value == 64 and "de 1 a 200" in caja.aviso.value
+    assert caja.texto_T.value == 500 and caja.estado["T"] == 64 and "de 1 a 200" in caja.aviso.value
     caja.texto_pareja.value = 16
-    assert caja.texto_pareja.value == 0
+    assert caja.texto_pareja.value == 16 and caja.texto_T.value == 64 and caja.estado["pareja"] == 0
     assert "de 0 a 15" in caja.aviso.value and "hay 16 parejas" in caja.aviso.value
+
+
+def test_el_aviso_se_va_al_volver_a_teclear_el_valor_en_uso(caja):
+    """The stale-warning case: after a refused value, typing the value in use clears the warning."""
+    caja.texto_d_model.value = 33
+    assert "no vale" in caja.aviso.value
+    antes = caja.imagen.value
+    caja.texto_d_model.value = 32
+    assert caja.aviso.value == "" and caja.texto_d_model.value == 32
+    assert caja.imagen.value == antes          # nothing to redraw
+
+
+def test_la_pareja_respeta_el_maximo_con_cualquier_d_model(caja):
+    """The pair slider always has the current range from its creation (Home/End go to its ends)."""
+    viejo = caja.control_pareja
+    caja.control_d_model.value = 128
+    nuevo = caja.control_pareja
+    assert nuevo is not viejo and viejo.comm is None        # a new slider, the old one closed
+    assert (nuevo.min, nuevo.max, nuevo.step) == (0, 63, 1)
+    assert "explorable-escalera-pareja" in nuevo._dom_classes and nuevo.description == "pareja i"
+    assert nuevo in caja.children[0].children[2].children
+    nuevo.value = 63                                          # what End sends
+    assert caja.estado["pareja"] == 63 and caja.texto_pareja.value == 63
+    assert "Pareja 63 " in caja.etiqueta_longitud.value
+    caja.control_T.value = 200
+    assert caja.control_pareja is nuevo                       # unchanged range: the same slider
+    caja.control_d_model.value = 2
+    assert caja.control_pareja.max == 0 and caja.estado["pareja"] == 0
+    caja.texto_pareja.value = 1
+    assert "aquí sólo vale 0" in caja.aviso.value and "hay una sola pareja, la 0" in caja.aviso.value
+
+
+def test_aplicar_cambio_desde_el_deslizador_y_desde_la_casilla_llega_a_lo_mismo():
+    en_uso = {"d_model": 32, "T": 64, "pareja": 15}
+    for nombre, valor in (("d_model", 8), ("T", 200), ("pareja", 3), ("d_model", 128)):
+        assert (esc.aplicar_cambio(en_uso, nombre, valor)["en_uso"]
+                == esc.aplicar_cambio(en_uso, nombre, valor, tecleado=True)["en_uso"])
+    r = esc.aplicar_cambio(en_uso, "d_model", 8)
+    assert r == {"en_uso": {"d_model": 8, "T": 64, "pareja": 3},
+                 "casillas": {"d_model": 8, "T": 64, "pareja": 3}, "aviso": None}
+
+
+def test_aplicar_cambio_un_deslizador_no_sale_de_sus_limites():
+    en_uso = {"d_model": 32, "T": 64, "pareja": 0}
+    assert esc.aplicar_cambio(en_uso, "pareja", 63)["en_uso"]["pareja"] == 15
+    assert esc.aplicar_cambio(en_uso, "T", 0)["en_uso"]["T"] == 1
+    assert esc.aplicar_cambio(en_uso, "d_model", 33)["en_uso"]["d_model"] == 32
+    assert esc.aplicar_cambio(en_uso, "d_model", 500)["en_uso"]["d_model"] == 128
+
+
+def test_aplicar_cambio_tecleado_que_no_vale():
+    en_uso = {"d_model": 32, "T": 64, "pareja": 5}
+    r = esc.aplicar_cambio(en_uso, "pareja", 16, tecleado=True)
+    assert r["en_uso"] == en_uso and r["casillas"] == {**en_uso, "pareja": 16}
+    assert r["aviso"].startswith("pareja i = 16 no vale: aquí va de 0 a 15.")
+    assert r["aviso"].endswith("Sigue pareja i = 5.")
+    # any value in use (even the same) clears it
+    assert esc.aplicar_cambio(en_uso, "pareja", 5, tecleado=True) == {
+        "en_uso": en_uso, "casillas": en_uso, "aviso": None}
+
+
+@pytest.mark.parametrize("d_model, frase", [
+    (2, "hay una sola pareja, la 0"), (4, "hay 2 parejas, numeradas desde 0"),
+    (128, "hay 64 parejas, numeradas desde 0")])
+def test_motivo_de_la_pareja_con_su_plural(d_model, frase):
+    assert frase in esc.motivo_de_rango("pareja", d_model)
+    assert "1 parejas" not in esc.motivo_de_rango("pareja", d_model)
+
+
+@pytest.mark.parametrize("d_model", range(2, 130, 2))
+def test_limites_de_cada_control(d_model):
+    assert esc.limites("d_model", d_model) == (2, 128, 2)
+    assert esc.limites("T", d_model) == (1, 200, 1)
+    assert esc.limites("pareja", d_model) == (0, d_model // 2 - 1, 1)
+
+
+def test_revisar_valor_con_un_solo_valor_posible():
+    assert esc.revisar_valor("pareja i", 1, 0, 0, 0)[1].startswith("pareja i = 1 no vale: aquí sólo vale 0.")
 
 
 def test_dos_explorables_no_comparten_estado():
@@ -577,7 +656,7 @@ def test_redibujo_igual_que_dibujo_nuevo(caja):
 
 def test_cambiar_pareja_no_toca_el_fondo(caja):
     """Changing only the pair keeps the heatmap image as it was and reuses the saved pieces."""
-    figura = esc._FiguraEscalera(64, 32, 0, "intercalada")
+    figura = esc._FiguraEscalera(64, 32, 5, "intercalada")   # pairs 5 and 7: all 64 positions
     figura.png()
     datos = figura.imagen.get_array().copy()
     figura.poner(64, 32, 7, "intercalada")
@@ -638,3 +717,85 @@ def test_mas_tarde_usa_el_bucle_del_nucleo_desde_cualquier_hilo(monkeypatch):
     monkeypatch.setattr(IPython, "get_ipython", lambda: None)
     esc._mas_tarde(lambda: hecho.append(2), 0.5)
     assert hecho == [2]
+
+
+# ---------------------------------------------------------------- extreme states (issue 22.1)
+
+@pytest.mark.parametrize("T, longitud, esperado", [
+    (200, 2 * np.pi, 38), (64, 2 * np.pi, 38), (30, 2 * np.pi, 30), (200, 112.0, 200),
+    (1, 2 * np.pi, 1), (2, 2 * np.pi, 2), (200, 0.1, 2)])
+def test_posiciones_en_curvas(T, longitud, esperado):
+    assert esc.posiciones_en_curvas(T, longitud) == esperado
+
+
+def test_posiciones_en_curvas_nunca_mas_de_seis_vueltas_ni_mas_de_T():
+    for d_model in range(2, 130, 2):
+        for T in (1, 7, 64, 200):
+            for longitud in esc.longitudes_de_onda(d_model):
+                n = esc.posiciones_en_curvas(T, longitud)
+                assert 1 <= n <= T
+                assert n == T or (n - 1) / longitud <= esc.VUELTAS_EN_CURVAS
+
+
+def test_puntos_y_rotulo_de_las_curvas():
+    assert esc.puntos_en_curvas(38, 255) and esc.puntos_en_curvas(64, 255)
+    assert not esc.puntos_en_curvas(65, 255) and not esc.puntos_en_curvas(200, 255)
+    assert esc.puntos_en_curvas(1, 255)
+    assert esc.rotulo_curvas(200, 200) == "posición pos"
+    assert esc.rotulo_curvas(38, 200) == "posición pos (las 38 primeras de 200)"
+
+
+def _luminancia(png):
+    import io
+
+    from PIL import Image
+    return np.asarray(Image.open(io.BytesIO(bytes(png))).convert("L"), dtype=np.float64)
+
+
+def test_mapa_sin_muare_con_128_columnas_y_200_filas():
+    """d_model = 128, T = 200: the slow pairs' stripes (sin ≈ 0, cos ≈ 1) are even, with no beats.
+
+    Averaged over one pair's width, the brightness of a row is the same all along the slow
+    columns; with whole pixels dealt unevenly (2 or 3 per column) it swings (≈ 20 grey levels).
+    """
+    figura = esc._FiguraEscalera(200, 128, 0, "intercalada")
+    gris = _luminancia(figura.png())
+    caja = figura.ax_mapa.bbox
+    alto = gris.shape[0]
+    x0 = int(np.ceil(caja.x0 + 96 / 128 * caja.width))
+    x1 = int(np.floor(caja.x0 + 127 / 128 * caja.width))
+    perfil = gris[int(alto - caja.y1) + 5:int(alto - caja.y0) - 5, x0:x1].mean(axis=0)
+    ancho_pareja = int(round(caja.width / 64))
+    media_movil = np.convolve(perfil, np.ones(ancho_pareja) / ancho_pareja, mode="valid")
+    assert perfil.std() > 30, "las franjas tienen que seguir viéndose"
+    assert media_movil.std() < 5, f"franjas desiguales (muaré): {media_movil.std():.1f}"
+
+
+@pytest.mark.parametrize("pareja, disposicion", [(0, "intercalada"), (63, "intercalada"),
+                                                  (63, "concatenada"), (31, "concatenada")])
+def test_pareja_elegida_se_ve_con_d_model_128(pareja, disposicion):
+    """An arrow over each of the pair's columns, in its colour, above the map (2.5-px columns)."""
+    figura = esc._FiguraEscalera(200, 128, pareja, disposicion)
+    imagen = _pixeles(figura.png())
+    alto = imagen.shape[0]
+    for flecha, columna, color in zip(figura.flechas, esc.columnas_de_pareja(pareja, 128, disposicion),
+                                      ((0, 0, 0), (0x1a, 0x96, 0x41))):
+        x, y = figura.ax_mapa.transData.transform((columna, 0))[0], figura.ax_mapa.bbox.y1
+        assert flecha.get_xdata()[0] == columna
+        trozo = imagen[int(alto - y) - 9:int(alto - y) - 2, int(x) - 2:int(x) + 3].reshape(-1, 3)
+        distancias = np.abs(trozo.astype(int) - np.array(color)).sum(axis=1)
+        assert distancias.min() < 60, f"no se ve la flecha de la columna {columna}"
+
+
+def test_curvas_legibles_con_T_200():
+    """Pair 0 over 200 positions: 6 turns shown (not 32), no dots squeezed under the lines."""
+    figura = esc._FiguraEscalera(200, 128, 0, "intercalada")
+    figura.png()
+    assert figura.ax_curvas.get_xlim() == (0, 37)
+    assert not figura.seno_pos.get_visible() or esc.puntos_en_curvas(38, figura.ax_curvas.bbox.width)
+    assert figura.rotulo_curvas.get_text() == "posición pos (las 38 primeras de 200)"
+    figura.poner(200, 128, 40, "intercalada")          # a slow pair: the 200 positions, no dots
+    figura.png()
+    assert figura.ax_curvas.get_xlim() == (0, 199)
+    assert not figura.seno_pos.get_visible() and not figura.coseno_pos.get_visible()
+    assert figura.rotulo_curvas.get_text() == "posición pos"

@@ -319,3 +319,61 @@ def test_la_vista_de_solo_lectura_no_lleva_guiones_y_avisa(tmp_path):
     assert fs.AVISO_LECTURA in html and "<script" not in html.lower()
     assert "<math" in html and "onerror" not in html.replace("onerror=&quot;", "").replace('onerror="window', "")
     assert not [a for _, a in etiquetas(html) if any(k.startswith("on") for k in a)]
+
+
+# the files of a submission formgrader serves (SubmissionFilesHandler with the course's mixin)
+SERVIDOS = {"notas.txt": "text/plain; charset=utf-8", "modulo.py": "text/plain; charset=utf-8",
+            "figura.png": "image/png", "foto.JPG": "image/jpeg", "matriz.npy": "application/octet-stream"}
+NO_SERVIDOS = ("p.html", "p.xht", "p.xhtml", "p.rdf", "p.mml", "p.svg", "p.xml", "p.xsl", "p.pdf", "p.js",
+               "sin_extension", "p.txt.html")
+
+
+def test_formgrader_solo_sirve_los_tipos_de_la_lista_blanca(tmp_path):
+    """A student's file is served only for a kind of the allow-list, with the list's type (never one
+    a browser runs, whatever the name or content says), nosniff and a sandbox; the rest is 403."""
+    import asyncio
+    import socket
+
+    from tornado import httpclient, httpserver, web
+
+    contenido = b'<html xmlns="http://www.w3.org/1999/xhtml"><script>window.__xss=1</script></html>'
+    for nombre in (*SERVIDOS, *NO_SERVIDOS):
+        (tmp_path / nombre).write_bytes(contenido)
+
+    class ComoJupyter(web.StaticFileHandler):
+        """What jupyter_server's handlers do with ``content_security_policy``."""
+
+        def set_default_headers(self):
+            super().set_default_headers()
+            self.set_header("Content-Security-Policy", self.content_security_policy)
+
+    Archivos = type("Archivos", (fs.ArchivosSeguros, ComoJupyter), {})
+
+    async def pedir() -> dict:
+        app = web.Application([(r"/(.*)", Archivos, {"path": str(tmp_path)})])
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            puerto = s.getsockname()[1]
+        servidor = httpserver.HTTPServer(app)
+        servidor.listen(puerto, "127.0.0.1")
+        cliente = httpclient.AsyncHTTPClient()
+        respuestas = {}
+        try:
+            for nombre in (*SERVIDOS, *NO_SERVIDOS):
+                respuestas[nombre] = await cliente.fetch(f"http://127.0.0.1:{puerto}/{nombre}", raise_error=False)
+        finally:
+            servidor.stop()
+        return respuestas
+
+    respuestas = asyncio.run(pedir())
+    for nombre, tipo in SERVIDOS.items():
+        r = respuestas[nombre]
+        assert r.code == 200 and r.headers["Content-Type"] == tipo, (nombre, r.code, r.headers)
+        assert r.headers["X-Content-Type-Options"] == "nosniff" and "sandbox" in r.headers["Content-Security-Policy"]
+        assert ("attachment" in r.headers.get("Content-Disposition", "")) == (tipo == "application/octet-stream")
+    for nombre in NO_SERVIDOS:
+        assert respuestas[nombre].code == 403, (nombre, respuestas[nombre].code)
+    # one list for what the copies keep and what formgrader serves
+    from grader_tests import archivos_alumno as aa
+    for extension in aa.TIPOS_CONSERVADOS:
+        assert fs.tipo_servido(f"x{extension}") is not None

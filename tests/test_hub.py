@@ -10,10 +10,26 @@ and submits; the TA collects, autogrades, generates and releases feedback;
 the students fetch it.  Scores must equal the command-line run of the same
 answers (``curso_calificado``), the feedback must be Spanish without hidden
 test code, students get 403 on the formgrader and no instructor extension.
+
+A semester on the same hub (issue 21): the TA gives the lesson a due date an
+hour ago in the service's ``nbgrader_config.py`` and the first student an
+extension; the Assignments tab shows each student their own due date, the
+second student's submission is marked late with the policy's share; the
+feedback, the course page's grades.csv, the class report and the table of
+«calificar toda la clase» (make grade, without a terminal) mark it with its
+penalty; an extension removes it.  A resubmission after a manual grade is held
+for review (formgrader's Generate/Release feedback refuse it) until the TA
+grades the cell again, and the feedback never contradicts itself.  In hub
+terminals (the service's, a TA's, a student's) the course's commands are on
+PATH: ``nbgrader autograde`` and ``make grade`` in the service, ``nbgrader
+validate`` of a correct function that prints a warning in a student's.
 The accounts and folders are removed afterwards.
 """
 from __future__ import annotations
 
+import csv
+import datetime as dt
+import io
 import json
 import os
 import pwd
@@ -21,21 +37,32 @@ import re
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import nbformat
 import pytest
 
-from hub_cliente import ARTEFACTOS, RAIZ, Usuario, hub_de_prueba
+from hub_cliente import ARTEFACTOS, RAIZ, Usuario, editar_curso, hub_de_prueba
+from test_intercambio import ATAQUE
 
 sys.path.insert(0, str(RAIZ))
-from scripts import samples  # noqa: E402
+from scripts.calificacion import samples  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
 TAREA = "02_codificacion_posicional"
 CUADERNO = "codificacion_posicional.ipynb"
 MUESTRAS = ("perfecta", "pe_concatenada")     # what each student types: examples/respuestas/<muestra>.py
+HACE_UNA_HORA = dt.datetime.now(ZoneInfo("Europe/Madrid")) - dt.timedelta(hours=1)
+PLAZO = HACE_UNA_HORA.strftime("%Y-%m-%d %H:%M")      # the lesson's due date, Madrid wall time
+try:
+    from grader_tests.plazos import PlazoInvalido, fecha
+    fecha(PLAZO)
+except PlazoInvalido:                          # within the hour of a daylight-saving change: with its offset
+    PLAZO = HACE_UNA_HORA.strftime("%Y-%m-%d %H:%M%z")
+ESTADO: dict = {}                              # what the first test leaves for the semester test
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +87,16 @@ def _config_de_pagina(html: str) -> dict:
     m = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.S)
     assert m, "la página de JupyterLab no trae su configuración"
     return json.loads(m[1])
+
+
+def _esperar(condicion, segundos: float = 60, que: str = ""):
+    limite = time.monotonic() + segundos
+    while time.monotonic() < limite:
+        valor = condicion()
+        if valor:
+            return valor
+        time.sleep(1)
+    raise AssertionError(f"no pasó en {segundos} s: {que}")
 
 
 # A student's ~/.jupyter/jupyter_server_config.py (attack report A1: it served a folder without login,
@@ -123,6 +160,12 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     ta = Usuario(hub, hub.profesorado[0]).entrar()
     alumnos = {nombre: Usuario(hub, nombre).entrar() for nombre in hub.alumnado}
     muestra_de = dict(zip(hub.alumnado, MUESTRAS))
+    con_prorroga, tarde = hub.alumnado[0], hub.alumnado[1]
+    # the TA's one place for due dates: the service's nbgrader_config.py (Madrid time), an hour ago;
+    # the first student has a day's extension
+    editar_curso(hub, {"c.PlazosDelCurso.fechas = {}": f"c.PlazosDelCurso.fechas = {{{TAREA!r}: {PLAZO!r}}}",
+                       "c.PlazosDelCurso.prorrogas = {}":
+                       f"c.PlazosDelCurso.prorrogas = {{{TAREA!r}: {{{con_prorroga!r}: '1 día'}}}}"})
 
     # --- the TA: the formgrader service, generate and release the lesson
     pagina = ta.abrir_formgrader()
@@ -141,6 +184,7 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     assert cursos["value"][0]["url"] == f"{hub.url_del_formgrader()}lab?formgrader=true", cursos
 
     # --- each student: Assignments tab, answer, Validate, submit
+    entradas = {}
     for nombre, alumno in alumnos.items():
         alumno.arrancar_servidor()
         config = _config_de_pagina(alumno.pagina_lab)
@@ -155,6 +199,12 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
         assert alumno.get("formgraders").status_code == 404         # no course list either
 
         assert alumno.tareas()[TAREA]["status"] == "released"
+        # each student sees their own due date (published by the service within seconds)
+        plazo = _esperar(lambda: alumno.tareas()[TAREA].get("curso_plazo", {}).get("plazo"), 60,
+                         f"{nombre} no ve el plazo en la pestaña Assignments")
+        esperado = HACE_UNA_HORA.replace(second=0, microsecond=0) + dt.timedelta(days=1 if nombre == con_prorroga else 0)
+        assert dt.datetime.fromisoformat(plazo.replace("Z", "+00:00")) == esperado, (nombre, plazo)
+        assert alumno.tareas()[TAREA]["curso_plazo"]["prorroga"] == (nombre == con_prorroga)
         alumno.accion("fetch", TAREA)
         tarea = alumno.tareas()[TAREA]
         assert tarea["status"] == "fetched", tarea
@@ -174,10 +224,21 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
         alumno.accion("submit", TAREA)
         enviadas = alumno.tareas()[TAREA]
         assert enviadas["status"] == "submitted" and enviadas["submissions"], enviadas
-        # the hub's submit (entrega_honesta.py): the entry is its author's alone
-        [entrada] = (hub.intercambio / hub.curso / "inbound").glob(f"{nombre}+{TAREA}+*")
+        # the hub's submit (entrega_honesta.py): the entry is its author's and the graders' group's alone
+        inbound = hub.intercambio / hub.curso / "inbound"
+        [entrada] = inbound.glob(f"{nombre}+{TAREA}+*")
+        entradas[nombre] = entrada
         assert entrada.stat().st_uid == pwd.getpwnam(nombre).pw_uid
-        assert stat.S_IMODE(entrada.stat().st_mode) == 0o755, oct(entrada.stat().st_mode)
+        assert entrada.stat().st_gid == inbound.stat().st_gid == pwd.getpwnam(hub.cuenta_servicio).pw_gid
+        for ruta in [entrada, *entrada.rglob("*")]:
+            modo = stat.S_IMODE(ruta.stat().st_mode) & 0o777
+            assert modo == (0o750 if ruta.is_dir() else 0o640), (ruta, oct(modo))
+        # the Assignments tab says whether it was late, and how much the policy takes
+        ultima = enviadas["submissions"][-1]
+        if nombre == tarde:
+            assert 3000 < ultima["curso_segundos_tarde"] < 86400 and ultima["curso_fraccion"] == 0.1, ultima
+        else:
+            assert ultima["curso_segundos_tarde"] == 0 and ultima["curso_fraccion"] == 0, ultima
 
         # students never reach the course's service
         assert alumno.abrir_formgrader().status_code == 403
@@ -186,6 +247,15 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     # classmate (newer than the classmate's own, a blank notebook) and with an unreadable date
     atacante, victima = hub.alumnado
     _como(atacante, FORJAR, str(hub.intercambio / hub.curso / "inbound"), victima, TAREA)
+    # ... and, knowing the name of the classmate's entry, tries to rename, move, replace, remove, list, read,
+    # hard-link and re-date it (issue 19, second attack): inbound is sticky, the entry private
+    antes = entradas[victima].stat()
+    intento = _como(atacante, ATAQUE, str(hub.intercambio / hub.curso / "inbound"), entradas[victima].name,
+                    entradas[atacante].name)
+    resultado = json.loads(intento.stdout)
+    assert resultado.pop("renombrar la propia") == "OK"
+    assert all(r != "OK" for r in resultado.values()), resultado
+    assert entradas[victima].stat().st_ctime_ns == antes.st_ctime_ns
 
     # --- the TA: collect (formgrader's button), autograde each submission, compare with the command line
     recogida = ta.formgrader("POST", f"assignment/{TAREA}/collect")
@@ -209,6 +279,8 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     assert 0 < entregas[otra]["score"] < entregas[otra]["max_score"]
 
     # --- feedback: generated and released from the formgrader, fetched by each student
+    pendientes = ta.s.get(pagina, timeout=60).text.split("Pendientes de revisión</h2>")[1].split("<h2>")[0]
+    assert f"{tarde} / {TAREA}" in pendientes, pendientes            # the course page lists it too
     generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
     assert generada["success"], generada.get("error") or generada
     publicada = ta.formgrader("POST", f"assignment/{TAREA}/release_feedback")
@@ -225,6 +297,146 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
             assert oculto not in html, f"{nombre}: los comentarios enseñan código oculto ({oculto})"
         if muestra_de[nombre] != "perfecta":
             assert "Diagnóstico probable" in html, f"{nombre}: el comentario no explica el error"
+        # the late one is told so in Spanish, with the penalty
+        assert ("Penalización por entrega tardía" in html and "Entregaste" in html) == (nombre == tarde), nombre
+
+    # --- the hub's log (every student's server writes into it): root's alone, and nothing in it opens
+    # another's entry or feedback (issue 19, second attack: the log held every entry's random code)
+    assert stat.S_IMODE(hub.registro.stat().st_mode) == 0o600
+    texto = hub.leer_registro()
+    for entrada in inbound.iterdir():
+        codigo = entrada.name.rsplit("+", 1)[-1]
+        if entrada.name.count("+") == 3 and len(codigo) >= 12:
+            assert codigo not in texto, f"el registro del hub lleva el código de {entrada.name}"
+    for publicado in (hub.intercambio / hub.curso / "feedback").glob("*.html"):
+        assert publicado.stem not in texto, "el registro del hub lleva el nombre de un comentario publicado"
+    # a student's server holds the log open as its output: reopened from /proc, the file's mode says no
+    servidor = _pid_del_servidor(victima)
+    leer = subprocess.run(["runuser", "-u", victima, "--", "/usr/bin/python3", "-c",
+                           f"print(len(open('/proc/{servidor}/fd/1', 'rb').read()))"],
+                          capture_output=True, text=True, timeout=60, cwd="/")
+    assert leer.returncode != 0 and "Permission denied" in leer.stderr, (leer.stdout, leer.stderr)
+
+    ESTADO.update(ta=ta, alumnos=alumnos, muestra_de=muestra_de, con_prorroga=con_prorroga, tarde=tarde,
+                  entregas=entregas)
+
+
+def _csv(texto: str) -> dict[str, dict]:
+    return {f["student_id"]: f for f in csv.DictReader(io.StringIO(texto)) if f["assignment"] == TAREA}
+
+
+def _con_celda(ta, alumno: str, nombre_celda: str, tipo: str = "grades") -> dict:
+    """The formgrader's grade (or comment) ``nombre_celda`` of the student's submitted notebook."""
+    cuaderno = CUADERNO.removesuffix(".ipynb")
+    [enviado] = [e for e in ta.formgrader("GET", f"submitted_notebooks/{TAREA}/{cuaderno}") if e["student"] == alumno]
+    [celda] = [g for g in ta.formgrader("GET", f"{tipo}?submission_id={enviado['id']}") if g["name"] == nombre_celda]
+    return celda
+
+
+def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
+    if not ESTADO:
+        pytest.skip("necesita el curso de test_el_curso_entero_por_http en este mismo hub")
+    ta, alumnos, tarde, con_prorroga = ESTADO["ta"], ESTADO["alumnos"], ESTADO["tarde"], ESTADO["con_prorroga"]
+    # the course page is the service's: on its own origin (<course>--service.localhost), like the formgrader
+    servicio = ta.servicio
+    pagina = f"{servicio}curso/"
+    xsrf = {"X-XSRFToken": ta._xsrf(servicio)}
+    raw = ESTADO["entregas"][tarde]["score"]
+
+    # --- the course page: grades.csv and the class report mark the late submission and its penalty
+    portada = ta.s.get(pagina, timeout=60)
+    assert portada.status_code == 200 and "Recoger las entregas y calificar toda la clase" in portada.text
+    assert TAREA in portada.text and "1 día" in portada.text          # due dates and extensions, as configured
+    assert alumnos[tarde].s.get(pagina, timeout=60).status_code == 403
+    notas = _csv(ta.s.get(f"{pagina}grades.csv", timeout=300).text)
+    assert float(notas[tarde]["late_submission_penalty"]) == pytest.approx(0.1 * raw)
+    assert float(notas[tarde]["score"]) == pytest.approx(0.9 * raw) and float(notas[tarde]["seconds_late"]) > 3000
+    assert float(notas[con_prorroga]["late_submission_penalty"]) == 0 and notas[con_prorroga]["extension"] == "1 día"
+    informe = ta.s.get(f"{pagina}informe", timeout=300)
+    assert informe.status_code == 200 and "script-src" not in informe.headers["Content-Security-Policy"]
+    assert "Plazo, entregas tardías" in informe.text and tarde in informe.text
+
+    # --- the whole class without a terminal: collect and make grade from the page; the table marks it
+    assert ta.s.post(f"{pagina}calificar", headers=xsrf, timeout=60).json()["lanzado"]
+    estado = _esperar(lambda: (lambda e: e if not e["en_marcha"] else None)(
+        ta.s.get(f"{pagina}estado", timeout=60).json()), 900, "«calificar toda la clase» no terminó")
+    (ARTEFACTOS / "calificar-toda-la-clase.txt").write_text(estado["salida"], encoding="utf-8")
+    assert estado["codigo"] == 0, estado["salida"][-3000:]
+    [fila] = [l for l in estado["salida"].splitlines() if l.startswith(tarde + " ")]
+    assert "(tarde: -" in fila, fila
+    assert f"{tarde} / {TAREA}: entregada 1 h" in estado["salida"]
+
+    # --- an extension removes it: the student's tab, grades.csv
+    editar_curso(hub, {f"{{{con_prorroga!r}: '1 día'}}": f"{{{con_prorroga!r}: '1 día', {tarde!r}: '2 días'}}"})
+    _esperar(lambda: alumnos[tarde].tareas()[TAREA]["curso_plazo"]["prorroga"], 60,
+             "la prórroga no llegó a la pestaña Assignments")
+    assert alumnos[tarde].tareas()[TAREA]["submissions"][-1]["curso_segundos_tarde"] == 0
+    notas = _csv(ta.s.get(f"{pagina}grades.csv", timeout=300).text)
+    assert float(notas[tarde]["late_submission_penalty"]) == 0 and float(notas[tarde]["score"]) == raw
+    assert notas[tarde]["extension"] == "2 días"
+
+    # --- a manual grade, then a corrected resubmission: held for review, feedback refused until resolved
+    celda = "positional_encoding_valores"
+    nota = _con_celda(ta, tarde, celda)
+    ta.formgrader("PUT", f"grade/{nota['id']}", json={"manual_score": 1, "extra_credit": None})
+    comentario = _con_celda(ta, tarde, "positional_encoding", "comments")
+    ta.formgrader("PUT", f"comment/{comentario['id']}", json={"manual_comment": "Concatenas senos y cosenos."})
+    alumno = alumnos[tarde]
+    contenido = _cuaderno_contestado("perfecta", tmp_path / "corregida")
+    ruta = f"{hub.curso}/{TAREA}/{CUADERNO}"
+    assert alumno.put(f"api/contents/{ruta}", json={"type": "notebook", "format": "json",
+                                                    "content": contenido}).status_code in (200, 201)
+    alumno.accion("submit", TAREA)
+    assert ta.formgrader("POST", f"assignment/{TAREA}/collect")["success"]
+    assert ta.formgrader("POST", f"submission/{TAREA}/{tarde}/autograde")["success"]
+    entrega = {e["student"]: e for e in ta.formgrader("GET", f"submissions/{TAREA}")}[tarde]
+    assert entrega["needs_manual_grade"] and entrega["score"] == entrega["max_score"], entrega
+    nota = _con_celda(ta, tarde, celda)
+    assert nota["manual_score"] is None and nota["needs_manual_grade"] and nota["auto_score"] == nota["max_score"]
+    assert _con_celda(ta, tarde, "positional_encoding", "comments")["manual_comment"].startswith("⚠ PENDIENTE")
+    generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
+    assert not generada["success"] and "pendiente de revisión" in generada["log"], generada
+    publicada = ta.formgrader("POST", f"assignment/{TAREA}/release_feedback")
+    assert not publicada["success"] and "pendientes de revisión" in publicada["log"], publicada
+    alumno.accion("fetch_feedback", TAREA)
+    assert not alumno.tareas()[TAREA]["submissions"][-1]["has_local_feedback"]
+    # the TA reviews it in formgrader: the automatic score stands, a new comment
+    ta.formgrader("PUT", f"grade/{nota['id']}", json={"manual_score": None, "extra_credit": None})
+    ta.formgrader("PUT", f"comment/{comentario['id']}", json={"manual_comment": "Ahora la tabla es la del artículo."})
+    assert ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")["success"]
+    assert ta.formgrader("POST", f"assignment/{TAREA}/release_feedback")["success"]
+    alumno.accion("fetch_feedback", TAREA)
+    ultima = alumno.tareas()[TAREA]["submissions"][-1]
+    assert ultima["has_local_feedback"], ultima
+    html = alumno.get(f"files/{ultima['local_feedback_path']}/{CUADERNO.replace('.ipynb', '.html')}").content.decode("utf-8")
+    (ARTEFACTOS / "comentarios-reentrega.html").write_text(html, encoding="utf-8")
+    assert "Ahora la tabla es la del artículo." in html and "Concatenas senos" not in html
+    assert "Puntos: 1.0 / 3.0" not in html and "PENDIENTE" not in html
+
+    # --- hub terminals: the course's commands on PATH; nbgrader autograde and make grade in the service's
+    for usuario, base in ((ta, servicio), (ta, ta.base), (alumno, alumno.base)):
+        codigo, texto = usuario.terminal(base, "command -v nbgrader jupyter make", espera=120)
+        assert codigo == 0 and "/bin/nbgrader" in texto and "/bin/jupyter" in texto, f"{base}: {texto[-1000:]}"
+    codigo, texto = ta.terminal(servicio, f"nbgrader autograde {TAREA} --student {con_prorroga} --force 2>&1 | tail -3 "
+                                          "&& make grade 2>&1 | tail -30", espera=900)
+    (ARTEFACTOS / "terminal-del-servicio.txt").write_text(texto, encoding="utf-8")
+    assert codigo == 0 and "Setting destination file permissions" in texto, texto[-3000:]
+    assert re.search(rf"^{re.escape(con_prorroga)} +", texto, re.M) and "Notas:" in texto, texto[-3000:]
+
+    # --- Validate in a student's hub terminal and button: a correct function that prints a warning passes
+    otra = alumnos[con_prorroga]
+    contenido = _cuaderno_contestado("perfecta", tmp_path / "avisos")
+    codigo_avisos = (RAIZ / "grader_tests" / "ejercicios" / "positional_encoding" / "bateria" /
+                     "c05_avisos.py").read_text(encoding="utf-8")
+    nb = nbformat.reads(json.dumps(contenido), as_version=4)
+    samples.plant(nb, "positional_encoding", "\n".join(l for l in codigo_avisos.splitlines() if not l.startswith("#")))
+    assert otra.put(f"api/contents/{ruta}", json={"type": "notebook", "format": "json",
+                                                  "content": nb}).status_code in (200, 201)
+    resultado = otra.post("assignments/validate", datos={"path": ruta}).json()
+    valor = json.loads(resultado["value"]) if isinstance(resultado["value"], str) else resultado["value"]
+    assert resultado["success"] and not valor.get("failed") and not valor.get("changed"), valor
+    codigo, texto = otra.terminal(otra.base, f"cd {hub.curso}/{TAREA} && nbgrader validate {CUADERNO}", espera=300)
+    assert "Success! Your notebook passes all the tests." in texto, texto[-2000:]
 
 
 # What the hostile student runs from their own account: an entry in inbound with a classmate's name
@@ -242,6 +454,19 @@ for nombre in (f"{victima}+{tarea}+{ahora}+forjada", f"{yo}+{tarea}+2099-01-01 0
 """
 
 
+def _pid_del_servidor(usuario: str) -> int:
+    """The pid of ``usuario``'s single-user server (started by the hub with the hub's own output)."""
+    uid = pwd.getpwnam(usuario).pw_uid
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and proc.stat().st_uid == uid and \
+                    b"jupyterhub-singleuser" in (proc / "cmdline").read_bytes():
+                return int(proc.name)
+        except OSError:
+            continue
+    raise AssertionError(f"no está el servidor de {usuario}")
+
+
 def _como(usuario: str, programa: str, *argumentos: str) -> subprocess.CompletedProcess:
     """Run ``python -c programa`` as ``usuario`` (with their own environment), as their terminal would."""
     proceso = subprocess.run(["runuser", "-u", usuario, "--", "env", f"USER={usuario}", "/usr/bin/python3", "-c",
@@ -252,7 +477,8 @@ def _como(usuario: str, programa: str, *argumentos: str) -> subprocess.Completed
 
 def test_casas_privadas_y_permisos_del_intercambio(hub):
     """Issue 19.6: every account's home is 0700 (nobody reads a classmate's notebook or submission secret);
-    the exchange keeps nbgrader's modes (inbound not listable, feedback not listable)."""
+    the exchange keeps nbgrader's modes (inbound not listable, feedback not listable), inbound sticky and
+    setgid to the service's group (issue 19, second attack)."""
     cuentas = [*hub.profesorado, *hub.alumnado, hub.cuenta_servicio]
     for nombre in cuentas:
         casa = pwd.getpwnam(nombre).pw_dir
@@ -266,9 +492,9 @@ def test_casas_privadas_y_permisos_del_intercambio(hub):
     assert stat.S_IMODE(raiz.stat().st_mode) == 0o1777
     assert stat.S_IMODE(curso.stat().st_mode) == 0o755
     assert curso.stat().st_uid == pwd.getpwnam(hub.cuenta_servicio).pw_uid
-    for carpeta, modo in (("inbound", 0o733), ("outbound", 0o755)):
+    for carpeta, modo in (("inbound", 0o3733), ("outbound", 0o755)):
         if (curso / carpeta).exists():
-            assert stat.S_IMODE((curso / carpeta).stat().st_mode) & 0o777 == modo, (carpeta,
-                                                                                   oct((curso / carpeta).stat().st_mode))
+            assert stat.S_IMODE((curso / carpeta).stat().st_mode) == modo, (carpeta,
+                                                                          oct((curso / carpeta).stat().st_mode))
     intento = subprocess.run(["runuser", "-u", uno, "--", "ls", str(curso / "inbound")], capture_output=True, text=True)
     assert intento.returncode != 0, "un alumno puede listar inbound"

@@ -396,3 +396,27 @@ def test_un_registro_corrupto_o_enorme_no_se_usa(tmp_path):
     assert datos._leer_registro(ruta) is None
     ruta.write_text('{"celdas": {}}' + " " * (datos.MAX_BYTES_REGISTRO + 1))
     assert datos._leer_registro(ruta) is None
+
+
+def test_el_informe_marca_las_entregas_tardias_con_su_penalizacion_y_las_prorrogas(curso, tmp_path):
+    """A late submission with its delay and penalty, an extension, in the page and in plazo.csv."""
+    import datetime as dt
+    import shutil
+    copia = tmp_path / "curso"
+    shutil.copytree(curso, copia)
+    with libro_de_notas.abrir(copia) as gb:
+        gb.update_or_create_assignment(TAREA, duedate="2026-03-20 22:59:00 UTC")       # 23:59 in Madrid
+        bea = gb.find_submission(TAREA, "bea")
+        bea.timestamp = dt.datetime(2026, 3, 22, 1, 0)                                   # 26 h 1 min late
+        bea.notebooks[0].late_submission_penalty = 0.6
+        carlos = gb.find_submission(TAREA, "carlos")
+        carlos.timestamp, carlos.extension = dt.datetime(2026, 3, 22, 1, 0), dt.timedelta(days=2)
+        gb.db.commit()
+    html = informe.generar(copia, tmp_path / "informe").read_text(encoding="utf-8")
+    assert "Plazo: viernes 20/03/2026 23:59 (hora de Madrid)" in html
+    assert "1 día, 2 h y 1 min" in html and "−0,6" in html
+    filas = {f["alumno"]: f for f in csv.DictReader(open(tmp_path / "informe" / TAREA / "plazo.csv",
+                                                         encoding="utf-8"))}
+    assert set(filas) == {"bea", "carlos"}
+    assert (filas["bea"]["segundos_tarde"], filas["bea"]["penalizacion"]) == ("93660.0", "0.6")
+    assert (filas["carlos"]["segundos_tarde"], filas["carlos"]["prorroga"]) == ("0.0", "2 días")

@@ -1,6 +1,6 @@
 """End to end: ``make grade`` on the samples writes the class report, with the planted mistakes counted.
 
-Uses the session's graded course (``curso_calificado``: ``python scripts/grade.py``
+Uses the session's graded course (``curso_calificado``: ``python scripts/calificacion/grade.py``
 on the sample submissions).  The samples plant known mistakes (``escala_d_model``
 and ``sin_wo`` in lesson 1, ``[sin | cos]`` concatenated in lesson 2), a wrong
 quiz answer, blank and broken notebooks; the report must count each once, in

@@ -82,6 +82,7 @@ def _curso_con_intercambio(tmp_path, **ajustes):
     intercambio = tmp_path / "intercambio"
     inbound = intercambio / CURSO_ID / "inbound"
     inbound.mkdir(parents=True)
+    inbound.chmod(0o2733)                    # as nbgrader's release_assignment leaves it
     with open(curso / "nbgrader_config.py", "a") as f:
         f.write(f"\nc.Exchange.root = {str(intercambio)!r}\nc.Cuentas.uids = {UIDS!r}\n")
         for clave, valor in ajustes.items():
@@ -279,7 +280,7 @@ def test_una_entrada_que_no_se_puede_leer_o_copiar_no_cuesta_la_anterior(tmp_pat
         raise OSError(5, "Input/output error")
     monkeypatch.setattr(aa, "copiar_entrega", rota)
     registro = recoger()
-    assert "no se pudo recoger" in registro, registro
+    assert "no se pudo recoger: la copia falló (" in registro, registro
     assert (enviada / CUADERNO).read_text() == "buena"
     assert sorted(p.name for p in enviada.parent.iterdir()) == [TAREA]
 
@@ -324,13 +325,12 @@ def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
     assert recogidas >= 20, recogidas
 
 
-def test_en_el_hub_solo_se_entrega_como_uno_mismo(tmp_path):
-    """The hub's submit (despliegue/hub/jupyter/comun/entrega_honesta.py): never as someone else, and the
-    entry is its author's alone (nbgrader leaves it 0777)."""
+def _entregar_en_el_hub(tmp_path, inbound_modo: int):
+    """A submit with the hub's EntregaHonesta (this account) into a fresh exchange; returns (entrada, log, submit)."""
+    import logging
+
     from nbgrader.auth import Authenticator
     from nbgrader.coursedir import CourseDirectory
-    from nbgrader.exchange import ExchangeError
-    from nbgrader.utils import get_username
     from traitlets.config import Config
 
     from conftest import RAIZ
@@ -339,26 +339,208 @@ def test_en_el_hub_solo_se_entrega_como_uno_mismo(tmp_path):
 
     intercambio = tmp_path / "intercambio"
     (intercambio / CURSO_ID / "outbound" / TAREA).mkdir(parents=True)
-    (intercambio / CURSO_ID / "inbound").mkdir(mode=0o733)
-    os.chmod(intercambio / CURSO_ID / "inbound", 0o733)
-    (tmp_path / "alumna" / TAREA).mkdir(parents=True)
+    inbound = intercambio / CURSO_ID / "inbound"
+    inbound.mkdir()
+    if os.geteuid() == 0:
+        os.chown(inbound, -1, 4242)          # the graders' group, not this account's
+    os.chmod(inbound, inbound_modo)
+    (tmp_path / "alumna" / TAREA / "datos").mkdir(parents=True)
     (tmp_path / "alumna" / TAREA / CUADERNO).write_text("{}")
+    (tmp_path / "alumna" / TAREA / "datos" / "x.txt").write_text("x")
     config = Config()
     config.CourseDirectory.course_id = CURSO_ID
     config.Exchange.root = str(intercambio)
     config.Exchange.cache = str(tmp_path / "cache")
     config.Exchange.assignment_dir = str(tmp_path / "alumna")
 
-    def entregar(como: str):
+    def entregar(como: str) -> tuple[str, object]:
         coursedir = CourseDirectory(config=config)
         coursedir.assignment_id = TAREA
         coursedir.student_id = como
-        EntregaHonesta(coursedir=coursedir, authenticator=Authenticator(config=config), config=config).start()
+        envio = EntregaHonesta(coursedir=coursedir, authenticator=Authenticator(config=config), config=config)
+        registro = io.StringIO()
+        manejador = logging.StreamHandler(registro)
+        nivel = envio.log.level
+        envio.log.addHandler(manejador)
+        envio.log.setLevel(logging.INFO)
+        try:
+            envio.start()
+        finally:
+            envio.log.removeHandler(manejador)
+            envio.log.setLevel(nivel)
+        return registro.getvalue(), envio
+    return inbound, entregar
 
+
+@pytest.mark.parametrize("inbound_modo, modos", [(0o3733, (0o750, 0o640)), (0o733, (0o755, 0o644))],
+                         ids=["inbound-setgid", "inbound-sin-setgid"])
+def test_en_el_hub_solo_se_entrega_como_uno_mismo_y_en_privado(tmp_path, inbound_modo, modos):
+    """The hub's submit (despliegue/hub/jupyter/comun/entrega_honesta.py): never as someone else; the entry is
+    its author's and the graders' group's alone (nbgrader leaves it 0777 and its files 0644), built out of
+    sight and renamed into place; the log never carries the entry's random code."""
+    from nbgrader.exchange import ExchangeError
+    from nbgrader.utils import get_username
+
+    inbound, entregar = _entregar_en_el_hub(tmp_path, inbound_modo)
     with pytest.raises(ExchangeError):
         entregar("victima")
-    assert not any((intercambio / CURSO_ID / "inbound").iterdir())
-    entregar("*")
-    [entrada] = (intercambio / CURSO_ID / "inbound").iterdir()
-    assert entrada.name.startswith(f"{get_username()}+{TAREA}+")
-    assert stat.S_IMODE(entrada.stat().st_mode) == 0o755 and entrada.stat().st_uid == os.geteuid()
+    assert not any(inbound.iterdir())
+    registro, envio = entregar("*")
+    [entrada] = inbound.iterdir()                      # nothing left of the private folder it was built in
+    assert entrada.name.startswith(f"{get_username()}+{TAREA}+") and entrada.stat().st_uid == os.geteuid()
+    codigo = entrada.name.rsplit("+", 1)[1]
+    assert len(codigo) >= 12 and codigo not in registro, registro
+    assert f"{get_username()}+{TAREA}+{envio.timestamp}+…" in registro
+    carpeta, archivo = modos
+    for ruta in [entrada, *entrada.rglob("*")]:
+        esperado = carpeta if ruta.is_dir() else archivo
+        assert stat.S_IMODE(ruta.stat().st_mode) & 0o777 == esperado, (ruta, oct(ruta.stat().st_mode))
+        if inbound_modo & stat.S_ISGID:      # every file the graders' group's, nbgrader's own included
+            assert ruta.stat().st_gid == inbound.stat().st_gid, (ruta, ruta.stat().st_gid)
+    assert sorted(p.name for p in entrada.iterdir()) == sorted([CUADERNO, "datos", "timestamp.txt",
+                                                               "submission_secret.txt"])
+    assert ("sin setgid" in registro) == (modos == (0o755, 0o644))
+
+
+@necesita_root
+def test_una_entrada_que_desaparece_antes_de_copiarse_se_dice_y_se_recoge_la_anterior(tmp_path, monkeypatch):
+    """An entry renamed or removed by its author between collect judging it and copying it is refused with
+    its reason (never skipped in silence) and the student's previous accepted entry is collected; an
+    unreadable subfolder of an entry is reported; no log line carries an entry's random code."""
+    import grader_tests.archivos_alumno as aa
+    import grader_tests.intercambio as intercambio
+    curso, inbound = _curso_con_intercambio(tmp_path)
+    fecha_anterior = _fecha(-datetime.timedelta(minutes=2))
+    anterior = _entrada(inbound, "alumna", fecha_anterior, "anterior", sufijo="+codigoViejo1")
+    (anterior / "privada").mkdir()
+    (anterior / "privada" / "apuntes.txt").write_text("x")
+    _dar(anterior, UIDS["alumna"])
+    nueva = _entrada(inbound, "alumna", _fecha(), "nueva", sufijo="+codigoNuevo1")
+    original = intercambio.RecogerSeguro.init_dest
+
+    def y_desaparece(self):
+        original(self)
+        shutil.rmtree(nueva)            # judged, then gone before the copy
+    monkeypatch.setattr(intercambio.RecogerSeguro, "init_dest", y_desaparece)
+    abrir = aa._abrir_carpeta
+
+    def privada_ilegible(nombre, dir_fd=None):
+        if nombre == "privada":          # what a TA who is not root meets when the author made it 0700
+            raise PermissionError(13, "Permission denied")
+        return abrir(nombre, dir_fd)
+    monkeypatch.setattr(aa, "_abrir_carpeta", privada_ilegible)
+    registro = _recogida_en_proceso(curso, inbound)()
+    assert "entrada rechazada «alumna+02_codificacion_posicional+" in registro, registro
+    assert "+…»: desapareció o cambió antes de copiarse (No such file or directory)" in registro, registro
+    assert "no se pudo leer la carpeta privada (Permission denied)" in registro, registro
+    enviada = curso / "submitted" / "alumna" / TAREA
+    assert (enviada / CUADERNO).read_text() == "anterior"
+    assert (enviada / "timestamp.txt").read_text() == fecha_anterior
+    assert "codigoNuevo1" not in registro and "codigoViejo1" not in registro
+    informe = json.loads((curso / "submitted" / f".recogida-{TAREA}.json").read_text())
+    assert any("desapareció" in l["texto"] and l["alumnos"] == ["alumna"] for l in informe["lineas"]), informe
+    assert "codigoNuevo1" not in json.dumps(informe)
+
+
+# what a classmate tries against another's entry from their own account (only the standard library)
+ATAQUE = """
+import json, os, sys
+inbound, victima, propia = sys.argv[1:]
+v, p = os.path.join(inbound, victima), os.path.join(inbound, propia)
+r = {}
+def probar(nombre, f):
+    try:
+        f()
+        r[nombre] = "OK"
+    except OSError as e:
+        r[nombre] = e.errno
+probar("listar inbound", lambda: os.listdir(inbound))
+probar("renombrar", lambda: os.rename(v, os.path.join(inbound, victima.split("+")[0] + "+oculta")))
+probar("sacar", lambda: os.rename(v, os.path.join(p, "robada")))
+probar("sustituir", lambda: os.rename(p, v))
+probar("borrar", lambda: os.rmdir(v))
+probar("listar la entrada", lambda: os.listdir(v))
+probar("leer el cuaderno", lambda: open(os.path.join(v, "codificacion_posicional.ipynb")).read())
+probar("leer el secreto", lambda: open(os.path.join(v, "submission_secret.txt")).read())
+probar("enlazar", lambda: os.link(os.path.join(v, "codificacion_posicional.ipynb"), os.path.join(p, "x")))
+probar("cambiar la fecha", lambda: os.utime(v))
+probar("renombrar la propia", lambda: os.rename(p, p + "x"))
+print(json.dumps(r))
+"""
+
+
+@necesita_root
+def test_nadie_mueve_lee_ni_enlaza_la_entrada_de_otro(tmp_path):
+    """Finding 2 of issue 19's second attack, with real accounts: the course's release leaves inbound sticky
+    and setgid; an entry as the hub's submit leaves it (the author's, the graders' group, 0750/0640) cannot
+    be renamed, moved, replaced, removed, listed, read, hard-linked or re-dated by a classmate; its author's
+    date is the one collected; an entry whose author renamed it so it no longer parses is reported."""
+    import pwd
+
+    from entornos_python import UsuarioDeUsarYTirar, carpeta_compartida
+    base = carpeta_compartida("intercambio-pegajoso-")
+    cuentas = []
+    try:
+        ana, beto = UsuarioDeUsarYTirar(), UsuarioDeUsarYTirar()
+        cuentas += [ana, beto]
+        curso = copiar_curso(tmp_path / "curso")
+        intercambio = base / "intercambio"
+        intercambio.mkdir(mode=0o1777)
+        intercambio.chmod(0o1777)
+        with open(curso / "nbgrader_config.py", "a") as f:
+            f.write(f"\nc.Exchange.root = {str(intercambio)!r}\n")
+        from nbgrader.api import Gradebook
+        with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+            for cuenta in cuentas:
+                gb.add_student(cuenta.nombre)
+        ejecutar(curso, "nbgrader", "release_assignment", TAREA, timeout=300)
+        inbound = intercambio / CURSO_ID / "inbound"
+        assert stat.S_IMODE(inbound.stat().st_mode) == 0o3733, oct(inbound.stat().st_mode)
+
+        def entrada_como_el_hub(cuenta, fecha: str, contenido: str, codigo: str):
+            carpeta = inbound / f"{cuenta.nombre}+{TAREA}+{fecha}+{codigo}"
+            carpeta.mkdir(mode=0o750)
+            for nombre, texto in ((CUADERNO, contenido), ("timestamp.txt", fecha), ("submission_secret.txt", "s" * 64)):
+                (carpeta / nombre).write_text(texto)
+                (carpeta / nombre).chmod(0o640)
+            for ruta in [carpeta, *carpeta.iterdir()]:
+                os.chown(ruta, cuenta.uid, -1)      # the group stays inbound's, as setgid gave it
+            assert carpeta.stat().st_gid == inbound.stat().st_gid
+            return carpeta
+
+        fecha_ana = _fecha(-datetime.timedelta(minutes=3))
+        de_ana = entrada_como_el_hub(ana, fecha_ana, "de ana", "codigoAna001")
+        renombrada = entrada_como_el_hub(ana, _fecha(-datetime.timedelta(minutes=1)), "la que renombra", "codigoAna002")
+        de_beto = entrada_como_el_hub(beto, _fecha(), "de beto", "codigoBeto01")
+        antes = de_ana.stat()
+
+        ataque = subprocess.run(beto.orden("/usr/bin/python3", "-c", ATAQUE, str(inbound), de_ana.name, de_beto.name),
+                                capture_output=True, text=True, timeout=60, cwd="/")
+        assert ataque.returncode == 0, ataque.stderr
+        resultado = json.loads(ataque.stdout)
+        assert resultado.pop("renombrar la propia") == "OK"          # one's own entry is one's own
+        assert all(r != "OK" for r in resultado.values()), resultado
+        despues = de_ana.stat()
+        assert (despues.st_ctime_ns, despues.st_mtime_ns) == (antes.st_ctime_ns, antes.st_mtime_ns)
+        # its author renames an entry so that it no longer names any assignment
+        autora = subprocess.run(ana.orden("/usr/bin/python3", "-c", "import os, sys; os.rename(*sys.argv[1:])",
+                                          str(renombrada), str(inbound / f"{ana.nombre}+oculta")),
+                                capture_output=True, text=True, timeout=60, cwd="/")
+        assert autora.returncode == 0, autora.stderr
+
+        proceso = ejecutar(curso, "nbgrader", "collect", TAREA, check=False, timeout=300)
+        salida = proceso.stdout + proceso.stderr
+        assert proceso.returncode == 0, salida
+        enviada = curso / "submitted" / ana.nombre / TAREA
+        assert (enviada / CUADERNO).read_text() == "de ana"
+        assert (enviada / "timestamp.txt").read_text() == fecha_ana         # her date, nobody moved it
+        assert f"entrada rechazada «{ana.nombre}+oculta»: el nombre no es <alumno>+<tarea>+<fecha>" in salida, salida
+        for codigo in ("codigoAna001", "codigoAna002", "codigoBeto01"):
+            assert codigo not in salida
+        informe = json.loads((curso / "submitted" / f".recogida-{TAREA}.json").read_text())
+        assert any("oculta" in l["texto"] and l["alumnos"] == [ana.nombre] for l in informe["lineas"]), informe
+        assert pwd.getpwnam(ana.nombre).pw_uid == ana.uid
+    finally:
+        for cuenta in cuentas:
+            cuenta.borrar()
+        shutil.rmtree(base, ignore_errors=True)

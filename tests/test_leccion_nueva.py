@@ -1,18 +1,18 @@
 """Proof by a throwaway lesson: ``make leccion`` in a temporary course, then the whole pipeline on it.
 
 In a temporary copy of the course (nothing of this repository changes), the
-scaffold (``scripts/leccion.py``, what ``make leccion`` runs) builds lesson
+scaffold (``scripts/autores/leccion.py``, what ``make leccion`` runs) builds lesson
 ``03_puntuaciones`` with the exercise ``puntuaciones_escaladas``.  Then, only
 for that lesson:
 
-* ``make comprobar`` (``scripts/comprobar.py --leccion``) finds nothing wrong
+* ``make comprobar`` (``scripts/autores/comprobar.py --leccion``) finds nothing wrong
   (the notebook runs, the hidden tests give the solution full marks, every
   battery file keeps its header, the visible tests agree) and says the
   lesson is still the template;
 * the fast tests that find lessons by convention pass with it (conventions,
-  discovery, its battery judged in-process, the names of the grader, its
-  explorable);
-* the sample students (``scripts/samples.py``) bring a correct submission,
+  discovery, its battery judged in-process and against its visible checker
+  ``pruebas_<función>.py``, the names of the grader, its explorable);
+* the sample students (``scripts/calificacion/samples.py``) bring a correct submission,
   one with the known mistake and a blank one without any answers file being
   edited; ``nbgrader autograde`` in the sandbox grades them; the feedback is
   in Spanish and names the mistake; ``nbgrader export`` writes the grades;
@@ -57,17 +57,21 @@ def _huellas(curso: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def curso(tmp_path_factory):
     curso = copiar_curso(tmp_path_factory.mktemp("leccion-nueva") / "curso")
-    for nombre in ("README.md", "pyproject.toml"):
+    # (and the hub's common nbgrader configuration: test_configuracion_alumno compares it with the lesson's)
+    for nombre in ("README.md", "pyproject.toml", "despliegue/hub/jupyter/comun/nbgrader_config.py"):
+        (curso / nombre).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(RAIZ / nombre, curso / nombre)
     shutil.copytree(RAIZ / "tests", curso / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     antes = _huellas(curso)
-    salida = ejecutar(curso, "python", "scripts/leccion.py", TAREA, FUNCION)
+    salida = ejecutar(curso, "python", "scripts/autores/leccion.py", TAREA, FUNCION)
     return curso, antes, salida.stdout
 
 
 def test_la_plantilla_crea_la_leccion_en_una_carpeta_por_sitio(curso):
     c, _, salida = curso
     for ruta in (f"source/{TAREA}/{CUADERNO}.ipynb", f"source/{TAREA}/explorable_{CUADERNO}.py",
+                 f"source/{TAREA}/pruebas_{FUNCION}.py", f"source/{TAREA}/pruebas_visibles.py",
+                 f"source/{TAREA}/cuestionario.json", f"release/{TAREA}/pruebas_{FUNCION}.py",
                  f"source/{TAREA}/nbgrader_config.py", f"release/{TAREA}/{CUADERNO}.ipynb",
                  f"grader_tests/ejercicios/{FUNCION}/casos.py", f"grader_tests/ejercicios/{FUNCION}/errores.py",
                  f"grader_tests/ejercicios/{FUNCION}/bateria/e01_sin_escala.py",
@@ -76,13 +80,13 @@ def test_la_plantilla_crea_la_leccion_en_una_carpeta_por_sitio(curso):
     assert f"| `{TAREA}` | `{CUADERNO}.ipynb` |" in (c / "README.md").read_text(encoding="utf-8")
     assert "make comprobar" in salida
     # the same lesson again: refused, in Spanish, nothing touched
-    otra = ejecutar(c, "python", "scripts/leccion.py", TAREA, "otra_funcion", check=False)
+    otra = ejecutar(c, "python", "scripts/autores/leccion.py", TAREA, "otra_funcion", check=False)
     assert otra.returncode == 2 and "ya existe la lección source/03_puntuaciones" in otra.stderr
 
 
 def test_make_comprobar_la_da_por_buena(curso):
     c = curso[0]
-    salida = ejecutar(c, "python", "scripts/comprobar.py", "--leccion", TAREA, check=False)
+    salida = ejecutar(c, "python", "scripts/autores/comprobar.py", "--leccion", TAREA, check=False)
     assert salida.returncode == 0, salida.stdout[-4000:] + salida.stderr[-2000:]
     assert "✔ Todo en orden" in salida.stdout
     assert f"{TAREA}: el cuaderno se ejecuta de principio a fin" in salida.stdout
@@ -96,10 +100,12 @@ def test_las_pruebas_que_buscan_lecciones_la_encuentran_y_pasan(curso):
     salida = ejecutar(c, "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow and not browser",
                       f"--basetemp={c.parent / 'pytest-rapidas'}", *pruebas, check=False, env=SIN_OPCIONES)
     assert salida.returncode == 0, salida.stdout[-4000:]
-    # the new exercise in the engine's generic tests (not the real ones: they have their own run)
+    # the new exercise in the engine's generic tests (not the real ones: they have their own run), and
+    # its shipped checker (pruebas_<función>.py) against its battery: Spanish first, same verdict as the grade
     salida = ejecutar(c, "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
                       f"--basetemp={c.parent / 'pytest-juez'}", "tests/test_diagnostico.py", "tests/test_bateria.py",
-                      "-k", FUNCION, check=False, env=SIN_OPCIONES)
+                      "tests/test_pruebas_visibles.py",
+                      "-k", f"{FUNCION} or una_linea_que_llama", check=False, env=SIN_OPCIONES)
     assert salida.returncode == 0, salida.stdout[-4000:]
     assert " passed" in salida.stdout and int(salida.stdout.split(" passed")[0].split()[-1]) >= 15
 
@@ -107,8 +113,8 @@ def test_las_pruebas_que_buscan_lecciones_la_encuentran_y_pasan(curso):
 def test_muestras_calificadas_en_la_caja_con_comentarios_y_notas(curso):
     c = curso[0]
     # in a process of the course copy: this pytest process may already hold the real course's
-    # scripts.samples (imported by earlier tests), which does not know the new lesson
-    ejecutar(c, "python", "-c", "from pathlib import Path\nfrom scripts import samples\n"
+    # scripts.calificacion.samples (imported by earlier tests), which does not know the new lesson
+    ejecutar(c, "python", "-c", "from pathlib import Path\nfrom scripts.calificacion import samples\n"
              "for a in ('perfecta', 'sin_wo', 'en_blanco'):\n"
              "    samples.build_student(a, Path('examples/respuestas') / f'{a}.py', Path('release'), "
              "Path('submitted'))\n")
@@ -147,7 +153,7 @@ def test_make_comprobar_atrapa_un_error_que_las_pruebas_visibles_dejan_pasar(cur
                       "    S = Q @ K.T\n"
                       "    return S if len(Q) > 4 else S / np.sqrt(K.shape[1])\n", encoding="utf-8")
     try:
-        salida = ejecutar(c, "python", "scripts/comprobar.py", "--leccion", TAREA, check=False)
+        salida = ejecutar(c, "python", "scripts/autores/comprobar.py", "--leccion", TAREA, check=False)
     finally:
         colada.unlink()
     assert salida.returncode == 1, salida.stdout[-3000:]

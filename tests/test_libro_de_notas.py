@@ -234,3 +234,17 @@ def test_sin_terminal_la_barra_calla():
     with progreso.tarea("01_atencion_multicabeza", total=2):
         progreso.terminada("ana", True)
     assert salida.getvalue() == ""
+
+
+def test_una_barra_por_tarea_a_la_vez():
+    """The workers grade every assignment without waiting for each other: all the bars are drawn at once."""
+    terminal = _Terminal()
+    progreso = Progreso(terminal)
+    with progreso.tareas({"01_atencion_multicabeza": 2, "02_codificacion_posicional": 2}):
+        progreso.terminada("ana", True, "02_codificacion_posicional")
+        progreso.terminada("ana", False, "01_atencion_multicabeza")
+        assert progreso.contada("ana", "01_atencion_multicabeza") and not progreso.contada("luis", "01_atencion_multicabeza")
+        assert (progreso.calificadas, progreso.fallidas) == (1, 1)
+    texto = terminal.getvalue()
+    assert "01_atencion_multicabeza" in texto and "02_codificacion_posicional" in texto
+    assert "1/2 entregas, calificadas 0, fallidas 1" in texto and "1/2 entregas, calificadas 1, fallidas 0" in texto

@@ -243,6 +243,97 @@ def test_las_entradas_se_cuentan_antes_de_leer_el_directorio(tmp_path, monkeypat
     assert "30 entradas" in resultado.rechazos[0].motivo
 
 
+def _dice(datos: bytes, entradas: int) -> bytes:
+    """``datos`` (a zip) with its end record claiming ``entradas`` entries (the liar of issue 19's second attack)."""
+    fin = datos.rfind(b"PK\x05\x06")
+    return datos[:fin + 8] + struct.pack("<HH", entradas, entradas) + datos[fin + 12:]
+
+
+def test_un_directorio_central_que_miente_se_rechaza_sin_que_zipfile_lo_lea(tmp_path, monkeypatch):
+    """The end record says 3 entries, the directory holds more: refused after walking at most the limit + 1
+    records, from the file, before zipfile (which parses every record whatever the count says: 2 000 000
+    records took 1.2 GB and 29 s); a directory larger than the file or than the cap, too."""
+    import lms.descompresion as d
+    escribir(tmp_path / "miente.zip", _dice(_zip_crudo([(f"f{i}", b"") for i in range(30)]), 3))
+    escribir(tmp_path / "miente_poco.zip", _dice(_zip_crudo([(f"f{i}", b"") for i in range(5)]), 3))
+    enorme = bytearray(_zip_crudo([("a", b"")]))
+    fin = enorme.rfind(b"PK\x05\x06")
+    enorme[fin + 12:fin + 16] = struct.pack("<I", 10 ** 9)           # a directory of 1 GB in a tiny file
+    escribir(tmp_path / "enorme.zip", bytes(enorme))
+    leidos = []                      # (bytes asked, bytes read) of every read of the zip
+    abrir = open
+
+    def contar(ruta, *args, **kwargs):
+        f = abrir(ruta, *args, **kwargs)
+        leer = f.read
+
+        def read(n=-1):
+            datos = leer(n)
+            leidos.append((n, len(datos)))
+            return datos
+        f.read = read
+        return f
+    monkeypatch.setattr(zipfile, "ZipFile", lambda *a, **k: pytest.fail("zipfile leyó el directorio central"))
+    monkeypatch.setattr(d, "open", contar, raising=False)
+    monkeypatch.setattr(d, "TROZO", 64)
+    r = descomprimir(tmp_path / "miente.zip", tmp_path / "fuera", Limites(entradas=10))
+    assert r.rechazos[0].motivo == ("su directorio central tiene más de 10 entradas (límite: 10; su registro final "
+                                    "dice 3)"), r.rechazos
+    # the directory (30 records of 49 bytes) walked in small reads and left at the 11th record
+    directorio = sum(leido for pedido, leido in leidos if 0 < pedido <= 64)
+    assert 11 * 49 <= directorio < 30 * 49, leidos
+    r = descomprimir(tmp_path / "miente_poco.zip", tmp_path / "fuera", Limites(entradas=10))
+    assert "tiene 5 entradas y su registro final dice 3" in r.rechazos[0].motivo
+    r = descomprimir(tmp_path / "enorme.zip", tmp_path / "fuera", Limites(entradas=10))
+    assert "su directorio central ocupa" in r.rechazos[0].motivo
+    assert not (tmp_path / "fuera").exists()
+    # in a download: that student's zip is refused, the class is collected
+    monkeypatch.undo()
+    archivos = {"d.zip": zip_de(moodle([("Ana López", 1, {NB1: _cuaderno(T1, NB1, "ana")}),
+                                        ("Beto Ruiz", 2, {"entrega.zip": _dice(_zip_crudo(
+                                            [(f"f{i}", b"") for i in range(2_001)]), 3)})]))}
+    r = _preparar(tmp_path / "clase", archivos)
+    assert list(r["cuadernos"]) == ["ana_lopez"]
+    assert "beto_ruiz: ARCHIVO RECHAZADO «d.zip/Beto Ruiz_2_assignsubmission_file/entrega.zip»: su directorio " \
+           "central tiene más de" in r["texto"], r["texto"]
+
+
+def test_un_directorio_central_honrado_o_zip64_pasa_y_uno_sin_firmas_no(tmp_path, monkeypatch):
+    """The bounded walk accepts what zipfile writes (zip64 end records included) and refuses records
+    without their signature (a directory of garbage), each with a Spanish reason, never an exception."""
+    monkeypatch.setattr(zipfile, "ZIP_FILECOUNT_LIMIT", 2)      # zipfile then writes zip64 end records
+    zip64 = _zip_crudo([(f"c/f{i}.ipynb", b"{}") for i in range(5)])
+    monkeypatch.undo()
+    assert b"PK\x06\x06" in zip64
+    escribir(tmp_path / "zip64.zip", zip64)
+    r = descomprimir(tmp_path / "zip64.zip", tmp_path / "fuera64", Limites(entradas=10))
+    assert not r.rechazos and r.archivos == 5, r.rechazos
+    basura = bytearray(_zip_crudo([(f"f{i}", b"") for i in range(3)]))
+    inicio = basura.find(b"PK\x01\x02")
+    basura[inicio:inicio + 4] = b"XXXX"
+    escribir(tmp_path / "basura.zip", bytes(basura))
+    r = descomprimir(tmp_path / "basura.zip", tmp_path / "fuera", Limites(entradas=10))
+    assert [x.motivo for x in r.rechazos] == ["no es un zip válido o está dañado (registro del directorio sin firma)"]
+    assert not (tmp_path / "fuera").exists()
+
+
+def test_tamanos_declarados_enormes_se_rechazan_por_archivo(tmp_path):
+    """Entries whose directory records declare terabytes: each refused alone, with its reason, before
+    a byte is written; the student's other file and the classmate's submission are unpacked."""
+    datos = bytearray(zip_de(moodle([("Ana López", 1, {"grande.ipynb": b"{}", NB1: b"{}"}),
+                                     ("Pedro Gil", 2, {NB1: b"{}"})])))
+    grande = datos.find(b"PK\x01\x02")
+    while b"grande.ipynb" not in datos[grande + 46:grande + 46 + 60]:       # its record in the directory
+        grande = datos.find(b"PK\x01\x02", grande + 4)
+    datos[grande + 20:grande + 28] = struct.pack("<II", 1, 0xFFFFFFF0)    # 1 byte compressed, 4 GiB declared
+    escribir(tmp_path / "d.zip", bytes(datos))
+    r = descomprimir(tmp_path / "d.zip", tmp_path / "fuera", Limites())
+    assert [x.archivo for x in r.rechazos] == ["d.zip/Ana López_1_assignsubmission_file/grande.ipynb"], r.rechazos
+    assert "bomba de descompresión" in r.rechazos[0].motivo
+    assert (tmp_path / "fuera" / "Ana López_1_assignsubmission_file" / NB1).exists()
+    assert (tmp_path / "fuera" / "Pedro Gil_2_assignsubmission_file" / NB1).exists()
+
+
 def test_nombres_utf8_sin_marca_y_basura_del_sistema(tmp_path):
     nombre = "José Ñúñez/x.ipynb".encode("utf-8")         # UTF-8 bytes without the UTF-8 flag (old zip tools)
     relleno = b"A" * len(nombre)
@@ -268,7 +359,7 @@ def test_una_carpeta_de_descargas_enlazada_no_se_sigue(tmp_path):
 
 def test_los_nombres_se_muestran_sin_caracteres_invisibles():
     from lms.descompresion import legible
-    assert legible("ana\u202egnp.ipynb\x1b[2J") == "ana?gnp.ipynb?[2J"
+    assert legible("ana\u202egnp.ipynb\x1b[2J") == "ana\\u202egnp.ipynb\\x1b[2J"
     assert len(legible("x" * 500)) == 120
 
 
@@ -485,8 +576,89 @@ def test_sin_lista_los_nombres_repetidos_no_se_mezclan(tmp_path):
     archivos = {"d.zip": zip_de(moodle([("María García", 11, {NB1: _cuaderno(T1, NB1, "una")}),
                                         ("María García", 12, {NB1: _cuaderno(T1, NB1, "otra")})]))}
     r = _preparar(tmp_path, archivos)
-    assert sorted(r["cuadernos"]) == ["maria_garcia_11", "maria_garcia_12"]
-    assert "el id «maria_garcia» lo reclaman varias personas" in r["texto"]
+    assert sorted(r["cuadernos"]) == ["maria_garcia-11", "maria_garcia-12"]
+    assert "otras personas de la descarga tendrían también «maria_garcia»" in r["texto"]
+
+
+# Who is who in an LMS download (issue 19, second attack, finding 3): Ana (Moodle 1001, ana@uni.es) is on
+# the roster; Beto (1002) edits his Moodle name.  A name never beats a stronger key and never displaces a
+# roster identity; provisional ids never collide with roster ids or with each other.
+ROSTER_ANA = ("id,first_name,last_name,email,lms_user_id\n"
+              "ana,Ana,López García,ana@uni.es,\nbeto,Beto,Ruiz,beto@uni.es,\neva,Eva,Gil,eva@uni.es,\n").encode()
+ANA = "Ana López García"
+
+
+def _quien(tmp_path, entregas, lista=ROSTER_ANA, hoja=None):
+    archivos = {"CURSO-Tarea 1-55.zip": zip_de(moodle([(n, i, {NB1: _cuaderno(T1, NB1, m)}) for n, i, m in entregas]))}
+    r = _preparar(tmp_path, archivos, lista, hoja=hoja_moodle(hoja) if hoja else None)
+    return {a: json.loads(c)["metadata"]["marca_de_prueba"] for a, (c, _) in r["cuadernos"].items()}, r
+
+
+@pytest.mark.parametrize("nombre, victima_entrega", [
+    (ANA, True), (ANA, False),                     # V3, V5: his name is hers, his e-mail is his
+    ("García López Ana", False),                   # her name in another order
+    ("Ana", True)])                                # M7b: named as her roster id
+def test_un_nombre_no_le_quita_el_id_a_quien_identifica_su_correo(tmp_path, nombre, victima_entrega):
+    hoja = [(1001, ANA, "ana@uni.es"), (1002, nombre, "beto.nuevo@gmail.com")]
+    entregas = [(ANA, 1001, "ana1")] * victima_entrega + [(nombre, 1002, "beto")]
+    quien, r = _quien(tmp_path, entregas, hoja=hoja)
+    assert quien.get("ana") == ("ana1" if victima_entrega else None), quien
+    [del_atacante] = [a for a, m in quien.items() if m == "beto"]
+    assert del_atacante.endswith("-1002") and del_atacante not in {"ana", "beto", "eva"}, quien
+    assert ("ana" in r["sin_entrega"]) == (not victima_entrega)
+    lineas_de_ana = [l["texto"] for l in r["lineas"] if l.get("alumno") == "ana"]
+    if nombre == "Ana":          # his provisional id would be her roster id
+        assert f"{del_atacante}: Ana (Moodle 1002) no está en la lista de clase («ana» es el id de otra persona de " \
+               "la lista de clase)" in r["texto"], r["texto"]
+    else:                        # his name matches her row: her row says who did not get it, and why
+        assert any("(Moodle 1002) no se califica como «ana»" in t for t in lineas_de_ana), lineas_de_ana
+    assert "lo reclaman varias personas" not in r["texto"] and "una lista de clase con correos lo evita" not in r["texto"]
+    if victima_entrega:
+        assert r["entregas"]["ana"]["como"] == "lista de clase, por su correo"
+
+
+def test_un_id_provisional_nunca_es_el_de_la_lista_ni_el_de_otro(tmp_path):
+    # M7, roster without worksheet: "Ana" and "Eva" would be roster ids; Ana is matched by her name
+    quien, r = _quien(tmp_path, [(ANA, 1001, "ana1"), ("Ana", 1002, "beto"), ("Eva", 1003, "otro")])
+    assert quien == {"ana": "ana1", "ana-1002": "beto", "eva-1003": "otro"}, quien
+    assert r["sin_entrega"] == ["beto", "eva"]
+    assert "«eva» es el id de otra persona de la lista de clase" in r["texto"]
+    assert "sin correo que lo confirme" in r["entregas"]["ana"]["como"]
+    # V1, no roster: a namesake and a name made to look like her disambiguated id: three people, three ids
+    quien, r = _quien(tmp_path / "v1", [(ANA, 1001, "ana1"), (ANA, 1003, "eva1"), (f"{ANA} 1001", 1002, "beto")],
+                      lista=None)
+    assert quien == {"ana_lopez_garcia-1001": "ana1", "ana_lopez_garcia-1003": "eva1",
+                     "ana_lopez_garcia_1001": "beto"}, quien
+    assert "llegó 2 veces" not in r["texto"]
+
+
+def test_dos_nombres_iguales_sin_correo_no_se_quedan_con_la_fila(tmp_path):
+    """M6, roster without worksheet: her name and his (her name reordered) both match «ana»: nothing stronger
+    decides, so neither is graded as ana; both are graded apart and ana's row says why."""
+    quien, r = _quien(tmp_path, [(ANA, 1001, "ana1"), ("García López Ana", 1002, "beto")])
+    assert quien == {"ana_lopez_garcia-1001": "ana1", "garcia_lopez_ana-1002": "beto"}, quien
+    assert "ana" in r["sin_entrega"]
+    lineas_de_ana = [l["texto"] for l in r["lineas"] if l.get("alumno") == "ana"]
+    assert len(lineas_de_ana) == 2 and all("nadie se califica como «ana»" in t for t in lineas_de_ana)
+    # with the worksheet (e-mails), each one is who the LMS says
+    quien, _ = _quien(tmp_path / "hoja", [(ANA, 1001, "ana1"), ("García López Ana", 1002, "beto")],
+                      hoja=[(1001, ANA, "ana@uni.es"), (1002, "García López Ana", "beto@uni.es")])
+    assert quien == {"ana": "ana1", "beto": "beto"}, quien
+
+
+def test_en_canvas_un_nombre_no_se_queda_con_otro_id_de_canvas(tmp_path):
+    archivos = {"s.zip": zip_de(canvas([("López García, Ana", 101, 9001, NB2, _cuaderno(T2, NB2, "ana"), False),
+                                        ("López García, Ana", 102, 9002, NB2, _cuaderno(T2, NB2, "beto"), False)]))}
+    roster = libro_canvas([("López García, Ana", 101, "A1", "ana@uni.es", "S1")], {"Tarea 2 (555)": 10})
+    r = _preparar(tmp_path, archivos, roster, tarea=T2)
+    marcas = {a: json.loads(c)["metadata"]["marca_de_prueba"] for a, (c, _) in r["cuadernos"].items()}
+    assert marcas == {"A1": "ana", "lopezgarciaana_102": "beto"}, marcas
+    assert ("A1: lópezgarcíaana (Canvas 102) no se califica como «A1»: se llama como «A1» de la lista de clase, pero "
+            "«A1» es lópezgarcíaana (Canvas 101) por su id de Canvas") in r["texto"], r["texto"]
+    # ... and without the classmate in the download, the roster's Canvas id still says no
+    solo = {"s.zip": zip_de(canvas([("López García, Ana", 102, 9002, NB2, _cuaderno(T2, NB2, "beto"), False)]))}
+    r = _preparar(tmp_path / "solo", solo, roster, tarea=T2)
+    assert list(r["cuadernos"]) == ["lopezgarciaana_102"] and "tiene otro ID de Canvas (101)" in r["texto"]
 
 
 def test_un_zip_rechazado_se_atribuye_a_su_alumno_y_los_demas_siguen(tmp_path):
@@ -701,7 +873,7 @@ def test_una_descarga_de_la_que_no_se_recoge_nada_hace_fallar_make_grade(tmp_pat
     """Issue 19.5: every file refused → a row per student with the reason, and make grade exits 1 saying so."""
     import subprocess
     from lms import integracion
-    from scripts import grade
+    from scripts.calificacion import grade
     (tmp_path / "release" / T1).mkdir(parents=True)
     escribir(tmp_path / "downloaded" / T1 / "archive" / "d.zip", b"(da igual: nbgrader es simulado)")
     informe = {"entregas": {}, "lineas": [
@@ -732,6 +904,7 @@ def test_una_descarga_de_la_que_no_se_recoge_nada_hace_fallar_make_grade(tmp_pat
     monkeypatch.setattr(grade, "calificar", lambda *a, **k: grade.Resultado(alumnos=[], tareas=[T1]))
     monkeypatch.setattr(grade, "tabla", lambda resultado, raiz=None: "(tabla)")
     monkeypatch.setattr(grade, "PASOS_TRAS_CALIFICAR", [])
+    monkeypatch.setattr(grade, "exportar", lambda raiz, destino: destino.write_text("", encoding="utf-8"))
     assert grade.main([]) == 1
     assert f"no se recogió ninguna entrega de la descarga del LMS de {T1}" in capsys.readouterr().err
 

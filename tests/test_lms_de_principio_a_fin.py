@@ -18,7 +18,7 @@ from curso_temporal import copiar_curso, ejecutar
 from descargas_lms import (NB1, NB2, T1, T2, canvas, cuaderno_comprimible, escribir, hoja_moodle, libro_canvas,
                            moodle, zip_de)
 from scripts.calificacion import libro_de_notas
-from scripts import samples
+from scripts.calificacion import samples
 
 pytestmark = pytest.mark.slow
 
@@ -62,7 +62,7 @@ def curso(tmp_path_factory):
         [("López García, Ana", 101, "", "ana@uni.es", "S1"), ("Ñúñez, José", 102, "", "jose@uni.es", "S1"),
          ("Ruiz, Carmen", 105, "", "carmen@uni.es", "S1")], {f"{T2} (556)": 10}))
     escribir(curso / "downloaded" / "alumnos.csv", ROSTER.encode())
-    salida = ejecutar(curso, "python", "scripts/grade.py", timeout=1200).stdout
+    salida = ejecutar(curso, "python", "scripts/calificacion/grade.py", timeout=1200).stdout
     return curso, salida
 
 

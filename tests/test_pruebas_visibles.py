@@ -1,19 +1,26 @@
 """The visible tests of every lesson against every battery file, in-process (fast).
 
-What a student reads when Validate fails must fit a terminal: ``nbgrader
-validate`` cuts every line at ``Validator.width - 3`` characters (87 by
-default), so every line of a visible message, ``AssertionError: `` included,
-has at most 80.  And the visible tests agree with the hidden ones: they fail
-for every battery file that loses points outside the cells checked only at
-grading time, and pass every file with full marks (the same rule that
-``make comprobar`` checks in a kernel and ``test_bateria.py`` under
-``nbgrader validate``).
+Each visible test cell is one line that calls the lesson's checker module
+(``source/<tarea>/pruebas_<función>.py``, shipped with the assignment).
+What a student reads when Validate fails must fit a terminal and put the
+Spanish diagnosis first: ``nbgrader validate`` cuts every line at
+``Validator.width - 3`` characters (87 by default), so every line of a
+visible failure has at most 80, and a failure is its Spanish lines only (no
+Python traceback: ``PruebaVisibleFallida._render_traceback_``).  The visible
+tests agree with the hidden ones: they fail for every battery file that
+loses points outside the cells checked only at grading time, and pass every
+file with full marks (the same rule that ``make comprobar`` checks in a
+kernel and ``test_bateria.py`` under ``nbgrader validate``); a later cell
+never blames another cause when the maps already fail; and the cells that
+pay only work done fail, as the grade does, for a function that computes
+nothing right.
 """
 from __future__ import annotations
 
 import contextlib
 import io
 import re
+import sys
 
 import nbformat
 import numpy as np
@@ -24,10 +31,14 @@ from grader_tests import bateria, descubrimiento
 from conftest import RAIZ
 
 OCULTO = re.compile(r"### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", re.S)
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 ANCHO = 80
 EJERCICIOS = descubrimiento.ejercicios()
 LECCIONES = {f: l for l in descubrimiento.lecciones(RAIZ) for f in l.funciones if f in EJERCICIOS}
 ARCHIVOS = [(f, a) for f in LECCIONES for a in EJERCICIOS[f].bateria()]
+for _leccion in LECCIONES.values():          # the checker modules, as the student's kernel imports them
+    if str(_leccion.carpeta) not in sys.path:
+        sys.path.append(str(_leccion.carpeta))
 
 
 def pruebas_visibles(funcion: str) -> dict[str, str]:
@@ -36,28 +47,50 @@ def pruebas_visibles(funcion: str) -> dict[str, str]:
             if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in EJERCICIOS[funcion].propiedades}
 
 
-def ejecutar_visibles(funcion: str, codigo: str) -> dict[str, str]:
-    """{grade_id: message} of the visible test cells that fail for ``codigo``."""
+def lo_que_se_ve(exc: BaseException) -> str:
+    """The failure as JupyterLab and Validate show it (IPython's rendering, without colours)."""
+    if hasattr(exc, "_render_traceback_"):
+        return ANSI.sub("", "\n".join(exc._render_traceback_()))
+    return f"{type(exc).__name__}: {exc}"
+
+
+@contextlib.contextmanager
+def _en_silencio():
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+            np.errstate(all="ignore"):
+        yield
+
+
+def ejecutar_visibles(funcion: str, codigo: str) -> dict[str, tuple[bool, str]]:
+    """{grade_id: (is an assertion, what the student reads)} of the visible test cells that fail."""
     espacio: dict = {"np": np}
-    silencio = (contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()))
-    with silencio[0], silencio[1]:
+    with _en_silencio():
         exec(compile(codigo, funcion, "exec"), espacio)
     fallan = {}
     for gid, fuente in pruebas_visibles(funcion).items():
         copia = dict(espacio)
         try:
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
-                    np.errstate(all="ignore"):
+            with _en_silencio():
                 exec(compile(fuente, gid, "exec"), copia)
         except Exception as exc:  # noqa: BLE001 - what the student would see
-            fallan[gid] = f"{type(exc).__name__}: {exc}"
+            fallan[gid] = (isinstance(exc, AssertionError), lo_que_se_ve(exc))
     return fallan
+
+
+def test_cada_prueba_visible_es_una_linea_que_llama_al_modulo_de_la_leccion():
+    for funcion, leccion in LECCIONES.items():
+        modulo = f"pruebas_{funcion}"
+        assert (leccion.carpeta / f"{modulo}.py").is_file(), modulo
+        for gid, fuente in pruebas_visibles(funcion).items():
+            codigo = [l for l in fuente.splitlines() if l.strip() and not l.startswith('"""')]
+            propiedad = gid.removeprefix(funcion + "_")
+            assert codigo == [f'__import__("{modulo}").{propiedad}(globals())'], (gid, codigo)
 
 
 @pytest.mark.parametrize("funcion,archivo", ARCHIVOS, ids=[f"{f}/{a.nombre}" for f, a in ARCHIVOS])
 def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archivo):
     fallan = ejecutar_visibles(funcion, archivo.codigo)
-    largas = [(gid, linea) for gid, texto in fallan.items() if texto.startswith("AssertionError")
+    largas = [(gid, linea) for gid, (asercion, texto) in fallan.items() if asercion
               for linea in texto.splitlines() if len(linea) > ANCHO]
     assert not largas, "\n".join(f"{g}: {len(l)} caracteres: {l}" for g, l in largas)
     ej = EJERCICIOS[funcion]
@@ -66,3 +99,31 @@ def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archi
     completo = all(v.completo for v in veredictos.values())
     assert not (pierde and not fallan), f"pierde puntos en {pierde} y las pruebas visibles dicen «Success»"
     assert not (completo and fallan), f"nota completa y fallan las pruebas visibles: {fallan}"
+
+    # Spanish first: a failure is its Spanish lines, headline first, and the likely cause right after it
+    for gid, (asercion, texto) in fallan.items():
+        assert asercion and texto.startswith("✘ "), (gid, texto[:300])
+        assert "Traceback" not in texto and 'File "' not in texto, (gid, texto[:300])
+        lineas = texto.splitlines()
+        causa = [i for i, l in enumerate(lineas) if "ausa" in l]
+        assert not causa or causa[0] < 6, (gid, texto)
+
+    # a later cell never blames another cause when the maps (the cause) already fail: it points to them,
+    # or says the same (an exception), or, for a form mistake, points to the contract's cell, which names it
+    mapas, salida = f"{funcion}_mapas", f"{funcion}_salida"
+    if mapas in fallan and salida in fallan:
+        texto = fallan[salida][1]
+        assert ("porque los mapas tampoco" in " ".join(texto.splitlines()[:2]) or texto == fallan[mapas][1]
+                or "celda del contrato" in texto and "celda del contrato" in fallan[mapas][1]), (fallan[mapas], texto)
+
+    # points only for work done: the visible cells say so when the grade says so
+    for gid, propiedad in ej.propiedades.items():
+        sin_trabajo = "Sin trabajo correcto" in veredictos[gid].texto() or (
+            "sólo puntúa cuando la función hace su trabajo" in veredictos[gid].texto()
+            and veredictos[gid].puntos == 0)
+        if sin_trabajo and not propiedad.solo_al_calificar:
+            # (a function that raises on the visible case fails with its exception before that)
+            assert gid in fallan and ("Sin trabajo hecho" in fallan[gid][1] or " lanzó " in fallan[gid][1]), (
+                gid, fallan.get(gid))
+        if gid in fallan and "Sin trabajo hecho" in fallan[gid][1]:
+            assert veredictos[gid].puntos < veredictos[gid].maximo, (gid, veredictos[gid].texto())

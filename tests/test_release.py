@@ -8,7 +8,7 @@ import pytest
 from conftest import RAIZ
 from curso_temporal import copiar_curso, ejecutar, tareas
 from grader_tests import descubrimiento
-from scripts import convenciones
+from scripts.autores import convenciones
 
 TAREAS = tareas()
 
@@ -72,3 +72,12 @@ def test_source_pasa_nbgrader_validate(ruta):
 def test_release_en_blanco_no_pasa_nbgrader_validate(ruta, tmp_path):
     salida = ejecutar(tmp_path, "nbgrader", "validate", str(ruta), check=False)
     assert "VALIDATION FAILED" in salida.stdout, salida.stdout[-3000:]
+
+
+def test_cada_leccion_lleva_al_dia_lo_que_necesitan_sus_pruebas_visibles():
+    """pruebas_visibles.py is grader_tests' copy and cuestionario.json the course's quiz, in source/ and release/."""
+    from scripts.autores import publicar_comprobaciones
+    assert not publicar_comprobaciones.desfasados(RAIZ), publicar_comprobaciones.desfasados(RAIZ)
+    for ruta, (datos, _) in publicar_comprobaciones.contenidos(RAIZ).items():
+        publicada = RAIZ / "release" / ruta.parent.name / ruta.name
+        assert publicada.read_bytes() == datos, f"release/{ruta.parent.name}/{ruta.name}: ejecuta make release"

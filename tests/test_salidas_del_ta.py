@@ -1,7 +1,7 @@
 """What a submission can put in front of the TA stays inert: terminal, spreadsheets, worker exclusion lists.
 
 Student ids, file names, error messages and LMS profile names are hostile input
-(README, «Seguridad»): the table escapes control characters, the CSV files a TA
+(docs/seguridad.md, «Seguridad»): the table escapes control characters, the CSV files a TA
 opens in a spreadsheet never start a formula, grades.csv is quoted CSV, a file
 whose name holds control characters is not copied, and the list of students a
 worker leaves out holds any name (commas too).
@@ -17,7 +17,7 @@ from nbgrader.api import Gradebook
 from grader_tests import archivos_alumno, nbgrader_seguro
 from lms import formatos
 from lms.exportadores import NotasCsv
-from scripts import observaciones
+from scripts.calificacion import observaciones
 from scripts.calificacion import libro_de_notas
 from scripts.calificacion.ordenes import Nbgrader
 

@@ -10,7 +10,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 
 from conftest import RAIZ
 from grader_tests.saneamiento import CLAVE, archivos_modificados, nota_de_archivos
-from scripts import observaciones
+from scripts.calificacion import observaciones
 
 
 def _tarea(tmp_path):
@@ -83,7 +83,7 @@ def test_observaciones_del_cuaderno():
 
 
 def test_la_salida_se_degrada_en_un_terminal_ascii():
-    codigo = ("from scripts import observaciones; observaciones.preparar_salida(); "
+    codigo = ("from scripts.calificacion import observaciones; observaciones.preparar_salida(); "
               "print('Observación — ñandú ✔ √d_k «x» 3 × 4')")
     for codificacion in ("ascii", "latin-1"):
         proceso = subprocess.run([sys.executable, "-c", codigo], cwd=RAIZ, capture_output=True,

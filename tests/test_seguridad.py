@@ -3,7 +3,7 @@
 One temporary course, one student per case of ``tests/hostiles/`` (each built
 from the release notebook as a student would, with nbgrader's
 ``timestamp.txt`` and ``submission_secret.txt``), graded with
-``scripts/grade.py`` as a TA does, twice, with a secret in the TA's
+``scripts/calificacion/grade.py`` as a TA does, twice, with a secret in the TA's
 environment and a private TA file next to the course.  Checks: the batch
 completes, every student has a grade row and a score or a Spanish reason in
 the table, each case scores what it must, nothing outside the graded folders
@@ -125,7 +125,7 @@ def lote(lote_hostil):
 
 
 def calificar_lote(tmp_path_factory) -> dict:
-    """Build the hostile course, grade it twice with scripts/grade.py, release the feedback."""
+    """Build the hostile course, grade it twice with scripts/calificacion/grade.py, release the feedback."""
     base = tmp_path_factory.mktemp("seguridad")
     curso = copiar_curso(base / "curso")
     privado = base / "ta_privado" / "clave_privada"          # a TA file outside the course
@@ -149,13 +149,13 @@ def calificar_lote(tmp_path_factory) -> dict:
     antes = _huellas(curso, protegidas)
     antes_ta = (privado.stat().st_mode, privado.read_text())
     entorno_ta = {"CURSO_SECRETO_TA": SECRETO_TA}
-    primera = ejecutar(curso, "python", "scripts/grade.py", timeout=900, env=entorno_ta)
+    primera = ejecutar(curso, "python", "scripts/calificacion/grade.py", timeout=900, env=entorno_ta)
     despues_1 = _huellas(curso, protegidas)
     notas_1 = _notas(curso)
     puntos_1 = {a: _puntos(curso, a) for a in CASOS}
     estructura_1 = _estructura(curso)
     db_1 = (curso / "gradebook.db").stat().st_size
-    segunda = ejecutar(curso, "python", "scripts/grade.py", timeout=900, env=entorno_ta)
+    segunda = ejecutar(curso, "python", "scripts/calificacion/grade.py", timeout=900, env=entorno_ta)
     publicar = ejecutar(curso, "nbgrader", "release_feedback", TAREA, check=False, env=entorno_ta)
     return {"curso": curso, "salida": primera.stdout, "salida_2": segunda.stdout,
             "antes": antes, "despues": despues_1, "despues_2": _huellas(curso, protegidas),
@@ -374,14 +374,14 @@ def test_las_cargas_se_quedan_en_la_inundacion(lote):
 
 # the TA's process grading the flood (600 MB) alone: before the output budgets it took ~5x the
 # flood (~3 GB, README); with them, a baseline nbgrader (~150 MiB) plus a few of the flood's messages
-# in flight: 189 MiB measured alone (scripts/bench_salida.py), once 927 MiB during a full make test
+# in flight: 189 MiB measured alone (scripts/mediciones/bench_salida.py), once 927 MiB during a full make test
 # (a 200 MB flood; not reproduced since, alone, beside three busy loops or in the whole hostile batch,
 # all under 512 MiB; cause not found).  The bound tells the two apart even then.
 PICO_MAXIMO = 2 * 1024 ** 3
 
 
 def test_la_salida_torrencial_se_recorta_al_llegar(lote):
-    from scripts.bench_salida import MEDIR, pico
+    from scripts.mediciones.bench_salida import MEDIR, pico
     from grader_tests.salida_acotada import MARCA
     caso = CASOS["c31_salida_torrencial"]
     alumno, curso = "c31_salida_torrencial", lote["curso"]
@@ -451,7 +451,7 @@ def test_limites_de_procesos_y_memoria_del_arbol(lote):
     texto = _salida_de(lote, "c27_procesos")
     limitados = re.search(r"PROCESOS_LIMITADOS\s+(\d+)", texto)
     assert limitados and int(limitados[1]) < 64, texto[-500:]
-    # the memory of the tree: a cgroup, or without one the sandbox's watchdog (README, «Seguridad»)
+    # the memory of the tree: a cgroup, or without one the sandbox's watchdog (docs/seguridad.md, «Seguridad»)
     matados = re.search(r"HIJOS_MATADOS\s+(\d+)", texto)
     assert matados and int(matados[1]) >= 1, texto[-500:]
 

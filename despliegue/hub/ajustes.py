@@ -189,6 +189,38 @@ def _comprobar_publica(url: str) -> None:
         "subdominio propio (un nombre con DNS comodín, *.localhost en una prueba local)")
 
 
+def clave_de_plazos(estado: Path) -> str:
+    """The hub's key for students' extension files (hex), created in the state folder (0600) the first time.
+
+    The formgrader service names each student's extension file with it
+    (``grader_tests.plazos.ficha_de_alumno``) and the hub gives each student's
+    server only its own name (:func:`ficha_de_alumno`): no student can find
+    another's extension.
+    """
+    import secrets
+    ruta = Path(estado) / "clave_plazos"
+    try:
+        texto = ruta.read_text().strip()
+        bytes.fromhex(texto)
+        if texto:
+            return texto
+    except (OSError, ValueError):
+        pass
+    ruta.parent.mkdir(parents=True, exist_ok=True)
+    texto = secrets.token_hex(32)
+    descriptor = os.open(ruta, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as archivo:
+        archivo.write(texto)
+    return texto
+
+
+def ficha_de_alumno(clave_hex: str, curso: str, alumno: str) -> str:
+    """The same name as ``grader_tests.plazos.ficha_de_alumno`` (a test keeps them equal)."""
+    import hashlib
+    import hmac
+    return hmac.new(bytes.fromhex(clave_hex), f"{curso}\0{alumno}".encode("utf-8"), hashlib.sha256).hexdigest()[:40]
+
+
 def bin_entorno() -> Path:
     """bin/ of the Python environment the hub runs from (single-user servers use the same)."""
     return Path(sys.executable).parent

@@ -1,8 +1,9 @@
 """JupyterLab defaults of the hub's servers from the course's own JupyterLab defaults.
 
-The course ships its JupyterLab defaults (Spanish locale, Spanish names for
-the menus the language pack misses) as the package ``ajustes_jupyterlab/``
-(an ``overrides.d`` file every course environment installs).  The hub's
+The course ships its JupyterLab defaults (Spanish locale, the Run and Kernel
+menus' «restart and run» items as single commands) as the package
+``ajustes_jupyterlab/`` (an ``overrides.d`` file every course environment
+installs, with the course's Spanish language pack).  The hub's
 ``overrides.json`` repeats them and adds what only a class needs
 (:data:`SOLO_HUB`), so every student starts in Spanish and can still change
 it::

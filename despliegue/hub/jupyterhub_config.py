@@ -19,14 +19,20 @@ nbgrader's JupyterHub auth plugin; despliegue/README.md explains each choice):
   students only see nbgrader's Assignments tab and Validate button; TAs also
   see the course list; the service has the formgrader and Create Assignment.
   All of them open JupyterLab in Spanish.
-- The exchange is a shared folder with nbgrader's permissions (root 1777).
+- The exchange is a shared folder with nbgrader's permissions (root 1777),
+  ``inbound`` sticky and setgid to the service's group (3733); the hub's
+  ``submit`` (``jupyter/comun/entrega_honesta.py``) keeps each entry private
+  to its author and that group.
+- The hub's output (its log) is every student server's output too
+  (LocalProcessSpawner): keep it where no student reads it (systemd's journal,
+  or a 0600 file).
 - One origin per user and per service (``c.JupyterHub.subdomain_host``):
   ``<user>.<host>`` for each server, ``<course>--service.<host>`` for the
-  formgrader, the hub at ``<host>``.  A page a student's server serves can
-  neither read the formgrader nor install a service worker over it.  No
-  server reads its owner's ``~/.jupyter`` (``disable_user_config``) or
-  ``~/.local`` packages (``PYTHONNOUSERSITE``), and every kernel starts with
-  ``PYTHONSAFEPATH`` (never a student's ``ipykernel_launcher.py`` from the folder).
+  formgrader and the course page, the hub at ``<host>``.  A page a student's
+  server serves can neither read the formgrader nor install a service worker
+  over it.  No server reads its owner's ``~/.jupyter`` (``disable_user_config``)
+  or ``~/.local`` packages (``PYTHONNOUSERSITE``), and every TA-side kernel starts
+  with ``PYTHONSAFEPATH`` (never a student's ``ipykernel_launcher.py`` from the folder).
 
 Every path, name and port comes from ``CURSO_HUB_*`` variables (ajustes.py).
 """
@@ -34,12 +40,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ajustes import ARRANQUE_KERNEL, bin_entorno, leer  # noqa: E402
+from ajustes import ARRANQUE_KERNEL, bin_entorno, clave_de_plazos, ficha_de_alumno, leer  # noqa: E402
 
 c = get_config()  # noqa: F821
 a = leer()
 BIN = bin_entorno()
 RUTA = os.pathsep.join([str(BIN), "/usr/local/bin", "/usr/bin", "/bin"])
+# the key that names each student's extension file in the exchange (issue 21: due dates in the
+# Assignments tab); only the service and the hub know it, each student's server gets its own name
+CLAVE_PLAZOS = clave_de_plazos(a.estado)
 
 # ---------------------------------------------------------------- network and state
 c.JupyterHub.bind_url = a.url
@@ -128,7 +137,9 @@ c.JupyterHub.services = [
         "oauth_no_confirm": True,
         "environment": {
             "JUPYTER_CONFIG_PATH": a.perfil("servicio"),
-            "JUPYTERHUB_DEFAULT_URL": "/formgrader",   # the hub's Services menu opens the formgrader
+            # the hub's Services menu opens the course page (scripts/calificacion/servicio_del_curso.py): the
+            # formgrader, the whole class without a terminal, due dates, held reviews
+            "JUPYTERHUB_DEFAULT_URL": "/curso/",
             "JUPYTERHUB_USER": a.cuenta_servicio,      # nbgrader's exchange code requires it
             # grader_tests comes from the course root (nbgrader's process and the sandboxed
             # kernels alike): the shared environment holds no course code students could read
@@ -137,6 +148,10 @@ c.JupyterHub.services = [
             "CURSO_HUB_CURSO": a.curso,
             "CURSO_HUB_INTERCAMBIO": str(a.intercambio),
             "PATH": RUTA,
+            # make grade / make informe in the service's terminal use this environment, not a .venv
+            "CURSO_ENTORNO": str(BIN.parent),
+            # the due dates it publishes for the Assignments tab (scripts/calificacion/servicio_del_curso.py)
+            "CURSO_PLAZOS_CLAVE": CLAVE_PLAZOS,
         },
     },
 ]
@@ -148,17 +163,22 @@ c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.environment = {"CURSO_HUB_CURSO": a.curso, "CURSO_HUB_INTERCAMBIO": str(a.intercambio), "PATH": RUTA,
-                         "PYTHONNOUSERSITE": "1"}
+                         "CURSO_ENTORNO": str(BIN.parent), "PYTHONNOUSERSITE": "1"}
 # A student's ~/.jupyter (a jupyter_server_config.py that serves files without login, adds headers,
 # loads extensions) is not read; PYTHONNOUSERSITE above does the same for ~/.local's packages.
 c.Spawner.disable_user_config = True
 
 
 def perfil_por_grupo(spawner):
-    """Students get the student profile; members of formgrade-<course> the TAs' one."""
+    """Students get the student profile; members of formgrade-<course> the TAs' one.
+
+    Every server also gets the name of its owner's extension file (``CURSO_PLAZOS_FICHA``):
+    the Assignments tab shows a student's own due date when they have an extension.
+    """
     grupos = {g.name for g in spawner.user.groups}
     perfil = "profesorado" if a.grupo_profesorado in grupos else "alumnado"
-    spawner.environment = {**spawner.environment, "JUPYTER_CONFIG_PATH": a.perfil(perfil)}
+    spawner.environment = {**spawner.environment, "JUPYTER_CONFIG_PATH": a.perfil(perfil),
+                           "CURSO_PLAZOS_FICHA": ficha_de_alumno(CLAVE_PLAZOS, a.curso, spawner.user.name)}
     if perfil == "profesorado":
         # a TA may open a student's notebook there: no student's Python at the kernel's start
         spawner.environment.update(sin_python_del_alumno(ARRANQUE_KERNEL))

@@ -11,7 +11,10 @@ It creates what a department server has, in a private temporary folder:
   home private (0700);
 - a copy of the course owned by the service's account, mode 0700 (students
   cannot read the hidden tests or the gradebook);
-- the nbgrader exchange (root 1777, the course's folder owned by the service);
+- the nbgrader exchange (root 1777, the course's folder owned by the service,
+  its ``inbound`` 3733: sticky, setgid to the service's group);
+- the hub's log, private to root (0600, in a 0700 folder): every student's
+  server writes into it (LocalProcessSpawner), and nothing in it is for them;
 
 then starts ``jupyterhub -f despliegue/hub/jupyterhub_config.py`` on
 127.0.0.1 and waits.  The hub is at ``http://localhost:<port>``, each
@@ -49,11 +52,15 @@ if str(AQUI) not in sys.path:
 from ajustes import PROXY_LOCAL, RAIZ_REPO, accesible_para_todos, bin_hub  # noqa: E402
 
 CONFIGURACION = AQUI / "jupyterhub_config.py"
-# what the service's copy of the course holds: a TA's clone without .git or .venv
+# what the service's copy of the course holds: a TA's clone without .git or .venv (every versioned entry
+# of the repository's root: make grade, make informe and make test find everything they name)
 COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
-          "despliegue", "pyproject.toml", "Makefile", "README.md", "requirements.txt", "environment.yml"]
+          "despliegue", "pyproject.toml", "Makefile", "README.md", "docs", "requirements.txt", "environment.yml",
+          "ajustes_jupyterlab", "requirements-dev.txt", "tests", ".ci", ".gitignore", "autograded"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"
 MODO_CASA = 0o700          # every account's home: only its owner enters
+MODO_INBOUND = 0o3733      # the exchange's inbound: sticky, setgid, writable and not listable by others
+MODO_REGISTRO = 0o600      # the hub's log: root's alone (every student's server holds it open for writing)
 
 
 class ErrorDePrueba(RuntimeError):
@@ -161,11 +168,16 @@ class HubDePrueba:
                        check=True, capture_output=True, text=True)
         cuenta = pwd.getpwnam(self.cuenta_servicio)
         # the course, private to the service's account
-        ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "node_modules")
+        ignorar = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "node_modules", "build", "*.egg-info",
+                                         ".pytest_cache")
         self.raiz_curso.mkdir()
         for nombre in COPIAR:
             origen = RAIZ_REPO / nombre
-            if origen.is_dir():
+            if nombre == "autograded":          # only its README: never a local run's graded notebooks
+                (self.raiz_curso / nombre).mkdir()
+                if (origen / "README.md").is_file():
+                    shutil.copy2(origen / "README.md", self.raiz_curso / nombre / "README.md")
+            elif origen.is_dir():
                 shutil.copytree(origen, self.raiz_curso / nombre, ignore=ignorar)
             elif origen.exists():
                 shutil.copy2(origen, self.raiz_curso / nombre)
@@ -179,6 +191,13 @@ class HubDePrueba:
         carpeta.mkdir()
         os.chown(carpeta, cuenta.pw_uid, cuenta.pw_gid)
         os.chmod(carpeta, 0o755)
+        # inbound: anyone submits, nobody lists (nbgrader's 733), nobody renames or removes another's
+        # entry (sticky), and entries belong to the service's group (setgid: the hub's submit makes
+        # them private to their author and that group; despliegue/README.md)
+        inbound = carpeta / "inbound"
+        inbound.mkdir()
+        os.chown(inbound, cuenta.pw_uid, cuenta.pw_gid)
+        os.chmod(inbound, MODO_INBOUND)
         self.estado.mkdir(mode=0o700)
         return self
 
@@ -217,7 +236,11 @@ class HubDePrueba:
         self.registro.parent.mkdir(parents=True, exist_ok=True)
         for _intento in range(intentos):
             env = self.entorno()
-            with open(self.registro, "ab") as log:
+            # private before anything is written: a student's server inherits it as its output, and a
+            # descriptor reopened through /proc obeys the file's mode, not the folder's
+            fd = os.open(self.registro, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, MODO_REGISTRO)
+            os.fchmod(fd, MODO_REGISTRO)
+            with os.fdopen(fd, "ab") as log:
                 self.proceso = subprocess.Popen(
                     [str(bin_hub() / "jupyterhub"), "-f", str(CONFIGURACION)], cwd=self.estado, env=env,
                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -400,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {nombre:<22}  profesorado  {hub.claves[nombre]}")
     for nombre in hub.alumnado:
         print(f"  {nombre:<22}  alumnado     {hub.claves[nombre]}")
-    print(f"\nFormgrader (profesorado): {hub.url_del_formgrader()}formgrader")
+    print(f"\nPágina del curso (profesorado): {hub.url_del_formgrader()}curso/  (menú Services del hub)")
+    print(f"Formgrader (profesorado): {hub.url_del_formgrader()}formgrader")
     print("Cada servidor y el Formgrader tienen su propio origen (<usuario>.localhost, "
           f"{hub.curso}--service.localhost): ábrelos con Chromium, Firefox o curl, que resuelven *.localhost.")
     print("El alumnado usa la pestaña Assignments de JupyterLab (menú Nbgrader → Assignment List).")

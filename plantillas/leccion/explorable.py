@@ -164,13 +164,18 @@ class _Pintor:
 METADATOS_RESPALDO = {"explorable": {"respaldo": True}}
 """Marca de la salida fija que acompaña al explorable (la lee la retroalimentación)."""
 
-# Mientras el explorable está vivo en JupyterLab su salida fija no se ve; si se
-# pierde (cuaderno reabierto, núcleo reiniciado) se ve ella en lugar del aviso
-# en inglés de ipywidgets («Error displaying widget: model not found»).
+# Mientras el explorable está vivo en JupyterLab su salida fija no se ve. Si se
+# pierde, se ve ella: con el cuaderno reabierto, en lugar del aviso en inglés de
+# ipywidgets («Error displaying widget: model not found»); con el núcleo reiniciado o
+# apagado, en lugar de los controles muertos (ipywidgets les pone la clase
+# jupyter-widgets-disconnected y un icono de enlace roto).
 _ESTILO_RESPALDO = (
-    "<style>.jp-OutputArea:has(.explorable-vivo) .explorable-respaldo{display:none}"
+    "<style>.jp-OutputArea:has(.explorable-vivo:not(.jupyter-widgets-disconnected))"
+    " .explorable-respaldo{display:none}"
     ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-output.jupyter-widgets"
-    ":not(:has(*)){display:none}</style>")
+    ":not(:has(*)){display:none}"
+    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-child"
+    ":has(.explorable-vivo.jupyter-widgets-disconnected){display:none}</style>")
 
 
 def html_respaldo(png: bytes, nombre: str, estado: str) -> str:
@@ -179,8 +184,9 @@ def html_respaldo(png: bytes, nombre: str, estado: str) -> str:
     return (
         f'<div class="explorable-respaldo">{_ESTILO_RESPALDO}'
         f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
-        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir o el núcleo se "
-        "ha reiniciado). Para volver a usarlo, ejecuta esta celda otra vez (Mayús + Intro). "
+        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
+        "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
+        "(Mayús + Intro). "
         f"Mientras tanto, esta es la última imagen que mostró ({html.escape(estado)}):</p>"
         f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/></div>')
 

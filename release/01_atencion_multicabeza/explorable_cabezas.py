@@ -29,6 +29,12 @@ import math
 import os
 
 import numpy as np
+# matplotlib (sin pyplot) se carga al importar el módulo, no al ejecutar la celda del explorable:
+# así su primera imagen no espera a la importación.
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from PIL import Image
 
 # ---------------------------------------------------------------------------
 # 1. Capa pura
@@ -311,8 +317,6 @@ def nueva_figura():
         (fig, ax): ``matplotlib.figure.Figure`` de 6.4 × 5.6 pulgadas a 100 ppp y los
         ejes del mapa; los de la barra de color quedan en ``ax.eje_barra``.
     """
-    from matplotlib.figure import Figure
-
     fig = Figure(figsize=(6.4, 5.6), dpi=PPP)
     ax = fig.add_axes((0.19, 0.2, 0.63, 0.72))
     ax.eje_barra = fig.add_axes((0.84, 0.2, 0.03, 0.72))
@@ -362,8 +366,6 @@ def dibujar_mapa(ax, A: np.ndarray, titulo: str, fila: str | int | None = None,
 
 def _montar_mapa(ax, T: int, tope: float) -> dict:
     """Vacía ``ax`` y crea una vez los artistas de un mapa (T, T); los guarda en los ejes."""
-    from matplotlib.patches import Rectangle
-
     ax.clear()
     imagen = ax.imshow(np.zeros((T, T)), cmap="Blues", vmin=0.0, vmax=tope)
     ax.set_xticks(range(T))
@@ -394,8 +396,6 @@ def _montar_mapa(ax, T: int, tope: float) -> dict:
 
 def _lienzo(fig):
     """El lienzo Agg de ``fig`` (se crea si no lo tiene)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
     return fig.canvas
@@ -403,8 +403,6 @@ def _lienzo(fig):
 
 def _png_del_lienzo(lienzo) -> bytes:
     """Codifica en PNG lo que ya está pintado en el lienzo (RGB, compresión rápida)."""
-    from PIL import Image
-
     ancho, alto = lienzo.get_width_height()
     rgba = Image.frombuffer("RGBA", (ancho, alto), lienzo.buffer_rgba(), "raw", "RGBA", 0, 1)
     buffer = io.BytesIO()
@@ -507,13 +505,18 @@ except ImportError:  # pragma: no cover
 METADATOS_RESPALDO = {"explorable": {"respaldo": True}}
 """Marca de la salida fija que acompaña al explorable (la lee la retroalimentación)."""
 
-# Mientras el explorable está vivo en JupyterLab su salida fija no se ve; si se
-# pierde (cuaderno reabierto, núcleo reiniciado) se ve ella en lugar del aviso
-# en inglés de ipywidgets («Error displaying widget: model not found»).
+# Mientras el explorable está vivo en JupyterLab su salida fija no se ve. Si se
+# pierde, se ve ella: con el cuaderno reabierto, en lugar del aviso en inglés de
+# ipywidgets («Error displaying widget: model not found»); con el núcleo reiniciado o
+# apagado, en lugar de los controles muertos (ipywidgets les pone la clase
+# jupyter-widgets-disconnected y un icono de enlace roto).
 _ESTILO_RESPALDO = (
-    "<style>.jp-OutputArea:has(.explorable-vivo) .explorable-respaldo{display:none}"
+    "<style>.jp-OutputArea:has(.explorable-vivo:not(.jupyter-widgets-disconnected))"
+    " .explorable-respaldo{display:none}"
     ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-output.jupyter-widgets"
-    ":not(:has(*)){display:none}</style>")
+    ":not(:has(*)){display:none}"
+    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-child"
+    ":has(.explorable-vivo.jupyter-widgets-disconnected){display:none}</style>")
 
 
 def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
@@ -536,8 +539,9 @@ def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
     return (
         f'<div class="explorable-respaldo">{_ESTILO_RESPALDO}'
         f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
-        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir o el núcleo se "
-        "ha reiniciado). Para volver a usarlo, ejecuta esta celda otra vez (Mayús + Intro). "
+        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
+        "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
+        "(Mayús + Intro). "
         "Mientras tanto, esta es la última imagen que mostró "
         f"({html.escape(estado)}):</p>"
         f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/>{extra}</div>')
@@ -645,8 +649,6 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
         raise ValueError(f"fila_inicial debe ser una de {list(PALABRAS)}, no {fila_inicial!r}.")
 
     pintor = _PintorMapas(mapas, escala_de_color(mapas))
-    if not sin_interaccion():
-        pintor.preparar()
 
     botones = {}
     for nombre in mapas:
@@ -696,4 +698,8 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
     selector.observe(lambda cambio: actualizar(), names="value")
 
     actualizar()
+    if not sin_interaccion():
+        # Las capas de los otros mapas, cuando la primera imagen ya va de camino (en un núcleo, al
+        # terminar la celda): la primera imagen no las espera y los clics las encuentran hechas.
+        _mas_tarde(pintor.preparar, 0.0)
     return caja

@@ -11,7 +11,8 @@ El módulo tiene tres capas, cada una encima de la anterior:
    sin matplotlib ni widgets: ``frecuencias``, ``longitudes_de_onda``,
    ``longitud_maxima``, ``columnas_de_pareja``, ``matriz_para_mapa``,
    ``curvas_de_pareja``, ``comparar_disposiciones``, ``marcas_enteras``,
-   ``revisar_valor`` y los textos (``texto_longitud``, ``texto_disposicion``,
+   la lógica de los controles (``limites``, ``revisar_valor``, ``aplicar_cambio``)
+   y los textos (``texto_longitud``, ``texto_disposicion``,
    ``titulo_mapa``, ``etiqueta_columnas``, ``titulo_curvas``).
 2. Dibujo: ``dibujar`` recibe el estado y devuelve una figura de matplotlib;
    ``figura_a_png`` la convierte en bytes PNG. El explorable usa
@@ -31,6 +32,7 @@ import base64
 import contextlib
 import html
 import io
+import math
 
 import ipywidgets as widgets
 import numpy as np
@@ -310,12 +312,92 @@ def revisar_valor(nombre: str, valor: int, actual: int, minimo: int, maximo: int
     valor, actual = int(valor), int(actual)
     if not minimo <= valor <= maximo:
         explicacion = f" {motivo_rango}" if motivo_rango else ""
-        return actual, (f"{nombre} = {valor} no vale: aquí va de {minimo} a {maximo}.{explicacion} "
+        rango = f"sólo vale {minimo}" if minimo == maximo else f"va de {minimo} a {maximo}"
+        return actual, (f"{nombre} = {valor} no vale: aquí {rango}.{explicacion} "
                         f"Sigue {nombre} = {actual}.")
     if par and valor % 2:
         return actual, (f"{nombre} = {valor} no vale: tiene que ser par, porque cada pareja ocupa "
                         f"dos columnas. Sigue {nombre} = {actual}.")
     return valor, None
+
+
+CONTROLES = ("d_model", "T", "pareja")
+"""Los valores numéricos del explorable, cada uno con su deslizador y su casilla."""
+
+
+def limites(nombre: str, d_model: int) -> tuple[int, int, int]:
+    """(mínimo, máximo, paso) de un control con el ``d_model`` en uso (sección «El explorable»).
+
+    La pareja i va de 0 a d_model/2 − 1: su máximo cambia con d_model. Los
+    deslizadores y las casillas usan los mismos límites, así que el teclado
+    (flechas, Inicio/Fin, RePág/AvPág), el ratón y un valor tecleado llegan
+    a los mismos sitios.
+
+    Lanza:
+        ValueError si ``nombre`` no es de ``CONTROLES`` o d_model no vale.
+    """
+    d_model = _comprobar_d_model(d_model)
+    if nombre == "d_model":
+        return D_MODEL_MIN, D_MODEL_MAX, 2
+    if nombre == "T":
+        return T_MIN, T_MAX, 1
+    if nombre == "pareja":
+        return 0, d_model // 2 - 1, 1
+    raise ValueError(f"control desconocido {nombre!r}; usa uno de {CONTROLES}.")
+
+
+def motivo_de_rango(nombre: str, d_model: int) -> str:
+    """La frase que explica el rango de un control en el aviso de un valor rechazado."""
+    if nombre == "d_model":
+        return "(El artículo usa 512, pero un mapa de tantas columnas ya no se lee.)"
+    if nombre == "pareja":
+        parejas = _comprobar_d_model(d_model) // 2
+        if parejas == 1:
+            return f"(Con d_model = {d_model} hay una sola pareja, la 0.)"
+        return f"(Con d_model = {d_model} hay {parejas} parejas, numeradas desde 0.)"
+    return ""
+
+
+def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False) -> dict:
+    """Lo que pasa en los controles cuando se mueve un deslizador o se teclea en una casilla.
+
+    Sección «El explorable». Es toda la lógica de los controles numéricos,
+    sin widgets: la conexión con ipywidgets sólo copia el resultado.
+
+    - Deslizador (ratón o teclado): el valor se ajusta a los límites de
+      ``limites`` (por si llega de una vista con límites viejos) y se usa.
+    - Casilla: se revisa con ``revisar_valor``. Si vale, se usa; si no, todo
+      sigue como estaba, la casilla conserva lo tecleado y hay aviso. El aviso
+      dura lo que la casilla enseñe un valor que no está en uso: cualquier
+      valor que se use (tecleado o con un deslizador) lo quita y devuelve cada
+      casilla a su valor.
+    - Con d_model nuevo, la pareja baja al nuevo máximo si hace falta.
+
+    Parámetros:
+        en_uso: dict con "d_model", "T" y "pareja" (int), los valores en uso.
+        nombre: el control que cambia (de ``CONTROLES``).
+        valor: el valor nuevo (int).
+        tecleado: True si viene de la casilla; False, del deslizador.
+
+    Devuelve:
+        dict con "en_uso" (los valores en uso después, dict nuevo),
+        "casillas" (lo que enseña cada casilla, dict) y "aviso" (str o None).
+    """
+    en_uso = {clave: int(en_uso[clave]) for clave in CONTROLES}
+    valor = int(valor)
+    minimo, maximo, paso = limites(nombre, en_uso["d_model"])
+    if tecleado:
+        usado, aviso = revisar_valor(nombre if nombre != "pareja" else "pareja i", valor,
+                                     en_uso[nombre], minimo, maximo, par=paso == 2,
+                                     motivo_rango=motivo_de_rango(nombre, en_uso["d_model"]))
+        if aviso is not None:
+            return {"en_uso": en_uso, "casillas": {**en_uso, nombre: valor}, "aviso": aviso}
+    else:
+        usado = min(max(valor, minimo), maximo)
+        usado -= (usado - minimo) % paso
+    nuevo = {**en_uso, nombre: usado}
+    nuevo["pareja"] = min(nuevo["pareja"], limites("pareja", nuevo["d_model"])[1])
+    return {"en_uso": nuevo, "casillas": dict(nuevo), "aviso": None}
 
 
 def formatear_posiciones(x: float, decimales: int = 1) -> str:
@@ -393,6 +475,50 @@ def titulo_curvas(pareja: int, d_model: int, disposicion: str) -> str:
     return f"Pareja {pareja} (columnas {col_seno} y {col_coseno}): λ ≈ {formatear_posiciones(lam)}"
 
 
+VUELTAS_EN_CURVAS = 6
+"""Vueltas que enseña como mucho el panel de curvas: con más, seno y coseno ya no se leen."""
+
+
+def posiciones_en_curvas(T: int, longitud: float, vueltas: float = VUELTAS_EN_CURVAS) -> int:
+    """Cuántas posiciones (de la 0 a la n − 1) enseña el panel de curvas.
+
+    Sección «El explorable». Todas (n = T), salvo que la pareja dé más de
+    ``vueltas`` vueltas en ellas: entonces sólo las primeras, las que caben en
+    ``vueltas`` longitudes de onda. Con la pareja 0 (λ ≈ 6.3) y T = 200, 38
+    posiciones y no 32 vueltas apretadas en el mismo ancho.
+
+    Parámetros:
+        T: posiciones de la matriz (int ≥ 1); longitud: λ de la pareja (float > 0).
+
+    Devuelve:
+        int n con 1 ≤ n ≤ T.
+    """
+    T = int(T)
+    if T < 1 or not longitud > 0:
+        raise ValueError(f"hacen falta T ≥ 1 y una longitud positiva; han llegado {T} y {longitud}.")
+    return min(T, max(2, math.ceil(round(vueltas * longitud, 9))))
+
+
+PUNTOS_MIN_PX = 4.0
+"""Separación mínima, en píxeles, entre los puntos de las posiciones enteras de las curvas."""
+
+
+def puntos_en_curvas(n: int, ancho_px: float) -> bool:
+    """Si se marcan con un punto las posiciones enteras de las curvas (sección «El explorable»).
+
+    Sólo si caben separados al menos ``PUNTOS_MIN_PX`` píxeles: más juntos
+    tapan las curvas. Con un panel de 255 píxeles, hasta 64 posiciones.
+    """
+    return int(n) <= 1 or ancho_px / (int(n) - 1) >= PUNTOS_MIN_PX
+
+
+def rotulo_curvas(n: int, T: int) -> str:
+    """Rótulo del eje de las curvas: dice si se ven todas las posiciones o sólo las primeras."""
+    if int(n) >= int(T):
+        return "posición pos"
+    return f"posición pos (las {n} primeras de {T})"
+
+
 # ---------------------------------------------------------------------------
 # 2. Dibujo
 # ---------------------------------------------------------------------------
@@ -414,7 +540,7 @@ _POS_ESCALERA = (0.575, 0.115, 0.255, 0.35)
 # del corte horizontal, las curvas; el resto (barra de color, escalera, leyendas), fijo.
 _CORTE_X = 0.515
 _CORTE_Y = 0.515
-_CORTE_TITULO = 0.905
+_CORTE_TITULO = 0.912
 _CORTE_ROTULO = 0.095
 
 
@@ -430,10 +556,17 @@ class _FiguraEscalera:
       rótulos fijos), igual para todos los estados, se pinta una vez;
     - el título y el rótulo de columnas del mapa, según la disposición;
     - el mapa con sus marcas, según (T, d_model, disposición);
-    - el marco de las curvas con sus marcas, según T;
-    - encima, lo que depende de todo a la vez (recuadros de la pareja, curvas y
-      su título, peldaños, círculo y línea de T), que va por encima de todo lo
-      demás de sus ejes y se pinta cada vez.
+    - el marco de las curvas con sus marcas, según las posiciones que enseña
+      (``posiciones_en_curvas``);
+    - encima, lo que depende de todo a la vez (recuadros y flechas de la pareja,
+      curvas con su título y su rótulo, peldaños, círculo y línea de T), que va
+      por encima de todo lo demás de sus ejes y se pinta cada vez.
+
+    Con muchas columnas o filas (d_model = 128, T = 200 dan unos 2.5 y 2 píxeles
+    por casilla) el mapa se suaviza al pintarlo (``interpolation="auto"`` de
+    matplotlib: filtro de Hann por debajo de 3 píxeles por casilla) en vez de
+    repartir píxeles enteros de forma desigual, que dibuja franjas falsas
+    (muaré); con casillas grandes queda nítido.
 
     El resultado es el mismo PNG, píxel a píxel, que el de un dibujo completo
     (``dibujar`` + ``figura_a_png``).
@@ -457,12 +590,18 @@ class _FiguraEscalera:
 
         # Mapa de calor: filas = posiciones, columnas = coordenadas.
         self.imagen = ax_mapa.imshow(np.zeros((1, 2)), cmap="RdBu_r", vmin=-1.0, vmax=1.0,
-                                     aspect="auto", interpolation="nearest")
+                                     aspect="auto", interpolation="auto")
         barra = fig.colorbar(self.imagen, cax=ax_barra, ticks=[-1, -0.5, 0, 0.5, 1])
         barra.set_label("valor de PE", fontsize=LETRA_PEQUENA)
         self.recuadros = [ax_mapa.add_patch(Rectangle((-0.5, -0.5), 1.0, 1.0, fill=False,
                                                       edgecolor=color, linewidth=2.5, zorder=ENCIMA))
                           for color in (COLOR_SENO, COLOR_COSENO)]
+        # Flechas sobre el mapa en las columnas de la pareja: se ven aunque cada columna mida
+        # 2.5 píxeles (d_model = 128) o la pareja esté en el borde.
+        self.flechas = [ax_mapa.plot([0], [1.018], "v", color=color, markersize=7,
+                                     transform=ax_mapa.get_xaxis_transform(), clip_on=False,
+                                     zorder=ENCIMA)[0]
+                        for color in (COLOR_SENO, COLOR_COSENO)]
         self.division = ax_mapa.axvline(0.5, color="black", linewidth=1.2, linestyle=":")
         # Título y rótulos del mapa en sitios fijos de la figura: no dependen de las marcas.
         self.titulo_mapa = fig.text(izquierda + ancho / 2, abajo + alto + 0.025, "",
@@ -484,8 +623,8 @@ class _FiguraEscalera:
         ax_curvas.yaxis.set_major_locator(FixedLocator([-1, 0, 1]))
         self.titulo_curvas = ax_curvas.set_title("", fontsize=LETRA, y=1.0, pad=6, loc="left")
         c_izq, c_abajo, c_ancho, c_alto = _POS_CURVAS
-        fig.text(c_izq + c_ancho / 2, c_abajo - 0.085, "posición pos", ha="center", va="bottom",
-                 fontsize=LETRA)
+        self.rotulo_curvas = fig.text(c_izq + c_ancho / 2, c_abajo - 0.085, "", ha="center",
+                                      va="bottom", fontsize=LETRA)
         fig.legend(handles=[self.seno, self.coseno], loc="upper left",
                    bbox_to_anchor=(c_izq + c_ancho + 0.012, c_abajo + c_alto),
                    borderaxespad=0.0, fontsize=LETRA_PEQUENA)
@@ -517,11 +656,18 @@ class _FiguraEscalera:
                            fontsize=LETRA_PEQUENA)
         ax_escalera.grid(alpha=0.3)
 
+        # Sin rótulos de eje propios (van en textos de la figura): que matplotlib no calcule
+        # cada vez dónde ponerlos (set_label_coords fija su sitio).
+        for ax in (ax_mapa, ax_curvas):
+            ax.xaxis.set_label_coords(0.5, -0.1)
+            ax.yaxis.set_label_coords(-0.1, 0.5)
+
         # Lo que se pinta cada vez, encima de los trozos guardados (en el orden de un dibujo completo).
-        self.capa_estado = [(ax_mapa, r) for r in self.recuadros] + [
+        self.capa_estado = [(ax_mapa, a) for a in (*self.recuadros, *self.flechas)] + [
             (ax_curvas, a) for a in (self.seno, self.coseno, self.seno_pos, self.coseno_pos,
                                      self.titulo_curvas)] + [
-            (ax_escalera, a) for a in (self.peldanos, self.elegido, self.linea_T)]
+            (ax_escalera, a) for a in (self.peldanos, self.elegido, self.linea_T)] + [
+            (fig, self.rotulo_curvas)]
         # Trozos guardados: nombre -> (recuadro del lienzo, clave según el estado, artistas, tope).
         W, H = fig.bbox.width, fig.bbox.height
         x, y_rotulo, y_titulo, y_curvas = _CORTE_X * W, _CORTE_ROTULO * H, _CORTE_TITULO * H, _CORTE_Y * H
@@ -530,8 +676,8 @@ class _FiguraEscalera:
             "rotulo": (Bbox.from_extents(0, 0, x, y_rotulo), lambda e: e[3], [self.rotulo_columnas], 2),
             "mapa": (Bbox.from_extents(0, y_rotulo, x, y_titulo), lambda e: (e[0], e[1], e[3]),
                      [ax_mapa], self.MAX_MAPAS),
-            "curvas": (Bbox.from_extents(x, y_curvas, W, H), lambda e: e[0], [ax_curvas],
-                       self.MAX_CURVAS),
+            "curvas": (Bbox.from_extents(x, y_curvas, W, H), lambda e: self._puesto_curvas,
+                       [ax_curvas], self.MAX_CURVAS),
         }
         self._guardados = {nombre: {} for nombre in self._trozos}
         self._fondo = None
@@ -554,8 +700,9 @@ class _FiguraEscalera:
         columnas = columnas_de_pareja(pareja, d_model, disposicion)  # también valida
         if self._puesto_mapa != (T, d_model, disposicion):
             self._poner_mapa(T, d_model, disposicion)
-        if self._puesto_curvas != T:
-            self._poner_marco_curvas(T)
+        n = posiciones_en_curvas(T, longitudes_de_onda(d_model)[pareja])
+        if self._puesto_curvas != n:
+            self._poner_marco_curvas(n)
         if self.estado != (T, d_model, pareja, disposicion):
             self._poner_estado(T, d_model, pareja, disposicion, columnas)
         self.estado = (T, d_model, pareja, disposicion)
@@ -575,24 +722,31 @@ class _FiguraEscalera:
         self.division.set_visible(disposicion == "concatenada")
         self._puesto_mapa = (T, d_model, disposicion)
 
-    def _poner_marco_curvas(self, T: int) -> None:
-        if T == 1:
+    def _poner_marco_curvas(self, n: int) -> None:
+        """El eje de las curvas para las posiciones 0 … n − 1 (``posiciones_en_curvas``)."""
+        if n == 1:
             self.ax_curvas.set_xlim(-0.5, 0.5)   # una sola posición: el eje no inventa otras
         else:
-            self.ax_curvas.set_xlim(0, T - 1)
-        self.ax_curvas.xaxis.set_major_locator(FixedLocator(marcas_enteras(T, 8)))
-        self._puesto_curvas = T
+            self.ax_curvas.set_xlim(0, n - 1)
+        self.ax_curvas.xaxis.set_major_locator(FixedLocator(marcas_enteras(n, 8)))
+        self._puesto_curvas = n
 
     def _poner_estado(self, T: int, d_model: int, pareja: int, disposicion: str,
                       columnas: tuple[int, int]) -> None:
-        for recuadro, columna in zip(self.recuadros, columnas):
+        for recuadro, flecha, columna in zip(self.recuadros, self.flechas, columnas):
             recuadro.set_bounds(columna - 0.5, -0.5, 1.0, T)
-        curvas = curvas_de_pareja(T, d_model, pareja)
+            flecha.set_xdata([columna])
+        n = self._puesto_curvas
+        curvas = curvas_de_pareja(n, d_model, pareja)
         self.seno.set_data(curvas["x"], curvas["seno"])
         self.coseno.set_data(curvas["x"], curvas["coseno"])
         self.seno_pos.set_data(curvas["pos"], curvas["seno_pos"])
         self.coseno_pos.set_data(curvas["pos"], curvas["coseno_pos"])
+        puntos = puntos_en_curvas(n, self.ax_curvas.bbox.width)
+        self.seno_pos.set_visible(puntos)
+        self.coseno_pos.set_visible(puntos)
         self.titulo_curvas.set_text(titulo_curvas(pareja, d_model, disposicion))
+        self.rotulo_curvas.set_text(rotulo_curvas(n, T))
         self.peldanos.set_data(np.arange(d_model // 2), longitudes_de_onda(d_model))
         self.elegido.set_data([pareja], [curvas["longitud"]])
         self.linea_T.set_ydata([T, T])
@@ -652,14 +806,15 @@ def dibujar(T: int, d_model: int, pareja: int, disposicion: str) -> Figure:
 
 @contextlib.contextmanager
 def _escondidos(artistas: list):
-    """Esconde ``artistas`` mientras dura el bloque ``with`` y después los vuelve a enseñar."""
+    """Esconde ``artistas`` mientras dura el bloque ``with``; después, cada uno como estaba."""
+    visibles = [artista.get_visible() for artista in artistas]
     for artista in artistas:
         artista.set_visible(False)
     try:
         yield
     finally:
-        for artista in artistas:
-            artista.set_visible(True)
+        for artista, visible in zip(artistas, visibles):
+            artista.set_visible(visible)
 
 
 def _guardar(cache: dict, clave, valor, maximo: int):
@@ -697,13 +852,18 @@ def figura_a_png(fig: Figure) -> bytes:
 METADATOS_RESPALDO = {"explorable": {"respaldo": True}}
 """Marca de la salida fija que acompaña al explorable (la lee la retroalimentación)."""
 
-# Mientras el explorable está vivo en JupyterLab su salida fija no se ve; si se
-# pierde (cuaderno reabierto, núcleo reiniciado) se ve ella en lugar del aviso
-# en inglés de ipywidgets («Error displaying widget: model not found»).
+# Mientras el explorable está vivo en JupyterLab su salida fija no se ve. Si se
+# pierde, se ve ella: con el cuaderno reabierto, en lugar del aviso en inglés de
+# ipywidgets («Error displaying widget: model not found»); con el núcleo reiniciado o
+# apagado, en lugar de los controles muertos (ipywidgets les pone la clase
+# jupyter-widgets-disconnected y un icono de enlace roto).
 _ESTILO_RESPALDO = (
-    "<style>.jp-OutputArea:has(.explorable-vivo) .explorable-respaldo{display:none}"
+    "<style>.jp-OutputArea:has(.explorable-vivo:not(.jupyter-widgets-disconnected))"
+    " .explorable-respaldo{display:none}"
     ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-output.jupyter-widgets"
-    ":not(:has(*)){display:none}</style>")
+    ":not(:has(*)){display:none}"
+    ".jp-OutputArea:has(.explorable-respaldo) .jp-OutputArea-child"
+    ":has(.explorable-vivo.jupyter-widgets-disconnected){display:none}</style>")
 
 
 def html_respaldo(png: bytes, nombre: str, estado: str) -> str:
@@ -724,8 +884,9 @@ def html_respaldo(png: bytes, nombre: str, estado: str) -> str:
     return (
         f'<div class="explorable-respaldo">{_ESTILO_RESPALDO}'
         f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
-        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir o el núcleo se "
-        "ha reiniciado). Para volver a usarlo, ejecuta esta celda otra vez (Mayús + Intro). "
+        "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
+        "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
+        "(Mayús + Intro). "
         "Mientras tanto, esta es la última imagen que mostró "
         f"({html.escape(estado)}):</p>"
         f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/></div>')
@@ -749,10 +910,12 @@ def _mas_tarde(funcion, segundos: float) -> None:
 class ExplorableEscalera(widgets.VBox):
     """La caja del explorable; sus controles y salidas son atributos.
 
-    Atributos: ``control_d_model``, ``control_T``, ``control_pareja`` (deslizadores),
+    Atributos: ``control_d_model``, ``control_T``, ``control_pareja`` (deslizadores;
+    el de la pareja se cambia por uno nuevo cuando d_model cambia su máximo),
     ``texto_d_model``, ``texto_T``, ``texto_pareja`` (casillas para teclear),
     ``control_disposicion`` (botones); ``imagen``, ``etiqueta_longitud``,
-    ``nota_disposicion``, ``aviso`` (salidas); ``estado`` (dict con lo último dibujado).
+    ``nota_disposicion``, ``aviso`` (salidas); ``en_uso`` (dict: d_model, T y pareja
+    en uso) y ``estado`` (dict con lo último dibujado).
 
     Al mostrarse en un cuaderno deja dos salidas: el widget y, debajo, una
     salida fija (``html_respaldo``) que se actualiza con cada cambio y sólo se
@@ -793,19 +956,32 @@ class ExplorableEscalera(widgets.VBox):
             self._respaldo.update(self.datos_respaldo(), raw=True, metadata=METADATOS_RESPALDO)
 
 
-def _control_numerico(descripcion: str, valor: int, minimo: int, maximo: int, paso: int,
-                      clase: str) -> tuple:
-    """Una fila con deslizador y casilla: (fila, deslizador, casilla)."""
+_RASGOS_CONTROL = {"d_model": ("d_model (par)", "d-model"), "T": ("T (posiciones)", "t"),
+                   "pareja": ("pareja i", "pareja")}
+
+
+def _deslizador(nombre: str, valor: int, d_model: int) -> widgets.IntSlider:
+    """El deslizador de un control, con los límites de ``limites`` para ese d_model.
+
+    Sin número propio (la casilla de al lado lo enseña) y con ``continuous_update``:
+    mientras se arrastra, el valor llega al núcleo y la casilla y la figura lo siguen.
+    """
+    descripcion, clase = _RASGOS_CONTROL[nombre]
+    minimo, maximo, paso = limites(nombre, d_model)
     deslizador = widgets.IntSlider(
         value=valor, min=minimo, max=maximo, step=paso, description=descripcion, readout=False,
-        continuous_update=False, style={"description_width": "130px"},
+        continuous_update=True, style={"description_width": "130px"},
         layout=widgets.Layout(width="400px"))
+    deslizador.add_class(f"explorable-escalera-{clase}")
+    return deslizador
+
+
+def _casilla(nombre: str, valor: int) -> widgets.IntText:
+    descripcion, clase = _RASGOS_CONTROL[nombre]
     casilla = widgets.IntText(value=valor, layout=widgets.Layout(width="72px"),
                               tooltip=f"Escribe {descripcion} y pulsa Intro")
-    deslizador.add_class(f"explorable-escalera-{clase}")
     casilla.add_class(f"explorable-escalera-{clase}-texto")
-    fila = widgets.HBox([deslizador, casilla], layout=widgets.Layout(align_items="center"))
-    return fila, deslizador, casilla
+    return casilla
 
 
 def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
@@ -815,8 +991,9 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     Sección «El explorable». Controles: d_model (pares de 2 a 128), T (1 a 200)
     y la pareja elegida, cada uno con deslizador y casilla para teclear, y la
     disposición. Cada cambio vuelve a dibujar la figura y actualiza el texto
-    de la longitud de onda y la nota de la disposición. Un valor tecleado que
-    no vale se rechaza con un aviso en español y la casilla vuelve al valor en uso.
+    de la longitud de onda y la nota de la disposición. La lógica de los
+    controles es ``aplicar_cambio``: un valor tecleado que no vale se rechaza
+    con un aviso en español, que dura mientras la casilla lo enseñe.
 
     Devuelve:
         Un ``ipywidgets.VBox`` (subclase ``ExplorableEscalera``) con clases CSS
@@ -828,19 +1005,20 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
         ValueError si los valores iniciales no son de los que ofrece el explorable.
     """
     d_model = _comprobar_d_model(d_model)
-    for nombre, valor, minimo, maximo in (("d_model", d_model, D_MODEL_MIN, D_MODEL_MAX),
-                                          ("T", T, T_MIN, T_MAX),
-                                          ("pareja", pareja, 0, d_model // 2 - 1)):
-        if not minimo <= int(valor) <= maximo:
-            raise ValueError(f"{nombre} tiene que estar entre {minimo} y {maximo}; ha llegado {valor}.")
+    en_uso = {"d_model": d_model, "T": int(T), "pareja": int(pareja)}
+    for nombre in CONTROLES:
+        minimo, maximo, _ = limites(nombre, d_model)
+        if not minimo <= en_uso[nombre] <= maximo:
+            raise ValueError(f"{nombre} tiene que estar entre {minimo} y {maximo}; "
+                             f"ha llegado {en_uso[nombre]}.")
     if disposicion not in DISPOSICIONES:
         raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
 
-    fila_d, control_d_model, texto_d_model = _control_numerico(
-        "d_model (par)", d_model, D_MODEL_MIN, D_MODEL_MAX, 2, "d-model")
-    fila_T, control_T, texto_T = _control_numerico("T (posiciones)", T, T_MIN, T_MAX, 1, "t")
-    fila_i, control_pareja, texto_pareja = _control_numerico(
-        "pareja i", pareja, 0, d_model // 2 - 1, 1, "pareja")
+    deslizadores = {nombre: _deslizador(nombre, en_uso[nombre], d_model) for nombre in CONTROLES}
+    casillas = {nombre: _casilla(nombre, en_uso[nombre]) for nombre in CONTROLES}
+    filas = {nombre: widgets.HBox([deslizadores[nombre], casillas[nombre]],
+                                  layout=widgets.Layout(align_items="center"))
+             for nombre in CONTROLES}
     control_disposicion = widgets.ToggleButtons(
         options=[("intercalada (artículo)", "intercalada"),
                  ("[sin | cos] concatenada", "concatenada")],
@@ -863,27 +1041,30 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     nota_disposicion.add_class("explorable-escalera-nota")
     aviso.add_class("explorable-escalera-aviso")
 
-    controles = widgets.VBox([fila_d, fila_T, fila_i, control_disposicion, aviso])
+    controles = widgets.VBox([filas["d_model"], filas["T"], filas["pareja"], control_disposicion,
+                              aviso])
     controles.add_class("explorable-escalera-controles")
 
     caja = ExplorableEscalera(children=[controles, etiqueta_longitud, imagen, nota_disposicion])
     caja.add_class("explorable-escalera")
     caja.add_class("explorable-vivo")
-    caja.control_d_model, caja.texto_d_model = control_d_model, texto_d_model
-    caja.control_T, caja.texto_T = control_T, texto_T
-    caja.control_pareja, caja.texto_pareja = control_pareja, texto_pareja
+    caja.texto_d_model, caja.texto_T, caja.texto_pareja = (casillas[n] for n in CONTROLES)
     caja.control_disposicion = control_disposicion
     caja.imagen = imagen
     caja.etiqueta_longitud = etiqueta_longitud
     caja.nota_disposicion = nota_disposicion
     caja.aviso = aviso
+    caja.en_uso = dict(en_uso)
     caja.estado = {}
-    en_curso = {"si": False}   # mientras el propio explorable mueve sus controles
+    en_curso = {"si": False}   # mientras el propio explorable pone sus controles
     notas = {}  # (T, d_model, disposición) -> nota ya calculada
 
+    def nombrar_deslizadores() -> None:
+        caja.control_d_model, caja.control_T, caja.control_pareja = (deslizadores[n] for n in CONTROLES)
+
     def redibujar() -> None:
-        d = control_d_model.value
-        t, i, disp = control_T.value, control_pareja.value, control_disposicion.value
+        d, t, i = caja.en_uso["d_model"], caja.en_uso["T"], caja.en_uso["pareja"]
+        disp = control_disposicion.value
         figura.poner(t, d, i, disp)  # sólo cambia lo que depende de lo que ha cambiado
         imagen.value = figura.png()
         etiqueta_longitud.value = texto_longitud(i, d, disp)
@@ -897,54 +1078,51 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
         }
         caja.actualizar_respaldo()
 
-    def sincronizar() -> None:
-        """Casillas = deslizadores; el máximo de la pareja sigue a d_model."""
-        control_pareja.max = control_d_model.value // 2 - 1   # recorta la pareja si hace falta
-        for casilla, control in ((texto_d_model, control_d_model), (texto_T, control_T),
-                                 (texto_pareja, control_pareja)):
-            casilla.value = control.value
-
-    def al_mover(_cambio=None) -> None:
-        if en_curso["si"]:
-            return
+    def poner_controles(resultado: dict) -> None:
+        """Copia en los widgets lo que dice ``aplicar_cambio`` (sin volver a entrar aquí)."""
         en_curso["si"] = True
         try:
-            sincronizar()
-            aviso.value = ""
+            d = resultado["en_uso"]["d_model"]
+            for nombre in CONTROLES:
+                valor = resultado["en_uso"][nombre]
+                if deslizadores[nombre].max != limites(nombre, d)[1]:
+                    # Un deslizador nuevo, no otro máximo: noUiSlider (ipywidgets 8) lleva Inicio y
+                    # Fin a los límites con que se creó, aunque luego cambien (con d_model = 128, Fin
+                    # en «pareja i» iba a la 15).
+                    viejo = deslizadores[nombre]
+                    deslizadores[nombre] = _deslizador(nombre, valor, d)
+                    deslizadores[nombre].observe(respuesta(nombre, tecleado=False), names="value")
+                    filas[nombre].children = (deslizadores[nombre], casillas[nombre])
+                    viejo.close()
+                else:
+                    deslizadores[nombre].value = valor
+                casillas[nombre].value = resultado["casillas"][nombre]
+            aviso.value = ("" if resultado["aviso"] is None else
+                           f'<span style="color:#b35c00">⚠ {html.escape(resultado["aviso"])}</span>')
         finally:
             en_curso["si"] = False
-        redibujar()
+        nombrar_deslizadores()
 
-    def al_teclear(casilla, control, nombre, minimo, maximo_de, par=False, motivo=""):
-        def respuesta(_cambio) -> None:
+    def respuesta(nombre: str, tecleado: bool):
+        def al_cambiar(cambio) -> None:
             if en_curso["si"]:
                 return
-            usado, mensaje = revisar_valor(nombre, casilla.value, control.value, minimo, maximo_de(),
-                                           par=par, motivo_rango=motivo())
-            en_curso["si"] = True
-            try:
-                control.value = usado
-                sincronizar()
-                aviso.value = ("" if mensaje is None else
-                               f'<span style="color:#b35c00">⚠ {html.escape(mensaje)}</span>')
-            finally:
-                en_curso["si"] = False
-            if mensaje is None:
+            antes = caja.en_uso
+            resultado = aplicar_cambio(antes, nombre, cambio["new"], tecleado=tecleado)
+            caja.en_uso = resultado["en_uso"]
+            poner_controles(resultado)
+            if caja.en_uso != antes:
                 redibujar()
-        return respuesta
+        return al_cambiar
 
-    for control in (control_d_model, control_T, control_pareja, control_disposicion):
-        control.observe(al_mover, names="value")
-    texto_d_model.observe(al_teclear(
-        texto_d_model, control_d_model, "d_model", D_MODEL_MIN, lambda: D_MODEL_MAX, par=True,
-        motivo=lambda: "(El artículo usa 512, pero un mapa de tantas columnas ya no se lee.)"),
-        names="value")
-    texto_T.observe(al_teclear(texto_T, control_T, "T", T_MIN, lambda: T_MAX, motivo=lambda: ""),
-                    names="value")
-    texto_pareja.observe(al_teclear(
-        texto_pareja, control_pareja, "pareja i", 0, lambda: control_d_model.value // 2 - 1,
-        motivo=lambda: f"(Con d_model = {control_d_model.value} hay {control_d_model.value // 2} "
-                       "parejas, numeradas desde 0.)"),
-        names="value")
+    def al_cambiar_disposicion(_cambio) -> None:
+        poner_controles({"en_uso": caja.en_uso, "casillas": caja.en_uso, "aviso": None})
+        redibujar()
+
+    for nombre in CONTROLES:
+        deslizadores[nombre].observe(respuesta(nombre, tecleado=False), names="value")
+        casillas[nombre].observe(respuesta(nombre, tecleado=True), names="value")
+    control_disposicion.observe(al_cambiar_disposicion, names="value")
+    nombrar_deslizadores()
     redibujar()
     return caja

@@ -1,4 +1,4 @@
-"""The TA's grading job (``make grade``, ``scripts/grade.py``), in pieces.
+"""The TA's grading job (``make grade``, ``scripts/calificacion/grade.py``), in pieces.
 
 | module | what it does |
 |---|---|

@@ -19,7 +19,7 @@ Where the grades go (``scripts.calificacion.libro_de_notas``):
 * PostgreSQL (or any database server): every worker writes straight into it.
 
 The observations of each submission (``Entrega``) are the raw material of the
-TA table (``scripts/grade.py``).
+TA table (``scripts/calificacion/grade.py``).
 """
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ from scripts.calificacion import fusion, razones
 from scripts.calificacion.ordenes import Nbgrader
 from scripts.calificacion.progreso import Progreso
 from scripts.calificacion.reparto import repartir
+from scripts.calificacion.tiempos import fase
 
 _ALUMNO = re.compile(r"Creating/updating student with ID '([^']+)'")
 _TERMINADA = "Setting destination file permissions"
@@ -104,22 +105,31 @@ class Lote:
                                                 Nbgrader(self.raiz, db_url=url, excluidos=lista)))
 
     def calificar(self, tareas: list[str]) -> dict[tuple[str, str], Entrega]:
-        """Autograde and feedback for every assignment; the course's gradebook ends with every grade."""
+        """Autograde and feedback for every assignment; the course's gradebook ends with every grade.
+
+        Each worker goes through every assignment on its own: none waits for the
+        others between assignments (a barrier there left a core idle while the
+        slower worker finished).
+        """
         resultados: dict[tuple[str, str], Entrega] = {}
         try:
-            for tarea in tareas:
-                total = sum((self.raiz / "submitted" / a / tarea).is_dir()
-                            for t in self.trabajadores for a in t.alumnos)
-                with self.progreso.tarea(tarea, total), ThreadPoolExecutor(len(self.trabajadores)) as grupo:
-                    for parte in grupo.map(lambda t: self._tarea(t, tarea), self.trabajadores):
-                        resultados.update({(alumno, tarea): e for alumno, e in parte.items()})
-            for t in self.trabajadores:
-                if t.nbgrader.db_url is not None:
-                    fusion.fusionar(t.nbgrader.db_url, self.url_curso, t.alumnos, tareas)
+            totales = {tarea: sum((self.raiz / "submitted" / a / tarea).is_dir()
+                                  for t in self.trabajadores for a in t.alumnos) for tarea in tareas}
+            with self.progreso.tareas(totales), ThreadPoolExecutor(len(self.trabajadores)) as grupo:
+                for parte in grupo.map(lambda t: self._todas(t, tareas), self.trabajadores):
+                    resultados.update(parte)
+            with fase("fusión de los libros de notas"):
+                for t in self.trabajadores:
+                    if t.nbgrader.db_url is not None:
+                        fusion.fusionar(t.nbgrader.db_url, self.url_curso, t.alumnos, tareas)
         finally:
             if self._temporal is not None:
                 shutil.rmtree(self._temporal, ignore_errors=True)
         return resultados
+
+    def _todas(self, t: Trabajador, tareas: list[str]) -> dict[tuple[str, str], Entrega]:
+        """One worker, every assignment in turn."""
+        return {(alumno, tarea): e for tarea in tareas for alumno, e in self._tarea(t, tarea).items()}
 
     def _tarea(self, t: Trabajador, tarea: str) -> dict[str, Entrega]:
         """One worker, one assignment: batch autograde, its failures alone, feedback."""
@@ -134,7 +144,7 @@ class Lote:
             if m:
                 actual[0] = m[1]
             elif _TERMINADA in linea and actual[0] in suyas:
-                self.progreso.terminada(actual[0], True)
+                self.progreso.terminada(actual[0], True, tarea)
 
         # one nbgrader run for the worker's batch; nbgrader isolates each submission's errors
         inicio = time.time()
@@ -154,18 +164,36 @@ class Lote:
                 entrega.log = solo.stdout + solo.stderr
                 if solo.returncode != 0:
                     entrega.fallo = razones.razon_del_log(entrega.log)
-                self.progreso.terminada(alumno, solo.returncode == 0)
-            elif not self.progreso.contada(alumno):
-                self.progreso.terminada(alumno, True)
+                self.progreso.terminada(alumno, solo.returncode == 0, tarea)
+            elif not self.progreso.contada(alumno, tarea):
+                self.progreso.terminada(alumno, True, tarea)
             entrega.avisos = avisos_lote.get(alumno, []) + razones.avisos_de_archivos(entrega.log, tarea).get(alumno, [])
             resultado[alumno] = entrega
-        comentarios = t.nbgrader("generate_feedback", tarea, "--force", check=False)
+        # a resubmission whose old manual grades are held for review gets no feedback until the TA
+        # reviews it (grader_tests.revision; the table says so): left out of this run
+        retenidos = self._retenidos(t, tarea, entregas)
+        nbgrader = t.nbgrader
+        if retenidos:
+            lista = self._temporal / f"trabajador-{t.numero}-{tarea}-sin-comentarios.json"
+            lista.write_text(json.dumps(t.excluir + sorted(retenidos), ensure_ascii=False), encoding="utf-8")
+            nbgrader = Nbgrader(self.raiz, db_url=t.nbgrader.db_url, excluidos=lista)
+        comentarios = nbgrader("generate_feedback", tarea, "--force", check=False)
         for alumno, avisos in razones.avisos_de_archivos(comentarios.stdout + comentarios.stderr, tarea).items():
             resultado.setdefault(alumno, Entrega()).avisos_comentarios += avisos
         if comentarios.returncode != 0:
             # a broken feedback template must not pass unnoticed: the TA has no feedback to send
             sys.stderr.write(comentarios.stdout[-2000:] + comentarios.stderr[-2000:])
             for alumno in entregas:
-                if not list((self.raiz / "feedback" / alumno / tarea).glob("*.html")):
+                if alumno not in retenidos and not list((self.raiz / "feedback" / alumno / tarea).glob("*.html")):
                     resultado[alumno].sin_comentarios = True
         return resultado
+
+    def _retenidos(self, t: Trabajador, tarea: str, entregas: list[str]) -> set[str]:
+        """The worker's students whose submission of ``tarea`` is held for review (``grader_tests.revision``)."""
+        from nbgrader.api import Gradebook
+        from grader_tests import revision
+        carpeta = str(self.raiz / revision.CARPETA)
+        if not (self.raiz / revision.CARPETA / tarea).is_dir():
+            return set()
+        with Gradebook(t.nbgrader.db_url or self.url_curso) as gb:
+            return {a for a in entregas if revision.pendientes(gb, carpeta, tarea, a)}

@@ -1,11 +1,12 @@
-"""The progress bar while grading: one per assignment, over its submissions (tqdm).
+"""The progress bars while grading: one per assignment, over its submissions (tqdm).
 
 ``make grade`` on a class of hundreds takes minutes; on a terminal each
 assignment shows how many submissions are done, how many were graded and how
 many nbgrader could not grade, the time spent and an estimate of the time
-left.  When standard output is not a terminal (CI, a log file, a Kubernetes
-pod) nothing is drawn, so logs stay short.  Workers call it from several
-threads: every update takes a lock.
+left.  The workers grade every assignment without waiting for each other, so
+all the bars are drawn at once (``tareas``).  When standard output is not a
+terminal (CI, a log file, a Kubernetes pod) nothing is drawn, so logs stay
+short.  Workers call it from several threads: every update takes a lock.
 """
 from __future__ import annotations
 
@@ -14,6 +15,16 @@ import sys
 import threading
 
 FORMATO = "{desc}: {bar} {n_fmt}/{total_fmt} entregas{postfix} · {elapsed}, quedan {remaining}"
+
+
+class _Barra:
+    def __init__(self, barra):
+        self.barra = barra
+        self.calificadas = self.fallidas = 0
+        self.contadas: dict[str, bool] = {}
+
+    def resumen(self) -> str:
+        return f"calificadas {self.calificadas}, fallidas {self.fallidas}"
 
 
 class Progreso:
@@ -30,54 +41,72 @@ class Progreso:
             activo = bool(getattr(self.flujo, "isatty", lambda: False)())
         self.activo = activo
         self._cerrojo = threading.Lock()
-        self._barra = None
-        self.calificadas = self.fallidas = 0
-        self._contadas: dict[str, bool] = {}
+        self._barras: dict[str, _Barra] = {}
 
     @contextlib.contextmanager
-    def tarea(self, nombre: str, total: int):
-        """Draw the bar of assignment ``nombre`` (``total`` submissions) while the block runs."""
+    def tareas(self, totales: dict[str, int]):
+        """Draw one bar per assignment (``{assignment: submissions}``) while the block runs."""
         from tqdm import tqdm
         codificacion = (getattr(self.flujo, "encoding", None) or "ascii").lower().replace("-", "")
         with self._cerrojo:
-            self.calificadas = self.fallidas = 0
-            self._contadas = {}
-            self._barra = tqdm(total=total, desc=nombre, file=self.flujo, disable=not self.activo,
-                               bar_format=FORMATO, ascii=codificacion != "utf8", dynamic_ncols=True,
-                               mininterval=0.5, smoothing=0.1, postfix=self._resumen())
+            self._barras = {}
+            for posicion, (nombre, total) in enumerate(totales.items()):
+                barra = tqdm(total=total, desc=nombre, file=self.flujo, disable=not self.activo,
+                             bar_format=FORMATO, ascii=codificacion != "utf8", dynamic_ncols=True,
+                             mininterval=0.5, smoothing=0.1, position=posicion, leave=True,
+                             postfix="calificadas 0, fallidas 0")
+                self._barras[nombre] = _Barra(barra)
         try:
             yield self
         finally:
             with self._cerrojo:
-                self._barra.close()
-                self._barra = None
+                for b in self._barras.values():
+                    b.barra.close()
+                self._barras = {}
 
-    def _resumen(self) -> str:
-        return f"calificadas {self.calificadas}, fallidas {self.fallidas}"
+    def tarea(self, nombre: str, total: int):
+        """Draw the bar of assignment ``nombre`` (``total`` submissions) while the block runs."""
+        return self.tareas({nombre: total})
 
-    def terminada(self, alumno: str, calificada: bool) -> None:
-        """``alumno``'s submission is done: graded, or nbgrader could not grade it.
+    def _barra(self, tarea: str | None) -> _Barra | None:
+        if tarea is None:
+            return next(iter(self._barras.values()), None) if len(self._barras) == 1 else None
+        return self._barras.get(tarea)
+
+    @property
+    def calificadas(self) -> int:
+        return sum(b.calificadas for b in self._barras.values())
+
+    @property
+    def fallidas(self) -> int:
+        return sum(b.fallidas for b in self._barras.values())
+
+    def terminada(self, alumno: str, calificada: bool, tarea: str | None = None) -> None:
+        """``alumno``'s submission of ``tarea`` is done: graded, or nbgrader could not grade it.
 
         A student reported again (graded in the batch, then graded alone after
         all) only moves the count from one column to the other.
         """
         with self._cerrojo:
-            anterior = self._contadas.get(alumno)
+            b = self._barra(tarea)
+            if b is None:
+                return
+            anterior = b.contadas.get(alumno)
             if anterior is not None:
                 if anterior == calificada:
                     return
-                self.calificadas += 1 if calificada else -1
-                self.fallidas += -1 if calificada else 1
+                b.calificadas += 1 if calificada else -1
+                b.fallidas += -1 if calificada else 1
             else:
-                self.calificadas += calificada
-                self.fallidas += not calificada
-            self._contadas[alumno] = calificada
-            if self._barra is not None:
-                self._barra.set_postfix_str(self._resumen(), refresh=False)
-                self._barra.update(1 if anterior is None else 0)
-                if anterior is not None:
-                    self._barra.refresh()
+                b.calificadas += calificada
+                b.fallidas += not calificada
+            b.contadas[alumno] = calificada
+            b.barra.set_postfix_str(b.resumen(), refresh=False)
+            b.barra.update(1 if anterior is None else 0)
+            if anterior is not None:
+                b.barra.refresh()
 
-    def contada(self, alumno: str) -> bool:
+    def contada(self, alumno: str, tarea: str | None = None) -> bool:
         with self._cerrojo:
-            return alumno in self._contadas
+            b = self._barra(tarea)
+            return b is not None and alumno in b.contadas

@@ -2,7 +2,7 @@
 
 Read from nbgrader's autograde log (split per student), from the autograded
 notebook (cells that never ran, unanswered cells, timeouts) and from the
-submission folder (renamed or missing notebooks).  ``scripts/observaciones.py``
+submission folder (renamed or missing notebooks).  ``scripts/calificacion/observaciones.py``
 holds the smaller pieces shared with other steps.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts import observaciones, samples
+from scripts.calificacion import observaciones, samples
 
 # nbgrader log lines that explain a failed autograde, and their Spanish reason
 RAZONES = [
@@ -46,9 +46,14 @@ def razon_del_log(texto: str) -> str:
 
 def problemas_del_cuaderno(ruta: Path) -> list[str]:
     """Why graded cells of an autograded notebook scored 0 without running, grouped."""
+    import json
     import nbformat
+    from nbformat.v4.rwbase import rejoin_lines
     try:
-        nb = nbformat.read(ruta, as_version=4)
+        # the autograded notebook nbgrader itself wrote: read without validating it again (fast)
+        with open(ruta, encoding="utf-8") as archivo:
+            nb = rejoin_lines(nbformat.from_dict(json.load(archivo)))
+        nb.cells  # noqa: B018 - a notebook without cells is not one
     except Exception:
         return []
     respuestas = [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
@@ -109,9 +114,13 @@ def cuadernos_ajenos(raiz: Path, alumno: str, tarea: str) -> list[str]:
     """Reasons for notebooks in the submission that the assignment does not have (renamed)."""
     esperados = {p.name for p in (raiz / "release" / tarea).glob("*.ipynb")}
     entregados = {p.name for p in (raiz / "submitted" / alumno / tarea).glob("*.ipynb")}
+    de_otras = {p.name: p.parent.name for p in (raiz / "release").glob("*/*.ipynb") if p.parent.name != tarea}
     motivos = [f"falta el cuaderno {n}" for n in sorted(esperados - entregados)]
-    motivos += [f"el cuaderno {n} no es de la tarea (¿lo renombraste?): no se califica"
-                for n in sorted(entregados - esperados)]
+    for n in sorted(entregados - esperados):
+        if n in de_otras:
+            motivos.append(f"el cuaderno {n} es de la tarea {de_otras[n]}, no de esta: no se califica aquí")
+        else:
+            motivos.append(f"el cuaderno {n} no es de la tarea (¿lo renombraste?): no se califica")
     return motivos
 
 

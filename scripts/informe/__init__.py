@@ -37,9 +37,19 @@ def generar(raiz: Path, destino: Path | None = None, umbral_error: float = datos
             pagina.escribir_csvs(resumen, destino / resumen.tarea)
     ruta = destino / "informe.html"
     temporal = destino / "informe.html.tmp"
-    temporal.write_text(pagina.pagina(resumenes, umbral_error, umbral_acierto), encoding="utf-8")
+    temporal.write_text(pagina.pagina(resumenes, umbral_error, umbral_acierto, politica=_politica(raiz)),
+                        encoding="utf-8")
     temporal.replace(ruta)
     return ruta
+
+
+def _politica(raiz: Path) -> str:
+    """The course's late policy in one Spanish sentence (``grader_tests.plazos``); empty if unreadable."""
+    from grader_tests import plazos
+    try:
+        return plazos.leer(raiz)[1].descripcion()
+    except Exception:  # noqa: BLE001 - the report goes on without the sentence
+        return ""
 
 
 def lineas_para_la_terminal(raiz: Path, ruta: Path) -> list[str]:

@@ -14,7 +14,7 @@ RAIZ = Path(__file__).resolve().parent.parent.parent
 if str(RAIZ) not in sys.path:
     sys.path.insert(0, str(RAIZ))
 
-from scripts import observaciones  # noqa: E402
+from scripts.calificacion import observaciones  # noqa: E402
 from scripts.calificacion import libro_de_notas  # noqa: E402
 from scripts.informe import datos, generar, lineas_para_la_terminal  # noqa: E402
 

@@ -27,6 +27,7 @@ the writer's job.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -107,6 +108,12 @@ class EntregaLeida:
     celdas: list[CeldaJuzgada] = field(default_factory=list)
     sin_veredicto: list[str] = field(default_factory=list)
     celdas_con_error: dict[str, dict[str, str]] = field(default_factory=dict)
+    entregada: object = None                 # nbgrader's timestamp (naive UTC), None without one
+    plazo: object = None                     # the due date that applies to it (extension included)
+    segundos_tarde: float = 0.0
+    prorroga: object = None                  # timedelta, None without an extension
+    penalizacion: float = 0.0                # points taken for lateness (nbgrader's late_submission_penalty)
+    pendiente: bool = False                  # held for the TA's review (grader_tests.revision)
 
     @property
     def juzgada(self) -> bool:
@@ -126,6 +133,7 @@ class TareaLeida:
     entregas: list[EntregaLeida] = field(default_factory=list)
     sin_entrega: list[str] = field(default_factory=list)
     titulos: dict[str, str] = field(default_factory=dict)
+    plazo: object = None                     # the assignment's due date (naive UTC), None without one
 
 
 def _leer_registro(ruta: Path) -> dict | None:
@@ -154,12 +162,13 @@ def _celdas_con_error(registro: dict) -> dict[str, str]:
 
 
 def _entrega(raiz: Path, carpeta: Path, tarea: str, entrega) -> EntregaLeida:
-    """Read one gradebook submission (``nbgrader.api.Submission``) and its records."""
+    """Read one submission (``notas_en_bloque.EntregaEnBloque``) and its records."""
     from grader_tests.registro_de_veredictos import nombre_seguro
-    alumno = entrega.student.id
-    leida = EntregaLeida(alumno, float(entrega.score or 0), float(entrega.max_score or 0))
-    for cuaderno in sorted(entrega.notebooks, key=lambda n: n.name):
-        nombre = cuaderno.name
+    alumno = entrega.alumno
+    leida = EntregaLeida(alumno, float(entrega.puntos), float(entrega.maximo), entregada=entrega.timestamp,
+                         plazo=entrega.plazo_efectivo, segundos_tarde=entrega.segundos_tarde,
+                         prorroga=entrega.extension, penalizacion=entrega.penalizacion)
+    for nombre in sorted(entrega.cuadernos):
         registro = None
         if nombre_seguro(alumno) and nombre_seguro(nombre):
             registro = _leer_registro(carpeta / tarea / alumno / f"{nombre}.json")
@@ -170,7 +179,7 @@ def _entrega(raiz: Path, carpeta: Path, tarea: str, entrega) -> EntregaLeida:
                 leida.sin_veredicto.append(f"nbgrader no pudo calificar {nombre}.ipynb (el motivo está en las "
                                            "observaciones de make grade)")
             continue
-        notas = {g.name: g.auto_score for g in cuaderno.grades}
+        notas = {gid: g.auto_score for gid, g in entrega.cuadernos[nombre].items()}
         celdas = registro["celdas"]
         coincide = all(gid in notas and notas[gid] is not None
                        and abs(float(notas[gid]) - float(v["puntos"])) <= TOLERANCIA for gid, v in celdas.items())
@@ -262,27 +271,32 @@ def leer(raiz: Path, carpeta: Path | None = None) -> list[TareaLeida]:
         One ``TareaLeida`` per assignment with submissions, by name; submissions by student id;
         ``sin_entrega``: the gradebook's other students (an assignment nobody submitted is left out).
     """
+    from grader_tests import notas_en_bloque, revision
+    from grader_tests.registro_de_veredictos import nombre_seguro
     from scripts.calificacion import libro_de_notas
     raiz = Path(raiz)
     carpeta = Path(carpeta) if carpeta else raiz / CARPETA_VEREDICTOS
-    from grader_tests.registro_de_veredictos import nombre_seguro
     tareas = []
     with libro_de_notas.abrir(raiz) as gb:
-        alumnos = sorted(s.id for s in gb.students)
-        for asignacion in sorted(gb.assignments, key=lambda a: a.name):
-            entregas = sorted(asignacion.submissions, key=lambda s: s.student.id)
-            if not entregas:
-                continue
-            con_entrega = {e.student.id for e in entregas}
-            titulos: dict[str, str] = {}
-            if nombre_seguro(asignacion.name):
-                for cuaderno in sorted(asignacion.notebooks, key=lambda n: n.name):
-                    if nombre_seguro(cuaderno.name):
-                        titulos.update(titulos_de_preguntas(
-                            raiz / "source" / asignacion.name / f"{cuaderno.name}.ipynb"))
-            tareas.append(TareaLeida(asignacion.name, float(asignacion.max_score or 0),
-                                     [_entrega(raiz, carpeta, asignacion.name, e) for e in entregas],
-                                     [a for a in alumnos if a not in con_entrega], titulos))
+        libro = notas_en_bloque.leer(gb)
+        cuadernos_de = {a.name: sorted(nb.name for nb in a.notebooks) for a in gb.assignments}
+        retenidas = revision.con_pendientes(gb, str(raiz / revision.CARPETA))
+    alumnos = sorted(libro.alumnos)
+    for tarea in sorted(libro.tareas):
+        entregas = libro.de_tarea(tarea)
+        if not entregas:
+            continue
+        con_entrega = {e.alumno for e in entregas}
+        titulos: dict[str, str] = {}
+        if nombre_seguro(tarea):
+            for cuaderno in cuadernos_de.get(tarea, []):
+                if nombre_seguro(cuaderno):
+                    titulos.update(titulos_de_preguntas(raiz / "source" / tarea / f"{cuaderno}.ipynb"))
+        leidas = [_entrega(raiz, carpeta, tarea, e) for e in entregas]
+        for leida in leidas:
+            leida.pendiente = (leida.alumno, tarea) in retenidas
+        tareas.append(TareaLeida(tarea, float(libro.tareas[tarea]), leidas,
+                                 [a for a in alumnos if a not in con_entrega], titulos, libro.duedates[tarea]))
     return tareas
 
 
@@ -371,6 +385,10 @@ class Resumen:
     exportacion: list[dict]          # one row per student × cell (veredictos.csv)
     sin_entrega: list[str] = field(default_factory=list)
     en_blanco: int = 0               # submissions with records where no cell was attempted
+    plazo: object = None             # the assignment's due date (naive UTC), None without one
+    tardias: list[EntregaLeida] = field(default_factory=list)      # submitted after their due date
+    con_prorroga: list[EntregaLeida] = field(default_factory=list)  # students with an extension
+    pendientes: list[str] = field(default_factory=list)             # held for the TA's review
 
     @property
     def alumnos(self) -> int:
@@ -382,7 +400,9 @@ def _clave_natural(texto: str) -> list:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", texto)]
 
 
+@functools.lru_cache(maxsize=None)
 def _especificacion(grade_id: str):
+    """The course's specification of a cell (cached: asked once per cell and student)."""
     from grader_tests.casos import especificacion
     try:
         return especificacion(grade_id)
@@ -390,6 +410,7 @@ def _especificacion(grade_id: str):
         return None
 
 
+@functools.lru_cache(maxsize=None)
 def _descripcion(grade_id: str, propiedad: str | None) -> str:
     from grader_tests import descubrimiento
     try:
@@ -573,4 +594,7 @@ def resumir(tarea: TareaLeida, umbral_error: float = UMBRAL_ERROR,
                            f"({f.correctas} de {f.intentos}){extra}{sin_contestar(f.sin_contestar)}.")
     return Resumen(tarea.tarea, tarea.maximo, [e.puntos for e in tarea.entregas], n, filas_propiedad,
                    filas_error, filas_pregunta, sorted(incidencias, key=lambda i: (i.alumno, i.motivo)),
-                   repasar, exportacion, list(tarea.sin_entrega), en_blanco)
+                   repasar, exportacion, list(tarea.sin_entrega), en_blanco, tarea.plazo,
+                   [e for e in tarea.entregas if e.segundos_tarde > 0],
+                   [e for e in tarea.entregas if e.prorroga],
+                   [e.alumno for e in tarea.entregas if e.pendiente])

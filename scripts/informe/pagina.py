@@ -25,6 +25,8 @@ import html
 from datetime import datetime
 from pathlib import Path
 
+from grader_tests.plazos import duracion, mostrar
+from lms.formatos import celda_inerte
 from scripts.informe import graficos
 from scripts.informe.datos import REGLA, SIN_ENTREGA, Resumen, cuenta, porcentaje
 
@@ -62,6 +64,8 @@ CABECERAS = {
     "cuestionario": ["grade_id", "variable", "pregunta", "contestaron", "correctas", "porcentaje", "sin_contestar",
                      "ilegibles", "respuesta_incorrecta_mas_elegida", "veces"],
     "incidencias": ["alumno", "motivo", "celdas", "puntos_perdidos"],
+    "plazo": ["alumno", "entregada", "plazo", "prorroga", "segundos_tarde", "retraso", "penalizacion",
+              "nota_antes", "nota_final", "pendiente_de_revision"],
 }
 
 
@@ -77,7 +81,6 @@ def num(x: float) -> str:
 
 def celda_csv(valor: object) -> object:
     """A CSV value a spreadsheet will not run (``lms.formatos.celda_inerte`` for text; numbers as they are)."""
-    from lms.formatos import celda_inerte
     return celda_inerte(valor) if isinstance(valor, str) else valor
 
 
@@ -123,6 +126,11 @@ def escribir_csvs(resumen: Resumen, carpeta: Path) -> list[Path]:
                          for f in resumen.preguntas],
         "incidencias": [[i.alumno, i.motivo, " ".join(i.celdas),
                          "" if i.puntos_perdidos is None else i.puntos_perdidos] for i in resumen.incidencias],
+        "plazo": [[x.alumno, _instante(x.entregada), _instante(x.plazo), _prorroga(x.prorroga),
+                   round(x.segundos_tarde, 3), duracion(x.segundos_tarde) if x.segundos_tarde else "",
+                   round(x.penalizacion, 4), x.puntos, round(max(0.0, x.puntos - x.penalizacion), 4),
+                   "sí" if x.alumno in resumen.pendientes else ""]
+                  for x in _con_plazo(resumen)],
     }
     rutas = []
     for nombre, cabecera in CABECERAS.items():
@@ -130,6 +138,50 @@ def escribir_csvs(resumen: Resumen, carpeta: Path) -> list[Path]:
         _escribir_csv(ruta, cabecera, filas[nombre])
         rutas.append(ruta)
     return rutas
+
+
+def _con_plazo(r: Resumen) -> list:
+    """Submissions with something about their due date or review: late, with an extension, or held."""
+    vistos, filas = set(), []
+    for x in sorted(r.tardias + r.con_prorroga, key=lambda x: x.alumno):
+        if x.alumno not in vistos:
+            vistos.add(x.alumno)
+            filas.append(x)
+    return filas
+
+
+def _instante(ingenua_utc) -> str:
+    return "" if ingenua_utc is None else mostrar(ingenua_utc)
+
+
+def _prorroga(delta) -> str:
+    return duracion(delta.total_seconds()) if delta else ""
+
+
+def _seccion_de_plazo(r: Resumen, politica: str) -> list[str]:
+    """Due date, late submissions with their penalty, extensions and submissions held for review."""
+    partes = []
+    if r.plazo is None and not r.tardias and not r.con_prorroga and not r.pendientes:
+        return partes
+    partes.append("<h3>Plazo, entregas tardías y revisiones pendientes</h3>")
+    if r.plazo is not None:
+        partes.append(f'<p class="nota">Plazo: {e(mostrar(r.plazo))}. {e(politica)}</p>')
+    filas = _con_plazo(r)
+    if filas:
+        partes.append(_tabla(["alumno", "entregada", "plazo (con prórroga)", "prórroga", "retraso", "penalización",
+                              "nota", "nota final"],
+                             [[x.alumno, _instante(x.entregada), _instante(x.plazo), _prorroga(x.prorroga) or "—",
+                               duracion(x.segundos_tarde) if x.segundos_tarde else "a tiempo",
+                               f"−{num(round(x.penalizacion, 2))}" if x.penalizacion else "—", num(x.puntos),
+                               num(round(max(0.0, x.puntos - x.penalizacion), 2))] for x in filas], {5, 6, 7}))
+    elif r.plazo is not None:
+        partes.append('<p class="nota">Todas las entregas llegaron a tiempo.</p>')
+    if r.pendientes:
+        partes.append(f'<p><strong>Pendientes de revisión ({len(r.pendientes)}):</strong> '
+                      + ", ".join(e(a) for a in r.pendientes)
+                      + ". Entregas nuevas con notas a mano de la anterior sin revisar: sus comentarios no se "
+                        "publican hasta que se revisen en formgrader.</p>")
+    return partes
 
 
 def _tabla(cabecera: list[str], filas: list[list[str]], numericas: set[int] = frozenset()) -> str:
@@ -157,16 +209,17 @@ def _linea_de_entregas(r: Resumen) -> str:
     return texto + f". Nota máxima: {num(r.maximo)} {'punto' if r.maximo == 1 else 'puntos'}."
 
 
-def seccion(resumen: Resumen, umbral_acierto: float, primera: bool = False) -> str:
+def seccion(resumen: Resumen, umbral_acierto: float, primera: bool = False, politica: str = "") -> str:
     """The HTML of one assignment."""
     r = resumen
     clase = ' class="primera"' if primera else ""
     partes = [f'<h2 id="{e(r.tarea)}"{clase}>{e(r.tarea)}</h2>', f'<p class="nota">{e(_linea_de_entregas(r))}</p>']
+    partes += _seccion_de_plazo(r, politica)
     if r.notas:
         partes.append(_figura(graficos.histograma(r.notas, r.maximo), f"Histograma de las notas de {r.tarea}",
-                              "Notas finales del libro de notas (con las correcciones a mano, si las hay). Cada "
-                              "barra cuenta las notas desde su valor hasta el siguiente; la última, en verde, sólo "
-                              "la nota máxima."))
+                              "Notas del libro de notas (con las correcciones a mano, si las hay; antes de la "
+                              "penalización por retraso). Cada barra cuenta las notas desde su valor hasta el "
+                              "siguiente; la última, en verde, sólo la nota máxima."))
     limite = porcentaje(umbral_acierto)
     partes.append("<h3>Propiedades del ejercicio: alumnos que las cumplen</h3>")
     if r.propiedades:
@@ -226,7 +279,7 @@ def seccion(resumen: Resumen, umbral_acierto: float, primera: bool = False) -> s
 
 
 def pagina(resumenes: list[Resumen], umbral_error: float, umbral_acierto: float,
-           fecha: datetime | None = None) -> str:
+           fecha: datetime | None = None, politica: str = "") -> str:
     """The whole HTML document (Spanish, self-contained)."""
     fecha = fecha or datetime.now()
     partes = ['<!DOCTYPE html>', '<html lang="es"><head><meta charset="utf-8">',
@@ -254,7 +307,7 @@ def pagina(resumenes: list[Resumen], umbral_error: float, umbral_acierto: float,
                                                       for r in resumenes) + "</p></nav>")
     else:
         partes.append("<p>El libro de notas no tiene ninguna entrega.</p>")
-    partes += [seccion(r, umbral_acierto, primera=i == 0) for i, r in enumerate(resumenes)]
+    partes += [seccion(r, umbral_acierto, primera=i == 0, politica=politica) for i, r in enumerate(resumenes)]
     partes.append("</body></html>")
     return "\n".join(partes)
 

@@ -41,8 +41,8 @@ def positional_encoding(T, d_model):
     return PE
 '''
 
-# Right shape and dtype, wrong values: passes the visible contract and
-# robustness checks, fails every value.
+# Right shape and dtype, wrong values: passes the visible contract, fails every
+# value and, computing nothing, earns no robustness or generality (only the contract).
 PE_INCORRECTA = '''\
 import numpy as np
 
@@ -75,7 +75,7 @@ def celda(nb: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
 
 def responder(nb: nbformat.NotebookNode, pe: str | None, cuestionario: bool = True) -> None:
     """Answer the quiz correctly (as a good student would) and put ``pe`` in the exercise cell."""
-    from scripts import samples
+    from scripts.calificacion import samples
     if cuestionario:
         for grade_id, linea in samples.correct_quiz_answers(Path(CUADERNO).stem).items():
             samples.plant(nb, grade_id, linea)

@@ -1,4 +1,4 @@
-"""A right answer, and one visible assert of a test cell deleted (a real edit of a locked cell).
+"""A right answer, and the visible test of a test cell commented out (a real edit of a locked cell).
 
 nbgrader restores the cell and grades it; the TA table says the cell was
 edited, and only that student's row says so (untouched cells raise no
@@ -14,5 +14,7 @@ def preparar(entrega):
     nb = cargar(entrega)
     responder(nb, PE_CORRECTA)
     prueba = celda(nb, "positional_encoding_generalidad")
-    prueba.source = prueba.source.replace("assert ", "# assert ", 1)
+    editada = prueba.source.replace("__import__(", "# __import__(", 1)
+    assert editada != prueba.source, "la celda ya no tiene la prueba visible que esta entrega comenta"
+    prueba.source = editada
     guardar(entrega, nb)

@@ -9,7 +9,7 @@
   temporary folder laid out as a student gets the course (``<tarea>/`` from
   ``release/``) plus the perfect sample's completed notebooks in
   ``perfecta/<tarea>/``, with the course's JupyterLab settings (Spanish).
-- ``curso_ta``: the session's course copy where ``python scripts/grade.py`` ran
+- ``curso_ta``: the session's course copy where ``python scripts/calificacion/grade.py`` ran
   (``curso_calificado`` in tests/conftest.py, shared with the end-to-end tests;
   started in the background as soon as the session starts).
 - ``captura(nombre, objetivo=None)``: PNG of the page (or of one element) in
@@ -176,7 +176,7 @@ def carpeta_alumno(tmp_path_factory):
     for tarea in TAREAS:
         shutil.copytree(release / tarea, alumno / tarea, ignore=ignorar)
     sys.path.insert(0, str(RAIZ))
-    from scripts import samples
+    from scripts.calificacion import samples
     entregas = base / "entregas"
     samples.build_student("perfecta", samples.RESPUESTAS / "perfecta.py", release, entregas)
     shutil.copytree(entregas / "perfecta", alumno / "perfecta", ignore=ignorar)
@@ -196,7 +196,7 @@ def servidor_alumno(carpeta_alumno):
 
 @pytest.fixture(scope="session")
 def curso_ta(curso_calificado):
-    """A course copy after ``python scripts/grade.py``: release, samples, gradebook, feedback.
+    """A course copy after ``python scripts/calificacion/grade.py``: release, samples, gradebook, feedback.
 
     Shared with the end-to-end tests (``curso_calificado`` in tests/conftest.py).
     """
@@ -210,6 +210,6 @@ def servidor_ta(curso_ta):
     """JupyterLab run from the TA's course copy (root dir = course root), for the formgrader."""
     registro = lab.ARTEFACTOS / "servidor-ta.log"
     registro.unlink(missing_ok=True)
-    servidor = lab.ServidorLab(curso_ta, cwd=curso_ta, registro=registro).arrancar()
+    servidor = lab.ServidorLab(curso_ta, cwd=curso_ta, registro=registro, perfil=lab.PROFESORADO).arrancar()
     yield servidor
     servidor.limpiar()

@@ -1,6 +1,6 @@
 """JupyterLab + Chromium for the browser tests and the widget benchmark.
 
-Everything the browser tests share lives here, so ``scripts/bench_widgets.py``
+Everything the browser tests share lives here, so ``scripts/mediciones/bench_widgets.py``
 can use the same server and browser without importing pytest fixtures:
 
 - ``ServidorLab``: a real ``jupyter lab`` from the project's environment on a
@@ -14,6 +14,7 @@ can use the same server and browser without importing pytest fixtures:
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -27,6 +28,8 @@ import urllib.request
 from pathlib import Path
 
 RAIZ = Path(__file__).resolve().parents[2]
+PROFESORADO = RAIZ / "ajustes_jupyterlab" / "profesorado"
+"""The teacher's JupyterLab (``make lab``): the environment alone is the student's."""
 CHROMIUM = Path(os.environ.get("CURSO_CHROMIUM") or "/usr/bin/chromium")
 ARTEFACTOS = RAIZ / "test-artifacts" / "navegador"
 
@@ -75,10 +78,12 @@ class ServidorLab:
     ``ajustes`` copies a folder of settings into it): the interface is the
     environment's default, what a student's own ``jupyter lab`` shows, and
     nothing the browser changes is written into the repo or ~/.jupyter.
+    ``perfil`` (e.g. ``PROFESORADO``) goes first in ``JUPYTER_CONFIG_PATH``, as
+    ``make lab`` and the hub's profiles do.
     """
 
     def __init__(self, raiz: Path, cwd: Path | None = None, registro: Path | None = None,
-                 ajustes: Path | None = None):
+                 ajustes: Path | None = None, perfil: Path | None = None):
         self.raiz = Path(raiz).resolve()
         self.cwd = Path(cwd or raiz).resolve()
         self.token = secrets.token_hex(16)
@@ -87,6 +92,7 @@ class ServidorLab:
         self._privado = Path(tempfile.mkdtemp(prefix="lab-privado-"))
         self.registro = registro or (self._privado / "servidor.log")
         self.ajustes = ajustes
+        self.perfil = perfil
 
     @property
     def url(self) -> str:
@@ -122,6 +128,9 @@ class ServidorLab:
             "PYTHONSTARTUP": str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun" / "arranque_kernel.py"),
         })
         env.pop("JUPYTER_TOKEN", None)
+        env.pop("JUPYTER_CONFIG_PATH", None)
+        if self.perfil is not None:
+            env["JUPYTER_CONFIG_PATH"] = str(self.perfil)
         return env
 
     def arrancar(self, espera: float = 90.0) -> "ServidorLab":
@@ -244,10 +253,11 @@ def cerrar_dialogos(pagina) -> None:
 def menu(pagina, *etiquetas: str) -> None:
     """Click a path in the main menu bar, e.g. ``menu(p, "Ejecutar", "Ejecutar todas las celdas")``."""
     primera, *resto = etiquetas
-    pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=primera).first.click()
+    exacta = lambda e: re.compile(rf"^\s*{re.escape(e)}\s*$")  # noqa: E731 - not «… todas las celdas de encima»
+    pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=exacta(primera)).first.click()
     for etiqueta in resto:
         item = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").filter(
-            has_text=etiqueta).first
+            has_text=exacta(etiqueta)).first
         item.hover()
         item.click()
 
@@ -364,3 +374,44 @@ def esperar_imagen_tras_accion(pagina, selector: str, anterior: dict | None,
     esperar_nucleo_libre(pagina, timeout)
     pagina.wait_for_timeout(150)
     return huella_imagen(pagina, selector)
+
+
+def ejecutar_celda_del_explorable(pagina, timeout: float = 90_000) -> None:
+    """Run only the cell that shows the explorable (the one calling ``crear_explorable``), wait idle.
+
+    What a student does when the explorable's hint says «ejecuta esta celda otra vez».
+    """
+    pagina.evaluate("""() => {
+        const p = window.jupyterapp.shell.currentWidget;
+        const i = p.content.widgets.findIndex(c => c.model.type === 'code' &&
+            c.model.sharedModel.getSource().includes('crear_explorable('));
+        p.content.activeCellIndex = i;
+        window.jupyterapp.commands.execute('notebook:run-cell');
+    }""")
+    pagina.wait_for_timeout(300)
+    esperar_nucleo_libre(pagina, timeout)
+
+
+def reiniciar_nucleo(pagina, timeout: float = 90_000) -> None:
+    """Restart the open notebook's kernel as a student does (menu command, then the dialog's button)."""
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-kernel'); }")
+    pagina.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept").click()
+    pagina.wait_for_timeout(500)
+    esperar_nucleo_libre(pagina, timeout)
+
+
+def salidas_de_la_celda_del_explorable(pagina):
+    """The output area (a locator) of the cell that shows the explorable."""
+    pagina.evaluate("""() => {
+        const p = window.jupyterapp.shell.currentWidget;
+        const celda = p.content.widgets.find(c => c.model.type === 'code' &&
+            c.model.sharedModel.getSource().includes('crear_explorable('));
+        celda.node.setAttribute('data-celda-explorable', '1');
+    }""")
+    return pagina.locator("[data-celda-explorable] .jp-OutputArea").first
+
+
+def errores_de_la_celda_del_explorable(pagina) -> list[str]:
+    """Error outputs of the cell that shows the explorable (``errores_en`` of that cell alone)."""
+    lista = [c for c in celdas(pagina) if c["tipo"] == "code" and "crear_explorable(" in c["fuente"]]
+    return errores_en(lista)

@@ -1,52 +1,140 @@
-"""The student's own ``jupyter lab`` speaks Spanish without any setting of theirs.
+"""The student's own ``jupyter lab`` speaks Spanish, without English and without teacher tools.
 
-The server serves release copies with EMPTY user settings (``ServidorLab``):
-the Spanish interface must come from the course environment itself
-(``ajustes_jupyterlab/``: an ``overrides.d`` file with the language and the
-«Run»/«Tabs» menus that the language pack leaves in English).  The lessons name
-menu items as this interface shows them («Ejecutar ▸ Ejecutar todas las celdas»).
+The server serves release copies with EMPTY user settings (``ServidorLab``): what it shows
+is what the course environment installs (``ajustes_jupyterlab/``: the Spanish language pack
+for JupyterLab 4.6 with the course's translations, Spanish by default, and the student's
+configuration of nbgrader's extensions).  The lessons name menu items as this interface shows
+them («Ejecutar ▸ Ejecutar todas las celdas», «Núcleo ▸ Reiniciar el núcleo…»).
 """
 from __future__ import annotations
 
+import json
+import re
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
 from . import laboratorio as lab
+from .interfaz import textos_de_la_interfaz
 
 CUADERNO = "02_codificacion_posicional/codificacion_posicional.ipynb"
 
+# Names, not English: products, formats, keys, the kernel's name and the workspace's id.
+PERMITIDAS = {
+    "jupyter", "jupyterlab", "python", "ipython", "ipykernel", "numpy", "matplotlib", "markdown",
+    "latex", "html", "pdf", "url", "json", "ctrl", "shift", "alt", "enter", "del", "delete",
+    "backspace", "home", "end", "tab", "esc", "escape", "arrowup", "arrowdown", "arrowleft",
+    "arrowright", "up", "down", "left", "right", "default",
+}
+# Texts no translation reaches (ajustes_jupyterlab/README.md, «Lo que sigue en inglés»):
+# nbgrader's Validate button and its tooltip (nbgrader has no translations; the lessons call it
+# «Validate»; what its dialog says is issue 22.3's); a session's type, as the server names it; and
+# «No Kernel», which JupyterLab 4.6 writes without its translator once a notebook's kernel is shut down.
+TEXTOS_SIN_TRADUCCION = {"Validate", "Validate Assignment", "notebook", "No Kernel"}
+# English of nbgrader's own interface (it has no translations, so JupyterLab's messages miss it).
+INGLES_DE_NBGRADER = {"assignment", "assignments", "formgrader", "course", "courses", "fetch", "submit",
+                      "released", "downloaded", "submitted", "validating", "success", "failed"}
+# Items that are names in any language: the text editor's syntax modes (Ruby, Go, Julia…).
+SIN_REVISAR = ("Resaltado de sintaxis",)
 
-def _abrir_menu(pagina, etiqueta: str) -> list[str]:
-    pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=etiqueta).first.click()
-    elementos = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel")
-    elementos.first.wait_for()
-    return [t for t in elementos.all_inner_texts() if t.strip()]
+
+def _palabras(texto: str) -> set[str]:
+    """Its words of two letters or more (a single letter is a key: «Ctrl+Shift+F», «D, D»)."""
+    return {p.lower() for p in re.findall(r"[^\W\d_]{2,}", texto)}
+
+
+@pytest.fixture(scope="module")
+def palabras_inglesas() -> set[str]:
+    """English words of the interface: JupyterLab's messages minus the words of their Spanish."""
+    sys.path.insert(0, str(lab.RAIZ / "ajustes_jupyterlab"))
+    import traducir
+
+    datos = Path(sys.prefix) / "share" / "jupyter"
+    mensajes = traducir.mensajes_de_jupyterlab([datos / "lab" / "static", datos / "labextensions"])
+    ingles = set().union(*(_palabras(m.rpartition("\u0004")[2]) for m in mensajes))
+    espanol = set()
+    for catalogo in traducir.DESTINO.glob("*.json"):
+        for clave, formas in json.loads(catalogo.read_text(encoding="utf-8")).items():
+            if clave:
+                espanol |= set().union(*(_palabras(f) for f in formas))
+    return (ingles | INGLES_DE_NBGRADER) - espanol - PERMITIDAS
+
+
+def test_ningun_texto_en_ingles(servidor_alumno, pagina, captura, palabras_inglesas):
+    """Every menu and submenu, context menu, toolbar, side panel, the status bar, a launcher and
+    the notebook's dialogs: no English word outside a short list of names."""
+    assert servidor_alumno.ajustes is None   # nothing but what the environment installs
+    textos = textos_de_la_interfaz(pagina, servidor_alumno, CUADERNO)
+    assert len(textos) > 300, f"el recorrido sólo encontró {len(textos)} textos"
+    en_ingles = {}
+    for texto, lugares in textos.items():
+        if all(any(s in lugar for s in SIN_REVISAR) for lugar in lugares):
+            continue
+        if (re.match(r"^(/|https?://)\S+$", texto)             # example paths in the placeholders
+                or texto in TEXTOS_SIN_TRADUCCION or texto.split(" | ")[0] in TEXTOS_SIN_TRADUCCION):
+            continue
+        palabras = sorted(_palabras(texto) & palabras_inglesas)
+        if palabras:
+            en_ingles[texto] = (palabras, sorted(lugares)[0])
+    captura("recorrido")
+    assert not en_ingles, "textos en inglés:\n" + "\n".join(
+        f"  «{t}» ({', '.join(p)}) en {l}" for t, (p, l) in sorted(en_ingles.items()))
+    # One word for the kernel, in every menu and dialog.
+    for otra in ("Kernel", "intérprete", "Notebook"):
+        con_otra = [t for t in textos if re.search(rf"\b{otra}\b", t)
+                    and t.split(" | ")[0] not in TEXTOS_SIN_TRADUCCION]
+        assert not con_otra, f"«{otra}» en vez de núcleo/cuaderno: {con_otra}"
+    assert any("núcleo" in t for t in textos) and "Núcleo" in textos
 
 
 def test_menus_de_jupyterlab_en_espanol(servidor_alumno, pagina, captura):
-    assert servidor_alumno.ajustes is None   # nothing but what the environment installs
     lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
     lab.cerrar_dialogos(pagina)
-    barra = pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel")
-    etiquetas = barra.all_inner_texts()
-    for esperada in ("Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Configuración",
-                     "Ayuda"):
-        assert esperada in etiquetas, f"falta el menú «{esperada}»; la barra tiene {etiquetas}"
-    for inglesa in ("File", "Edit", "View", "Run", "Tabs", "Settings", "Help"):
-        assert inglesa not in etiquetas, f"el menú «{inglesa}» sigue en inglés: {etiquetas}"
+    etiquetas = pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts()
+    assert etiquetas == ["Archivo", "Editar", "Ver", "Ejecutar", "Núcleo", "Pestañas", "Configuración",
+                         "Ayuda"], etiquetas          # no «Nbgrader»: no teacher tools, no exchange
     captura("barra-de-menus")
-
-    assert "Nuevo" in _abrir_menu(pagina, "Archivo")
-    pagina.keyboard.press("Escape")
-
-    # The items the lessons name, exactly as they appear.
-    ejecutar = _abrir_menu(pagina, "Ejecutar")
+    # The items the lessons and the explorables' hint name, exactly as they appear.
+    lab.menu(pagina, "Ejecutar")
+    ejecutar = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()
     assert "Ejecutar todas las celdas" in ejecutar, ejecutar
-    captura("menu-ejecutar")
+    assert "Reiniciar el núcleo y ejecutar todas las celdas…" in ejecutar, ejecutar
     pagina.keyboard.press("Escape")
-    pestanas = _abrir_menu(pagina, "Pestañas")
-    assert "Activar la Siguiente Pestaña" in pestanas, pestanas
-    captura("menu-pestanas")
+    lab.menu(pagina, "Núcleo")
+    nucleo = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()
+    assert {"Reiniciar el núcleo…", "Interrumpir el núcleo", "Cambiar de núcleo…"} <= set(nucleo), nucleo
     pagina.keyboard.press("Escape")
-    # The file browser too: the header of the name column.
     pagina.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
-    cabecera = pagina.locator(".jp-DirListing-headerItem").filter(has_text="Nombre")
-    cabecera.first.wait_for()
-    assert cabecera.count() == 1
+    assert pagina.locator(".jp-DirListing-headerItem").filter(has_text="Nombre").count() == 1
+
+
+def _estado(servidor, ruta: str) -> int:
+    try:
+        with urllib.request.urlopen(servidor.enlace(ruta), timeout=20) as respuesta:
+            return respuesta.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_sin_herramientas_del_profesorado(servidor_alumno, pagina, captura):
+    """No Create Assignment panel, no Formgrader, no course or assignment list (there is no
+    exchange on this route, so no «Error fetching courses!»); Validate stays."""
+    lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
+    lab.cerrar_dialogos(pagina)
+    comandos = pagina.evaluate("() => window.jupyterapp.commands.listCommands()")
+    for comando in ("nbgrader:open-formgrader", "nbgrader:open-formgrader-local", "nbgrader:open-course-list",
+                    "nbgrader:open-assignment-list", "nbgrader:open-create-assignment"):
+        assert comando not in comandos, f"el alumno tiene {comando}"
+    laterales = pagina.locator(".jp-SideBar .lm-TabBar-tab").evaluate_all(
+        "ts => ts.map(t => (t.getAttribute('title') || '') + ' ' + t.textContent)")
+    assert not [t for t in laterales if "Assignment" in t or "nbgrader" in t.lower()], laterales
+    assert pagina.locator("#nbgrader-create_assignemnt, .nbgrader-mainarea-widget").count() == 0
+    assert pagina.locator(".jp-NotebookPanel-toolbar").get_by_text("Validate").count() == 1
+    captura("sin-herramientas")
+    # nor their server side: formgrader's pages and the exchange's API are not there
+    for ruta in ("formgrader", "formgrader/api/assignments", "assignments?course_id=curso", "courses"):
+        assert _estado(servidor_alumno, ruta) == 404, ruta
+    assert _estado(servidor_alumno, "lab") == 200

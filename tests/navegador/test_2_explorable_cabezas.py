@@ -85,3 +85,30 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     assert imagen["sha"] != vistas["Cabeza 2"]
     assert "Mapa: Cabeza 2" in leyenda.inner_text() and "fila: persiguen" in leyenda.inner_text()
     captura("cabeza2-persiguen", caja)
+
+    # The kernel restarts: the dead controls give way to the Spanish hint and the last picture
+    # (no broken-link icons); running only the explorable's cell brings it back.
+    pagina.wait_for_function("""(fin) => {
+        const r = document.querySelector('.explorable-respaldo img');
+        return r && r.src.endsWith(fin); }""", arg=imagen["b64"][-200:], timeout=30_000)
+    salida = lab.salidas_de_la_celda_del_explorable(pagina)
+    lab.reiniciar_nucleo(pagina)
+    respaldo = salida.locator(".explorable-respaldo")
+    respaldo.wait_for(state="visible", timeout=30_000)
+    assert respaldo.inner_text().startswith("El explorable «cuatro reglas, cuatro cabezas» no está activo")
+    assert "ejecuta esta celda otra vez" in respaldo.inner_text()
+    assert respaldo.locator("img").get_attribute("src").split(",", 1)[1] == imagen["b64"]
+    muertos = salida.locator(".jupyter-widgets-disconnected")
+    assert muertos.count() > 0, "ipywidgets ya no marca los controles muertos: revisa el estilo del respaldo"
+    assert all(not m.is_visible() for m in muertos.all()), "quedan controles muertos a la vista"
+    captura("nucleo-reiniciado", salida)
+    lab.ejecutar_celda_del_explorable(pagina)
+    salida.locator(".explorable-cabezas.explorable-vivo").wait_for(state="visible", timeout=30_000)
+    assert respaldo.is_hidden()
+    assert not lab.errores_de_la_celda_del_explorable(pagina)
+    caja = salida.locator(".explorable-cabezas")
+    antes = lab.huella_imagen(pagina, MAPA)
+    caja.locator(".explorable-cabezas-boton", has_text="Cabeza 3").click()
+    lab.esperar_imagen_tras_accion(pagina, MAPA, antes)
+    assert "Mapa: Cabeza 3" in caja.locator(".explorable-cabezas-leyenda").inner_text()
+    captura("reejecutada-tras-reiniciar", salida)

@@ -112,15 +112,20 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     assert len(bordes) == 4 and max(bordes) - min(bordes) <= 4, f"etiquetas desalineadas: {bordes}"
     captura("controles", caja.locator(".explorable-escalera-controles"))
 
-    # A d_model the explorable does not offer: refused in Spanish, the box shows the value in use.
+    # A d_model the explorable does not offer: refused in Spanish, nothing changes, and the box keeps
+    # what was typed while the warning is shown.
     for valor, motivo in ((33, "tiene que ser par"), (512, "aquí va de 2 a 128")):
         _teclear(caja, "d-model", valor)
         aviso.filter(has_text=f"d_model = {valor} no vale").wait_for()
         assert motivo in aviso.inner_text() and "Sigue d_model = 32" in aviso.inner_text()
         lab.esperar_nucleo_libre(pagina)
-        assert casilla("d-model") == 32
+        assert casilla("d-model") == valor
         assert lab.huella_imagen(pagina, IMAGEN)["sha"] == imagen["sha"], "un valor rechazado no redibuja"
         captura(f"rechazo-d{valor}", caja.locator(".explorable-escalera-controles"))
+    # Typing the value in use again clears the warning (it used to stay).
+    _teclear(caja, "d-model", 32)
+    pagina.wait_for_function("(e) => e.textContent.trim() === ''", arg=aviso.element_handle())
+    assert casilla("d-model") == 32
 
     # d_model typed: 32 -> 64 (more rungs, the heatmap gets twice the columns); the message goes.
     _teclear(caja, "d-model", 64)
@@ -131,13 +136,18 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     imagen = nueva
     captura("d64", caja)
 
-    # T: drag the slider's handle to the right with the mouse.
+    # T: drag the slider's handle to the right with the mouse. Before the button is released,
+    # the box and the picture already follow the handle.
     asa = caja.locator(".explorable-escalera-t .noUi-handle")
     borde = asa.bounding_box()
     x, y = borde["x"] + borde["width"] / 2, borde["y"] + borde["height"] / 2
     pagina.mouse.move(x, y)
     pagina.mouse.down()
     pagina.mouse.move(x + 45, y, steps=6)
+    pagina.wait_for_function("(e) => Number(e.value) > 64",
+                             arg=caja.locator(".explorable-escalera-t-texto input").element_handle())
+    lab.esperar_imagen_nueva(pagina, IMAGEN, imagen)
+    captura("arrastrando-T", caja.locator(".explorable-escalera-controles"))
     pagina.mouse.up()
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
     T = casilla("t")
@@ -197,3 +207,67 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     salida = respaldo.locator("xpath=ancestor::div[contains(@class, 'jp-OutputArea')][1]")
     assert "Error displaying widget" not in salida.inner_text()
     captura("reabierto-sin-nucleo", salida)
+
+    # «Ejecuta esta celda otra vez»: only that cell, in the reopened notebook's new kernel (no
+    # earlier cell has run): the explorable is alive again and the fallback hides.
+    lab.ejecutar_celda_del_explorable(pagina)
+    salida = lab.salidas_de_la_celda_del_explorable(pagina)
+    viva = salida.locator(".explorable-escalera.explorable-vivo")
+    viva.wait_for(state="visible", timeout=30_000)
+    assert lab.huella_imagen(pagina, IMAGEN)["bytes"] > 5000
+    assert salida.locator(".explorable-respaldo").first.is_hidden()
+    assert salida.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+    assert not lab.errores_de_la_celda_del_explorable(pagina)
+    captura("reabierto-y-reejecutada", salida)
+
+
+def _pulsar(pagina, caja, clase: str, tecla: str, esperado: int) -> None:
+    """Press a key on a slider's handle; wait until its box shows ``esperado`` and the kernel is idle."""
+    caja.locator(f".explorable-escalera-{clase} .noUi-handle").focus()
+    pagina.keyboard.press(tecla)
+    pagina.wait_for_function(
+        "([e, v]) => Number(e.value) === v",
+        arg=[caja.locator(f".explorable-escalera-{clase}-texto input").element_handle(), esperado],
+        timeout=30_000)
+    lab.esperar_nucleo_libre(pagina)
+
+
+def test_teclado_en_cada_deslizador_con_cada_d_model(servidor_alumno, carpeta_alumno, pagina, captura):
+    """Home/End/PageUp/PageDown/arrows reach the same values as the mouse, within the current range.
+
+    With every d_model (2 … 128), End on «pareja i» goes to its last pair d_model/2 − 1 and
+    draws it (it used to stop at the last pair of the d_model the slider was created with:
+    15 with d_model = 128); Home goes back to 0. Only the explorable's cell is run.
+    """
+    shutil.copytree(carpeta_alumno / TAREA, carpeta_alumno / "teclado" / TAREA, dirs_exist_ok=True)
+    pagina.set_viewport_size({"width": 1300, "height": 1300})
+    lab.abrir_cuaderno(pagina, servidor_alumno, f"teclado/{TAREA}/{TAREAS[TAREA]}")
+    lab.cerrar_dialogos(pagina)
+    lab.ocultar_barra_lateral(pagina)
+    lab.ejecutar_celda_del_explorable(pagina)
+    caja = pagina.locator(".explorable-escalera").first
+    caja.wait_for()
+    caja.scroll_into_view_if_needed()
+    etiqueta = caja.locator(".explorable-escalera-longitud")
+
+    _pulsar(pagina, caja, "t", "End", 200)
+    _pulsar(pagina, caja, "t", "PageDown", 195)
+    _pulsar(pagina, caja, "t", "Home", 1)
+    _pulsar(pagina, caja, "t", "ArrowRight", 2)
+    _pulsar(pagina, caja, "d-model", "End", 128)
+    _pulsar(pagina, caja, "d-model", "PageDown", 118)
+    _pulsar(pagina, caja, "d-model", "Home", 2)
+    for d_model in range(2, 130, 2):
+        if d_model > 2:
+            _pulsar(pagina, caja, "d-model", "ArrowRight", d_model)
+        ultima = d_model // 2 - 1
+        _pulsar(pagina, caja, "pareja", "End", ultima)
+        _comprobar_longitud(etiqueta.inner_text(), ultima, d_model)
+        if d_model in (32, 128):
+            captura(f"d{d_model}-fin", caja)
+            _pulsar(pagina, caja, "pareja", "PageDown", max(0, ultima - 5))
+            _pulsar(pagina, caja, "pareja", "PageUp", ultima)
+            _pulsar(pagina, caja, "pareja", "ArrowLeft", ultima - 1)
+        _pulsar(pagina, caja, "pareja", "Home", 0)
+        _comprobar_longitud(etiqueta.inner_text(), 0, d_model)
+    assert caja.locator(".explorable-escalera-aviso").inner_text().strip() == ""

@@ -4,7 +4,7 @@ The button (nbgrader's validate_assignment lab extension) saves the notebook,
 asks the server extension to run ``nbgrader validate`` on it and shows the
 result in a dialog.  The perfect sample (``examples/respuestas/perfecta.py``
 planted into the release) must pass; the untouched release must not.  With
-JupyterLab started in the assignment folder (as the README tells students),
+JupyterLab started in the assignment folder (as docs/estudiantes.md tells students),
 Validate uses the released ``nbgrader_config.py``: a correct answer that writes
 to stderr passes, a wrong one fails with the visible test's Spanish message.
 """
@@ -55,7 +55,7 @@ def test_release_sin_contestar_no_pasa_la_validacion(servidor_alumno, pagina, ca
 
 @pytest.fixture(scope="module")
 def servidor_en_la_tarea(carpeta_alumno, tmp_path_factory):
-    """JupyterLab started in a copy of one released assignment, as the README tells students.
+    """JupyterLab started in a copy of one released assignment, as docs/estudiantes.md tells students.
 
     The folder holds the released ``nbgrader_config.py``, so Validate uses the
     course's limits.  Two answers are planted: a correct ``positional_encoding``
@@ -68,7 +68,7 @@ def servidor_en_la_tarea(carpeta_alumno, tmp_path_factory):
 
     from .conftest import RAIZ
     sys.path.insert(0, str(RAIZ))
-    from scripts import samples
+    from scripts.calificacion import samples
 
     tarea = "02_codificacion_posicional"
     carpeta = tmp_path_factory.mktemp("tarea") / tarea
@@ -99,3 +99,98 @@ def test_un_error_de_valores_no_pasa_y_el_mensaje_dice_la_causa(servidor_en_la_t
     assert EXITO not in texto
     assert "La columna 2 debería ser sin(pos / 10000^(2/8))" in texto, texto[:3000]
     assert "la base es 10000" in texto
+
+
+# ------------------------------------- Spanish first: a failing Validate and the quiz's instant check
+
+def _plantar(carpeta, cuaderno: str, nombre: str, funcion: str, archivo: str, respuestas: dict | None = None):
+    """A copy of a released notebook with the quiz answered right (or ``respuestas``) and a battery file."""
+    import sys
+
+    import nbformat
+
+    from .conftest import RAIZ
+    sys.path.insert(0, str(RAIZ))
+    from scripts import samples
+
+    nb = nbformat.read(carpeta / cuaderno, as_version=4)
+    for grade_id, linea in samples.correct_quiz_answers(cuaderno.removesuffix(".ipynb")).items():
+        samples.plant(nb, grade_id, (respuestas or {}).get(grade_id, linea))
+    codigo = (RAIZ / "grader_tests" / "ejercicios" / funcion / "bateria" / archivo).read_text(encoding="utf-8")
+    samples.plant(nb, funcion, codigo)
+    nbformat.write(nb, carpeta / nombre)
+    return nombre
+
+
+def test_un_validate_que_falla_da_el_diagnostico_en_espanol_en_sus_primeras_lineas(
+        servidor_alumno, carpeta_alumno, pagina, captura):
+    """√d_k missing: the dialog shows the failing cell's two lines and then, in Spanish, the cause (issue 22.3).
+
+    The number the lesson quotes in its example (mayor diferencia 0.11) is the one the dialog shows.
+    """
+    tarea = "01_atencion_multicabeza"
+    nombre = _plantar(carpeta_alumno / tarea, TAREAS[tarea], "sin_escala.ipynb", "multi_head", "e02_sin_escala.py")
+    texto, clase = _validar(pagina, servidor_alumno, f"{tarea}/{nombre}", captura, "sin-escala")
+    assert EXITO not in texto and "nbgrader-ErrorDialog" in clase
+    lineas = texto.splitlines()
+    primeras = "\n".join(lineas[:15])
+    assert "The following cell failed" in primeras, texto[:2000]
+    assert '__import__("pruebas_multi_head").mapas(globals())' in primeras, texto[:2000]
+    assert "✘ El mapa de la cabeza 0 no coincide (mayor diferencia 0.11)." in primeras, texto[:2000]
+    assert "Causa probable: no divides las puntuaciones entre √d_k = √2." in primeras, texto[:2000]
+    assert "Traceback" not in texto and "AssertionError" not in texto, texto[:3000]
+    # the output cell blames the maps, not a transpose
+    assert "La salida no coincide porque los mapas tampoco" in texto
+    assert "transpose" not in texto, texto
+    assert len(texto) < 3000, len(texto)
+
+
+def _ejecutar_respuesta(pagina, variable: str, fuente: str) -> str:
+    """Type an answer into the cell of ``variable``, run it and its check cell; the check's output text."""
+    pagina.evaluate(
+        """([variable, fuente]) => {
+            const p = window.jupyterapp.shell.currentWidget;
+            const i = p.content.widgets.findIndex(
+                c => (c.model.getMetadata('nbgrader') || {}).grade_id === variable);
+            p.content.widgets[i].model.sharedModel.setSource(fuente);
+            p.content.activeCellIndex = i;
+            p.content.widgets[i].node.scrollIntoView();
+        }""", [variable, fuente])
+    for _ in range(2):
+        pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
+        pagina.wait_for_timeout(300)
+        lab.esperar_nucleo_libre(pagina)
+    return pagina.evaluate(
+        """(gid) => {
+            const p = window.jupyterapp.shell.currentWidget;
+            const c = p.content.widgets.find(w => (w.model.getMetadata('nbgrader') || {}).grade_id === gid);
+            const salida = c.node.querySelector('.jp-OutputArea');
+            return salida ? salida.innerText : '';
+        }""", f"comprueba_{variable}")
+
+
+def test_el_cuestionario_se_corrige_al_momento_con_su_explicacion(servidor_alumno, pagina, captura):
+    """A wrong answer: the check cell says so at once, with the right one and why; then a right one (issue 22.6)."""
+    import sys
+
+    from .conftest import RAIZ
+    sys.path.insert(0, str(RAIZ))
+    from grader_tests import descubrimiento
+
+    tarea = "02_codificacion_posicional"
+    pregunta = descubrimiento.cuestionario("codificacion_posicional")["comprueba_respuesta_1"]
+    explicacion = " ".join(pregunta.explicacion.split()[:8])
+    lab.abrir_cuaderno(pagina, servidor_alumno, f"{tarea}/{TAREAS[tarea]}")
+    lab.cerrar_dialogos(pagina)
+    mal = "a" if pregunta.correcta != "a" else "c"
+    salida = _ejecutar_respuesta(pagina, "respuesta_1", f'respuesta_1 = "{mal}"')
+    captura("respuesta-incorrecta")
+    texto = " ".join(salida.split())
+    assert f"✘ Pregunta 1. Has respondido «{mal}»; la respuesta correcta es «{pregunta.correcta}»." in texto, salida
+    assert explicacion in texto, salida
+    assert "Traceback" not in salida and "AssertionError" not in salida, salida
+    salida = _ejecutar_respuesta(pagina, "respuesta_1", f'respuesta_1 = "opción {pregunta.correcta.upper()}"')
+    captura("respuesta-correcta")
+    texto = " ".join(salida.split())
+    assert f"✔ Pregunta 1. Correcto: «{pregunta.correcta}»." in texto, salida
+    assert explicacion in texto, salida

@@ -1,4 +1,4 @@
-"""The TA's view: after ``python scripts/grade.py``, nbgrader's formgrader lists everything.
+"""The TA's view: after ``python scripts/calificacion/grade.py``, nbgrader's formgrader lists everything.
 
 JupyterLab runs from the (temporary) course root, where ``nbgrader_config.py``
 and ``gradebook.db`` are; the formgrader is opened the way a TA does it, from
@@ -34,7 +34,7 @@ def _marco(pagina, fragmento: str):
 
 def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, pagina, captura):
     sys.path.insert(0, str(RAIZ))
-    from scripts import samples
+    from scripts.calificacion import samples
     muestras = samples.sample_students()
     notas = _notas(curso_ta)
     for tarea in TAREAS:
@@ -47,6 +47,11 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
                          or r.request.url.startswith("data:") else (fuera.append(r.request.url), r.abort()))
     pagina.goto(servidor_ta.enlace("lab?reset"))
     lab.esperar_lab(pagina)
+    # make lab's JupyterLab (ajustes_jupyterlab/profesorado) keeps the teacher's tools the
+    # student's environment turns off: Create Assignment in the right sidebar, Formgrader.
+    comandos = pagina.evaluate("() => window.jupyterapp.commands.listCommands()")
+    assert {"nbgrader:open-formgrader", "nbgrader:open-create-assignment"} <= set(comandos)
+    assert pagina.locator("#nbgrader-create_assignemnt").count() == 1
     lab.menu(pagina, "Nbgrader", "Formgrader")
     marco = pagina.frame_locator("iframe[src*='formgrader']")
 

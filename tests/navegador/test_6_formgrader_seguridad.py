@@ -51,7 +51,7 @@ def test_formgrader_entrega_hostil_inerte_y_nota_manual(lote_hostil, pagina, cap
     _, _, otras_antes = _estado(curso)
     registro = lab.ARTEFACTOS / "servidor-ta-hostil.log"
     registro.unlink(missing_ok=True)
-    servidor = lab.ServidorLab(curso, cwd=curso, registro=registro).arrancar()
+    servidor = lab.ServidorLab(curso, cwd=curso, registro=registro, perfil=lab.PROFESORADO).arrancar()
     try:
         # logged in as a TA is: JupyterLab first (the token sets the session cookie), then formgrader
         pagina.goto(servidor.enlace("lab?reset"))
@@ -243,6 +243,18 @@ def test_formgrader_escapa_lo_que_controla_el_alumno(curso_hostil, pagina, captu
     archivo = pagina.request.get(f"{servidor.url}/formgrader/submissions/{id_hostil}/{quote(ARCHIVO_HOSTIL)}")
     assert archivo.ok and "sandbox" in archivo.headers["content-security-policy"], archivo.headers
     assert archivo.headers.get("x-content-type-options") == "nosniff"
+    assert archivo.headers["content-type"] == "text/plain; charset=utf-8", archivo.headers
+    # a kind off the allow-list (the second attack of issue 19: XHTML, RDF, MathML with a script) is never
+    # served, even if it reached the TA's copy (an autograded folder from before the allow-list)
+    for nombre in ("p.xht", "p.rdf", "p.mml"):
+        (curso / "autograded" / ID_IMG / TAREA_H / nombre).write_text(
+            '<html xmlns="http://www.w3.org/1999/xhtml"><script>window.__xss=16</script></html>')
+        activo = pagina.request.get(f"{servidor.url}/formgrader/submissions/{id_hostil}/{nombre}")
+        assert activo.status == 403, (nombre, activo.status, activo.headers)
+        abierta = pagina.context.new_page()          # a TA who opens its URL (this page keeps its table)
+        abierta.goto(f"{servidor.url}/formgrader/submissions/{id_hostil}/{nombre}")
+        assert abierta.evaluate("window.__xss") is None, nombre
+        abierta.close()
 
     # /formgrader?path=<folder> would run that folder's nbgrader_config.py in the TA's process
     # (nbgrader's handler): a submission brings one, and /tmp is anyone's

@@ -3,22 +3,30 @@
 As root, with the trial hub (despliegue/hub/prueba.py; accounts made for the
 test and removed after): the student logs in through the hub's page, lands in
 JupyterLab in Spanish, sees no instructor entry in the Nbgrader menu, opens
-the Assignment List, fetches the lesson and submits it with the tab's
-buttons; the TA logs in, opens the formgrader service and clicks
-«Generate Feedback» in Manage Assignments.  Steps a person would not click
-(the TA's release, collect and autograde; typing the answers) go over HTTP,
-like tests/test_hub.py, which covers them.  Then, as the TA in Chromium, formgrader's links
-(the assignment's name, Preview, «Submission #n» / the student's name) open under the service,
-not /hub/… (nbgrader #1034), and the submission page works with every request off the machine
-aborted.  Last, attack report A1: a page served from the student's server's origin (what a student
-who got her server to serve a page would show the TA) runs in the TA's Chromium, cannot read the
-formgrader (another origin) and its service worker never controls the formgrader's pages.
+the Assignment List, sees the lesson's due date (two hours ago, set by the TA
+in the service's nbgrader_config.py) in the browser's time zone (Mexico City
+here) and in Madrid's, fetches the lesson, is warned that the due date has
+passed, submits it with the tab's buttons and sees the Spanish late warning
+with the policy's share; the TA logs in, opens the formgrader service and
+clicks «Generate Feedback» in Manage Assignments, then opens the course page.
+Steps a person would not click (the TA's release, collect and autograde;
+typing the answers) go over HTTP, like tests/test_hub.py, which covers them.
+Then, as the TA in Chromium, formgrader's links (the assignment's name, Preview,
+«Submission #n» / the student's name) open under the service, not /hub/…
+(nbgrader #1034), and the submission page works with every request off the
+machine aborted.  Last, attack report A1: a page served from the student's server's
+origin (what a student who got her server to serve a page would show the TA)
+runs in the TA's Chromium, cannot read the formgrader (another origin) and its
+service worker never controls the formgrader's pages; the course page, on the
+service's origin too, is opened after it.
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sys
 from urllib.parse import quote, urlparse
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -26,10 +34,10 @@ from . import laboratorio as lab
 from .conftest import RAIZ
 
 sys.path.insert(0, str(RAIZ / "tests"))
-from hub_cliente import Usuario, hub_de_prueba  # noqa: E402
+from hub_cliente import Usuario, editar_curso, hub_de_prueba  # noqa: E402
 
 sys.path.insert(0, str(RAIZ))
-from scripts import samples  # noqa: E402
+from scripts.calificacion import samples  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -63,13 +71,18 @@ def _etiquetas_del_menu(pagina, titulo: str) -> list[str]:
 def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(navegador, captura, tmp_path):
     with hub_de_prueba("hub-navegador", alumnos=1) as hub:
         profesora, alumna = hub.profesorado[0], hub.alumnado[0]
+        plazo = (dt.datetime.now(ZoneInfo("Europe/Madrid")) - dt.timedelta(hours=2)).strftime("%Y-%m-%d %H:%M%z")
+        editar_curso(hub, {"c.PlazosDelCurso.fechas = {}": f"c.PlazosDelCurso.fechas = {{{TAREA!r}: {plazo!r}}}"})
         ta = Usuario(hub, profesora).entrar()
         assert ta.abrir_formgrader().status_code == 200
         assert ta.formgrader("POST", f"assignment/{TAREA}/assign")["success"]
         assert ta.formgrader("POST", f"assignment/{TAREA}/release")["success"]
 
-        # --- the student, in Chromium: log in, JupyterLab in Spanish, the Assignments tab
-        pagina = lab.nueva_pagina(navegador)
+        # --- the student, in Chromium (in Mexico City): log in, JupyterLab in Spanish, the Assignments tab
+        contexto = navegador.new_context(viewport={"width": 1400, "height": 1000}, locale="es-ES",
+                                         timezone_id="America/Mexico_City")
+        contexto.set_default_timeout(30_000)
+        pagina = contexto.new_page()
         captura.pagina = pagina
         _entrar(pagina, hub, alumna)
         pagina.wait_for_url(f"**/user/{alumna}/lab**", timeout=150_000)
@@ -83,10 +96,17 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         lab.menu(pagina, "Nbgrader", "Assignment List")
         publicada = pagina.locator("#released_assignments_list .list_item", has_text=TAREA)
         publicada.wait_for(timeout=60_000)
+        aviso_plazo = publicada.locator(".curso-plazo")
+        aviso_plazo.wait_for(timeout=60_000)
+        texto = aviso_plazo.inner_text()
+        assert texto.startswith("Plazo de entrega: ") and "GMT-6" in texto and "(en Madrid: " in texto, texto
         captura("alumna-assignments")
         publicada.locator("button", has_text="Fetch").click()
         descargada = pagina.locator("#fetched_assignments_list .list_item", has_text=TAREA)
         descargada.first.wait_for(timeout=60_000)
+        vencido = descargada.first.locator(".curso-plazo-vencido")
+        vencido.wait_for(timeout=60_000)
+        assert "El plazo terminó hace 2 h" in vencido.inner_text(), vencido.inner_text()
 
         # the student's answers (the perfect sample), saved into the fetched notebook
         alumna_http = Usuario(hub, alumna).entrar()
@@ -98,7 +118,11 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         assert guardado.status_code in (200, 201), guardado.text[:300]
 
         descargada.first.locator("button", has_text="Submit").click()
-        pagina.locator("#submitted_assignments_list .list_item", has_text=TAREA).first.wait_for(timeout=120_000)
+        entregada = pagina.locator("#submitted_assignments_list .list_item", has_text=TAREA).first
+        entregada.wait_for(timeout=120_000)
+        tardia = entregada.locator(".curso-tarde")
+        tardia.wait_for(timeout=60_000)
+        assert "Entrega tardía: 2 h" in tardia.inner_text() and "10 %" in tardia.inner_text(), tardia.inner_text()
         captura("alumna-entregada")
         assert alumna_http.tareas()[TAREA]["status"] == "submitted"
 
@@ -130,6 +154,8 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         assert comentarios, "Generate Feedback no escribió los comentarios"
         html = comentarios[0].read_text(encoding="utf-8")
         assert "Puntos:" in html and "BEGIN HIDDEN TESTS" not in html
+        assert "Penalización por entrega tardía" in html and "Entregaste 2 h" in html
+
         pagina_ta.keyboard.press("Escape")
 
         # --- formgrader's links open under the service (not /hub/tree/..., nbgrader #1034)
@@ -194,3 +220,10 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         assert pagina_ta.evaluate("() => navigator.serviceWorker.controller === null")
         assert "secuestrado" not in pagina_ta.content()
         captura("profesora-formgrader-tras-la-pagina-de-la-alumna")
+
+        # --- the course page (the service's, on the formgrader's origin): the whole class without a terminal
+        pagina_ta.goto(f"{formgrader}curso/")
+        pagina_ta.locator("button#calificar").wait_for(timeout=60_000)
+        assert pagina_ta.locator("a#notas").inner_text() == "Descargar grades.csv"
+        assert pagina_ta.evaluate("() => navigator.serviceWorker.controller === null")
+        captura("profesora-pagina-del-curso")

@@ -1,6 +1,6 @@
 """The class report opens in Chromium: Spanish, charts drawn, nothing loaded from the network (issue 15).
 
-Uses the report that ``python scripts/grade.py`` wrote at the end in the
+Uses the report that ``python scripts/calificacion/grade.py`` wrote at the end in the
 session's graded course (``curso_ta``).  Every request the page makes is
 recorded: the only one allowed is the report file itself (the charts are
 ``data:`` URIs).  Screenshots: the top with «Qué repasar», and the whole page

@@ -11,7 +11,7 @@ import numpy as np
 
 from grader_tests.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
                                       devuelve_otra_precision, devuelve_subclase, escribe_en_argumentos, iguales,
-                                      partes, sin_ejes_de_tamano_1)
+                                      partes, resultado_constante, sin_ejes_de_tamano_1)
 
 from .referencia import multi_head as referencia
 
@@ -354,6 +354,8 @@ _RESHAPE = ("separas las cabezas con un reshape(h, T, d_k) directo: eso reparte 
             "compruébalo: la cabeza 0 debe ser Q[:, :d_k].")
 
 ERRORES = [
+    # a stub that computes nothing: only the contract can score (points only for work done)
+    ErrorConocido(id="sin_calcular", nombre="no calcula nada", seccion=EJERCICIO, detector=resultado_constante),
     # only in the cell that checks the arguments (no_modifica)
     ErrorConocido(id="escribe_en_argumentos", nombre="escribe en los argumentos", seccion=EJERCICIO,
                   categoria="argumentos", detector=escribe_en_argumentos, solo_en="argumentos"),

@@ -5,6 +5,8 @@
   still change); despliegue/hub/ajustes_lab.py writes it and a test keeps both
   in sync.
 - No news or update checks: a class gets no pop-ups about JupyterLab releases.
+- Terminals keep the server's PATH (the course's environment first: nbgrader,
+  jupyter, make grade): a login shell would reset it from /etc/profile.
 """
 import os
 
@@ -13,6 +15,9 @@ c = get_config()  # noqa: F821
 c.LabApp.app_settings_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab")
 c.LabApp.news_url = None
 c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
+
+# An interactive shell that is not a login shell: the PATH the hub gave the server stays.
+c.ServerApp.terminado_settings = {"shell_command": [os.environ.get("SHELL") or "/bin/bash"]}
 
 # One origin per server (jupyterhub_config.py, subdomain_host): nbgrader's course list (a TA's
 # Nbgrader → Course List) links to /services/<course>/ on the TA's own origin, where nothing is.

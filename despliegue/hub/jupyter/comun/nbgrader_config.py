@@ -3,6 +3,15 @@
 nbgrader reads this through JUPYTER_CONFIG_PATH, set by the hub for each server
 (despliegue/hub/jupyterhub_config.py).  The course's own nbgrader_config.py
 (course root) adds the course settings for the formgrader service.
+
+- Validate (button and `nbgrader validate` in a terminal) judges as the course
+  does: the hub starts each student's server in their home, not in the
+  assignment folder whose nbgrader_config.py carries these limits, so they are
+  repeated here (tests/test_configuracion_alumno.py keeps them equal).
+- Submission times are written in UTC: with a zone such as Europe/Madrid
+  nbgrader writes «CEST», which it reads back as UTC.
+- The Assignments tab lists each assignment's due date (plazos_assignments,
+  despliegue/plazos_assignments/), published by the formgrader service.
 """
 import os
 import sys
@@ -26,3 +35,22 @@ c.Exchange.path_includes_course = True
 # Submit only as oneself, the entry writable by its author alone (entrega_honesta.py); the TA's
 # collect refuses entries whose owner is not the student they name (grader_tests/intercambio.py).
 c.ExchangeFactory.submit = "entrega_honesta.EntregaHonesta"
+
+# Validate: the limits of the course's grading (source/<tarea>/nbgrader_config.py).
+c.Execute.timeout = 60
+c.Execute.interrupt_on_timeout = True
+c.Validator.Execute.extra_arguments = [
+    "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.exec_lines=import sys; sys.stderr.name = 'stdout'",
+]
+
+# Timestamps nbgrader reads back exactly (grader_tests/plazos.py, zona_de_marcas_segura).
+c.Exchange.timezone = "UTC"
+
+# The Assignments tab with each assignment's due date and the student's delay (issue 21).
+try:
+    import plazos_assignments  # noqa: F401
+except ImportError:
+    pass
+else:
+    c.ExchangeFactory.list = "plazos_assignments.lista.ListaConPlazos"

@@ -9,7 +9,7 @@ def trampa(*args, **kwargs):
     raise RuntimeError("el corrector ha llamado a una función del alumno")
 
 
-# --- nombres públicos de grader_tests (scripts/nombres_del_corrector.py) ---
+# --- nombres públicos de grader_tests (scripts/autores/nombres_del_corrector.py) ---
 aislamiento = archivos_alumno = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = \
     ArraySubclase = bateria = CARPETA_EJERCICIOS = casos = Celda = CELDAS = celdas_de = cliente = \
     corregir = cuestionarios = describir = describir_caso = descubrimiento = deserializar = diagnostico \
@@ -17,9 +17,10 @@ aislamiento = archivos_alumno = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = a
     explorables_en_comentarios = formgrader_seguro = grader_tests = html_seguro = intercambio = juez = \
     lanzador_caja = limites_kernel = MAX_ELEMENTOS = MAX_LONGITUD = MAX_PROFUNDIDAD = MAX_TEXTO = \
     MIME_EVIDENCIA = modulo_de_casos = nbgrader_juez = nbgrader_seguro = nombres_de_argumentos = \
-    nombres_de_ejercicios = Otro = PREFIJO_QUIZ = propiedades = quiz = recoger_evidencia = \
-    registro_de_veredictos = retroalimentacion = salida_acotada = saneamiento = serializacion = \
-    serializar = veredicto = VERSION = trampa
+    nombres_de_ejercicios = notas_en_bloque = Otro = plazos = PREFIJO_QUIZ = propiedades = \
+    pruebas_visibles = quiz = recoger_evidencia = registro_de_veredictos = retroalimentacion = revision \
+    = salida_acotada = salida_limpia = saneamiento = serializacion = serializar = veredicto = VERSION = \
+    trampa
 # --- fin de los nombres públicos ---
 
 

@@ -1,7 +1,8 @@
-# espera: parcial
+# espera: cero
 # error: formas_incompatibles
 # Error: concatena las cabezas por filas (axis=0) en lugar de por columnas: (h·T, d_k) @ Wo no encaja
-# y la llamada lanza ValueError (con h = 1 no se nota).
+# y la llamada lanza ValueError (con h = 1 no se nota). Sin ninguna llamada que termine con las entradas
+# de las celdas de valores no hay trabajo hecho: tampoco puntúa el caso h = 1 de la generalidad.
 import numpy as np
 
 

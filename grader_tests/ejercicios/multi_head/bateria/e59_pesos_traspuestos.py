@@ -1,7 +1,9 @@
 # espera: parcial
 # error: pesos_transpuestos
-# celdas: mapas=0, salida=0
+# celdas: mapas=0, salida=0, no_modifica=0, robustez=0, generalidad=0
 # Error (de las pruebas de alumnado): proyecta con los pesos traspuestos (X @ Wq.T, X @ Wk.T, X @ Wv.T)
+# Nada de lo que calcula coincide (ni un mapa, ni la salida de sus propios mapas): sin trabajo
+# correcto, tampoco puntúan no modificar, la robustez ni la generalidad.
 import numpy as np
 
 

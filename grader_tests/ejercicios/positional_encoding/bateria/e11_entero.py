@@ -1,8 +1,9 @@
-# espera: parcial
+# espera: cero
 # error: dtype_entero
-# celdas: contrato=0, valores=0
+# celdas: contrato=0, valores=0, robustez=0, generalidad=0
 # diagnostico: tu tabla es de enteros
-# Error: la tabla se crea con dtype=int (los valores se truncan).
+# Error: la tabla se crea con dtype=int (los valores se truncan): no queda ni una
+# columna ni una fila bien, así que tampoco hay trabajo hecho que puntuar.
 import numpy as np
 
 

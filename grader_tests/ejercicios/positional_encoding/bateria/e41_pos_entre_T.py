@@ -1,6 +1,6 @@
 # espera: parcial
 # error: posicion_entre_T
-# celdas: valores=0
+# celdas: valores=0, robustez=0, generalidad=0
 # Error (de las pruebas de alumnado): normaliza la posición (pos / T), lo que la sección 2 desaconseja
 import numpy as np
 

@@ -9,7 +9,7 @@ def trampa(*args, **kwargs):
     raise RuntimeError("el corrector ha llamado a una función del alumno")
 
 
-# --- nombres públicos de grader_tests (scripts/nombres_del_corrector.py) ---
+# --- nombres públicos de grader_tests (scripts/autores/nombres_del_corrector.py) ---
 # --- fin de los nombres públicos ---
 
 

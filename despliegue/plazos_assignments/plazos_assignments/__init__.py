@@ -1,0 +1,1 @@
+"""Due dates and late warnings in nbgrader's Assignments tab (see ``lista`` and the labextension)."""

@@ -1,0 +1,143 @@
+"""nbgrader's exchange list with each assignment's due date and each submission's delay.
+
+Registered as ``c.ExchangeFactory.list`` in the hub's common nbgrader
+configuration, so the Assignments tab's own endpoint (``/assignments``) returns,
+besides nbgrader's fields:
+
+* on every assignment, ``curso_plazo``: ``{"plazo": "2026-03-20T22:59:00Z" or
+  None, "prorroga": bool, "zona": "Europe/Madrid", "politica": {...}}``;
+* on every submission, ``curso_segundos_tarde`` (after the due date, the
+  student's extension included; 0 when on time) and ``curso_fraccion`` (the
+  part of the score the course's policy would take; 0 within the grace).
+
+The data come from the exchange: ``<exchange>/<course>/plazos/plazos.json``
+(due dates and policy, published by the formgrader service from the course's
+``nbgrader_config.py``: ``grader_tests/plazos.py``) and, for a student with an
+extension, the file named by ``CURSO_PLAZOS_FICHA``, which the hub gives only
+to that student's server.  Everything read is bounded and checked: a missing,
+damaged or huge file means no due date, never an error in the tab.
+
+The submission times are nbgrader's (the folder names of the student's own
+submissions), read back with nbgrader's ``parse_utc``; the course's exchange
+writes them in UTC.  The labextension (``labextension/static/remoteEntry.js``)
+shows all this in the tab, in the browser's time zone.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+import re
+
+from nbgrader.exchange.default.list import ExchangeList
+from nbgrader.utils import parse_utc
+
+CARPETA = "plazos"
+PUBLICO = "plazos.json"
+VARIABLE_FICHA = "CURSO_PLAZOS_FICHA"
+MAX_BYTES = 256 * 1024
+_FICHA = re.compile(r"^[0-9a-f]{16,64}$")
+
+
+def _leer_json(ruta: str) -> dict | None:
+    try:
+        fd = os.open(ruta, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            datos = f.read(MAX_BYTES + 1)
+    except OSError:
+        return None
+    if len(datos) > MAX_BYTES:
+        return None
+    try:
+        valor = json.loads(datos.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return valor if isinstance(valor, dict) else None
+
+
+def _instante(texto) -> dt.datetime | None:
+    """An ISO instant of the published files → naive UTC; None if it is not one."""
+    if not isinstance(texto, str):
+        return None
+    try:
+        valor = dt.datetime.fromisoformat(texto.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if valor.tzinfo is None:
+        return None
+    return valor.astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+
+def _numero(valor, defecto: float, minimo: float = 0.0, maximo: float = math.inf) -> float:
+    try:
+        x = float(valor)
+    except (TypeError, ValueError):
+        return defecto
+    return x if math.isfinite(x) and minimo <= x <= maximo else defecto
+
+
+def plazos_publicados(raiz_intercambio: str, curso: str, ficha: str | None = None) -> dict:
+    """``{"zona", "politica", "tareas": {tarea: {"plazo": naive UTC or None, "prorroga": bool}}}``."""
+    carpeta = os.path.join(raiz_intercambio, curso, CARPETA)
+    publico = _leer_json(os.path.join(carpeta, PUBLICO)) or {}
+    tareas = {}
+    for tarea, datos in (publico.get("tareas") or {}).items():
+        if isinstance(tarea, str) and isinstance(datos, dict):
+            tareas[tarea] = {"plazo": _instante(datos.get("plazo")), "prorroga": False}
+    if ficha and _FICHA.match(ficha):
+        propias = _leer_json(os.path.join(carpeta, f"{ficha}.json")) or {}
+        for tarea, datos in (propias.get("tareas") or {}).items():
+            plazo = _instante(datos.get("plazo")) if isinstance(datos, dict) else None
+            if isinstance(tarea, str) and plazo is not None:
+                tareas[tarea] = {"plazo": plazo, "prorroga": True}
+    politica = publico.get("politica") if isinstance(publico.get("politica"), dict) else {}
+    zona = publico.get("zona") if isinstance(publico.get("zona"), str) else "Europe/Madrid"
+    return {"zona": zona[:64], "tareas": tareas, "politica": {
+        "por_dia": _numero(politica.get("por_dia"), 0.0, 0.0, 1.0),
+        "maximo": _numero(politica.get("maximo"), 0.0, 0.0, 1.0),
+        "gracia_s": _numero(politica.get("gracia_s"), 0.0),
+        "texto": str(politica.get("texto") or "")[:300]}}
+
+
+def fraccion(politica: dict, segundos: float) -> float:
+    """The share of the score the course's policy takes ``segundos`` after the due date (grader_tests.plazos)."""
+    if segundos <= politica["gracia_s"]:
+        return 0.0
+    return min(politica["maximo"], politica["por_dia"] * math.ceil(segundos / 86400))
+
+
+class ListaConPlazos(ExchangeList):
+    """``ExchangeList`` whose assignments carry their due date and submissions their delay (module docstring)."""
+
+    def parse_assignments(self):
+        asignaciones = super().parse_assignments()
+        por_curso: dict[str, dict] = {}
+        ficha = os.environ.get(VARIABLE_FICHA, "").strip() or None
+        for info in asignaciones:
+            curso = info.get("course_id")
+            if not isinstance(curso, str):
+                continue
+            if curso not in por_curso:
+                por_curso[curso] = plazos_publicados(self.root, curso, ficha)
+            publicados = por_curso[curso]
+            datos = publicados["tareas"].get(info.get("assignment_id"), {"plazo": None, "prorroga": False})
+            plazo = datos["plazo"]
+            info["curso_plazo"] = {
+                "plazo": plazo.isoformat() + "Z" if plazo is not None else None,
+                "prorroga": datos["prorroga"], "zona": publicados["zona"], "politica": publicados["politica"]}
+            for entrega in info.get("submissions") or []:
+                segundos = 0.0
+                if plazo is not None:
+                    try:
+                        marca = parse_utc(str(entrega.get("timestamp")))
+                    except Exception:  # noqa: BLE001 - an unreadable time: no delay shown
+                        marca = None
+                    if marca is not None:
+                        segundos = max(0.0, (marca - plazo).total_seconds())
+                entrega["curso_segundos_tarde"] = segundos
+                entrega["curso_fraccion"] = fraccion(publicados["politica"], segundos)
+        return asignaciones

@@ -1,0 +1,578 @@
+"""Due dates, extensions and the late-work policy of the course, on nbgrader's own machinery.
+
+One place for the TA (README, «Plazos, retrasos y prórrogas»): the course's
+``nbgrader_config.py``::
+
+    c.PlazosDelCurso.fechas = {"01_atencion_multicabeza": "2026-03-20 23:59"}       # Madrid wall time
+    c.PlazosDelCurso.prorrogas = {"01_atencion_multicabeza": {"ana": "2026-03-23 23:59"}}  # or "2 días"
+    c.PenalizacionPorRetraso.por_dia = 0.10      # of the score, per started day late
+    c.PenalizacionPorRetraso.maximo = 0.50       # never more than this
+
+What nbgrader does with it (nothing here re-implements it):
+
+* :func:`sincronizar` writes the dates into nbgrader's gradebook: the
+  assignment's ``duedate`` (naive UTC, as nbgrader stores it) and each
+  submission's ``extension`` (a ``timedelta`` over the due date); then it
+  recomputes every ``late_submission_penalty`` with the score the submission
+  has now (a manual grade changes it).  The configuration is authoritative:
+  a due date edited in formgrader or an extension granted through nbgrader's
+  API is replaced (and the log says so).
+* nbgrader's ``AssignLatePenalties`` (autograde) asks
+  :class:`PenalizacionPorRetraso` (a ``LateSubmissionPlugin``) for the penalty
+  of each notebook from nbgrader's ``total_seconds_late`` (timestamp minus due
+  date plus extension, in UTC: exact to the second across daylight saving).
+* :class:`AplicarPlazos` runs the synchronisation for one submission inside
+  nbgrader's pipelines: in autograde (before ``AssignLatePenalties``) and in
+  generate_feedback (before ``GetGrades``, so the feedback shows the penalty
+  of the current score).  It reads ``nbgrader_config.py`` afresh each time:
+  a formgrader started before the TA changed a date uses the new one.
+
+Times: dates without an offset are wall time of :attr:`PlazosDelCurso.zona`
+(``Europe/Madrid``), converted with the zone's rules for that date; a time
+that does not exist (the spring gap) or exists twice (the autumn overlap) is
+refused unless written with its offset (``2026-10-25 02:30+01:00``).
+Submission timestamps are nbgrader's, written in UTC by the exchange
+(``c.Exchange.timezone = "UTC"``: with a zone such as Europe/Madrid nbgrader
+writes «CEST», which it reads back as UTC; :func:`zona_de_marcas_segura`).
+
+:func:`publicar` writes what students see in the Assignments tab into the
+exchange (``<exchange>/<course>/plazos/``): the due dates and the policy for
+everybody, and each extension in a file named by a keyed hash of the
+student's name (:func:`ficha_de_alumno`), which only the hub gives to that
+student's server (``despliegue/hub/jupyterhub_config.py``).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from nbgrader.plugins import LateSubmissionPlugin
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Dict, Float, Unicode, validate
+from traitlets.config import LoggingConfigurable
+
+ZONA_DEL_CURSO = "Europe/Madrid"
+DIA = 86400
+VARIABLE_CLAVE = "CURSO_PLAZOS_CLAVE"          # the hub's key for students' extension files (hex)
+CARPETA_PUBLICADA = "plazos"                    # <exchange>/<course>/plazos/
+ARCHIVO_PUBLICO = "plazos.json"
+VERSION_PUBLICADA = 1
+
+DIAS_SEMANA = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+
+
+class PlazoInvalido(ValueError):
+    """A date, an extension or a time zone the course cannot use (Spanish message)."""
+
+
+# ------------------------------------------------------------------------------ times
+
+def _zona(nombre: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(nombre)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise PlazoInvalido(f"«{nombre}» no es una zona horaria (por ejemplo, Europe/Madrid)") from None
+
+
+_FECHA = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*"
+                    r"(Z|UTC|[+-]\d{2}:?\d{2})?\s*$", re.I)
+
+
+def fecha(texto: str, zona: str = ZONA_DEL_CURSO) -> dt.datetime:
+    """``"2026-03-27 23:59"`` (wall time of ``zona``) → the instant, as an aware UTC datetime.
+
+    Accepts ``AAAA-MM-DD``, ``AAAA-MM-DD HH:MM`` and ``AAAA-MM-DD HH:MM:SS``
+    (``T`` instead of the blank too), optionally followed by ``Z``, ``UTC`` or
+    an offset (``+01:00``); a date alone means 23:59:59 of that day.
+
+    Raises:
+        PlazoInvalido: not a date; a wall time that does not exist in ``zona``
+            (spring forward) or exists twice (fall back) and has no offset.
+    """
+    m = _FECHA.match(str(texto))
+    if not m:
+        raise PlazoInvalido(f"«{texto}» no es una fecha: escríbela como AAAA-MM-DD HH:MM (hora de {zona})")
+    año, mes, dia = int(m[1]), int(m[2]), int(m[3])
+    hora, minuto, segundo = (int(m[4]), int(m[5]), int(m[6] or 0)) if m[4] else (23, 59, 59)
+    try:
+        ingenua = dt.datetime(año, mes, dia, hora, minuto, segundo)
+    except ValueError as error:
+        raise PlazoInvalido(f"«{texto}» no es una fecha válida ({error})") from None
+    desfase = m[7]
+    if desfase:
+        if desfase.upper() in ("Z", "UTC"):
+            return ingenua.replace(tzinfo=dt.timezone.utc)
+        signo = 1 if desfase[0] == "+" else -1
+        cifras = desfase[1:].replace(":", "")
+        delta = dt.timedelta(hours=int(cifras[:2]), minutes=int(cifras[2:]))
+        return (ingenua - signo * delta).replace(tzinfo=dt.timezone.utc)
+    tz = _zona(zona)
+    candidatas = []
+    for pliegue in (0, 1):
+        local = ingenua.replace(tzinfo=tz, fold=pliegue)
+        instante = local.astimezone(dt.timezone.utc)
+        if instante.astimezone(tz).replace(tzinfo=None) == ingenua:
+            candidatas.append(instante)
+    if not candidatas:
+        raise PlazoInvalido(f"«{texto}» no existe en {zona} (esa hora se salta al cambiar al horario de verano): "
+                            "elige otra o escribe el desfase, por ejemplo +01:00")
+    if len(set(candidatas)) > 1:
+        raise PlazoInvalido(f"«{texto}» ocurre dos veces en {zona} (al volver al horario de invierno): escribe "
+                            "el desfase, +02:00 (la primera) o +01:00 (la segunda)")
+    return candidatas[0]
+
+
+def utc_ingenua(instante: dt.datetime) -> dt.datetime:
+    """An aware datetime → naive UTC, as nbgrader's gradebook stores times."""
+    return instante.astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+
+def consciente(ingenua_utc: dt.datetime) -> dt.datetime:
+    """nbgrader's naive UTC → aware UTC."""
+    return ingenua_utc.replace(tzinfo=dt.timezone.utc) if ingenua_utc.tzinfo is None else ingenua_utc
+
+
+def mostrar(instante: dt.datetime | None, zona: str = ZONA_DEL_CURSO) -> str:
+    """``viernes 27/03/2026 23:59 (hora de Madrid)``; seconds only when not zero (naive = UTC)."""
+    if instante is None:
+        return "sin plazo"
+    local = consciente(instante).astimezone(_zona(zona))
+    hora = local.strftime("%H:%M:%S" if local.second or local.microsecond else "%H:%M")
+    lugar = zona.rsplit("/", 1)[-1].replace("_", " ")
+    return f"{DIAS_SEMANA[local.weekday()]} {local:%d/%m/%Y} {hora} (hora de {lugar})"
+
+
+def duracion(segundos: float) -> str:
+    """Elapsed time in Spanish, never rounded up: ``"1 día, 2 h y 5 min"``, ``"3 min y 5 s"``, ``"40 s"``."""
+    segundos = int(max(0.0, float(segundos)))
+    if segundos < 60:
+        return f"{segundos} s"
+    dias, resto = divmod(segundos, DIA)
+    horas, resto = divmod(resto, 3600)
+    minutos, sueltos = divmod(resto, 60)
+    partes = []
+    if dias:
+        partes.append(f"{dias} {'día' if dias == 1 else 'días'}")
+    if horas:
+        partes.append(f"{horas} h")
+    if minutos:
+        partes.append(f"{minutos} min")
+    if sueltos and not dias and not horas:
+        partes.append(f"{sueltos} s")
+    return partes[0] if len(partes) == 1 else ", ".join(partes[:-1]) + " y " + partes[-1]
+
+
+_UNIDADES = {"d": DIA, "dia": DIA, "dias": DIA, "día": DIA, "días": DIA,
+             "h": 3600, "hora": 3600, "horas": 3600, "min": 60, "minuto": 60, "minutos": 60}
+_DURACION = re.compile(r"(\d+(?:[.,]\d+)?)\s*([a-zíá]+)", re.I)
+
+
+def prorroga(texto: str, plazo: dt.datetime | None, zona: str = ZONA_DEL_CURSO) -> dt.timedelta:
+    """An extension as written in the config → nbgrader's ``extension`` (added to the due date).
+
+    ``"2 días"``, ``"36 h"``, ``"1 día 12 h"``, ``"+90 min"``, or a new date
+    (``"2026-03-23 23:59"``, same rules as :func:`fecha`), which needs ``plazo``
+    (aware or naive UTC).
+
+    Raises:
+        PlazoInvalido: unreadable, negative, or a date before the due date.
+    """
+    limpio = str(texto).strip().lstrip("+").strip()
+    if _FECHA.match(limpio):
+        if plazo is None:
+            raise PlazoInvalido(f"la prórroga «{texto}» es una fecha, pero la tarea no tiene plazo")
+        nueva = fecha(limpio, zona)
+        delta = nueva - consciente(plazo)
+        if delta < dt.timedelta(0):
+            raise PlazoInvalido(f"la prórroga «{texto}» es anterior al plazo de la tarea")
+        return delta
+    partes = _DURACION.findall(limpio)
+    resto = _DURACION.sub("", limpio).replace(",", " ").replace(" y ", " ").strip()
+    if not partes or resto:
+        raise PlazoInvalido(f"«{texto}» no es una prórroga: escribe una fecha (AAAA-MM-DD HH:MM) o una duración "
+                            "como «2 días», «36 h» o «1 día 12 h»")
+    total = 0.0
+    for cantidad, unidad in partes:
+        factor = _UNIDADES.get(unidad.lower())
+        if factor is None:
+            raise PlazoInvalido(f"«{unidad}» en la prórroga «{texto}»: usa días, h o min")
+        total += float(cantidad.replace(",", ".")) * factor
+    return dt.timedelta(seconds=total)
+
+
+def zona_de_marcas_segura(zona: str) -> bool:
+    """Whether nbgrader reads back, exactly, the timestamps its exchange writes with ``zona``.
+
+    The exchange writes ``%Y-%m-%d %H:%M:%S.%f %Z``; nbgrader's ``parse_utc``
+    turns the last word into a zone with ``dateutil.tz.gettz``.  «UTC» works;
+    Europe/Madrid writes «CEST» in summer, which gettz does not know, so the
+    time is read as UTC (two hours late).  Checked for a winter and a summer instant.
+    """
+    from nbgrader.utils import parse_utc
+    try:
+        tz = _zona(zona)
+    except PlazoInvalido:
+        return False
+    for instante in (dt.datetime(2026, 1, 15, 12, tzinfo=dt.timezone.utc),
+                     dt.datetime(2026, 7, 15, 12, tzinfo=dt.timezone.utc)):
+        texto = instante.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S.%f %Z")
+        try:
+            if parse_utc(texto) != utc_ingenua(instante):
+                return False
+        except Exception:  # noqa: BLE001 - unreadable is unsafe too
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------ configuration
+
+class PlazosDelCurso(LoggingConfigurable):
+    """The course's due dates and extensions (``nbgrader_config.py``; see the module docstring)."""
+
+    zona = Unicode(ZONA_DEL_CURSO, help="Time zone of the dates written without an offset.").tag(config=True)
+    fechas = Dict({}, help="Assignment → due date, wall time of `zona` ('AAAA-MM-DD HH:MM'); "
+                           "'' = no due date.").tag(config=True)
+    prorrogas = Dict({}, help="Assignment → {student: new due date or duration ('2 días', '36 h')}.").tag(config=True)
+
+    @validate("zona")
+    def _zona_valida(self, propuesta):
+        _zona(propuesta["value"])
+        return propuesta["value"]
+
+    def plazo(self, tarea: str) -> dt.datetime | None:
+        """The assignment's due date (aware UTC), None without one.  Raises PlazoInvalido."""
+        texto = self.fechas.get(tarea)
+        if texto is None or not str(texto).strip():
+            return None
+        try:
+            return fecha(texto, self.zona)
+        except PlazoInvalido as error:
+            raise PlazoInvalido(f"c.PlazosDelCurso.fechas[{tarea!r}]: {error}") from None
+
+    def prorroga(self, tarea: str, alumno: str) -> dt.timedelta | None:
+        """The student's extension on the assignment, None without one.  Raises PlazoInvalido."""
+        texto = (self.prorrogas.get(tarea) or {}).get(alumno)
+        if texto is None or not str(texto).strip():
+            return None
+        try:
+            return prorroga(texto, self.plazo(tarea), self.zona)
+        except PlazoInvalido as error:
+            raise PlazoInvalido(f"c.PlazosDelCurso.prorrogas[{tarea!r}][{alumno!r}]: {error}") from None
+
+    def errores(self) -> list[str]:
+        """Every date or extension that cannot be read, in Spanish (empty when all are fine)."""
+        errores = []
+        for tarea in self.fechas:
+            try:
+                self.plazo(tarea)
+            except PlazoInvalido as error:
+                errores.append(str(error))
+        for tarea, alumnos in self.prorrogas.items():
+            if not isinstance(alumnos, dict):
+                errores.append(f"c.PlazosDelCurso.prorrogas[{tarea!r}] tiene que ser un diccionario alumno → fecha")
+                continue
+            for alumno in alumnos:
+                try:
+                    self.prorroga(tarea, alumno)
+                except PlazoInvalido as error:
+                    errores.append(str(error))
+        return errores
+
+
+class PenalizacionPorRetraso(LateSubmissionPlugin):
+    """The course's late policy as nbgrader's ``LateSubmissionPlugin`` (``AssignLatePenalties.plugin_class``).
+
+    A submission ``s`` seconds after its due date (extension included) loses
+    ``min(maximo, por_dia × ceil(s / 86400))`` of its score: every started
+    day of 24 hours counts, measured in UTC (a day across a daylight-saving
+    change is still 24 hours).  Within ``gracia_minutos`` it is on time.
+    """
+
+    por_dia = Float(0.10, help="Fraction of the score lost per started day late (0.10 = 10 %).").tag(config=True)
+    maximo = Float(0.50, help="Largest fraction lost, however late (1.0: down to 0).").tag(config=True)
+    gracia_minutos = Float(0.0, help="Minutes after the due date that still count as on time.").tag(config=True)
+
+    @validate("por_dia", "maximo")
+    def _fraccion_valida(self, propuesta):
+        if not 0 <= propuesta["value"] <= 1:
+            raise PlazoInvalido(f"c.PenalizacionPorRetraso.{propuesta['trait'].name} tiene que estar entre 0 y 1")
+        return propuesta["value"]
+
+    def tarde(self, segundos: float) -> bool:
+        return segundos > self.gracia_minutos * 60
+
+    def fraccion(self, segundos: float) -> float:
+        """Fraction of the score lost ``segundos`` after the due date (0 when on time)."""
+        if not self.tarde(segundos):
+            return 0.0
+        return min(self.maximo, self.por_dia * math.ceil(segundos / DIA))
+
+    def late_submission_penalty(self, student_id: str, score: float, total_seconds_late: float) -> float | None:
+        fraccion = self.fraccion(total_seconds_late)
+        if fraccion <= 0 or not score:
+            return None
+        return round(float(score) * fraccion, 6)
+
+    def descripcion(self) -> str:
+        """The policy in one Spanish sentence (table, report, feedback, Assignments tab)."""
+        if self.por_dia <= 0 or self.maximo <= 0:
+            return "Las entregas tardías se marcan, sin penalización."
+        gracia = f" (con {self.gracia_minutos:g} min de cortesía)" if self.gracia_minutos else ""
+        return (f"Cada día de retraso empezado{gracia} resta el {self.por_dia * 100:g} % de la nota, "
+                f"como mucho el {self.maximo * 100:g} %.")
+
+
+def desde_config(config) -> tuple[PlazosDelCurso, PenalizacionPorRetraso]:
+    """The course's dates and policy from a traitlets ``Config``."""
+    return PlazosDelCurso(config=config), PenalizacionPorRetraso(config=config)
+
+
+def leer(raiz: str | os.PathLike):
+    """``(PlazosDelCurso, PenalizacionPorRetraso, config)`` from the course's ``nbgrader_config.py``, read now.
+
+    Read afresh on every call, as nbgrader would at its next start: a
+    formgrader that started before the TA changed a date sees the new one.
+    """
+    from traitlets.config.loader import Config, PyFileConfigLoader
+    raiz = os.path.abspath(raiz)
+    config = (PyFileConfigLoader("nbgrader_config.py", path=raiz).load_config()
+              if os.path.isfile(os.path.join(raiz, "nbgrader_config.py")) else Config())
+    return (*desde_config(config), config)
+
+
+# ------------------------------------------------------------------------------ the gradebook
+
+@dataclass
+class EstadoDeEntrega:
+    """How one submission stands against its due date (for the table, exports and the report)."""
+    plazo: dt.datetime | None            # the assignment's due date (naive UTC), None without one
+    prorroga: dt.timedelta | None
+    entregada: dt.datetime | None        # nbgrader's timestamp (naive UTC)
+    segundos_tarde: float
+    penalizacion: float                  # points taken (nbgrader's late_submission_penalty, summed)
+
+    @property
+    def tarde(self) -> bool:
+        return self.segundos_tarde > 0
+
+    @property
+    def plazo_efectivo(self) -> dt.datetime | None:
+        if self.plazo is None:
+            return None
+        return self.plazo + (self.prorroga or dt.timedelta(0))
+
+
+def estado(entrega) -> EstadoDeEntrega:
+    """:class:`EstadoDeEntrega` of an ``nbgrader.api.SubmittedAssignment``."""
+    penal = sum(float(nb.late_submission_penalty or 0) for nb in entrega.notebooks)
+    return EstadoDeEntrega(entrega.assignment.duedate, entrega.extension, entrega.timestamp,
+                           float(entrega.total_seconds_late or 0), penal)
+
+
+def texto_del_retraso(e: EstadoDeEntrega, politica: PenalizacionPorRetraso | None = None,
+                      zona: str = ZONA_DEL_CURSO) -> str | None:
+    """The Spanish observation of a late submission (None when on time or without due date).
+
+    ``entregada 1 día y 2 h después del plazo del viernes 20/03/2026 23:59 (hora de Madrid): −3 puntos (20 %)``.
+    """
+    if not e.tarde:
+        return None
+    plazo = ("de su prórroga, " if e.prorroga else "del ") + mostrar(e.plazo_efectivo, zona)
+    texto = f"entregada {duracion(e.segundos_tarde)} después del plazo {plazo}"
+    if politica is not None and not politica.tarde(e.segundos_tarde):
+        return texto + ": dentro de la cortesía, sin penalización"
+    if e.penalizacion > 0:
+        fraccion = f" ({politica.fraccion(e.segundos_tarde) * 100:g} %)" if politica is not None else ""
+        return texto + f": −{round(e.penalizacion, 2):g} puntos por retraso{fraccion}"
+    return texto + ": sin penalización"
+
+
+def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, tareas=None, alumnos=None,
+                log=None) -> list[str]:
+    """Write the course's due dates and extensions into nbgrader's gradebook and recompute penalties.
+
+    Reads the gradebook in bulk (``notas_en_bloque``) and writes only what
+    changed: linear in the class, cheap when nothing changed.
+
+    Args:
+        gb: an open ``nbgrader.api.Gradebook``.
+        plazos, politica: the course's configuration (:func:`leer`).
+        tareas, alumnos: only these assignments / students (None: all).
+        log: a logger for what the configuration replaced (dates edited elsewhere).
+
+    Returns:
+        The Spanish notes about what the configuration replaced (also logged).
+
+    Raises:
+        PlazoInvalido: a date or an extension in the configuration cannot be read.
+    """
+    from nbgrader.api import Assignment, SubmittedAssignment, SubmittedNotebook
+    from .notas_en_bloque import leer as leer_en_bloque
+    notas: list[str] = []
+    libro = leer_en_bloque(gb, tareas, alumnos)
+    db = gb.db
+    nuevos_plazos = {}
+    for tarea, actual in libro.duedates.items():
+        plazo = plazos.plazo(tarea)
+        nuevo = utc_ingenua(plazo) if plazo is not None else None
+        nuevos_plazos[tarea] = nuevo
+        if actual != nuevo:
+            if actual is not None:
+                notas.append(f"{tarea}: el plazo del libro de notas ({mostrar(actual, plazos.zona)}) no es el de "
+                             f"nbgrader_config.py ({mostrar(nuevo, plazos.zona)}); manda nbgrader_config.py")
+            db.query(Assignment).filter(Assignment.name == tarea).update({"duedate": nuevo})
+    filtro_alumnos = set(alumnos) if alumnos is not None else None
+    for (tarea, alumno), e in libro.entregas.items():
+        if filtro_alumnos is not None and alumno not in filtro_alumnos:
+            continue
+        extension = plazos.prorroga(tarea, alumno)
+        if e.extension != extension:
+            if e.extension and extension is None:
+                notas.append(f"{alumno} / {tarea}: se quita la prórroga del libro de notas "
+                             f"({duracion(e.extension.total_seconds())}): no está en nbgrader_config.py")
+            db.query(SubmittedAssignment).filter(SubmittedAssignment.id == e.id).update({"extension": extension})
+        e.duedate, e.extension = nuevos_plazos[tarea], extension
+        segundos = e.segundos_tarde
+        for cuaderno, snid in e.ids_de_cuaderno.items():
+            puntos = e.puntos_del_cuaderno(cuaderno)
+            penal = politica.late_submission_penalty(alumno, puntos, segundos) if segundos > 0 else None
+            if penal is not None:
+                penal = min(max(0.0, penal), puntos)
+            anterior = e.penalizaciones.get(cuaderno)
+            if (anterior is None) != (penal is None) or (penal is not None and abs(anterior - penal) > 1e-9):
+                db.query(SubmittedNotebook).filter(SubmittedNotebook.id == snid).update(
+                    {"late_submission_penalty": penal})
+    db.commit()
+    for nota in notas:
+        if log is not None:
+            log.warning("Plazos: %s", nota)
+    return notas
+
+
+class AplicarPlazos(NbGraderPreprocessor):
+    """In nbgrader's pipelines: this submission's due date, extension and penalty from the course's config.
+
+    Autograde: before ``AssignLatePenalties`` (which then computes the penalty
+    with the same policy).  generate_feedback: before ``GetGrades``, so the
+    feedback shows the penalty of the score the submission has now; it also
+    leaves the Spanish line of the delay in ``resources["nbgrader"]["curso_retraso"]``.
+    """
+
+    def preprocess(self, nb, resources):
+        from nbgrader.api import Gradebook
+        from nbgrader.coursedir import CourseDirectory
+        datos = resources.get("nbgrader") or {}
+        tarea, alumno, url = datos.get("assignment"), datos.get("student"), datos.get("db_url")
+        if not (tarea and alumno and url):
+            return nb, resources
+        raiz = CourseDirectory(config=self.config).root
+        plazos, politica, _ = leer(raiz)
+        with Gradebook(url) as gb:
+            sincronizar(gb, plazos, politica, tareas=[tarea], alumnos=[alumno], log=self.log)
+            e = estado(gb.find_submission(tarea, alumno))
+        datos["curso_retraso"] = para_el_alumno(e, politica, plazos.zona)
+        return nb, resources
+
+
+def para_el_alumno(e: EstadoDeEntrega, politica: PenalizacionPorRetraso, zona: str = ZONA_DEL_CURSO) -> str | None:
+    """The sentence the student's feedback shows under a late penalty (None when on time)."""
+    if not e.tarde or not politica.tarde(e.segundos_tarde):
+        return None
+    plazo = ("de tu prórroga, " if e.prorroga else "del ") + mostrar(e.plazo_efectivo, zona)
+    return f"Entregaste {duracion(e.segundos_tarde)} después del plazo {plazo}. {politica.descripcion()}"
+
+
+# ------------------------------------------------------------------------------ what students see
+
+def ficha_de_alumno(clave: bytes, curso: str, alumno: str) -> str:
+    """The name of a student's extension file: a keyed hash only the hub can compute for that student."""
+    return hmac.new(clave, f"{curso}\0{alumno}".encode("utf-8"), hashlib.sha256).hexdigest()[:40]
+
+
+def clave_del_entorno() -> bytes | None:
+    """The hub's key for students' extension files (``CURSO_PLAZOS_CLAVE``, hex), None without one."""
+    texto = os.environ.get(VARIABLE_CLAVE, "").strip()
+    try:
+        return bytes.fromhex(texto) if texto else None
+    except ValueError:
+        return None
+
+
+def _iso(ingenua_utc: dt.datetime | None) -> str | None:
+    return None if ingenua_utc is None else consciente(ingenua_utc).isoformat().replace("+00:00", "Z")
+
+
+def _escribir_si_cambia(ruta: str, datos: dict) -> bool:
+    texto = json.dumps(datos, ensure_ascii=False, sort_keys=True, indent=1)
+    try:
+        with open(ruta, encoding="utf-8") as f:
+            if f.read() == texto:
+                return False
+    except OSError:
+        pass
+    temporal = f"{ruta}.{os.getpid()}.tmp"
+    with open(temporal, "w", encoding="utf-8") as f:
+        f.write(texto)
+    os.chmod(temporal, 0o644)
+    os.replace(temporal, ruta)
+    return True
+
+
+def publicar(carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso,
+             clave: bytes | None = None, tareas=()) -> str | None:
+    """Write the due dates students see into the exchange (``<carpeta_curso>/plazos/``); returns the folder.
+
+    ``plazos.json`` (readable by everyone): the due date in UTC of each
+    assignment of ``tareas`` and of the configuration (the configuration is
+    the only source: :func:`sincronizar` writes the same dates into the
+    gradebook), the zone and the policy.  With ``clave`` (the hub's), one
+    file per student with an extension, named :func:`ficha_de_alumno`,
+    holding that student's due dates; the folder is not listable (0711).
+    Files for extensions that no longer exist are removed.  None when the
+    exchange's course folder does not exist.
+
+    Raises:
+        PlazoInvalido: a date or an extension in the configuration cannot be read.
+    """
+    if not os.path.isdir(carpeta_curso):
+        return None
+    nombres = sorted(set(tareas) | set(plazos.fechas))
+    fechas = {t: plazos.plazo(t) for t in nombres}
+    carpeta = os.path.join(carpeta_curso, CARPETA_PUBLICADA)
+    os.makedirs(carpeta, exist_ok=True)
+    os.chmod(carpeta, 0o711)
+    _escribir_si_cambia(os.path.join(carpeta, ARCHIVO_PUBLICO), {
+        "version": VERSION_PUBLICADA, "curso": curso, "zona": plazos.zona,
+        "tareas": {t: {"plazo": _iso(utc_ingenua(f)) if f is not None else None} for t, f in fechas.items()},
+        "politica": {"por_dia": politica.por_dia, "maximo": politica.maximo,
+                     "gracia_s": politica.gracia_minutos * 60, "texto": politica.descripcion()}})
+    fichas: set[str] = set()
+    if clave:
+        por_alumno: dict[str, dict] = {}
+        for tarea, alumnos in plazos.prorrogas.items():
+            if not isinstance(alumnos, dict) or fechas.get(tarea) is None:
+                continue
+            for alumno in alumnos:
+                extension = plazos.prorroga(tarea, alumno)
+                if extension is not None:
+                    por_alumno.setdefault(alumno, {})[tarea] = {
+                        "plazo": _iso(utc_ingenua(fechas[tarea] + extension)), "prorroga": True}
+        for alumno, suyas in por_alumno.items():
+            nombre = ficha_de_alumno(clave, curso, alumno)
+            fichas.add(f"{nombre}.json")
+            _escribir_si_cambia(os.path.join(carpeta, f"{nombre}.json"),
+                                {"version": VERSION_PUBLICADA, "tareas": suyas})
+    for nombre in os.listdir(carpeta):
+        if nombre.endswith(".json") and nombre != ARCHIVO_PUBLICO and nombre not in fichas:
+            try:
+                os.unlink(os.path.join(carpeta, nombre))
+            except OSError:
+                pass
+    return carpeta

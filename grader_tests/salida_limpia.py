@@ -1,0 +1,62 @@
+"""What a TA sees from nbgrader, without noise that says nothing about the class.
+
+``aplicar()`` (called from ``nbgrader_config.py``, so every nbgrader process
+of the course, formgrader's included) removes three kinds of spurious output,
+each at its cause:
+
+* ``Config option `display_data_priority` not recognized by `ClearHiddenTests``` (and
+  every other nbgrader preprocessor), on every ``generate_feedback``: nbconvert's
+  HTML exporter configures ``NbConvertBase.display_data_priority`` and
+  nbgrader's ``NbGraderPreprocessor`` redeclares that trait without
+  ``config=True``.  The trait is marked configurable again (nbgrader's
+  preprocessors never read it).
+* SQLAlchemy's ``SAWarning: Object of type <SubmittedAssignment> not in
+  session, add operation along … will not proceed`` for every new student:
+  nbgrader's ``Gradebook.add_submission`` builds the rows before adding them to
+  the session (they are added right after; nothing is lost).  Only that
+  message is silenced.
+* nbconvert's ``Alternative text is missing on N image(s).``, on feedback with
+  an image (the explorables' still pictures, a student's plot), which also puts
+  an English «No description has been provided for this image» in the
+  student's Spanish feedback: :class:`TextoAlternativo` gives every image
+  output a Spanish description first.
+"""
+from __future__ import annotations
+
+import warnings
+
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+ALTERNATIVO = "Imagen de la salida de esta celda"
+_IMAGENES = ("image/png", "image/jpeg", "image/gif", "image/svg+xml")
+
+
+def aplicar() -> None:
+    """Install the three corrections (idempotent)."""
+    rasgo = NbGraderPreprocessor.class_traits().get("display_data_priority")
+    if rasgo is not None:
+        rasgo.metadata["config"] = True
+    try:
+        from sqlalchemy.exc import SAWarning
+    except ImportError:  # pragma: no cover - nbgrader always brings SQLAlchemy
+        return
+    warnings.filterwarnings("ignore", message=r"Object of type <\w+> not in session, add operation along",
+                            category=SAWarning)
+
+
+class TextoAlternativo(NbGraderPreprocessor):
+    """generate_feedback: every image output without a description gets :data:`ALTERNATIVO` (Spanish)."""
+
+    def preprocess_cell(self, cell, resources, index):
+        for salida in cell.get("outputs") or []:
+            datos = salida.get("data") or {}
+            for mime in _IMAGENES:
+                if mime in datos:
+                    if not isinstance(salida.get("metadata"), dict):
+                        salida["metadata"] = {}
+                    if not isinstance(salida["metadata"].get(mime), dict):
+                        salida["metadata"][mime] = {}
+                    propios = salida["metadata"][mime]      # re-read: a NotebookNode stores a copy of a dict
+                    if not isinstance(propios.get("alt"), str) or not propios["alt"].strip():
+                        propios["alt"] = ALTERNATIVO
+        return cell, resources

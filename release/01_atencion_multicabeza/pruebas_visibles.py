@@ -1,0 +1,475 @@
+"""Lo común de las pruebas visibles: el fallo en español, la lectura del cuestionario y su comprobación.
+
+Este módulo viaja con cada tarea: hay una copia idéntica en cada
+``source/<tarea>/`` (``nbgrader generate_assignment`` la publica en
+``release/<tarea>/`` junto al cuaderno) y el original es
+``grader_tests/pruebas_visibles.py``; ``make release`` renueva las copias y
+``make comprobar`` avisa si alguna no coincide. Al calificar, nbgrader pone
+siempre la copia del curso: editar la tuya no cambia ninguna nota.
+
+Qué hay aquí:
+
+* ``PruebaVisibleFallida``: el error de una prueba visible. JupyterLab y el
+  botón *Validate* de nbgrader muestran sólo su texto, en español y en
+  líneas de 80 columnas como mucho, sin la traza de Python (IPython llama a
+  ``_render_traceback_``).
+* ``funcion_del_cuaderno`` y ``llamar``: buscar la función del alumno y
+  llamarla; si lanza una excepción, el fallo lo cuenta en español y enseña
+  sólo las líneas de tu código.
+* El cuestionario: cada tipo de pregunta (``Opcion``, ``Varias``, ``Entero``,
+  ``VerdaderoFalso``) sabe leer lo que escribes (``"b"``, ``"opción b"``,
+  ``["b"]``, ``{"a", "c"}``, ``"abd"``, ``2359296``, ``"2 359 296"``,
+  ``np.int64(256)``, ``True``…) y explicar la respuesta. ``respuesta``
+  comprueba una respuesta en el momento, con las respuestas y explicaciones
+  de ``cuestionario.json`` (junto a este archivo). El corrector lee las
+  respuestas con estas mismas clases (``grader_tests/quiz.py`` las
+  hereda), así que la comprobación inmediata y la nota no discrepan nunca.
+
+Sólo usa la biblioteca estándar y NumPy.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import textwrap
+import traceback
+from dataclasses import dataclass
+
+import numpy as np
+
+ANCHO = 80            # nbgrader validate corta cada línea a 87 columnas (con 4 de sangría)
+_ROJO, _NEGRITA, _FIN = "\033[31m", "\033[1m", "\033[0m"
+
+
+# ------------------------------------------------------------ el fallo
+
+def envolver(texto: str, ancho: int = ANCHO, sangria: str = "") -> list[str]:
+    """``texto`` en líneas de ``ancho`` columnas como mucho; respeta sus saltos de línea."""
+    lineas: list[str] = []
+    for parrafo in str(texto).split("\n"):
+        if len(sangria + parrafo) <= ancho:
+            lineas.append(sangria + parrafo)
+        else:
+            lineas += textwrap.wrap(parrafo, ancho, initial_indent=sangria, subsequent_indent=sangria,
+                                    break_long_words=True, break_on_hyphens=False) or [sangria]
+    return lineas
+
+
+class PruebaVisibleFallida(AssertionError):
+    """Una prueba visible que no pasa.
+
+    Args:
+        mensaje: qué ha fallado y la causa probable, en español (la primera
+            línea es el titular; puede tener varias líneas).
+        detalle: texto que va después (los valores esperados y obtenidos, las
+            líneas de tu código que lanzaron una excepción).
+
+    Es un ``AssertionError``: nbgrader lo cuenta como una prueba fallida. En
+    JupyterLab y en Validate se ve sólo ``lineas()``, sin traza de Python.
+    """
+
+    def __init__(self, mensaje: str, detalle: str = ""):
+        super().__init__(mensaje)
+        self.mensaje = str(mensaje)
+        self.detalle = str(detalle)
+
+    def lineas(self) -> list[str]:
+        """El texto del fallo, en líneas de ``ANCHO`` columnas como mucho."""
+        lineas = envolver("✘ " + self.mensaje)
+        if self.detalle:
+            lineas += envolver(self.detalle)
+        return lineas
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython muestra estas líneas en lugar de la traza (JupyterLab, nbgrader validate)
+        lineas = self.lineas()
+        return [_ROJO + _NEGRITA + lineas[0] + _FIN] + lineas[1:]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lineas())
+
+
+def fallo(mensaje: str, detalle: str = "") -> None:
+    """Detiene la prueba visible con ``PruebaVisibleFallida(mensaje, detalle)``."""
+    raise PruebaVisibleFallida(mensaje, detalle)
+
+
+def aprobado(texto: str) -> None:
+    """Escribe que la prueba visible pasa: ``✔ texto``."""
+    print("\n".join(envolver("✔ " + texto)))
+
+
+# --------------------------------------------------- la función del alumno
+
+def funcion_del_cuaderno(espacio: dict, nombre: str):
+    """La función ``nombre`` definida en el cuaderno (``espacio`` es ``globals()``).
+
+    Raises:
+        PruebaVisibleFallida: no está definida o no es una función.
+    """
+    if nombre not in espacio:
+        fallo(f"`{nombre}` no está definida: ejecuta antes la celda donde la escribes y comprueba que "
+              "termina sin errores.")
+    funcion = espacio[nombre]
+    if not callable(funcion):
+        fallo(f"`{nombre}` debería ser una función y es un {type(funcion).__name__}.")
+    return funcion
+
+
+def _lineas_del_alumno(excepcion: BaseException) -> str:
+    """Las líneas de la traza que son del cuaderno del alumno (no de NumPy ni de este módulo)."""
+    marcos = traceback.extract_tb(excepcion.__traceback__)
+    propios = [m for m in marcos if os.path.abspath(m.filename) != os.path.abspath(__file__)
+               and "site-packages" not in m.filename and "/lib/python" not in m.filename]
+    lineas = [f"  en {m.name}: {m.line.strip()}" for m in propios if m.line]
+    return "\n".join(lineas[-4:])
+
+
+def llamar(funcion, *argumentos):
+    """``funcion(*argumentos)``; si lanza una excepción, un fallo en español con tus líneas.
+
+    Los avisos de NumPy (desbordamientos, divisiones entre cero) no se
+    convierten en errores: al calificar tampoco restan.
+    """
+    try:
+        with np.errstate(all="ignore"):
+            return funcion(*argumentos)
+    except Exception as exc:  # la excepción del alumno se cuenta, no se propaga en inglés
+        nombre = getattr(funcion, "__name__", "tu función")
+        mensaje = str(exc).strip()
+        detalle = _lineas_del_alumno(exc)
+        raise PruebaVisibleFallida(
+            f"`{nombre}` lanzó {type(exc).__name__}" + (f": {mensaje}" if mensaje else "."),
+            ("Dónde, en tu código:\n" + detalle) if detalle else "") from None
+
+
+def como_array(valor, que: str) -> np.ndarray:
+    """``valor`` como array float64 para comparar valores, o un fallo que dice qué ha llegado."""
+    try:
+        array = np.asarray(valor, dtype=np.float64)
+    except (TypeError, ValueError):
+        fallo(f"{que} debería ser un array de números y es {type(valor).__name__}.")
+    return array
+
+
+def matriz(array, decimales: int = 4) -> str:
+    """Un array redondeado, como lo imprime NumPy, para un mensaje."""
+    with np.printoptions(precision=decimales, suppress=True, linewidth=ANCHO - 2):
+        return str(np.round(np.asarray(array, dtype=np.float64), decimales))
+
+
+# ----------------------------------------------------- el cuestionario
+
+class RespuestaMalFormada(ValueError):
+    """La respuesta no se puede leer como el tipo de respuesta que pide la pregunta."""
+
+
+def _texto_corto(valor: object) -> str:
+    texto = repr(valor)
+    return texto if len(texto) <= 80 else texto[:77] + "..."
+
+
+@dataclass(frozen=True)
+class Correccion:
+    """Lo que se sabe de una respuesta al leerla.
+
+    Attributes:
+        estado: ``"correcta"``, ``"incorrecta"``, ``"sin_contestar"`` o ``"ilegible"``.
+        lineas: el texto para el alumno (el veredicto y la explicación).
+        leida: la respuesta tal como se ha leído (forma canónica), si se pudo leer.
+    """
+
+    estado: str
+    lineas: tuple
+    leida: object = None
+
+    @property
+    def acierta(self) -> bool:
+        return self.estado == "correcta"
+
+
+@dataclass(frozen=True)
+class Pregunta:
+    """Una pregunta del cuestionario («Comprueba tu intuición»).
+
+    Attributes:
+        variable: el nombre que asigna el alumno (``respuesta_1``).
+        correcta: la respuesta correcta, en la forma canónica de la pregunta.
+        explicacion: por qué es así, en español.
+    """
+
+    variable: str
+    correcta: object
+    explicacion: str
+
+    def leer(self, valor: object) -> object:  # pragma: no cover - cada tipo la define
+        raise NotImplementedError
+
+    def formato(self) -> str:  # pragma: no cover - cada tipo la define
+        raise NotImplementedError
+
+    def mostrar(self, canonica: object) -> str:
+        return repr(canonica)
+
+    def corregir(self, valor: object) -> Correccion:
+        """Lee ``valor`` (lo que asignó el alumno) y dice si acierta, con la explicación."""
+        if valor is None or valor is Ellipsis:
+            return Correccion("sin_contestar", (
+                f"No has contestado: `{self.variable}` sigue vacía. {self.formato()}",))
+        try:
+            leida = self.leer(valor)
+        except RespuestaMalFormada as exc:
+            return Correccion("ilegible", (
+                f"No se puede leer tu respuesta {_texto_corto(valor)}: {exc} {self.formato()}",))
+        if leida == self.correcta:
+            return Correccion("correcta", (f"Correcto: {self.mostrar(leida)}.", self.explicacion), leida)
+        return Correccion("incorrecta", (
+            f"Has respondido {self.mostrar(leida)}; la respuesta correcta es "
+            f"{self.mostrar(self.correcta)}.", self.explicacion), leida)
+
+    def a_dict(self) -> dict:
+        """La pregunta como datos JSON (``cuestionario.json``; ``pregunta_desde_dict`` la reconstruye)."""
+        correcta = sorted(self.correcta) if isinstance(self.correcta, frozenset) else self.correcta
+        datos = {"tipo": type(self).__name__, "variable": self.variable, "correcta": correcta,
+                 "explicacion": self.explicacion}
+        if hasattr(self, "opciones"):
+            datos["opciones"] = self.opciones
+        return datos
+
+
+_PREFIJOS = ("opción", "opcion", "respuesta", "la")
+
+
+def _sin_adornos(texto: str) -> str:
+    """``" Opción B) "`` → ``"b"``: minúsculas, sin espacios, paréntesis, comillas, puntos ni palabra delante."""
+    limpio = texto.strip().lower().strip("()[]{}.'\"«» ")
+    palabras = limpio.split()
+    while len(palabras) > 1 and palabras[0] in _PREFIJOS:
+        palabras = palabras[1:]
+    return " ".join(palabras).strip("()[]{}.'\"«» :")
+
+
+def _letra(valor: object, opciones: str) -> str:
+    if isinstance(valor, (list, tuple)) and len(valor) == 1:
+        valor = valor[0]
+    if not isinstance(valor, str):
+        raise RespuestaMalFormada("se esperaba una letra entre comillas.")
+    letra = _sin_adornos(valor)
+    if len(letra) > 1 and all(c in opciones for c in re.sub(r"[\s,;/+&]+|\by\b", "", letra)):
+        raise RespuestaMalFormada(
+            f"esta pregunta tiene una sola respuesta y has escrito varias letras ({letra}).")
+    if len(letra) != 1 or letra not in opciones:
+        raise RespuestaMalFormada(
+            f"la letra tiene que ser una de {', '.join(opciones)}.")
+    return letra
+
+
+@dataclass(frozen=True)
+class Opcion(Pregunta):
+    """Una sola opción: el alumno escribe una letra."""
+
+    opciones: str = "abcd"
+
+    def leer(self, valor: object) -> str:
+        return _letra(valor, self.opciones)
+
+    def formato(self) -> str:
+        return f'Escribe una sola letra entre comillas, por ejemplo `{self.variable} = "a"`.'
+
+    def mostrar(self, canonica: object) -> str:
+        return f"«{canonica}»"
+
+
+@dataclass(frozen=True)
+class Varias(Pregunta):
+    """Varias opciones, a todo o nada: todas las letras correctas y ninguna más."""
+
+    opciones: str = "abcd"
+
+    def leer(self, valor: object) -> frozenset:
+        if isinstance(valor, str):
+            texto = _sin_adornos(valor)
+            partes = [p for p in re.split(r"[\s,;/+&]+|\by\b", texto) if p]
+            if len(partes) == 1 and len(partes[0]) > 1 and all(c in self.opciones for c in partes[0]):
+                partes = list(partes[0])            # "abd": letras escritas juntas
+        elif isinstance(valor, (set, frozenset, list, tuple)):
+            partes = list(valor)
+        else:
+            raise RespuestaMalFormada("se esperaba un conjunto de letras.")
+        if not partes:
+            raise RespuestaMalFormada("no has marcado ninguna opción.")
+        return frozenset(_letra(p, self.opciones) for p in partes)
+
+    def formato(self) -> str:
+        return f'Escribe un conjunto de letras, por ejemplo `{self.variable} = {{"a", "c"}}`.'
+
+    def mostrar(self, canonica: object) -> str:
+        return "{" + ", ".join(f'"{x}"' for x in sorted(canonica)) + "}"
+
+
+@dataclass(frozen=True)
+class Entero(Pregunta):
+    """Un número entero exacto (por ejemplo, un número de parámetros)."""
+
+    def leer(self, valor: object) -> int:
+        if isinstance(valor, (bool, np.bool_)):
+            raise RespuestaMalFormada("se esperaba un número entero, no True/False.")
+        if isinstance(valor, (int, np.integer)):
+            return int(valor)
+        if isinstance(valor, np.floating):
+            valor = float(valor)
+        if isinstance(valor, float):
+            if math.isfinite(valor) and valor == int(valor):
+                return int(valor)
+            raise RespuestaMalFormada("se esperaba un número entero exacto.")
+        if isinstance(valor, str):
+            texto = valor.strip()
+            if len(texto) > 60:
+                raise RespuestaMalFormada("el número es demasiado largo.")
+            # millares en grupos de tres cifras exactas: "2 359 296", "2.359.296", "2_359_296"
+            if re.fullmatch(r"[+-]?[1-9]\d{0,2}(?:[ ._\u00a0\u202f]\d{3})+", texto):
+                return (-1 if texto.startswith("-") else 1) * int(re.sub(r"\D", "", texto))
+            if re.fullmatch(r"[+-]?\d+", texto):
+                return int(texto)
+            # un entero escrito con decimales o en notación científica: "256.0", "256,0", "2.56e2"
+            decimal = texto.replace(",", ".") if texto.count(",") == 1 and "." not in texto else texto
+            if re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", decimal):
+                numero = float(decimal)
+                if math.isfinite(numero) and numero == int(numero):
+                    return int(numero)
+                raise RespuestaMalFormada("se esperaba un número entero exacto.")
+        raise RespuestaMalFormada("se esperaba un número entero.")
+
+    def formato(self) -> str:
+        return f"Escribe el número sin comillas, por ejemplo `{self.variable} = 1234`."
+
+    def mostrar(self, canonica: object) -> str:
+        return f"{canonica:,}".replace(",", " ")
+
+
+_VERDADERO = {"v", "verdadero", "cierto", "true", "si", "sí"}
+_FALSO = {"f", "falso", "false", "no"}
+
+
+@dataclass(frozen=True)
+class VerdaderoFalso(Pregunta):
+    """Verdadero o falso."""
+
+    def leer(self, valor: object) -> bool:
+        if isinstance(valor, (bool, np.bool_)):
+            return bool(valor)
+        if isinstance(valor, str):
+            palabra = valor.strip().lower()
+            if palabra in _VERDADERO:
+                return True
+            if palabra in _FALSO:
+                return False
+        raise RespuestaMalFormada("se esperaba True o False.")
+
+    def formato(self) -> str:
+        return f"Escribe `{self.variable} = True` o `{self.variable} = False`."
+
+    def mostrar(self, canonica: object) -> str:
+        return "verdadero (True)" if canonica else "falso (False)"
+
+
+TIPOS = {c.__name__: c for c in (Opcion, Varias, Entero, VerdaderoFalso)}
+
+
+def pregunta_desde_dict(datos: dict) -> Pregunta:
+    """La pregunta que describe ``datos`` (lo que escribe ``Pregunta.a_dict``)."""
+    clase = TIPOS[datos["tipo"]]
+    correcta = frozenset(datos["correcta"]) if clase is Varias else datos["correcta"]
+    extra = {"opciones": datos["opciones"]} if "opciones" in datos else {}
+    return clase(variable=datos["variable"], correcta=correcta, explicacion=datos["explicacion"], **extra)
+
+
+# Lo que el corrector recibe del kernel: la respuesta viaja como JSON (grader_tests/serializacion.py) y
+# sólo admite tipos exactos. Aquí se aplica la misma regla, para que la comprobación inmediata lea lo
+# mismo que leerá la nota (tests/test_cuestionario.py lo comprueba con cientos de respuestas).
+_MAX_TEXTO, _MAX_ELEMENTOS, _MAX_PROFUNDIDAD = 1000, 64, 4
+
+
+class NoAdmitida:
+    """Un valor que no viajaría hasta el corrector (un objeto propio, un ``np.str_``…)."""
+
+    def __init__(self, valor: object):
+        self.clase = type(valor).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.clase}>"
+
+
+def como_lo_recibe_el_corrector(valor: object, profundidad: int = 0) -> object:
+    """``valor`` tal como lo recibe el corrector: tipos exactos, textos y listas recortados.
+
+    Lo que no viajaría se convierte en ``NoAdmitida`` (ninguna pregunta lo puede leer).
+    """
+    if profundidad > _MAX_PROFUNDIDAD:
+        return NoAdmitida(valor)
+    if valor is None or type(valor) in (bool, int, float):
+        return valor
+    if type(valor) is np.bool_:
+        return bool(valor)
+    if type(valor) is str:
+        return valor[:_MAX_TEXTO]
+    if isinstance(valor, np.generic) and type(valor).__module__ == "numpy":
+        dtype = np.dtype(valor.dtype)
+        if dtype.kind not in "biufc" or dtype.itemsize > 16:
+            return NoAdmitida(valor)
+        interior = como_lo_recibe_el_corrector(valor.item(), profundidad + 1)
+        return dtype.type(interior) if not isinstance(interior, NoAdmitida) else interior
+    if type(valor) in (list, tuple, set, frozenset):
+        elementos = list(valor)
+        if type(valor) in (set, frozenset):
+            try:
+                elementos = sorted(elementos, key=repr)
+            except Exception:  # noqa: BLE001 - como el corrector: se quedan en su orden
+                pass
+        recibidos = [como_lo_recibe_el_corrector(x, profundidad + 1) for x in elementos[:_MAX_ELEMENTOS]]
+        if len(elementos) > _MAX_ELEMENTOS:
+            recibidos.append(NoAdmitida(Ellipsis))
+        if type(valor) in (list, tuple):
+            return type(valor)(recibidos)
+        try:
+            return type(valor)(recibidos)
+        except TypeError:
+            return recibidos
+    return NoAdmitida(valor)
+
+
+def preguntas(carpeta: str | None = None) -> dict[str, Pregunta]:
+    """Las preguntas de la lección (``cuestionario.json`` de ``carpeta``; por defecto, la de este archivo).
+
+    Devuelve ``{variable: Pregunta}`` (``{"respuesta_1": Opcion(...)}``).
+    """
+    ruta = os.path.join(carpeta or os.path.dirname(os.path.abspath(__file__)), "cuestionario.json")
+    with open(ruta, encoding="utf-8") as f:
+        datos = json.load(f)
+    return {d["variable"]: pregunta_desde_dict(d) for d in datos["preguntas"]}
+
+
+def respuesta(variable: str, espacio: dict) -> None:
+    """Comprueba en el momento la respuesta ``variable`` del cuaderno (``espacio`` es ``globals()``).
+
+    Si acierta, escribe «✔ Correcto» y la explicación. Si no (sin contestar,
+    ilegible o equivocada), falla con la explicación: así Validate no dice
+    «Success» a una respuesta que no suma el punto. La nota cuenta la
+    respuesta que entregues; ésta es para aprender.
+    """
+    pregunta = preguntas()[variable]
+    numero = variable.rsplit("_", 1)[-1]
+    if variable not in espacio:
+        fallo(f"Pregunta {numero}: todavía no has contestado. Escribe {variable} = … en la celda de "
+              "arriba, ejecútala y vuelve a ejecutar ésta.", pregunta.formato())
+    correccion = pregunta.corregir(como_lo_recibe_el_corrector(espacio[variable]))
+    cabecera, *resto = correccion.lineas
+    if correccion.acierta:
+        print("\n".join(envolver(f"✔ Pregunta {numero}. {cabecera}") + [""]
+                        + [l for r in resto for l in envolver(r)]))
+        return
+    fallo(f"Pregunta {numero}. {cabecera}", "\n".join(resto) + (
+        "\nCambia tu respuesta si quieres: cuenta la que entregues." if correccion.estado == "incorrecta"
+        else ""))

@@ -1,0 +1,216 @@
+"""Pruebas visibles de `positional_encoding` (lección 2): lo que ejecuta cada celda de comprobación.
+
+Cada celda de comprobación termina con una línea que llama a una función de
+este módulo con el espacio de nombres del cuaderno, por ejemplo::
+
+    __import__("pruebas_positional_encoding").valores(globals())
+
+``contrato``, ``valores``, ``robustez`` y ``generalidad`` comprueban
+`positional_encoding` con el caso visible (T = 5, d_model = 8, la tabla
+completa) y, según la celda, con otros tamaños. Si algo falla, lanzan
+``PruebaVisibleFallida``: en sus primeras líneas, qué no coincide y la causa
+más probable; después, los valores esperados y los tuyos. Los valores
+esperados son los que da la celda que construye PE en la sección 4 con esos
+tamaños.
+
+Si tu función ya falla con el caso visible, la robustez y la generalidad no
+vuelven a cobrarlo (sólo miran que no haya excepciones, ``nan`` ni ``inf`` y
+que la forma sea la del contrato), salvo que no calcule bien nada: sin
+trabajo hecho (ni una coordenada entera, ni la codificación entera de una
+posición), esas celdas no puntúan. Es la misma regla que aplica la nota
+(README del curso, «Cómo se califica»).
+
+Al calificar se usan otros tamaños (la tabla del ejercicio dice cuáles) y la
+copia del curso de este archivo: editar la tuya no cambia la nota.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pruebas_visibles import aprobado, como_array, fallo, funcion_del_cuaderno, llamar, matriz
+
+TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}      # la del ejercicio: np.allclose(..., rtol=1e-6, atol=1e-6)
+
+# La tabla con T = 5 y d_model = 8 (frecuencias 1, 1/10, 1/100 y 1/1000): el caso visible.
+TABLA = np.array([
+    [0.0000000000, 1.0000000000, 0.0000000000, 1.0000000000, 0.0000000000, 1.0000000000, 0.0000000000, 1.0000000000],
+    [0.8414709848, 0.5403023059, 0.0998334166, 0.9950041653, 0.0099998333, 0.9999500004, 0.0009999998, 0.9999995000],
+    [0.9092974268, -0.4161468365, 0.1986693308, 0.9800665778, 0.0199986667, 0.9998000067, 0.0019999987, 0.9999980000],
+    [0.1411200081, -0.9899924966, 0.2955202067, 0.9553364891, 0.0299955002, 0.9995500337, 0.0029999955, 0.9999955000],
+    [-0.7568024953, -0.6536436209, 0.3894183423, 0.9210609940, 0.0399893342, 0.9992001067, 0.0039999893, 0.9999920000]])
+
+# La fila pos = 9 de la tabla con T = 10 y d_model = 16.
+FILA_9_DE_16 = np.array([0.4121184852, -0.9111302619, 0.2912591207, -0.9566441996,
+                         0.7833269096, 0.6216099683, 0.2807783529, 0.9597726380,
+                         0.0898785492, 0.9959527330, 0.0284566569, 0.9995950273,
+                         0.0089998785, 0.9999595003, 0.0028460461, 0.9999959500])
+
+# La fila pos = 999 de la tabla con T = 1000 y d_model = 12.
+FILA_999_DE_12 = np.array([-0.0264607527, 0.9996498530, 0.9995815925, -0.0289247285,
+                           0.6848642294, -0.7286706988, -0.5356033346, -0.8444696963,
+                           0.8356485009, -0.5492645838, 0.4472557364, 0.8944061193])
+
+VARIACION_MINIMA = 1e-3    # una columna que varía menos que esto no enseña ningún cálculo (la de la nota)
+
+
+def _tabla(funcion, T: int, d_model: int) -> np.ndarray:
+    """``positional_encoding(T, d_model)`` como array float64 (o un fallo que dice qué ha llegado)."""
+    return como_array(llamar(funcion, T, d_model), f"Con T = {T} y d_model = {d_model}, la tabla")
+
+
+def _alguna_linea(lineas: np.ndarray, referencias: np.ndarray) -> bool:
+    """Alguna fila de ``lineas`` es igual a alguna fila de ``referencias`` que varía."""
+    referencias = referencias[np.ptp(referencias, axis=1) > VARIACION_MINIMA]
+    if lineas.ndim != 2 or lineas.shape[1] != referencias.shape[1] or not len(referencias):
+        return False
+    cerca = np.abs(lineas[:, None, :] - referencias[None]) <= TOLERANCIA["atol"] + TOLERANCIA["rtol"] * np.abs(
+        referencias[None])
+    return bool(np.any(np.all(cerca, axis=-1)))
+
+
+def trabajo_hecho(tabla: np.ndarray) -> bool:
+    """Si la tabla del caso visible tiene algo bien calculado (la regla de la nota: «sólo por trabajo hecho»).
+
+    Una coordenada entera (una columna de la tabla esperada que cambia con
+    la posición, esté donde esté) o la codificación entera de una posición
+    pos >= 1 (una fila, esté donde esté); también si la tabla viene traspuesta.
+    """
+    if tabla.ndim != 2:
+        return False
+    for t in (tabla, tabla.T):
+        if t.shape[0] == TABLA.shape[0] and _alguna_linea(t.T, TABLA.T):
+            return True
+        if t.shape[1] == TABLA.shape[1] and _alguna_linea(t, TABLA[1:]):
+            return True
+    return False
+
+
+SIN_TRABAJO = ("Con el caso visible (T = 5, d_model = 8), tu función no calcula bien nada: ni una "
+               "coordenada entera de PE (una columna que cambia con la posición) ni la codificación "
+               "entera de ninguna posición pos >= 1 (una fila). Sin trabajo hecho, {celda} no puntúa "
+               "(tampoco al calificar). Empieza por la celda de los valores.")
+
+
+# --------------------------------------------------------------- celdas
+
+def contrato(espacio: dict) -> None:
+    """Un ``np.ndarray`` de forma (T, d_model) = (5, 8) y dtype float64."""
+    funcion = funcion_del_cuaderno(espacio, "positional_encoding")
+    pe = llamar(funcion, 5, 8)
+    if type(pe) is not np.ndarray:
+        fallo(f"Se esperaba un np.ndarray y ha llegado {type(pe).__module__}.{type(pe).__name__}: devuelve el "
+              "array tal cual (sin .tolist() ni np.matrix).")
+    if pe.shape != (5, 8):
+        fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}."
+              + ("\nEs la tabla traspuesta: una fila por posición." if pe.shape == (8, 5) else ""))
+    if pe.dtype != np.float64:
+        fallo(f"Se esperaba dtype float64 y ha llegado {pe.dtype}.\n"
+              + ("Una tabla de enteros trunca los senos y cosenos: créala con np.zeros((T, d_model))."
+                 if pe.dtype.kind in "iu" else "Convierte con .astype(np.float64) o crea la tabla en float64."))
+    aprobado("Contrato correcto en el caso visible.")
+
+
+def valores(espacio: dict) -> None:
+    """La tabla completa con T = 5 y d_model = 8, columna a columna, y la fila 9 con d_model = 16."""
+    funcion = funcion_del_cuaderno(espacio, "positional_encoding")
+    pe = _tabla(funcion, 5, 8)
+    if pe.shape != (5, 8):
+        fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}.",
+              "Mira la celda del contrato.")
+    if np.ptp(pe) < 1e-12:
+        fallo(f"Tu tabla es constante (todo {pe.flat[0]:g}): aún no calculas los senos y cosenos.",
+              "La fila pos debería ser [sin(pos·ω_0), cos(pos·ω_0), sin(pos·ω_1), ...] con "
+              "ω_i = 1 / 10000^(2i/d_model).")
+    if np.allclose(pe, np.hstack([TABLA[:, 0::2], TABLA[:, 1::2]]), **TOLERANCIA):
+        fallo("Pones todos los senos a la izquierda y todos los cosenos a la derecha ([sin | cos]): la "
+              "columna 2i lleva el seno y la 2i+1 el coseno del mismo ángulo.")
+    if not np.allclose(pe[0], [0, 1] * 4, **TOLERANCIA):
+        fallo("La fila pos = 0 debería ser [0, 1, 0, 1, 0, 1, 0, 1] (todos los ángulos valen 0).\n"
+              "Causas probables: las posiciones empiezan en 0 (np.arange(T)); el seno va en las columnas "
+              "pares y el coseno en las impares; sin y cos, no sólo senos.",
+              f"Tu fila 0: {matriz(pe[0])}")
+    for j in range(8):
+        if np.allclose(pe[:, j], TABLA[:, j], **TOLERANCIA):
+            continue
+        fallo(f"La columna {j} debería ser {'sin' if j % 2 == 0 else 'cos'}(pos / 10000^({2 * (j // 2)}/8)) y "
+              "no lo es.\n"
+              "Causas probables: la columna j usa la pareja i = j // 2 (empezando en 0) y el ángulo "
+              "pos / 10000^(2i/d_model) en radianes (se divide, la base es 10000 y el exponente usa la "
+              "división real).",
+              f"esperada: {matriz(TABLA[:, j], 6)}\nobtenida: {matriz(pe[:, j], 6)}")
+    pe = _tabla(funcion, 10, 16)
+    if pe.shape != (10, 16):
+        fallo(f"Con T = 10 y d_model = 16 se esperaba la forma (10, 16) y ha llegado {pe.shape}.")
+    if not np.allclose(pe[9], FILA_9_DE_16, **TOLERANCIA):
+        j = int(np.argmax(np.abs(pe[9] - FILA_9_DE_16)))
+        fallo("Con T = 10 y d_model = 16, la fila 9 no coincide.\n"
+              "Causa probable: algo depende de d_model o del número de parejas; todas las columnas usan "
+              "la misma fórmula, pos / 10000^(2i/d_model).",
+              f"La mayor diferencia está en la columna {j} (pareja i = {j // 2}): se esperaba "
+              f"{FILA_9_DE_16[j]:.6f} y es {pe[9, j]:.6f}.")
+    aprobado("Valores correctos en el caso visible y con d_model = 16.")
+
+
+def _regla_de_control(funcion, celda: str) -> tuple[bool, bool]:
+    """La regla de la nota con el caso visible: ``(caso visible bien, forma bien)``.
+
+    Si la función ya falla con el caso visible y no hace ningún trabajo, la
+    celda falla aquí mismo (sin trabajo hecho no puntúa).
+    """
+    pe = _tabla(funcion, 5, 8)
+    bien = pe.shape == (5, 8) and bool(np.allclose(pe, TABLA, **TOLERANCIA))
+    if not bien and not trabajo_hecho(pe):
+        fallo(SIN_TRABAJO.format(celda=celda))
+    return bien, pe.shape == (5, 8)
+
+
+def _sin_nan_ni_inf(pe: np.ndarray, forma: tuple, forma_bien: bool) -> None:
+    """La forma (T, d_model), si estaba bien en el caso visible, y todo finito."""
+    if forma_bien and pe.shape != forma:
+        fallo(f"Con T = {forma[0]} y d_model = {forma[1]} se esperaba la forma {forma} y ha llegado "
+              f"{pe.shape}.")
+    if not np.all(np.isfinite(pe)):
+        fallo(f"Con T = {forma[0]} y d_model = {forma[1]} hay valores no finitos (nan o inf).")
+
+
+def robustez(espacio: dict) -> None:
+    """Con 1000 posiciones todo es finito, está en [-1, 1] y la fila 999 conserva la precisión."""
+    funcion = funcion_del_cuaderno(espacio, "positional_encoding")
+    bien, forma_bien = _regla_de_control(funcion, "la robustez")
+    pe = _tabla(funcion, 1000, 12)
+    _sin_nan_ni_inf(pe, (1000, 12), forma_bien)
+    if not bien:
+        aprobado("Nada que restar aquí: sin nan ni inf con 1000 posiciones. Tu función ya falla con el caso "
+                 "visible, y eso lo descuenta la celda de los valores.")
+        return
+    if np.abs(pe).max() > 1 + 1e-5:
+        fallo(f"Senos y cosenos están en [-1, 1], pero el mayor valor absoluto es {np.abs(pe).max():.4g}.")
+    diferencia = np.abs(pe[999] - FILA_999_DE_12).max()
+    if not np.allclose(pe[999], FILA_999_DE_12, **TOLERANCIA):
+        fallo(f"La fila 999 se aleja de la esperada hasta {diferencia:.1e}, más que la tolerancia de 1e-6.\n"
+              + ("Causa probable: calculas los ángulos (o las frecuencias) en float32; con posiciones "
+                 "grandes hace falta float64." if diferencia < 1e-2 else
+                 "Causa probable: algo cambia con posiciones grandes (¿una tabla que se repite o un límite "
+                 "fijo de posiciones?)."),
+              f"esperada: {matriz(FILA_999_DE_12, 6)}\nobtenida: {matriz(pe[999], 6)}")
+    aprobado("Robustez correcta en el caso visible.")
+
+
+def generalidad(espacio: dict) -> None:
+    """Funciona con d_model = 2 (una sola pareja) y con T = 1."""
+    funcion = funcion_del_cuaderno(espacio, "positional_encoding")
+    bien, forma_bien = _regla_de_control(funcion, "la generalidad")
+    pe2, pe1 = _tabla(funcion, 3, 2), _tabla(funcion, 1, 6)
+    _sin_nan_ni_inf(pe2, (3, 2), forma_bien)
+    _sin_nan_ni_inf(pe1, (1, 6), forma_bien)
+    if not bien:
+        aprobado("Nada que restar aquí: sin excepciones, nan ni inf con d_model = 2 y con T = 1. Tu función "
+                 "ya falla con el caso visible, y eso lo descuenta la celda de los valores.")
+        return
+    esperada = np.array([[0.0, 1.0], [np.sin(1.0), np.cos(1.0)], [np.sin(2.0), np.cos(2.0)]])
+    if not np.allclose(pe2, esperada, **TOLERANCIA):
+        fallo("Con T = 3 y d_model = 2 (una sola pareja, frecuencia 1) la tabla no coincide.",
+              f"esperada:\n{matriz(esperada, 6)}\nobtenida:\n{matriz(pe2, 6)}")
+    if not np.allclose(pe1, [[0, 1, 0, 1, 0, 1]], **TOLERANCIA):
+        fallo("Con T = 1 y d_model = 6 se esperaba [[0, 1, 0, 1, 0, 1]].", f"ha llegado {pe1.round(6).tolist()}.")
+    aprobado("Generalidad correcta en el caso visible.")

@@ -1,0 +1,93 @@
+"""Put into every lesson folder what its visible checks need (``make release`` runs it first).
+
+For each lesson ``source/<tarea>/`` (``grader_tests.descubrimiento.lecciones``):
+
+* ``pruebas_visibles.py``: a copy of ``grader_tests/pruebas_visibles.py``
+  (the Spanish failure of the visible tests, the quiz's reading and its
+  instant check), byte for byte;
+* ``cuestionario.json``: the lesson's quiz (answers and explanations) as
+  ``grader_tests/cuestionarios/<cuaderno>.py`` declares it, the one source of
+  truth (``grader_tests.quiz.exportar``).  A lesson without a quiz gets none.
+
+``nbgrader generate_assignment`` then publishes both with the notebook, and
+at grading time ``nbgrader autograde`` puts the course's copies back over a
+student's.  ``desfasados(raiz)`` lists what is missing or out of date
+(``make comprobar`` and ``tests/test_release.py`` use it).
+
+    python scripts/autores/publicar_comprobaciones.py [--comprobar]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+RAIZ = Path(__file__).resolve().parents[2]
+# Run as a script (make release), Python puts this folder first on sys.path: the course root instead.
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(RAIZ)
+if str(RAIZ) not in sys.path:
+    sys.path.insert(0, str(RAIZ))
+
+MODULO = "pruebas_visibles.py"
+CUESTIONARIO = "cuestionario.json"
+
+
+def contenidos(raiz: Path = RAIZ) -> dict[Path, tuple[bytes, str]]:
+    """``{path in a lesson folder: (the bytes it must hold, its origin)}`` for every lesson of ``raiz``."""
+    from grader_tests import descubrimiento, quiz
+
+    modulo = (raiz / "grader_tests" / MODULO).read_bytes()
+    salida: dict[Path, tuple[bytes, str]] = {}
+    for leccion in descubrimiento.lecciones(raiz):
+        salida[leccion.carpeta / MODULO] = (modulo, f"grader_tests/{MODULO}")
+        preguntas = descubrimiento.cuestionario(leccion.cuaderno.stem)
+        if preguntas:
+            origen = f"grader_tests/cuestionarios/{leccion.cuaderno.stem}.py"
+            datos = {"_origen": f"{origen} (lo escribe make release: no lo edites aquí)"}
+            datos.update(quiz.exportar(preguntas))
+            salida[leccion.carpeta / CUESTIONARIO] = (
+                (json.dumps(datos, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), origen)
+    return salida
+
+
+def desfasados(raiz: Path = RAIZ) -> list[str]:
+    """Spanish problems: each file of ``contenidos`` missing or different (empty: all in sync)."""
+    problemas = []
+    for ruta, (datos, origen) in contenidos(raiz).items():
+        rel = ruta.relative_to(raiz)
+        if not ruta.exists():
+            problemas.append(f"falta {rel}: ejecuta make release")
+        elif ruta.read_bytes() != datos:
+            problemas.append(f"{rel} no es lo que sale de {origen}: ejecuta make release "
+                             "(y edita el original, no la copia)")
+    return problemas
+
+
+def publicar(raiz: Path = RAIZ) -> list[Path]:
+    """Write every file of ``contenidos`` that is missing or different; the paths written."""
+    escritos = []
+    for ruta, (datos, _) in contenidos(raiz).items():
+        if not ruta.exists() or ruta.read_bytes() != datos:
+            ruta.write_bytes(datos)
+            escritos.append(ruta)
+    return escritos
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Copia en cada lección pruebas_visibles.py y su cuestionario.json.")
+    parser.add_argument("--comprobar", action="store_true", help="sólo dice qué falta o está desfasado")
+    args = parser.parse_args(argv)
+    if args.comprobar:
+        problemas = desfasados()
+        for problema in problemas:
+            print(problema)
+        return 1 if problemas else 0
+    for ruta in publicar():
+        print(f"escrito {ruta.relative_to(RAIZ)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,391 @@
+"""The course's page in the formgrader service of the hub: the whole class without a terminal.
+
+A Jupyter server extension, on in the service's profile only
+(``despliegue/hub/jupyter/servicio/jupyter_server_config.d/curso.json``), at
+``…/services/<curso>/curso/``, where the hub's Services menu lands (its first
+link opens the formgrader, ``…/formgrader``):
+
+* **Recoger y calificar toda la clase**: ``nbgrader collect`` of every
+  released assignment, then ``make grade`` (``scripts/calificacion/grade.py
+  --sin-muestras``: autograde with the course's workers, feedback,
+  ``grades.csv``, the class report), in the background; the page shows its
+  output (the TA table) as it comes.  One run at a time.
+* **Descargar grades.csv**: ``nbgrader export`` now (the course's exporter,
+  due dates and penalties brought up to date), as a download.
+* **Informe de la clase**: ``make informe`` now, shown with a policy that
+  lets it run nothing (it is self-contained: no scripts, images inline).
+* The due dates (``nbgrader_config.py``, ``grader_tests/plazos.py``) and the
+  policy, as the students see them.
+
+In the background, every few seconds, the due dates students see in their
+Assignments tab are published into the exchange (``plazos.publicar``) and,
+when ``nbgrader_config.py`` changed, written into the gradebook with their
+penalties (``plazos.sincronizar``): a TA edits the file (JupyterLab's editor
+in the service) and the Assignments tab follows, no restart.
+
+Only TAs reach the service (the hub's ``access:services`` scope); every
+request is jupyter_server's authenticated handler, POSTs with its XSRF check.
+Nothing a student wrote is interpreted: the page prints the TA table as text.
+"""
+from __future__ import annotations
+
+import collections
+import html
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.utils import url_path_join
+from tornado import ioloop, web
+
+RAIZ = Path(__file__).resolve().parents[2]
+INTERVALO_PUBLICACION = float(os.environ.get("CURSO_PLAZOS_INTERVALO", "5"))
+CSP_INFORME = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'"
+
+
+def _jupyter_server_extension_points():
+    return [{"module": "scripts.calificacion.servicio_del_curso"}]
+
+
+# ------------------------------------------------------------------------------ the course's jobs
+
+class Trabajo:
+    """One background run of commands; its output kept for the page (the last lines)."""
+
+    def __init__(self):
+        self.lineas: collections.deque[str] = collections.deque(maxlen=4000)
+        self.proceso: subprocess.Popen | None = None
+        self.inicio: float | None = None
+        self.fin: float | None = None
+        self.codigo: int | None = None
+        self._cerrojo = threading.Lock()
+
+    @property
+    def en_marcha(self) -> bool:
+        return self.inicio is not None and self.fin is None
+
+    def lanzar(self, ordenes: list[tuple[list[str], bool]], cwd: Path, env: dict) -> bool:
+        """Run ``ordenes`` (command, go on if it fails) one after another in a thread.
+
+        Returns False when a run is already going on.
+        """
+        with self._cerrojo:
+            if self.en_marcha:
+                return False
+            self.lineas.clear()
+            self.inicio, self.fin, self.codigo = time.time(), None, None
+        threading.Thread(target=self._ejecutar, args=(ordenes, cwd, env), daemon=True).start()
+        return True
+
+    def _ejecutar(self, ordenes, cwd, env):
+        codigo = 0
+        try:
+            for orden, seguir in ordenes:
+                self.lineas.append("$ " + " ".join(os.path.basename(x) if i == 0 else x for i, x in enumerate(orden)))
+                self.proceso = subprocess.Popen(orden, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+                                                encoding="utf-8", errors="replace")
+                for linea in self.proceso.stdout:
+                    self.lineas.append(linea.rstrip("\n"))
+                codigo = self.proceso.wait()
+                if codigo != 0 and not seguir:
+                    break
+                if codigo != 0:
+                    self.lineas.append(f"(terminó con el código {codigo}; se sigue)")
+                    codigo = 0
+        except OSError as error:
+            self.lineas.append(f"No se pudo ejecutar: {error}")
+            codigo = 1
+        finally:
+            self.codigo, self.fin = codigo, time.time()
+
+    def estado(self) -> dict:
+        return {"en_marcha": self.en_marcha, "codigo": self.codigo, "inicio": self.inicio, "fin": self.fin,
+                "salida": "\n".join(self.lineas)}
+
+
+def entorno(raiz: Path) -> dict:
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = str(raiz) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.setdefault("PYTHONIOENCODING", "utf-8")
+    return env
+
+
+def tareas_publicadas(raiz: Path) -> list[str]:
+    """The course's assignments released to the exchange (the ones to collect)."""
+    intercambio, curso = os.environ.get("CURSO_HUB_INTERCAMBIO"), os.environ.get("CURSO_HUB_CURSO")
+    fuentes = sorted(p.name for p in (raiz / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+    if not intercambio or not curso:
+        return []
+    return [t for t in fuentes if (Path(intercambio) / curso / "outbound" / t).is_dir()]
+
+
+def ordenes_de_calificar(raiz: Path) -> list[tuple[list[str], bool]]:
+    """``nbgrader collect --update`` of each released assignment (as formgrader's Collect: newer submissions
+    replace older ones; a failure does not stop the rest), then make grade."""
+    nbgrader = str(Path(sys.executable).parent / "nbgrader")
+    return ([([nbgrader, "collect", "--update", t], True) for t in tareas_publicadas(raiz)]
+            + [([sys.executable, str(raiz / "scripts" / "calificacion" / "grade.py"), "--sin-muestras"], False)])
+
+
+# ------------------------------------------------------------------------------ due dates, published
+
+class Publicador:
+    """Due dates into the exchange (every few seconds) and into the gradebook (when the config changes)."""
+
+    def __init__(self, raiz: Path, log):
+        self.raiz = raiz
+        self.log = log
+        self.mtime: float | None = None
+        self.config = None                       # (PlazosDelCurso, PenalizacionPorRetraso, config) when readable
+        self.sincronizadas: list[str] | None = None   # the gradebook's assignments synced with this config
+        self._cerrojo = threading.Lock()
+
+    def una_vez(self) -> None:
+        if not self._cerrojo.acquire(blocking=False):
+            return
+        try:
+            self._publicar()
+        except Exception:  # noqa: BLE001 - a bad date must not stop the service: say it and go on
+            self.log.exception("Plazos: no se pudieron publicar")
+        finally:
+            self._cerrojo.release()
+
+    def _publicar(self) -> None:
+        from grader_tests import plazos
+        from scripts.calificacion import libro_de_notas
+        intercambio, curso = os.environ.get("CURSO_HUB_INTERCAMBIO"), os.environ.get("CURSO_HUB_CURSO")
+        ruta = self.raiz / "nbgrader_config.py"
+        mtime = ruta.stat().st_mtime if ruta.exists() else None
+        if mtime != self.mtime:
+            self.mtime, self.config, self.sincronizadas = mtime, None, None
+            leido = plazos.leer(self.raiz)
+            errores = leido[0].errores()
+            if errores:
+                self.log.error("Plazos: nbgrader_config.py tiene fechas que no se pueden leer (no se publican): %s",
+                               "; ".join(errores))
+                return
+            self.config = leido
+        if self.config is None:
+            return
+        config_plazos, politica, _ = self.config
+        if intercambio and curso:
+            fuentes = [p.name for p in (self.raiz / "source").iterdir() if p.is_dir()] \
+                if (self.raiz / "source").is_dir() else []
+            plazos.publicar(os.path.join(intercambio, curso), curso, config_plazos, politica,
+                            plazos.clave_del_entorno(), tareas=fuentes)
+        url = libro_de_notas.url_del_curso(self.raiz)
+        if libro_de_notas.existe(url):
+            with libro_de_notas.abrir(self.raiz) as gb:
+                tareas = sorted(a.name for a in gb.assignments)
+                if tareas != self.sincronizadas:       # a changed config, or an assignment formgrader just created
+                    for nota in plazos.sincronizar(gb, config_plazos, politica):
+                        self.log.warning("Plazos: %s", nota)
+                    self.sincronizadas = tareas
+
+
+# ------------------------------------------------------------------------------ the page
+
+PAGINA = """<!DOCTYPE html>
+<html lang="es"><head><meta charset="utf-8"><title>Calificación de la clase</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 70em; margin: 1.5em auto; padding: 0 1em; color: #222; }}
+button, a.boton {{ font-size: 1em; padding: .45em .9em; margin: .2em .4em .2em 0; border: 1px solid #1565c0;
+  background: #1976d2; color: white; border-radius: 4px; cursor: pointer; text-decoration: none; display: inline-block; }}
+button[disabled] {{ background: #90a4ae; border-color: #90a4ae; cursor: default; }}
+pre {{ background: #f5f5f5; border: 1px solid #ddd; padding: .7em; white-space: pre-wrap; max-height: 40em; overflow: auto; }}
+pre:empty {{ display: none; }}
+td, th {{ padding: .2em .8em; text-align: left; border-bottom: 1px solid #eee; }}
+.nota {{ color: #555; }}
+</style></head><body>
+<h1>Calificación de la clase <small class="nota">({curso})</small></h1>
+<p><a class="boton" href="{base}formgrader">Abrir el Formgrader</a>
+<span class="nota">publicar, recoger, calificar a mano, comentarios</span></p>
+<p><a href="{base}lab">JupyterLab del curso</a> <span class="nota">(editar <code>nbgrader_config.py</code>,
+terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
+<h2>Plazos</h2>
+{plazos}
+<p class="nota">Los plazos y las prórrogas se cambian en <code>nbgrader_config.py</code>
+(<code>c.PlazosDelCurso</code>, hora de Madrid); el alumnado los ve en su pestaña Assignments en unos segundos.</p>
+<h2>Pendientes de revisión</h2>
+{pendientes}
+<h2>Toda la clase</h2>
+<p><button id="calificar">Recoger las entregas y calificar toda la clase</button>
+<a class="boton" id="notas" href="{base}curso/grades.csv">Descargar grades.csv</a>
+<a class="boton" id="informe" href="{base}curso/informe" target="_blank" rel="noopener">Informe de la clase</a></p>
+<p class="nota">«Calificar» ejecuta <code>nbgrader collect</code> de cada tarea publicada y después
+<code>make grade</code>: califica todas las entregas, genera los comentarios (salvo los pendientes de revisión),
+<code>grades.csv</code> y el informe. Mientras tanto, no califiques en el Formgrader.</p>
+<p id="estado" class="nota"></p>
+<pre id="salida"></pre>
+<script>
+(function () {{
+  var estado = document.getElementById('estado'), salida = document.getElementById('salida');
+  var boton = document.getElementById('calificar');
+  function xsrf() {{ var m = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/); return m ? decodeURIComponent(m[1]) : ''; }}
+  function mostrar(d) {{
+    salida.textContent = d.salida || '';
+    boton.disabled = d.en_marcha;
+    if (d.en_marcha) {{ estado.textContent = 'Calificando… (empezó a las ' + new Date(d.inicio * 1000).toLocaleTimeString('es-ES') + ')'; }}
+    else if (d.codigo === 0) {{ estado.textContent = 'Terminado a las ' + new Date(d.fin * 1000).toLocaleTimeString('es-ES') + '.'; }}
+    else if (d.codigo !== null) {{ estado.textContent = 'Terminó con error (código ' + d.codigo + '): mira la salida.'; }}
+    else {{ estado.textContent = ''; }}
+  }}
+  function consultar() {{
+    fetch('{base}curso/estado', {{credentials: 'same-origin'}}).then(function (r) {{ return r.json(); }}).then(function (d) {{
+      mostrar(d); if (d.en_marcha) {{ setTimeout(consultar, 2000); }}
+    }});
+  }}
+  boton.onclick = function () {{
+    boton.disabled = true;
+    fetch('{base}curso/calificar', {{method: 'POST', credentials: 'same-origin', headers: {{'X-XSRFToken': xsrf()}}}})
+      .then(function (r) {{ return r.json(); }}).then(function () {{ consultar(); }});
+  }};
+  consultar();
+}})();
+</script>
+</body></html>
+"""
+
+
+def _tabla_de_plazos(raiz: Path) -> str:
+    from grader_tests import plazos
+    try:
+        config_plazos, politica, _ = plazos.leer(raiz)
+        fuentes = sorted(p.name for p in (raiz / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+        filas = []
+        for tarea in fuentes:
+            try:
+                plazo = config_plazos.plazo(tarea)
+                texto = plazos.mostrar(plazo) if plazo else "sin plazo"
+            except plazos.PlazoInvalido as error:
+                texto = f"no se puede leer: {error}"
+            prorrogas = ", ".join(f"{a} ({v})" for a, v in sorted((config_plazos.prorrogas.get(tarea) or {}).items()))
+            filas.append(f"<tr><td>{html.escape(tarea)}</td><td>{html.escape(texto)}</td>"
+                         f"<td>{html.escape(prorrogas) or '—'}</td></tr>")
+        return ("<table><tr><th>tarea</th><th>plazo</th><th>prórrogas</th></tr>" + "".join(filas) + "</table>"
+                f"<p>{html.escape(politica.descripcion())}</p>")
+    except Exception as error:  # noqa: BLE001 - show why instead of failing the page
+        return f"<p>No se pueden leer los plazos de nbgrader_config.py: {html.escape(str(error))}</p>"
+
+
+def _pendientes(raiz: Path) -> str:
+    """Submissions held for review (``grader_tests.revision``): what the TA has to look at in formgrader."""
+    from grader_tests import revision
+    from scripts.calificacion import libro_de_notas
+    try:
+        if not libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
+            return "<p>Ninguna.</p>"
+        with libro_de_notas.abrir(raiz) as gb:
+            quien = sorted(revision.con_pendientes(gb, str(raiz / revision.CARPETA)))
+    except Exception as error:  # noqa: BLE001 - show why instead of failing the page
+        return f"<p>No se pudo leer el libro de notas: {html.escape(str(error))}</p>"
+    if not quien:
+        return "<p>Ninguna.</p>"
+    filas = "".join(f"<li>{html.escape(a)} / {html.escape(t)}</li>" for a, t in quien)
+    return (f"<p>Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no se "
+            f"generan ni se publican hasta que los revises en el Formgrader (docs/profesorado.md, «Entregas nuevas y notas a "
+            f"mano»).</p><ul>{filas}</ul>")
+
+
+class _Base(JupyterHandler):
+    @property
+    def raiz(self) -> Path:
+        return self.settings["curso_raiz"]
+
+    @property
+    def trabajo(self) -> Trabajo:
+        return self.settings["curso_trabajo"]
+
+
+class PaginaHandler(_Base):
+    @web.authenticated
+    def get(self):
+        base = url_path_join(self.base_url, "/")
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(PAGINA.format(base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
+                                  plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz)))
+
+
+class EstadoHandler(_Base):
+    @web.authenticated
+    def get(self):
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(self.trabajo.estado()))
+
+
+class CalificarHandler(_Base):
+    @web.authenticated
+    def post(self):
+        lanzado = self.trabajo.lanzar(ordenes_de_calificar(self.raiz), self.raiz, entorno(self.raiz))
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"lanzado": lanzado, **self.trabajo.estado()}))
+
+
+class NotasHandler(_Base):
+    @web.authenticated
+    async def get(self):
+        if self.trabajo.en_marcha:
+            raise web.HTTPError(409, "Se está calificando: descarga grades.csv cuando termine.")
+        with tempfile.TemporaryDirectory(prefix="curso-notas-") as carpeta:
+            destino = Path(carpeta) / "grades.csv"
+            orden = [str(Path(sys.executable).parent / "nbgrader"), "export", "--to", str(destino)]
+            hecho = await ioloop.IOLoop.current().run_in_executor(None, lambda: subprocess.run(
+                orden, cwd=self.raiz, env=entorno(self.raiz), capture_output=True, text=True, errors="replace"))
+            if hecho.returncode != 0 or not destino.exists():
+                raise web.HTTPError(500, "nbgrader export falló: " + (hecho.stdout + hecho.stderr)[-2000:])
+            datos = destino.read_bytes()
+        self.set_header("Content-Type", "text/csv; charset=utf-8")
+        self.set_header("Content-Disposition", 'attachment; filename="grades.csv"')
+        self.finish(datos)
+
+
+class InformeHandler(_Base):
+    @web.authenticated
+    async def get(self):
+        orden = [sys.executable, "-m", "scripts.informe"]
+        hecho = await ioloop.IOLoop.current().run_in_executor(None, lambda: subprocess.run(
+            orden, cwd=self.raiz, env=entorno(self.raiz), capture_output=True, text=True, errors="replace"))
+        ruta = self.raiz / "informe" / "informe.html"
+        if hecho.returncode != 0 or not ruta.exists():
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.set_status(409 if "Todavía no hay libro de notas" in hecho.stderr else 500)
+            self.finish((hecho.stdout + hecho.stderr)[-3000:] or "No se pudo escribir el informe.")
+            return
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Security-Policy", CSP_INFORME)
+        self.finish(ruta.read_bytes())
+
+
+def _load_jupyter_server_extension(serverapp):
+    raiz = Path(os.getcwd()).resolve()
+    web_app = serverapp.web_app
+    web_app.settings["curso_raiz"] = raiz
+    web_app.settings["curso_trabajo"] = Trabajo()
+    base = web_app.settings["base_url"]
+    web_app.add_handlers(".*$", [
+        (url_path_join(base, r"curso/?"), PaginaHandler),
+        (url_path_join(base, "curso/estado"), EstadoHandler),
+        (url_path_join(base, "curso/calificar"), CalificarHandler),
+        (url_path_join(base, "curso/grades.csv"), NotasHandler),
+        (url_path_join(base, "curso/informe"), InformeHandler),
+    ])
+    publicador = Publicador(raiz, serverapp.log)
+
+    def en_segundo_plano():
+        threading.Thread(target=publicador.una_vez, daemon=True).start()
+
+    # the first run after INTERVALO_PUBLICACION seconds: nothing slows the service's start-up (the hub
+    # gives a managed service ten seconds to answer)
+    ioloop.PeriodicCallback(en_segundo_plano, INTERVALO_PUBLICACION * 1000).start()
+    serverapp.log.info("Página del curso en %scurso/ (calificar la clase, grades.csv, informe, plazos)", base)
+
+
+load_jupyter_server_extension = _load_jupyter_server_extension

@@ -1,0 +1,494 @@
+"""Pruebas visibles de `multi_head` (lección 1): lo que ejecuta cada celda de comprobación del ejercicio.
+
+Cada celda de comprobación termina con una línea que llama a una función de
+este módulo con el espacio de nombres del cuaderno, por ejemplo::
+
+    __import__("pruebas_multi_head").mapas(globals())
+
+``contrato``, ``mapas``, ``salida``, ``no_modifica``, ``robustez`` y
+``generalidad`` comprueban `multi_head` con el caso visible (T = 4,
+d_model = 6, h = 3, X y las cuatro W de un decimal) y, según la celda, con
+otras formas. Si algo falla, lanzan ``PruebaVisibleFallida``: en sus
+primeras líneas, qué no coincide y la causa más probable; después, los
+valores esperados y los tuyos. Los valores esperados salen del bucle de la
+sección 5 aplicado a estas entradas: puedes repetir la cuenta paso a paso.
+
+Las celdas siguen el orden en que conviene leer los fallos: si fallan los
+mapas, la celda de la salida lo dice y no busca otra causa; si tu función
+ya falla con el caso visible, la robustez y la generalidad no vuelven a
+cobrarlo (sólo miran que no haya excepciones, ``nan`` ni ``inf`` y que las
+formas sean las del contrato), salvo que no calcule bien nada: sin trabajo
+hecho, ni esas celdas ni la de no modificar los argumentos puntúan. Es la
+misma regla que aplica la nota (README del curso, «Cómo se califica»).
+
+Al calificar se usan otros casos (la tabla del ejercicio dice cuáles) y la
+copia del curso de este archivo: editar la tuya no cambia la nota.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from pruebas_visibles import aprobado, como_array, fallo, funcion_del_cuaderno, llamar, matriz
+
+TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}      # la del ejercicio: np.allclose(..., rtol=1e-4, atol=1e-6)
+H = 3                                           # cabezas del caso visible (d_k = 2)
+
+
+def caso(T: int = 4, escala: float = 1) -> tuple:
+    """Entradas nuevas del caso visible en cada llamada: ``(X, Wq, Wk, Wv, Wo)``.
+
+    X tiene forma (T, 6) (sus T primeras filas, T <= 4) multiplicada por
+    ``escala``; las cuatro W, (6, 6). Valores de un decimal.
+    """
+    rng = np.random.default_rng(2024)
+    X = rng.uniform(-2, 2, size=(4, 6)).round(1)[:T] * escala
+    return (X, *(rng.uniform(-1, 1, size=(6, 6)).round(1) for _ in range(4)))
+
+
+def otro_caso(T: int, d_model: int) -> tuple:
+    """Entradas de otra forma: X (T, d_model) y las cuatro W (d_model, d_model), de un decimal."""
+    rng = np.random.default_rng(T)
+    X = rng.uniform(-2, 2, size=(T, d_model)).round(1)
+    return (X, *(rng.uniform(-1, 1, size=(d_model, d_model)).round(1) for _ in range(4)))
+
+
+def entradas_no_modifica(h: int) -> tuple:
+    """Entradas nuevas de la celda de no modificar: T = 5, d_model = 12 (lo dividen h = 2, 3 y 4)."""
+    rng = np.random.default_rng(h)
+    X = rng.uniform(-2, 2, size=(5, 12)).round(1)
+    return (X, *(rng.uniform(-1, 1, size=(12, 12)).round(1) for _ in range(4)))
+
+
+# ------------------------------------------------------- valores esperados
+
+# Los mapas del caso visible, (h, T, T) = (3, 4, 4).
+MAPAS = np.array([
+    [[0.25591771, 0.02876178, 0.13020029, 0.58512022],
+     [0.19205615, 0.35339862, 0.27905893, 0.17548629],
+     [0.15590160, 0.03334420, 0.24509158, 0.56566263],
+     [0.17222657, 0.30581538, 0.32556448, 0.19639356]],
+    [[0.76617190, 0.04292184, 0.11128180, 0.07962446],
+     [0.16769467, 0.00969544, 0.81267923, 0.00993066],
+     [0.57398769, 0.00565525, 0.41078737, 0.00956969],
+     [0.28292732, 0.00917386, 0.69672977, 0.01116905]],
+    [[0.48755807, 0.04275462, 0.36408025, 0.10560707],
+     [0.07907576, 0.68912726, 0.03493489, 0.19686209],
+     [0.03376896, 0.83032442, 0.00942024, 0.12648638],
+     [0.61757153, 0.11815692, 0.13742132, 0.12685023]]])
+
+# Concat(cabeza 0, cabeza 1, cabeza 2) del caso visible (la salida con Wo = I): (T, d_model) = (4, 6).
+CONCATENACION = np.array([
+    [1.38630207, -0.02147590, 1.65603179, -0.09882418, -0.94997700, 1.33083385],
+    [0.35024818, 0.10703777, 3.21258665, -1.26346364, 0.70290310, 0.71755142],
+    [1.06000832, -0.27530743, 2.41500838, -0.56916335, 1.01573555, 0.78930587],
+    [0.37099793, 0.02835852, 2.97937963, -1.06382822, -0.29445287, 0.59162625]])
+
+# La salida del caso visible, con su Wo: (4, 6).
+SALIDA = np.array([
+    [-1.34162891, -0.84226953, -1.57824029, -0.87630986, -2.94097039, 0.52341143],
+    [2.87567193, 1.80716910, -0.66047543, 1.66129850, -4.75277576, 0.71413952],
+    [1.56281574, 0.62637906, -0.19760646, 1.55929425, -2.95526340, 1.99400655],
+    [2.10892283, 1.69598935, -1.55070814, 0.98333015, -4.48121306, 0.07502983]])
+
+# Otras formas (T, d_model, h), con las entradas de otro_caso: d_k impar y T = 5.
+MAPAS_OTRAS_FORMAS = {
+    (3, 6, 2): np.array([
+        [[0.18893958, 0.81061510, 0.00044532],
+         [0.27907011, 0.70624184, 0.01468805],
+         [0.35727267, 0.61163019, 0.03109714]],
+        [[0.32450056, 0.65852548, 0.01697397],
+         [0.36115148, 0.16669533, 0.47215319],
+         [0.32083127, 0.64401330, 0.03515544]]]),
+    (5, 8, 2): np.array([
+        [[0.00462852, 0.17114077, 0.00244461, 0.02372398, 0.79806212],
+         [0.00466216, 0.98267509, 0.00008443, 0.00011514, 0.01246318],
+         [0.00298181, 0.99658081, 0.00000951, 0.00000023, 0.00042764],
+         [0.00000042, 0.99166937, 0.00000000, 0.00000000, 0.00833022],
+         [0.00330916, 0.00005540, 0.10291911, 0.89229194, 0.00142439]],
+        [[0.00009677, 0.55506217, 0.34342891, 0.10054246, 0.00086969],
+         [0.00000218, 0.99733991, 0.00264453, 0.00000033, 0.00001306],
+         [0.12722334, 0.00074278, 0.06823408, 0.18616700, 0.61763281],
+         [0.03362697, 0.00374110, 0.06602137, 0.02016157, 0.87644899],
+         [0.32043712, 0.18540379, 0.18477448, 0.09408382, 0.21530079]]])}
+SALIDAS_OTRAS_FORMAS = {
+    (3, 6, 2): np.array([
+        [2.17994700, -2.21027680, 0.26660715, -0.67032084, 0.52207008, -0.50344780],
+        [0.58569553, -1.69206139, 1.24745274, -0.66188969, 1.26334037, -0.58949641],
+        [2.02980735, -2.18423327, 0.35157272, -0.65669025, 0.60286133, -0.69522992]]),
+    (5, 8, 2): np.array([
+        [0.10566960, 0.76209677, 1.31169007, -1.00731498, 0.21408113, -1.59542852, 3.15306068, 3.00506865],
+        [3.76823415, -2.26639361, 1.32570070, 3.12877619, -4.10653500, -2.56992842, 3.03061520, -0.56314957],
+        [5.63749434, -1.77608633, 0.61000115, 1.80139206, -3.20501820, -1.43842385, 4.64675786, -0.13988683],
+        [5.19064748, -1.89580950, 0.16021050, 3.00113774, -4.03698333, -1.18864413, 3.85314194, -1.07027662],
+        [7.29991595, -1.19203065, 1.39724247, 2.24408211, 0.77548262, 1.44649112, 2.26079219, 1.34600634]])}
+
+# Con X multiplicada por 20 las puntuaciones pasan de mil: cada fila pone todo su peso en su mayor
+# puntuación (la posición que indica cada número) y la salida es la fila elegida de X·Wv en cada cabeza.
+MAPAS_X20 = np.eye(4)[[[3, 1, 3, 2], [0, 2, 0, 2], [0, 1, 1, 0]]]
+SALIDA_X20 = np.array([
+    [15.58, 13.42, -22.22, 28.02, -16.26, 39.72],
+    [100.78, 71.00, 18.50, 56.48, -108.88, -0.24],
+    [17.70, 2.50, 17.36, 36.56, -22.48, 58.32],
+    [80.84, 65.54, -27.94, 47.28, -95.24, 4.52]])
+
+
+# ------------------------------------------------------------ ayudantes
+
+def _iguales(a, b) -> bool:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return a.shape == b.shape and bool(np.allclose(a, b, **TOLERANCIA))
+
+
+def _par(resultado) -> tuple:
+    """``(salida, A)`` de lo que devolvió la función, o un fallo si no es un par."""
+    if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
+        fallo(f"multi_head debe devolver el par (salida, A) y ha devuelto {type(resultado).__name__}.",
+              "Mira la celda del contrato.")
+    return resultado[0], resultado[1]
+
+
+def _arrays(resultado) -> list[np.ndarray]:
+    """Los arrays de números que devolvió la función (los dos del par, si lo son)."""
+    partes = list(resultado) if isinstance(resultado, (tuple, list)) else [resultado]
+    arrays = []
+    for parte in partes:
+        try:
+            array = np.asarray(parte, dtype=np.float64)
+        except (TypeError, ValueError):
+            continue
+        arrays.append(array)
+    return arrays
+
+
+def _en_cualquier_orden(array: np.ndarray, forma: tuple) -> list[np.ndarray]:
+    """``array`` traspuesto de cada manera que da la forma ``forma``."""
+    if array.ndim != len(forma):
+        return []
+    return [np.transpose(array, orden) for orden in itertools.permutations(range(array.ndim))
+            if tuple(array.shape[k] for k in orden) == tuple(forma)]
+
+
+def trabajo_hecho(resultado, entradas: tuple = None, h: int = H) -> bool:
+    """Si lo que devolvió la función con el caso visible tiene algo bien calculado.
+
+    Es la regla de la nota («puntos sólo por trabajo hecho»), con el caso
+    visible: algún array igual a los mapas o a la salida esperados (en
+    cualquier orden de los ejes o del par), el mapa de alguna cabeza, o la
+    salida que corresponde a tus propios mapas (cada columna de
+    salida·(W^O)⁻¹ es uno de tus mapas por una columna de V = X·W^V).
+    """
+    X, _, _, Wv, Wo = entradas if entradas is not None else caso()
+    arrays = _arrays(resultado)
+    for array in arrays:
+        for esperado in (MAPAS, SALIDA):
+            if any(_iguales(c, esperado) for c in _en_cualquier_orden(array, esperado.shape)):
+                return True
+    mapas = [m for a in arrays for m in _en_cualquier_orden(a, (h, 4, 4))]
+    if any(_iguales(m[i], MAPAS[j]) for m in mapas for i in range(h) for j in range(H)):
+        return True
+    V = X @ Wv
+    for salida in (a for a in arrays if a.shape == V.shape):
+        C = np.linalg.solve(Wo.T, salida.T).T                      # salida = C · Wo
+        if not np.all(np.isfinite(C)) or np.ptp(C, axis=0).max() <= 1e-3:
+            continue
+        for m in mapas:
+            candidatas = np.concatenate([(m[i] @ V).T for i in range(h)])     # cada A_i · V_j
+            cerca = np.abs(C.T[:, None, :] - candidatas[None]) <= 1e-6 * (1 + np.abs(C).max()) \
+                + 1e-3 * np.abs(candidatas[None])
+            if np.all(np.any(np.all(cerca, axis=-1), axis=-1)):
+                return True
+    return False
+
+
+SIN_TRABAJO = ("Con el caso visible, tu función no calcula bien nada: ni los mapas, ni la salida, ni el "
+               "mapa de alguna cabeza, ni la salida que corresponde a tus propios mapas. Sin trabajo "
+               "hecho, {celda} no puntúa (tampoco al calificar). Empieza por la celda de los mapas.")
+
+
+def _diagnostico_de_los_mapas(funcion) -> tuple[str, str] | None:
+    """El primer problema de los mapas del caso visible, ``(mensaje, detalle)``, o None si están bien.
+
+    En el orden en que mejor se ve la causa: la forma, que cada fila sume 1,
+    que cada cabeza use su bloque de columnas y los valores (con la escala,
+    si es lo que falla).
+    """
+    A = como_array(_par(llamar(funcion, *caso(), H))[1], "A")
+    if A.shape != (3, 4, 4):
+        return (f"A debería tener forma (h, T, T) = (3, 4, 4) y tiene {A.shape}.", "Mira la celda del contrato.")
+    if not (np.all(A >= -1e-6) and np.allclose(A.sum(axis=-1), 1.0, rtol=0, atol=1e-3)):
+        return ("Cada fila de cada mapa debe sumar 1, y no suman 1.\n"
+                "Causa probable: la softmax normaliza por columnas o el mapa entero; el máximo y la suma "
+                "van por filas: axis=-1 y keepdims=True.",
+                f"Sumas de las filas de cada mapa (una fila por cabeza):\n{matriz(A.sum(axis=-1))}")
+    if all(np.ptp(A[i]) < 1e-9 for i in range(3)):
+        return ("Todos tus mapas son constantes (cada fila reparte el peso por igual): aún no calculas las "
+                "puntuaciones softmax(Q_i K_iᵀ / √d_k) de cada cabeza.",
+                f"Mapa obtenido de la cabeza 0:\n{matriz(A[0])}")
+    # Cada cabeza, su bloque: con Wq y Wk nulos fuera de las columnas 0 y 1 (las de la cabeza 0), las
+    # puntuaciones de las cabezas 1 y 2 valen todas 0 y sus mapas son uniformes (1/T = 0.25).
+    X, Wq, Wk, Wv, Wo = caso()
+    Wq[:, 2:], Wk[:, 2:] = 0, 0
+    A0 = como_array(_par(llamar(funcion, X, Wq, Wk, Wv, Wo, H))[1], "A")
+    uniformes = [A0.shape == (3, 4, 4) and bool(np.allclose(A0[i], 0.25, **TOLERANCIA)) for i in range(3)]
+    if uniformes != [False, True, True]:
+        return ("Las cabezas no toman su bloque de columnas.\n"
+                "Causa probable: la cabeza i usa Q[:, i*d_k:(i+1)*d_k] (ni Q[:, i::h], ni un "
+                "reshape(h, T, d_k) sin transponer, ni un bloque desplazado) y los mapas van en el orden "
+                "de las cabezas.",
+                "La prueba: con Wq y Wk nulos salvo en las columnas 0 y 1, sólo el mapa de la cabeza 0 "
+                "debería no ser uniforme.\n"
+                f"¿Uniforme? cabeza 0: {uniformes[0]}, cabeza 1: {uniformes[1]}, cabeza 2: {uniformes[2]}.")
+    for i in range(3):
+        if _iguales(A[i], MAPAS[i]):
+            continue
+        # log A_i es la fila de puntuaciones salvo una constante: comparar sus pendientes delata la escala
+        L, L_esp = (np.log(np.clip(M, 1e-300, None)) for M in (A[i], MAPAS[i]))
+        L, L_esp = L - L.mean(axis=1, keepdims=True), L_esp - L_esp.mean(axis=1, keepdims=True)
+        c = float(np.sum(L * L_esp) / np.sum(L_esp ** 2))
+        causa = ("Causas probables: Q = X @ Wq y K = X @ Wk (no al revés), E = Q_i @ K_i.T (la fila t es la "
+                 "consulta t frente a todas las claves) y la escala √d_k = √2.")
+        if np.allclose(L, c * L_esp, atol=1e-3):
+            if abs(c - np.sqrt(2 / 6)) < 1e-3:
+                causa = "Causa probable: divides entre √d_model = √6 en lugar de entre √d_k = √2."
+            elif abs(c - np.sqrt(2)) < 1e-3:
+                causa = "Causa probable: no divides las puntuaciones entre √d_k = √2."
+        return (f"El mapa de la cabeza {i} no coincide (mayor diferencia "
+                f"{np.abs(A[i] - MAPAS[i]).max():.2g}).\n{causa}",
+                f"esperado:\n{matriz(MAPAS[i])}\nobtenido:\n{matriz(A[i])}")
+    return None
+
+
+# --------------------------------------------------------------- celdas
+
+def contrato(espacio: dict) -> None:
+    """El par ``(salida, A)``: dos ``np.ndarray`` float64 de formas (T, d_model) = (4, 6) y (h, T, T) = (3, 4, 4)."""
+    funcion = funcion_del_cuaderno(espacio, "multi_head")
+    salida, A = _par(llamar(funcion, *caso(), H))
+    if np.shape(salida) == (3, 4, 4) and np.shape(A) == (4, 6):
+        fallo("Devuelves (A, salida): el orden es (salida, A).")
+    pistas = {(4, 4, 3): "Parece (T, T, h): apila los mapas con np.stack(mapas), que añade el eje 0.",
+              (4, 3, 4): "Parece (T, h, T): el eje de las cabezas va primero; transpón con .transpose(1, 0, 2)."}
+    for nombre, valor, forma in (("salida", salida, (4, 6)), ("A", A, (3, 4, 4))):
+        if type(valor) is not np.ndarray:
+            fallo(f"`{nombre}` debe ser un np.ndarray y es {type(valor).__module__}.{type(valor).__name__}.",
+                  "Si es una lista de arrays, apílala con np.stack; no uses np.matrix (np.asarray la convierte).")
+        if valor.shape != forma:
+            fallo(f"`{nombre}` debería tener forma {forma} y tiene {valor.shape}.", pistas.get(valor.shape, ""))
+        if valor.dtype != np.float64:
+            fallo(f"`{nombre}` debería ser float64 y es {valor.dtype}: si calculas en otra precisión, "
+                  "convierte al final con .astype(np.float64).")
+    aprobado("Contrato correcto en el caso visible.")
+
+
+def mapas(espacio: dict) -> None:
+    """Los mapas A: filas que suman 1, el bloque de cada cabeza y los valores, también con otras dos formas."""
+    funcion = funcion_del_cuaderno(espacio, "multi_head")
+    problema = _diagnostico_de_los_mapas(funcion)
+    if problema:
+        fallo(*problema)
+    for (T, d_model, h), esperado in MAPAS_OTRAS_FORMAS.items():
+        A = como_array(_par(llamar(funcion, *otro_caso(T, d_model), h))[1], "A")
+        forma = f"T = {T}, d_model = {d_model}, h = {h} (d_k = {d_model // h})"
+        if A.shape != esperado.shape:
+            fallo(f"Con {forma}, A debería tener forma {esperado.shape} y tiene {A.shape}.")
+        if not _iguales(A, esperado):
+            i, t, s = np.unravel_index(np.argmax(np.abs(A - esperado)), A.shape)
+            fallo(f"Con {forma} los mapas no coinciden.\n"
+                  "Causa probable: algo depende de una forma fija. d_k = d_model // h y la escala √d_k salen "
+                  "de los argumentos (ningún número fijo) y cada cabeza usa sus d_k columnas enteras, "
+                  "también si d_k es impar.",
+                  f"La mayor diferencia está en la cabeza {i}, fila {t}, columna {s}: se esperaba "
+                  f"{esperado[i, t, s]:.4f} y es {A[i, t, s]:.4f}.\n"
+                  f"Mapa esperado de la cabeza {i}:\n{matriz(esperado[i])}\nobtenido:\n{matriz(A[i])}")
+    aprobado("Mapas correctos en el caso visible y en las otras formas.")
+
+
+def salida(espacio: dict) -> None:
+    """La salida: la concatenación de las cabezas en su orden (con Wo = I) y por Wo, también con otras formas.
+
+    Si la salida no coincide porque los mapas ya fallan, lo dice y no busca
+    otra causa.
+    """
+    funcion = funcion_del_cuaderno(espacio, "multi_head")
+    entradas = caso()
+    resultado = llamar(funcion, *caso(), H)
+    obtenida = como_array(_par(resultado)[0], "La salida")
+    if obtenida.shape != (4, 6):
+        fallo(f"La salida debería tener forma (T, d_model) = (4, 6) y tiene {obtenida.shape}.",
+              "Mira la celda del contrato.")
+    if not _iguales(obtenida, SALIDA):
+        problema = _diagnostico_de_los_mapas(funcion)
+        if problema:
+            titular, _, causa = problema[0].partition("\n")
+            fallo("La salida no coincide porque los mapas tampoco (celda multi_head_mapas): "
+                  + titular[0].lower() + titular[1:] + ("\n" + causa if causa else ""),
+                  "Con tus propios mapas, la salida está bien calculada: corrige los mapas y esta celda "
+                  "pasará." if _salida_de_tus_mapas(obtenida, _par(resultado)[1], entradas) else
+                  "Corrige primero los mapas; si después esta celda sigue fallando, mira cómo juntas las "
+                  "cabezas y la proyección W^O.")
+        _diagnostico_de_la_salida(funcion, obtenida)
+    for (T, d_model, h), esperada in SALIDAS_OTRAS_FORMAS.items():
+        otra_salida, otros_mapas = _par(llamar(funcion, *otro_caso(T, d_model), h))
+        otra = como_array(otra_salida, "La salida")
+        forma = f"T = {T}, d_model = {d_model}, h = {h} (d_k = {d_model // h})"
+        if otra.shape != esperada.shape:
+            fallo(f"Con {forma}, la salida debería tener forma {esperada.shape} y tiene {otra.shape}.")
+        if not _iguales(otra, esperada):
+            t, j = np.unravel_index(np.argmax(np.abs(otra - esperada)), otra.shape)
+            mapas_mal = not _iguales(otros_mapas, MAPAS_OTRAS_FORMAS[(T, d_model, h)])
+            fallo(f"Con {forma} la salida no coincide"
+                  + (" porque los mapas tampoco (celda multi_head_mapas)" if mapas_mal else "") + ".\n"
+                  "Causa probable: algo depende de una forma fija (d_k, la escala o el número de cabezas).",
+                  f"La mayor diferencia está en la fila {t}, columna {j}: se esperaba {esperada[t, j]:.4f} "
+                  f"y es {otra[t, j]:.4f}.\nesperada:\n{matriz(esperada, 3)}\nobtenida:\n{matriz(otra, 3)}")
+    aprobado("Salida correcta en el caso visible y en las otras formas.")
+
+
+def _salida_de_tus_mapas(obtenida: np.ndarray, A, entradas: tuple) -> bool:
+    """Si ``obtenida`` es Concat(A_i·V_i)·W^O con los mapas ``A`` devueltos (bloques contiguos)."""
+    X, _, _, Wv, Wo = entradas
+    A = np.asarray(A, dtype=np.float64)
+    if A.shape != (3, 4, 4):
+        return False
+    V = X @ Wv
+    concatenacion = np.concatenate([A[i] @ V[:, 2 * i:2 * i + 2] for i in range(3)], axis=1)
+    return _iguales(concatenacion @ Wo, obtenida)
+
+
+def _diagnostico_de_la_salida(funcion, obtenida: np.ndarray) -> None:
+    """Con los mapas bien y la salida mal: qué parte del final de la capa falla."""
+    X, Wq, Wk, Wv, _ = caso()
+    concatenacion = como_array(_par(llamar(funcion, X, Wq, Wk, Wv, np.eye(6), H))[0], "La salida")
+    for i in range(3):
+        bloque = concatenacion[:, 2 * i:2 * i + 2] if concatenacion.shape == (4, 6) else None
+        if bloque is not None and _iguales(bloque, CONCATENACION[:, 2 * i:2 * i + 2]):
+            continue
+        otras = [j for j in range(3) if bloque is not None and _iguales(bloque, CONCATENACION[:, 2 * j:2 * j + 2])]
+        fallo(f"Con Wo = I, las columnas {2 * i} y {2 * i + 1} de la salida deberían ser la salida de la "
+              f"cabeza {i}, A_{i} @ V_{i}, y no lo son.\n"
+              + (f"Es la salida de la cabeza {otras[0]}: concatena las cabezas en su orden, la 0 primero."
+                 if otras else
+                 "Causas probables: al juntar las cabezas hay que pasar de (h, T, d_k) a (T, h, d_k) con "
+                 "transpose(1, 0, 2) antes del reshape(T, d_model); las cabezas se concatenan, no se "
+                 "promedian ni se suman; cada cabeza multiplica su mapa por sus columnas de V."),
+              f"esperadas:\n{matriz(CONCATENACION[:, 2 * i:2 * i + 2])}\n"
+              f"obtenidas:\n{matriz(bloque) if bloque is not None else concatenacion.shape}")
+    if _iguales(obtenida, CONCATENACION):
+        fallo("La salida es la concatenación de las cabezas sin proyectar: falta multiplicarla por Wo "
+              "(salida = concat @ Wo).")
+    fallo(f"La salida no coincide (mayor diferencia {np.abs(obtenida - SALIDA).max():.2g}), aunque los mapas y "
+          "la concatenación están bien.\nCausa probable: la proyección final es concat @ Wo (no Wo @ concat "
+          "ni concat @ Wo.T).",
+          f"esperada:\n{matriz(SALIDA)}\nobtenida:\n{matriz(obtenida)}")
+
+
+def no_modifica(espacio: dict) -> None:
+    """X, Wq, Wk, Wv y Wo quedan como estaban (con h = 2, 3 y 4), y la función hace su trabajo."""
+    funcion = funcion_del_cuaderno(espacio, "multi_head")
+    for h in (2, 3, 4):
+        argumentos = entradas_no_modifica(h)
+        llamar(funcion, *argumentos, h)
+        for nombre, antes, despues in zip(("X", "Wq", "Wk", "Wv", "Wo"), entradas_no_modifica(h), argumentos):
+            if not np.array_equal(antes, despues):
+                fallo(f"Con h = {h}, multi_head ha escrito en `{nombre}`.\n"
+                      "Operaciones como `M /= ...`, `M -= ...` o `M[...] = ...` cambian el array de quien "
+                      "llama: escribe `M = M / ...` o trabaja sobre una copia (`M = M.copy()`).")
+    if not trabajo_hecho(llamar(funcion, *caso(), H)):
+        fallo(SIN_TRABAJO.format(celda="no modificar los argumentos"))
+    aprobado("Argumentos intactos con h = 2, 3 y 4.")
+
+
+def _acierta_el_caso_visible(resultado) -> bool:
+    return (isinstance(resultado, (tuple, list)) and len(resultado) == 2
+            and _iguales(resultado[0], SALIDA) and _iguales(resultado[1], MAPAS))
+
+
+def _formas_bien(resultado) -> list[bool]:
+    """Si la salida y A tenían, con el caso visible, las formas del contrato."""
+    return [np.shape(resultado[0]) == (4, 6), np.shape(resultado[1]) == (3, 4, 4)]
+
+
+def _sin_nan_ni_inf(que: str, resultado, formas: tuple, formas_bien: list[bool], pista: str = "") -> None:
+    """Las formas del contrato (si estaban bien en el caso visible) y todo finito."""
+    for nombre, valor, forma, bien in zip(("salida", "A"), _par(resultado), formas, formas_bien):
+        valor = como_array(valor, f"`{nombre}`")
+        if bien and valor.shape != forma:
+            fallo(f"{que}, `{nombre}` debería tener forma {forma} y tiene {valor.shape}.")
+        if not np.all(np.isfinite(valor)):
+            fallo(f"{que}, `{nombre}` contiene nan o inf." + (f"\n{pista}" if pista else ""))
+
+
+def _regla_de_control(funcion, celda: str) -> tuple[bool, list[bool]]:
+    """La regla de la nota con el caso visible: ``(caso visible bien, formas bien)``.
+
+    Si la función ya falla con el caso visible y no hace ningún trabajo, la
+    celda falla aquí mismo (sin trabajo hecho no puntúa).
+    """
+    resultado = llamar(funcion, *caso(), H)
+    _par(resultado)
+    bien = _acierta_el_caso_visible(resultado)
+    if not bien and not trabajo_hecho(resultado):
+        fallo(SIN_TRABAJO.format(celda=celda))
+    return bien, _formas_bien(resultado)
+
+
+def robustez(espacio: dict) -> None:
+    """Con X multiplicada por 20 hay puntuaciones de más de mil: todo finito y, si el caso visible está bien, exacto."""
+    funcion = funcion_del_cuaderno(espacio, "multi_head")
+    bien, formas_bien = _regla_de_control(funcion, "la robustez")
+    resultado = llamar(funcion, *caso(escala=20), H)
+    _sin_nan_ni_inf("Con X multiplicada por 20", resultado, ((4, 6), (3, 4, 4)), formas_bien, pista=(
+        "Causa probable: la softmax no resta el máximo de cada fila antes de np.exp (np.exp(1000) "
+        "desborda a inf, e inf / inf da nan)."))
+    if not bien:
+        aprobado("Nada que restar aquí: sin nan ni inf con X multiplicada por 20. Tu función ya falla con "
+                 "el caso visible, y eso lo descuentan las celdas de los mapas y de la salida.")
+        return
+    salida_x20, A_x20 = (np.asarray(v, dtype=np.float64) for v in _par(resultado))
+    if not _iguales(A_x20, MAPAS_X20):
+        fallo("Con X multiplicada por 20 los mapas no son los esperados: cada fila debería poner todo su "
+              "peso en su mayor puntuación.",
+              f"esperados:\n{matriz(MAPAS_X20, 2)}\nobtenidos:\n{matriz(A_x20, 4)}")
+    if not _iguales(salida_x20, SALIDA_X20):
+        fallo("Con X multiplicada por 20 la salida no es la esperada (los mapas sí lo son).",
+              f"esperada:\n{matriz(SALIDA_X20, 2)}\nobtenida:\n{matriz(salida_x20, 2)}")
+    aprobado("Robustez correcta en el caso visible.")
+
+
+def generalidad(espacio: dict) -> None:
+    """h = 1 es la atención de una cabeza; T = 1 y h = d_model también funcionan."""
+    funcion = funcion_del_cuaderno(espacio, "multi_head")
+    bien, formas_bien = _regla_de_control(funcion, "la generalidad")
+    X, Wq, Wk, Wv, Wo = caso()
+    con_h1 = llamar(funcion, *caso(), 1)              # h = 1: una cabeza con d_k = 6
+    con_T1 = llamar(funcion, *caso(T=1), H)           # T = 1: una sola posición
+    con_h6 = llamar(funcion, *caso(), 6)              # h = d_model = 6: d_k = 1
+    _sin_nan_ni_inf("Con h = 1", con_h1, ((4, 6), (1, 4, 4)), formas_bien)
+    _sin_nan_ni_inf("Con T = 1", con_T1, ((1, 6), (3, 1, 1)), formas_bien)
+    _sin_nan_ni_inf("Con h = d_model = 6", con_h6, ((4, 6), (6, 4, 4)), formas_bien)
+    if not bien:
+        aprobado("Nada que restar aquí: sin excepciones, nan ni inf con h = 1, T = 1 y h = d_model. Tu "
+                 "función ya falla con el caso visible, y eso lo descuentan las celdas de los mapas y de "
+                 "la salida.")
+        return
+    # h = 1 es la atención de una cabeza, softmax(Q Kᵀ / √6) V, seguida de Wo.
+    puntuaciones = (X @ Wq) @ (X @ Wk).T / np.sqrt(6)                  # (T, T), d_k = 6
+    mapa = np.exp(puntuaciones - puntuaciones.max(axis=1, keepdims=True))
+    mapa = mapa / mapa.sum(axis=1, keepdims=True)
+    salida_h1, A_h1 = (np.asarray(v, dtype=np.float64) for v in _par(con_h1))
+    if not _iguales(A_h1[0], mapa):
+        fallo("Con h = 1 el mapa debería ser el de la atención de una cabeza, softmax(Q Kᵀ / √6).",
+              f"esperado:\n{matriz(mapa)}\nobtenido:\n{matriz(A_h1[0])}")
+    if not _iguales(salida_h1, mapa @ X @ Wv @ Wo):
+        fallo("Con h = 1 la salida debería ser A (X Wv) Wo: ¿se multiplica por Wo también cuando h = 1?")
+    salida_T1, A_T1 = (np.asarray(v, dtype=np.float64) for v in _par(con_T1))
+    if not np.allclose(A_T1, 1.0, **TOLERANCIA):
+        fallo("Con T = 1 cada mapa es [[1.]] y A debería ser np.ones((3, 1, 1)).",
+              f"ha llegado {A_T1.round(4).tolist()}.")
+    if not _iguales(salida_T1, X[:1] @ Wv @ Wo):
+        fallo("Con T = 1 la salida debería ser X Wv Wo (la única posición se atiende a sí misma).")
+    if not np.allclose(np.asarray(_par(con_h6)[1], dtype=np.float64).sum(axis=-1), 1.0, rtol=0, atol=1e-3):
+        fallo("Con h = d_model cada fila de cada mapa debería sumar 1.")
+    aprobado("Generalidad correcta en el caso visible.")

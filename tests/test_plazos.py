@@ -1,0 +1,223 @@
+"""Due dates, extensions and the late penalty (grader_tests/plazos.py), without running nbgrader's apps.
+
+Madrid wall time to UTC across both daylight-saving changes of 2026 (29 March,
+25 October), to the second; the policy (per started day, capped, grace);
+nbgrader's own gradebook fields written by ``sincronizar`` (due date,
+extension, penalty) and read back through nbgrader's ``total_seconds_late``;
+the timestamps nbgrader's exchange writes are read back exactly only in UTC.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from traitlets.config import Config
+
+from grader_tests import plazos
+
+UTC = dt.timezone.utc
+
+
+def _utc(*partes) -> dt.datetime:
+    return dt.datetime(*partes, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("texto, esperado", [
+    ("2026-03-28 23:59", _utc(2026, 3, 28, 22, 59)),           # winter: CET, UTC+1
+    ("2026-03-29 12:00", _utc(2026, 3, 29, 10, 0)),            # same day, after the change: CEST, UTC+2
+    ("2026-10-25 12:00", _utc(2026, 10, 25, 11, 0)),           # back to CET the same day
+    ("2026-10-24 23:59:59", _utc(2026, 10, 24, 21, 59, 59)),   # the evening before: still CEST
+    ("2026-06-01", _utc(2026, 6, 1, 21, 59, 59)),              # a date alone: the end of that day
+    ("2026-10-25 02:30+01:00", _utc(2026, 10, 25, 1, 30)),     # the second 02:30, with its offset
+    ("2026-10-25 02:30+02:00", _utc(2026, 10, 25, 0, 30)),
+    ("2026-03-29T09:00Z", _utc(2026, 3, 29, 9, 0)),
+])
+def test_hora_de_madrid_a_utc_con_el_cambio_de_hora(texto, esperado):
+    assert plazos.fecha(texto) == esperado
+
+
+@pytest.mark.parametrize("texto, motivo", [
+    ("2026-03-29 02:30", "no existe"),        # skipped when clocks go forward
+    ("2026-10-25 02:30", "dos veces"),         # happens twice when they go back
+    ("27/03/2026", "no es una fecha"),
+    ("2026-02-30 10:00", "no es una fecha válida"),
+])
+def test_horas_que_no_existen_o_se_repiten_se_rechazan(texto, motivo):
+    with pytest.raises(plazos.PlazoInvalido, match=motivo):
+        plazos.fecha(texto)
+
+
+def test_retraso_exacto_al_segundo_a_traves_del_cambio_de_hora():
+    """A due date after the spring change and a timestamp nbgrader wrote in UTC: exact to the second."""
+    from nbgrader.utils import parse_utc
+    plazo = plazos.utc_ingenua(plazos.fecha("2026-03-29 12:00"))              # 10:00 UTC
+    a_tiempo = parse_utc("2026-03-29 10:00:00.000000 UTC")
+    un_segundo = parse_utc("2026-03-29 10:00:01.000000 UTC")
+    assert (a_tiempo - plazo).total_seconds() == 0
+    assert (un_segundo - plazo).total_seconds() == 1
+    # across the change: due Saturday 23:59 CET, submitted Sunday 23:58:59 CEST = 22 h 59 min 59 s later
+    plazo = plazos.utc_ingenua(plazos.fecha("2026-03-28 23:59"))
+    entrega = plazos.utc_ingenua(plazos.fecha("2026-03-29 23:58:59"))
+    assert (entrega - plazo).total_seconds() == 22 * 3600 + 59 * 60 + 59
+    # and in October the day has 25 hours
+    plazo = plazos.utc_ingenua(plazos.fecha("2026-10-24 23:59"))
+    entrega = plazos.utc_ingenua(plazos.fecha("2026-10-25 23:59"))
+    assert (entrega - plazo).total_seconds() == 25 * 3600
+
+
+def test_la_penalizacion_cuenta_dias_empezados_con_tope_y_cortesia():
+    p = plazos.PenalizacionPorRetraso(por_dia=0.1, maximo=0.5)
+    assert p.fraccion(0) == 0 and p.late_submission_penalty("a", 18, 0) is None
+    assert p.fraccion(1) == pytest.approx(0.1)                 # one second late: one started day
+    assert p.fraccion(86400) == pytest.approx(0.1)
+    assert p.fraccion(86401) == pytest.approx(0.2)
+    assert p.fraccion(30 * 86400) == pytest.approx(0.5)        # capped
+    assert p.late_submission_penalty("a", 18, 86401) == pytest.approx(3.6)
+    assert p.late_submission_penalty("a", 0, 86401) is None
+    con_cortesia = plazos.PenalizacionPorRetraso(por_dia=0.1, maximo=0.5, gracia_minutos=5)
+    assert con_cortesia.fraccion(299) == 0 and con_cortesia.fraccion(301) == pytest.approx(0.1)
+    assert "10 %" in p.descripcion() and "50 %" in p.descripcion()
+    with pytest.raises(plazos.PlazoInvalido):
+        plazos.PenalizacionPorRetraso(por_dia=2)
+
+
+@pytest.mark.parametrize("texto, segundos", [
+    ("2 días", 2 * 86400), ("36 h", 36 * 3600), ("1 día 12 h", 36 * 3600), ("+90 min", 5400),
+    ("1,5 días", 1.5 * 86400), ("2026-03-23 23:59", 3 * 86400),
+])
+def test_prorrogas_como_duracion_o_fecha(texto, segundos):
+    plazo = plazos.fecha("2026-03-20 23:59")
+    assert plazos.prorroga(texto, plazo).total_seconds() == segundos
+
+
+def test_prorrogas_mal_escritas():
+    plazo = plazos.fecha("2026-03-20 23:59")
+    for texto in ("2 semanas", "mañana", "2026-03-19 10:00"):
+        with pytest.raises(plazos.PlazoInvalido):
+            plazos.prorroga(texto, plazo)
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 02:15"}, "prorrogas": {"t": {"ana": "x"}}}})
+    errores = plazos.PlazosDelCurso(config=config).errores()
+    assert any("no existe" in e for e in errores) and any("'ana'" in e for e in errores), errores
+
+
+def test_duracion_en_español():
+    assert plazos.duracion(40) == "40 s"
+    assert plazos.duracion(61) == "1 min y 1 s"
+    assert plazos.duracion(0.5) == "0 s"
+    assert plazos.duracion(3600) == "1 h"
+    assert plazos.duracion(86400 + 2 * 3600 + 5 * 60) == "1 día, 2 h y 5 min"
+    assert plazos.duracion(2 * 86400 + 60) == "2 días y 1 min"
+    assert "viernes 27/03/2026 23:59 (hora de Madrid)" == plazos.mostrar(plazos.fecha("2026-03-27 23:59"))
+
+
+def test_solo_utc_se_relee_exacto():
+    """nbgrader's exchange writes «%Z»: Europe/Madrid gives «CEST» in summer, read back as UTC."""
+    assert plazos.zona_de_marcas_segura("UTC")
+    assert not plazos.zona_de_marcas_segura("Europe/Madrid")
+
+
+@pytest.fixture(scope="module")
+def _libro_inicial(tmp_path_factory):
+    """A gradebook with one assignment (one notebook, two graded cells: 10 points) and two submissions.
+
+    Built once (nbgrader runs alembic on a new gradebook: seconds); each test gets a copy.
+    """
+    from nbgrader.api import Gradebook
+    from scripts.calificacion.libro_de_notas import herramientas_en_path
+    herramientas_en_path()
+    ruta = tmp_path_factory.mktemp("libro") / "gradebook.db"
+    with Gradebook(f"sqlite:///{ruta}") as gb:
+        gb.add_assignment("t")
+        gb.add_notebook("nb", "t")
+        gb.add_grade_cell("c1", "nb", "t", max_score=6, cell_type="code")
+        gb.add_grade_cell("c2", "nb", "t", max_score=4, cell_type="code")
+        for alumno, marca in (("ana", "2026-03-29 10:00:01.000000 UTC"), ("bea", "2026-03-29 09:59:59.000000 UTC")):
+            gb.add_student(alumno)
+            entrega = gb.add_submission("t", alumno, timestamp=marca)
+            for g in entrega.notebooks[0].grades:
+                g.auto_score = g.max_score
+        gb.db.commit()
+    return ruta
+
+
+@pytest.fixture
+def libro(_libro_inicial, tmp_path):
+    import shutil
+    from nbgrader.api import Gradebook
+    ruta = tmp_path / "gradebook.db"
+    shutil.copy(_libro_inicial, ruta)
+    gb = Gradebook(f"sqlite:///{ruta}")
+    yield gb
+    gb.close()
+
+
+def _config(fechas, prorrogas=None, **politica):
+    return plazos.desde_config(Config({"PlazosDelCurso": {"fechas": fechas, "prorrogas": prorrogas or {}},
+                                       "PenalizacionPorRetraso": politica}))
+
+
+def test_sincronizar_escribe_plazo_prorroga_y_penalizacion_en_el_libro_de_notas(libro):
+    p, politica = _config({"t": "2026-03-29 12:00"})             # CEST: 10:00 UTC
+    plazos.sincronizar(libro, p, politica)
+    assert libro.find_assignment("t").duedate == dt.datetime(2026, 3, 29, 10, 0)
+    ana, bea = libro.find_submission("t", "ana"), libro.find_submission("t", "bea")
+    assert ana.total_seconds_late == 1 and bea.total_seconds_late == 0        # nbgrader's own arithmetic
+    assert ana.notebooks[0].late_submission_penalty == pytest.approx(1.0)     # 10 % of 10
+    assert bea.notebooks[0].late_submission_penalty is None
+    e = plazos.estado(ana)
+    assert e.tarde and e.penalizacion == pytest.approx(1.0)
+    assert "1 s después del plazo" in plazos.texto_del_retraso(e, politica)
+
+    # an extension of one day removes it; the late mark goes with it
+    p, politica = _config({"t": "2026-03-29 12:00"}, {"t": {"ana": "1 día"}})
+    plazos.sincronizar(libro, p, politica)
+    ana = libro.find_submission("t", "ana")
+    assert ana.extension == dt.timedelta(days=1) and ana.total_seconds_late == 0
+    assert ana.notebooks[0].late_submission_penalty is None
+    assert plazos.texto_del_retraso(plazos.estado(ana), politica) is None
+
+    # removing the extension from the config removes it from the gradebook, and the penalty comes back
+    p, politica = _config({"t": "2026-03-29 12:00"})
+    notas = plazos.sincronizar(libro, p, politica)
+    assert libro.find_submission("t", "ana").extension is None and any("prórroga" in n for n in notas)
+
+
+def test_la_penalizacion_sigue_a_la_nota_a_mano(libro):
+    p, politica = _config({"t": "2026-03-28 23:59"}, por_dia=0.2, maximo=0.5)
+    plazos.sincronizar(libro, p, politica)
+    ana = libro.find_submission("t", "ana")                    # ~10 h late: one day, 20 %
+    assert ana.notebooks[0].late_submission_penalty == pytest.approx(2.0)
+    ana.notebooks[0].grades[0].manual_score = 1                 # 1 + 4 = 5 points after manual grading
+    libro.db.commit()
+    plazos.sincronizar(libro, p, politica)
+    assert libro.find_submission("t", "ana").notebooks[0].late_submission_penalty == pytest.approx(1.0)
+
+
+def test_un_plazo_cambiado_fuera_de_la_configuracion_se_dice(libro):
+    libro.update_or_create_assignment("t", duedate="2026-01-01 00:00:00 UTC")
+    p, politica = _config({"t": "2026-03-29 12:00"})
+    notas = plazos.sincronizar(libro, p, politica)
+    assert any("manda nbgrader_config.py" in n for n in notas), notas
+
+
+def test_publicar_plazos_y_prorrogas_sin_nombres(libro, tmp_path):
+    p, politica = _config({"t": "2026-03-29 12:00"}, {"t": {"ana": "2 días"}})
+    plazos.sincronizar(libro, p, politica)
+    curso = tmp_path / "intercambio" / "curso"
+    curso.mkdir(parents=True)
+    clave = bytes(range(32))
+    carpeta = plazos.publicar(str(curso), "curso", p, politica, clave, tareas=["t", "sin_plazo"])
+    publico = json.loads((curso / "plazos" / "plazos.json").read_text())
+    assert publico["tareas"]["t"]["plazo"] == "2026-03-29T10:00:00Z"
+    assert publico["tareas"]["sin_plazo"]["plazo"] is None
+    assert publico["politica"]["por_dia"] == pytest.approx(0.1)
+    ficha = curso / "plazos" / f"{plazos.ficha_de_alumno(clave, 'curso', 'ana')}.json"
+    assert json.loads(ficha.read_text())["tareas"]["t"] == {"plazo": "2026-03-31T10:00:00Z", "prorroga": True}
+    archivos = sorted(x.name for x in (curso / "plazos").iterdir())
+    assert not any("ana" in n for n in archivos), archivos
+    assert (curso / "plazos").stat().st_mode & 0o777 == 0o711
+    # the extension is withdrawn: its file goes
+    p, politica = _config({"t": "2026-03-29 12:00"})
+    plazos.publicar(str(curso), "curso", p, politica, clave)
+    assert not ficha.exists() and carpeta

@@ -1,0 +1,56 @@
+"""No spurious warnings in what a TA sees (grader_tests/salida_limpia.py), at their causes.
+
+The course's configuration (nbgrader_config.py) calls ``salida_limpia.aplicar()``
+in every nbgrader process: nbgrader's preprocessors accept nbconvert's
+``display_data_priority`` without «not recognized», a new student's submission
+raises no SQLAlchemy ``SAWarning``, and every image of the feedback has a
+Spanish description (no English «No description has been provided»).
+"""
+from __future__ import annotations
+
+import logging
+import warnings
+
+import nbformat
+from traitlets.config import Config
+
+from grader_tests import salida_limpia
+
+salida_limpia.aplicar()
+
+
+def test_los_preprocesadores_de_nbgrader_aceptan_display_data_priority(caplog):
+    from nbgrader.preprocessors import ClearHiddenTests
+    from grader_tests.nbgrader_seguro import AvisosEnComentarios
+    config = Config({"NbConvertBase": {"display_data_priority": ["text/html", "text/plain"]}})
+    registro = logging.getLogger("prueba-salida-limpia")
+    with caplog.at_level(logging.WARNING):
+        for clase in (ClearHiddenTests, AvisosEnComentarios):
+            clase(config=config, log=registro)
+    assert not [r for r in caplog.records if "not recognized" in r.getMessage()], caplog.text
+
+
+def test_un_alumno_nuevo_no_produce_sawarning(tmp_path):
+    from nbgrader.api import Gradebook
+    from scripts.calificacion.libro_de_notas import herramientas_en_path
+    herramientas_en_path()
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+        gb.add_assignment("t")
+        gb.add_notebook("nb", "t")
+        gb.add_grade_cell("c", "nb", "t", max_score=1, cell_type="code")
+        gb.add_student("ana")
+        with warnings.catch_warnings(record=True) as avisos:
+            warnings.simplefilter("default")
+            salida_limpia.aplicar()                 # catch_warnings reset the filters: as nbgrader_config.py does
+            gb.add_submission("t", "ana")
+    assert not [a for a in avisos if "not in session" in str(a.message)], [str(a.message) for a in avisos]
+
+
+def test_cada_imagen_de_los_comentarios_tiene_descripcion_en_español():
+    imagen = nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="})
+    propia = nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
+                                    metadata={"image/png": {"alt": "mapa de la cabeza 1"}})
+    celda = nbformat.v4.new_code_cell("x", outputs=[imagen, propia])
+    salida_limpia.TextoAlternativo().preprocess_cell(celda, {}, 0)
+    assert celda.outputs[0].metadata["image/png"]["alt"] == salida_limpia.ALTERNATIVO
+    assert celda.outputs[1].metadata["image/png"]["alt"] == "mapa de la cabeza 1"
