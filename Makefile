@@ -68,8 +68,9 @@ venv: $(VENV)/.installed
 grade: $(ENTORNO)
 	$(BIN)/python scripts/calificacion/grade.py
 
+# the course root on the path even with PYTHONSAFEPATH=1 (a terminal of make lab or of a TA's hub server)
 informe: $(ENTORNO)
-	$(BIN)/python -m scripts.informe $(INFORME_ARGS)
+	PYTHONPATH=$(CURDIR)$${PYTHONPATH:+:$$PYTHONPATH} $(BIN)/python -m scripts.informe $(INFORME_ARGS)
 
 release: $(ENTORNO)
 	$(BIN)/python scripts/autores/publicar_comprobaciones.py
