@@ -279,7 +279,7 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     assert 0 < entregas[otra]["score"] < entregas[otra]["max_score"]
 
     # --- feedback: generated and released from the formgrader, fetched by each student
-    pendientes = ta.s.get(pagina, timeout=60).text.split("Pendientes de revisión</h2>")[1].split("<h2>")[0]
+    pendientes = ta.s.get(f"{ta.servicio}curso/", timeout=60).text.split("Pendientes de revisión</h2>")[1].split("<h2>")[0]
     assert f"{tarde} / {TAREA}" in pendientes, pendientes            # the course page lists it too
     generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
     assert generada["success"], generada.get("error") or generada

@@ -111,7 +111,7 @@ def _plantar(carpeta, cuaderno: str, nombre: str, funcion: str, archivo: str, re
 
     from .conftest import RAIZ
     sys.path.insert(0, str(RAIZ))
-    from scripts import samples
+    from scripts.calificacion import samples
 
     nb = nbformat.read(carpeta / cuaderno, as_version=4)
     for grade_id, linea in samples.correct_quiz_answers(cuaderno.removesuffix(".ipynb")).items():
