@@ -68,15 +68,22 @@ venv: $(VENV)/.installed
 grade: $(ENTORNO)
 	$(BIN)/python scripts/calificacion/grade.py
 
+# the course root on the path even with PYTHONSAFEPATH=1 (a terminal of make lab or of a TA's hub server)
 informe: $(ENTORNO)
-	$(BIN)/python -m scripts.informe $(INFORME_ARGS)
+	PYTHONPATH=$(CURDIR)$${PYTHONPATH:+:$$PYTHONPATH} $(BIN)/python -m scripts.informe $(INFORME_ARGS)
 
 release: $(ENTORNO)
 	$(BIN)/python scripts/autores/publicar_comprobaciones.py
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force || exit 1; done
 
+# PYTHONSAFEPATH: a kernel started in a student's folder never runs the student's ipykernel_launcher.py
+# (nor imports their numpy.py first); the kernel's folder goes back at the end of sys.path, for the
+# lessons' explorables and visible tests (despliegue/hub/jupyter/comun/arranque_kernel.py);
+# PYTHONNOUSERSITE: nothing from ~/.local; JUPYTER_CONFIG_PATH: the teacher's tools (ajustes_jupyterlab/profesorado)
 lab: $(ENTORNO)
-	JUPYTER_CONFIG_PATH=$(CURDIR)/ajustes_jupyterlab/profesorado$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} $(BIN)/jupyter lab
+	JUPYTER_CONFIG_PATH=$(CURDIR)/ajustes_jupyterlab/profesorado$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} \
+	PYTHONSAFEPATH=1 PYTHONNOUSERSITE=1 PYTHONSTARTUP=$(CURDIR)/despliegue/hub/jupyter/comun/arranque_kernel.py \
+	$(BIN)/jupyter lab
 
 comprobar: $(ENTORNO)
 	$(BIN)/python scripts/autores/comprobar.py $(COMPROBAR_ARGS)

@@ -13,6 +13,12 @@
   and its websocket, as JupyterLab's Terminal does).
 - ``editar_curso``: change the service's copy of the course's nbgrader_config.py
   as a TA does in the service's editor (its owner kept).
+
+The hub gives every server and the formgrader an origin of its own
+(``<user>.localhost``, ``<course>--service.localhost``; jupyterhub_config.py,
+``subdomain_host``).  Browsers and curl resolve ``*.localhost`` to loopback;
+glibc here does not, so importing this module makes this process resolve
+them to 127.0.0.1 too (``_resolver_localhost``).
 """
 from __future__ import annotations
 
@@ -22,10 +28,12 @@ import json
 import os
 import re
 import secrets
+import socket
 import sys
 import time
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlparse
 
 import pytest
 
@@ -35,6 +43,40 @@ if str(DESPLIEGUE_HUB) not in sys.path:
     sys.path.insert(0, str(DESPLIEGUE_HUB))
 
 import prueba  # noqa: E402  (despliegue/hub/prueba.py)
+
+_getaddrinfo = socket.getaddrinfo
+
+
+def _resolver_localhost(host, *args, **kwargs):
+    """``*.localhost`` is loopback (RFC 6761), as Chromium and curl resolve it."""
+    if isinstance(host, (str, bytes)) and (host.decode() if isinstance(host, bytes) else host).rstrip(".") \
+            .lower().endswith(".localhost"):
+        host = "127.0.0.1"
+    return _getaddrinfo(host, *args, **kwargs)
+
+
+socket.getaddrinfo = _resolver_localhost
+
+
+def _en_localhost(request) -> bool:
+    host = (urlparse(request.get_full_url()).hostname or "").lower()
+    return host == "localhost" or host.endswith(".localhost")
+
+
+def _dominio_localhost(original):
+    """Cookies with ``Domain=localhost`` (JupyterHub's session cookie with subdomains) as a browser keeps
+    them: http.cookiejar refuses a domain without a dot for the dotless host ``localhost``."""
+    def comprobar(self, cookie, request):
+        if cookie.domain.lstrip(".") == "localhost":
+            return _en_localhost(request)
+        return original(self, cookie, request)
+    return comprobar
+
+
+# requests copies a session's cookies into jars with the default policy: patch the policy itself
+# (this test process only, like the resolver above)
+DefaultCookiePolicy.set_ok_domain = _dominio_localhost(DefaultCookiePolicy.set_ok_domain)
+DefaultCookiePolicy.return_ok_domain = _dominio_localhost(DefaultCookiePolicy.return_ok_domain)
 
 EXIGIR = os.environ.get("CURSO_EXIGIR_HUB", "").strip() not in ("", "0", "no", "false")
 ARTEFACTOS = RAIZ / "test-artifacts" / "hub"
@@ -94,48 +136,53 @@ class Usuario:
         assert r.status_code == 302, f"{self.nombre} no pudo entrar ({r.status_code}): {r.text[:500]}"
         return self
 
-    def _xsrf(self, ruta: str) -> str:
-        """The ``_xsrf`` cookie a server under ``ruta`` set (hub: /hub/, a server: /user/<n>/)."""
-        candidatas = [c for c in self.s.cookies if c.name == "_xsrf" and ruta.startswith(c.path or "/")]
-        assert candidatas, f"sin cookie _xsrf para {ruta}: {[(c.name, c.path) for c in self.s.cookies]}"
+    def _xsrf(self, url: str) -> str:
+        """The ``_xsrf`` cookie the origin and path of ``url`` set (the hub's, a server's, the formgrader's)."""
+        partes = urlparse(url)
+        host = partes.hostname or ""
+        # http.cookiejar stores a cookie of a dotless host («localhost») as «localhost.local»
+        dominios = {host, f"{host}.local"}
+        candidatas = [c for c in self.s.cookies if c.name == "_xsrf" and c.domain in dominios
+                      and partes.path.startswith(c.path or "/")]
+        assert candidatas, f"sin cookie _xsrf para {url}: {[(c.name, c.domain, c.path) for c in self.s.cookies]}"
         return max(candidatas, key=lambda c: len(c.path or "")).value
 
     def arrancar_servidor(self, espera: float = 150) -> "Usuario":
         """Start the user's server through the hub's REST API and open its JupyterLab (OAuth)."""
         self.s.get(f"{self.hub.url}/hub/home", timeout=30).raise_for_status()     # sets the hub's _xsrf
         api = f"{self.hub.url}/hub/api/users/{self.nombre}"
-        r = self.s.post(f"{api}/server", headers={"X-XSRFToken": self._xsrf("/hub/api/")}, timeout=60)
+        r = self.s.post(f"{api}/server", headers={"X-XSRFToken": self._xsrf(api)}, timeout=60)
         assert r.status_code in (201, 202, 400), f"arrancar el servidor de {self.nombre}: {r.status_code} {r.text}"
         limite = time.monotonic() + espera
         while time.monotonic() < limite:
-            modelo = self.s.get(api, headers={"X-XSRFToken": self._xsrf("/hub/api/")}, timeout=30).json()
+            modelo = self.s.get(api, headers={"X-XSRFToken": self._xsrf(api)}, timeout=30).json()
             servidor = modelo.get("servers", {}).get("")
             if servidor and servidor.get("ready"):
                 break
             time.sleep(0.5)
         else:
             raise AssertionError(f"el servidor de {self.nombre} no arrancó en {espera} s")
-        lab = self.s.get(f"{self.hub.url}/user/{self.nombre}/lab", timeout=60)
+        lab = self.s.get(f"{self.base}lab", timeout=60)
         assert lab.status_code == 200, f"JupyterLab de {self.nombre}: {lab.status_code}"
         self.pagina_lab = lab.text
         return self
 
     # ------------------------------------------------------------ the user's server
     @property
-    def prefijo(self) -> str:
-        return f"/user/{self.nombre}/"
+    def base(self) -> str:
+        """``http://<user>.localhost:<port>/user/<user>/``: the user's server, on its own origin."""
+        return self.hub.url_de_usuario(self.nombre)
 
     def get(self, ruta: str, **kw):
-        return self.s.get(f"{self.hub.url}{self.prefijo}{ruta}", timeout=120, **kw)
+        return self.s.get(f"{self.base}{ruta}", timeout=120, **kw)
 
     def post(self, ruta: str, datos=None, json=None, **kw):
-        cabeceras = {"X-XSRFToken": self._xsrf(self.prefijo)}
-        return self.s.post(f"{self.hub.url}{self.prefijo}{ruta}", data=datos, json=json, headers=cabeceras,
-                           timeout=600, **kw)
+        cabeceras = {"X-XSRFToken": self._xsrf(self.base)}
+        return self.s.post(f"{self.base}{ruta}", data=datos, json=json, headers=cabeceras, timeout=600, **kw)
 
     def put(self, ruta: str, json=None):
-        cabeceras = {"X-XSRFToken": self._xsrf(self.prefijo)}
-        return self.s.put(f"{self.hub.url}{self.prefijo}{ruta}", json=json, headers=cabeceras, timeout=120)
+        cabeceras = {"X-XSRFToken": self._xsrf(self.base)}
+        return self.s.put(f"{self.base}{ruta}", json=json, headers=cabeceras, timeout=120)
 
     def tareas(self) -> dict[str, dict]:
         """nbgrader's Assignments tab list: ``{assignment_id: {status, path, ...}}``."""
@@ -154,39 +201,50 @@ class Usuario:
     # ------------------------------------------------------------ the formgrader service
     @property
     def servicio(self) -> str:
-        return f"/services/{self.hub.curso}/"
+        """``http://<course>--service.localhost:<port>/services/<course>/``: the formgrader's origin."""
+        return self.hub.url_del_formgrader()
 
     def abrir_formgrader(self):
         """GET the formgrader through the hub (OAuth); returns the final response."""
-        return self.s.get(f"{self.hub.url}{self.servicio}formgrader", timeout=60)
+        return self.s.get(f"{self.servicio}formgrader", timeout=60)
 
     def formgrader(self, metodo: str, ruta: str, **kw):
         cabeceras = {"X-XSRFToken": self._xsrf(self.servicio)}
-        r = self.s.request(metodo, f"{self.hub.url}{self.servicio}formgrader/api/{ruta}", headers=cabeceras,
+        r = self.s.request(metodo, f"{self.servicio}formgrader/api/{ruta}", headers=cabeceras,
                            timeout=900, **kw)
         r.raise_for_status()
         return r.json()
 
 
     # ------------------------------------------------------------ a terminal of a server
-    def terminal(self, prefijo: str, orden: str, espera: float = 600) -> tuple[int | None, str]:
-        """Type ``orden`` in a new terminal of the server at ``prefijo`` (``/user/<n>/`` or ``/services/<c>/``).
+    def terminal(self, base: str, orden: str, espera: float = 600) -> tuple[int | None, str]:
+        """Type ``orden`` in a new terminal of the server at ``base`` (its full URL, on its own origin:
+        :attr:`base` for the user's server, :attr:`servicio` for the course's service).
 
         Returns the shell's exit code of ``orden`` (None if it did not finish within ``espera``
         seconds) and everything the terminal printed.
         """
         import asyncio
+
+        import requests
         from tornado import httpclient, websocket
         marca = f"FIN{secrets.token_hex(4)}"
-        r = self.s.post(f"{self.hub.url}{prefijo}api/terminals", headers={"X-XSRFToken": self._xsrf(prefijo)},
-                        timeout=60)
+        r = self.s.post(f"{base}api/terminals", headers={"X-XSRFToken": self._xsrf(base)}, timeout=60)
         r.raise_for_status()
         nombre = r.json()["name"]
-        cookies = "; ".join(f"{c.name}={c.value}" for c in self.s.cookies if prefijo.startswith(c.path or "/"))
-        url = self.hub.url.replace("http", "ws", 1) + f"{prefijo}terminals/websocket/{nombre}"
+        # the cookies a browser sends to that origin and path (the server's own, and the hub's session)
+        cookies = requests.cookies.get_cookie_header(self.s.cookies, requests.Request("GET", base).prepare()) or ""
+        partes = urlparse(base)
+        origen = f"{partes.scheme}://{partes.netloc}"
+        url = base.replace("http", "ws", 1) + f"terminals/websocket/{nombre}"
+        # tornado resolves the name itself (not through socket.getaddrinfo's patch above): connect to
+        # loopback and keep the server's Host
+        url_loopback = url.replace(f"//{partes.netloc}", f"//127.0.0.1:{partes.port}", 1) \
+            if (partes.hostname or "").endswith(".localhost") or partes.hostname == "localhost" else url
 
         async def hablar() -> str:
-            peticion = httpclient.HTTPRequest(url, headers={"Cookie": cookies, "Origin": self.hub.url})
+            peticion = httpclient.HTTPRequest(url_loopback, headers={"Cookie": cookies, "Origin": origen,
+                                                                     "Host": partes.netloc})
             ws = await websocket.websocket_connect(peticion)
             salida: list[str] = []
             await ws.write_message(json.dumps(["stdin", f"{orden}; echo {marca}=$?={marca}\r"]))
@@ -209,8 +267,7 @@ class Usuario:
             return "".join(salida)
 
         texto = asyncio.run(hablar())
-        self.s.delete(f"{self.hub.url}{prefijo}api/terminals/{nombre}", headers={"X-XSRFToken": self._xsrf(prefijo)},
-                      timeout=60)
+        self.s.delete(f"{base}api/terminals/{nombre}", headers={"X-XSRFToken": self._xsrf(base)}, timeout=60)
         codigo = re.findall(rf"{marca}=(\d+)={marca}", texto)
         return (int(codigo[-1]) if codigo else None), texto
 

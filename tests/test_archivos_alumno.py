@@ -421,14 +421,98 @@ def test_solo_se_conservan_los_tipos_de_la_lista_blanca(tmp_path, presupuesto):
     carpeta.mkdir()
     for nombre in EJECUTABLES + CONSERVADOS:
         (carpeta / nombre).write_text('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>')
-    avisos = aa.sanear(str(carpeta), presupuesto, propios={"sin_extension"})
-    assert sorted(p.name for p in carpeta.iterdir()) == sorted(CONSERVADOS + ("sin_extension",))
-    assert sum("de un tipo que el curso no conserva" in a for a in avisos) == len(EJECUTABLES) - 1, avisos
-    # the same rule in every copy of a submission (collect, autograde, feedback)
+    # collect's copy (submitted/): the same allow-list, a student's module kept as it came
     copia = tmp_path / "copia"
     avisos = aa.copiar_entrega(str(carpeta), str(copia), presupuesto, ignorar=[])
     assert sorted(p.name for p in copia.iterdir()) == sorted(CONSERVADOS)
     assert any("sin_extension" in a and "no conserva" in a for a in avisos)
+    # the TA's copies (autograded/, feedback/): the allow-list and no student's Python module
+    avisos = aa.sanear(str(carpeta), presupuesto, propios={"sin_extension"})
+    assert sorted(p.name for p in carpeta.iterdir()) == sorted(set(CONSERVADOS) - {"modulo.py"} | {"sin_extension"})
+    assert sum("de un tipo que el curso no conserva" in a for a in avisos) == len(EJECUTABLES) - 1, avisos
+    assert sum("módulo de Python" in a for a in avisos) == 1, avisos
+
+
+def test_los_modulos_de_python_del_alumno_no_entran_en_las_copias_del_profesorado(tmp_path, presupuesto):
+    """Attack report A2: a student's ipykernel_launcher.py / numpy.py / package in autograded/ or feedback/
+    would run as the TA as soon as a kernel starts there or a cell imports numpy."""
+    from nbgrader.coursedir import CourseDirectory
+
+    from conftest import RAIZ
+    from grader_tests.nbgrader_seguro import archivos_de_la_tarea
+    origen = tmp_path / "entrega"
+    (origen / "paquete").mkdir(parents=True)
+    # the modules the lesson ships (its explorable, the visible tests' checkers) are the course's: kept
+    de_la_tarea = ["explorable_escalera.py", "pruebas_visibles.py", "pruebas_positional_encoding.py"]
+    for nombre in ("ipykernel_launcher.py", "numpy.py", "paquete/__init__.py", "viejo.pyc", "ext.cpython-311.so",
+                   "libx.so.1", "sitio.pth", "datos.csv", "notas.txt", *de_la_tarea):
+        (origen / nombre).write_text("open('/tmp/pwned', 'w')\n")
+    propios = archivos_de_la_tarea(CourseDirectory(root=str(RAIZ)), "02_codificacion_posicional")
+    assert set(de_la_tarea) <= propios, propios
+    esperados = sorted(["datos.csv", "notas.txt", *de_la_tarea])
+    for comentarios in (False, True):
+        destino = tmp_path / f"copia-{comentarios}"
+        avisos = aa.copiar_entrega(str(origen), str(destino), presupuesto, ignorar=[], propios=propios,
+                                   solo_propios_y_pequeños=comentarios, sin_modulos=True)
+        quedan = sorted(str(p.relative_to(destino)) for p in destino.rglob("*") if p.is_file())
+        assert quedan == esperados, quedan
+        assert sum("módulo de Python" in a for a in avisos) == 7, avisos
+    # collect keeps the submission as it came (submitted/)
+    completa = tmp_path / "submitted"
+    aa.copiar_entrega(str(origen), str(completa), presupuesto, ignorar=[])
+    assert (completa / "numpy.py").exists()
+    # what a kernel left in autograded/ after running
+    avisos = aa.sanear(str(origen), presupuesto, propios)
+    quedan = sorted(str(p.relative_to(origen)) for p in origen.rglob("*") if p.is_file())
+    assert quedan == esperados, quedan
+
+
+def test_pythonsafepath_el_lanzador_del_kernel_no_sale_de_la_carpeta(tmp_path):
+    """Every TA-side server and kernel runs with PYTHONSAFEPATH=1 (make lab, the hub, the sandbox): then
+    ``python -m ipykernel_launcher`` in a student's folder never runs the student's file of that name,
+    while the kernel can still import the lesson's module from its folder (IPython adds it after the
+    standard library)."""
+    import subprocess
+    import sys
+    marca = tmp_path / "ejecutado"
+    (tmp_path / "ipykernel_launcher.py").write_text(f"open({str(marca)!r}, 'w').write('x')\n")
+    entorno = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    orden = [sys.executable, "-m", "ipykernel_launcher", "--version"]
+    subprocess.run(orden, cwd=tmp_path, env={**entorno, "PYTHONSAFEPATH": "1"}, capture_output=True, timeout=60)
+    assert not marca.exists(), "con PYTHONSAFEPATH=1 se ejecutó el ipykernel_launcher.py del alumno"
+    subprocess.run(orden, cwd=tmp_path, env=entorno, capture_output=True, timeout=60)
+    assert marca.exists(), "la prueba no reproduce el ataque sin PYTHONSAFEPATH"
+    from conftest import RAIZ
+    lineas = (RAIZ / "Makefile").read_text().replace("\\\n", " ").splitlines()
+    receta = next(l for l in lineas if "jupyter lab" in l)
+    assert "JUPYTER_CONFIG_PATH=" in receta and "ajustes_jupyterlab/profesorado" in receta, receta
+    assert "PYTHONSAFEPATH=1" in receta and "despliegue/hub/jupyter/comun/arranque_kernel.py" in receta, receta
+
+    # a kernel of such a server: the lesson's modules from its folder (its explorable, the visible tests'
+    # checkers, which import each other), numpy from the environment
+    import nbformat
+    from nbclient import NotebookClient
+    (tmp_path / "explorable_propio.py").write_text("VALOR = 7\n")
+    (tmp_path / "numpy.py").write_text(f"open({str(marca)!r} + '-numpy', 'w').write('x')\n")
+    leccion = RAIZ / "release" / "02_codificacion_posicional"
+    for nombre in ("pruebas_visibles.py", "pruebas_positional_encoding.py"):
+        shutil.copy(leccion / nombre, tmp_path / nombre)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import explorable_propio, numpy\n"
+                                          "print(explorable_propio.VALOR, numpy.__file__.endswith('__init__.py'), "
+                                          "[n for n in dir() if n.startswith('_curso')])"),
+                nbformat.v4.new_code_cell("import pruebas_positional_encoding as _p, pruebas_visibles as _v\n"
+                                          "print(_p.np is numpy, _v.__file__.startswith(%r))" % str(tmp_path))]
+    anterior = dict(os.environ)
+    os.environ.update(PYTHONSAFEPATH="1", PYTHONSTARTUP=str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun" / "arranque_kernel.py"))
+    try:
+        NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(anterior)
+    assert nb.cells[0].outputs[0]["text"].split() == ["7", "True", "[]"], nb.cells[0].outputs
+    assert nb.cells[1].outputs[0]["text"].split() == ["True", "True"], nb.cells[1].outputs
+    assert not Path(str(marca) + "-numpy").exists()
 
 
 def test_una_carpeta_que_no_se_puede_leer_se_dice(tmp_path, presupuesto, monkeypatch):

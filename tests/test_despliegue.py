@@ -251,6 +251,8 @@ def test_configuracion_global_de_nbgrader_para_el_hub():
     ({"CURSO_HUB_PROFESORADO": "ana", "CURSO_HUB_ALUMNADO": "ana,maria"}, "a la vez"),
     ({"CURSO_HUB_ALUMNADO": "@/no/existe.txt"}, "no se puede leer"),
     ({"CURSO_HUB_CURSO": "curso con espacios"}, "no vale como nombre"),
+    ({"CURSO_HUB_URL_PUBLICA": "http://10.0.0.5:8000"}, "es una dirección IP"),
+    ({"CURSO_HUB_URL_PUBLICA": "hub.ejemplo.org"}, "no es una dirección como"),
 ])
 def test_ajustes_invalidos_explican_en_espanol(entorno, mensaje):
     with pytest.raises(ajustes.AjustesInvalidos, match=re.escape(mensaje)):
@@ -492,6 +494,47 @@ def test_python_accesible_para_todas_las_cuentas(tmp_path):
     assert ajustes.accesible_para_todos(ejecutable) == all(
         p.stat().st_mode & 0o001 for p in ejecutable.resolve().parents)
 
+
+
+# ------------------------------------------------------------------ one origin per server (attack report A1)
+
+def test_un_origen_por_servidor_y_servicio(config_hub):
+    """The hub, each user's server and the formgrader on origins of their own; no user config."""
+    from urllib.parse import urlparse
+    assert config_hub.JupyterHub.subdomain_host == "http://localhost:8000"
+    assert config_hub.Spawner.disable_user_config is True
+    assert config_hub.Spawner.environment["PYTHONNOUSERSITE"] == "1"
+    [servicio] = config_hub.JupyterHub.services
+    assert servicio["environment"]["PYTHONSAFEPATH"] == "1"
+    assert servicio["environment"]["PYTHONSTARTUP"].endswith("jupyter/comun/arranque_kernel.py")
+    a = ajustes.leer({"CURSO_HUB_URL": "http://127.0.0.1:8123"})
+    assert a.url_publica == "http://localhost:8123"
+    assert a.url_de_usuario("ana") == "http://ana.localhost:8123/user/ana/"
+    assert a.url_del_formgrader() == f"http://{CURSO}--service.localhost:8123/services/{CURSO}/"
+    # a name JupyterHub must escape gets the same subdomain the hub gives it
+    from jupyterhub.utils import subdomain_hook_idna
+    assert urlparse(a.url_de_usuario("a_b")).hostname == subdomain_hook_idna("a_b", "localhost", "user")
+    # TAs' servers: PYTHONSAFEPATH and the formgrader's address for nbgrader's course list
+    usuario = SimpleNamespace(name="prueba-profesora", groups=[SimpleNamespace(name=f"formgrade-{CURSO}")])
+    spawner = SimpleNamespace(user=usuario, environment=dict(config_hub.Spawner.environment))
+    config_hub.Spawner.pre_spawn_hook(spawner)
+    assert spawner.environment["PYTHONSAFEPATH"] == "1"
+    assert spawner.environment["CURSO_HUB_FORMGRADER"] == f"http://{CURSO}--service.localhost:8000/services/{CURSO}/"
+
+
+def test_z2jh_un_origen_por_servidor():
+    valores = _valores_z2jh()
+    config = valores["hub"]["config"]
+    assert config["JupyterHub"]["subdomain_host"].startswith("https://")
+    assert config["JupyterHub"]["cookie_host_prefix_enabled"] is True
+    assert config["Spawner"]["disable_user_config"] is True
+    assert valores["singleuser"]["extraEnv"]["PYTHONNOUSERSITE"] == "1"
+    dominio = config["JupyterHub"]["subdomain_host"].removeprefix("https://")
+    assert f"*.{dominio}" in valores["proxy"]["https"]["hosts"]
+    [despliegue] = [d for d in _documentos("formgrader.yaml") if d["kind"] == "Deployment"]
+    entorno = {e["name"]: e.get("value") for e in despliegue["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert entorno["JUPYTERHUB_OAUTH_CALLBACK_URL"].startswith(f"https://{CURSO}--service.{dominio}/services/{CURSO}/")
+    assert entorno["PYTHONSAFEPATH"] == "1"
 
 
 def test_la_copia_del_curso_en_el_hub_esta_completa():

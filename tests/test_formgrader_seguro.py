@@ -304,6 +304,23 @@ def test_un_enlace_del_alumno_nunca_navega_la_pagina_en_la_que_esta():
     assert len(enlaces) == 2 and all(a.get("target") == "_blank" and "noopener" in a.get("rel", "") for a in enlaces)
 
 
+def test_la_vista_de_solo_lectura_no_lleva_guiones_y_avisa(tmp_path):
+    """«Submission #n» opens this view (attack report A2): the notebook as a page, no kernel, no script."""
+    config = Config()
+    config.HTMLExporter.sanitize_html = True
+    config.HTMLExporter.preprocessors = ["grader_tests.html_seguro.SanearCuaderno"]
+    config.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
+                                   "clean_html": "grader_tests.html_seguro.limpiar_html"}
+    nb = _cuaderno_con_nbgrader()
+    nb.cells.append(nbformat.v4.new_markdown_cell(f"{HOSTIL} <script>window.__xss=1</script> $\\sqrt{{x}}$"))
+    ruta = tmp_path / "cuaderno.ipynb"
+    nbformat.write(nb, ruta)
+    html = fs._lectura(fs.exportador_de_lectura(config), str(ruta), "cuaderno")
+    assert fs.AVISO_LECTURA in html and "<script" not in html.lower()
+    assert "<math" in html and "onerror" not in html.replace("onerror=&quot;", "").replace('onerror="window', "")
+    assert not [a for _, a in etiquetas(html) if any(k.startswith("on") for k in a)]
+
+
 # the files of a submission formgrader serves (SubmissionFilesHandler with the course's mixin)
 SERVIDOS = {"notas.txt": "text/plain; charset=utf-8", "modulo.py": "text/plain; charset=utf-8",
             "figura.png": "image/png", "foto.JPG": "image/jpeg", "matriz.npy": "application/octet-stream"}

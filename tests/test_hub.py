@@ -99,6 +99,63 @@ def _esperar(condicion, segundos: float = 60, que: str = ""):
     raise AssertionError(f"no pasó en {segundos} s: {que}")
 
 
+# A student's ~/.jupyter/jupyter_server_config.py (attack report A1: it served a folder without login,
+# with «Service-Worker-Allowed: /»): the hub must not read it.
+CONFIG_DEL_ALUMNO = """
+c.ServerApp.tornado_settings = {"headers": {"X-Configuracion-Del-Alumno": "leida"}}
+"""
+
+
+def _entorno_del_proceso(uid: int, marca: str) -> dict[str, str]:
+    """The environment of the running process of ``uid`` whose command line holds ``marca``."""
+    for entrada in Path("/proc").iterdir():
+        if not entrada.name.isdigit():
+            continue
+        try:
+            if entrada.stat().st_uid != uid or marca not in (entrada / "cmdline").read_text(errors="replace"):
+                continue
+            crudo = (entrada / "environ").read_bytes()
+        except OSError:
+            continue
+        return dict(v.split("=", 1) for v in crudo.decode(errors="replace").split("\0") if "=" in v)
+    raise AssertionError(f"no hay proceso de {uid} con {marca}")
+
+
+def test_un_origen_por_servidor_y_nada_de_la_casa_del_alumno(hub):
+    """Attack report A1: the hub, each student's server and the formgrader are origins of their own; a
+    student's server reads no ~/.jupyter config and no ~/.local packages; the TA-side servers and their
+    kernels start with PYTHONSAFEPATH (A2)."""
+    from urllib.parse import urlparse
+    alumna = hub.alumnado[0]
+    casa = Path(pwd.getpwnam(alumna).pw_dir)
+    _como(alumna, "import os, sys; d = os.path.join(sys.argv[2], '.jupyter'); os.makedirs(d, exist_ok=True); "
+                  "open(os.path.join(d, 'jupyter_server_config.py'), 'w').write(sys.argv[1])",
+          CONFIG_DEL_ALUMNO, str(casa))
+    assert (casa / ".jupyter" / "jupyter_server_config.py").exists()
+    usuaria = Usuario(hub, alumna).entrar().arrancar_servidor()
+    origenes = {urlparse(u).netloc for u in (hub.url, hub.url_de_usuario(alumna), hub.url_del_formgrader(),
+                                              hub.url_de_usuario(hub.profesorado[0]))}
+    assert len(origenes) == 4, origenes
+    assert urlparse(usuaria.base).hostname == f"{alumna}.localhost"
+    estado = usuaria.get("api/status")
+    assert estado.status_code == 200 and "X-Configuracion-Del-Alumno" not in estado.headers, estado.headers
+    entorno = _entorno_del_proceso(pwd.getpwnam(alumna).pw_uid, "jupyterhub-singleuser")
+    for clave, valor in (("PYTHONNOUSERSITE", "1"), ("JUPYTERHUB_DISABLE_USER_CONFIG", "1")):
+        assert entorno.get(clave) == valor, (clave, entorno.get(clave))
+    # the TA-side servers (the formgrader here; TAs' servers alike): no student's Python at a kernel's start
+    servicio = _entorno_del_proceso(pwd.getpwnam(hub.cuenta_servicio).pw_uid, "jupyterhub-singleuser")
+    assert servicio.get("PYTHONSAFEPATH") == "1" and servicio.get("PYTHONNOUSERSITE") == "1", servicio
+    assert os.access(servicio["PYTHONSTARTUP"], os.R_OK) and servicio["PYTHONSTARTUP"].endswith("arranque_kernel.py")
+    # the TA's formgrader, asked from the student's origin with the TA's cookies: no CORS grant
+    ta = Usuario(hub, hub.profesorado[0]).entrar()
+    assert ta.abrir_formgrader().status_code == 200
+    respuesta = ta.s.get(f"{hub.url_del_formgrader()}formgrader/api/students",
+                         headers={"Origin": f"http://{urlparse(usuaria.base).netloc}"}, timeout=60)
+    assert "access-control-allow-origin" not in {k.lower() for k in respuesta.headers}, respuesta.headers
+    # and the student's browser session does not reach it at all
+    assert usuaria.abrir_formgrader().status_code == 403
+
+
 def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     ta = Usuario(hub, hub.profesorado[0]).entrar()
     alumnos = {nombre: Usuario(hub, nombre).entrar() for nombre in hub.alumnado}
@@ -123,7 +180,8 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     cursos = ta.get("formgraders").json()
     assert cursos["success"], cursos
     assert [c["course_id"] for c in cursos["value"]] == [hub.curso], cursos
-    assert f"/services/{hub.curso}/" in cursos["value"][0]["url"]
+    # ... on the formgrader's own origin, not the TA's (subdomains)
+    assert cursos["value"][0]["url"] == f"{hub.url_del_formgrader()}lab?formgrader=true", cursos
 
     # --- each student: Assignments tab, answer, Validate, submit
     entradas = {}
@@ -221,8 +279,9 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     assert 0 < entregas[otra]["score"] < entregas[otra]["max_score"]
 
     # --- feedback: generated and released from the formgrader, fetched by each student
-    pendientes = ta.s.get(pagina, timeout=60).text.split("Pendientes de revisión</h2>")[1].split("<h2>")[0]
-    assert f"{tarde} / {TAREA}" in pendientes, pendientes            # the course page lists it too
+    # the course page (on the service's origin) has nothing held for review yet: first submissions only
+    pendientes = ta.s.get(f"{ta.servicio}curso/", timeout=60).text.split("Pendientes de revisión</h2>")[1].split("<h2>")[0]
+    assert "Ninguna." in pendientes and tarde not in pendientes, pendientes
     generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
     assert generada["success"], generada.get("error") or generada
     publicada = ta.formgrader("POST", f"assignment/{TAREA}/release_feedback")
@@ -279,8 +338,9 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     if not ESTADO:
         pytest.skip("necesita el curso de test_el_curso_entero_por_http en este mismo hub")
     ta, alumnos, tarde, con_prorroga = ESTADO["ta"], ESTADO["alumnos"], ESTADO["tarde"], ESTADO["con_prorroga"]
-    servicio = f"/services/{hub.curso}/"
-    pagina = f"{hub.url}{servicio}curso/"
+    # the course page is the service's: on its own origin (<course>--service.localhost), like the formgrader
+    servicio = ta.servicio
+    pagina = f"{servicio}curso/"
     xsrf = {"X-XSRFToken": ta._xsrf(servicio)}
     raw = ESTADO["entregas"][tarde]["score"]
 
@@ -335,6 +395,8 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     nota = _con_celda(ta, tarde, celda)
     assert nota["manual_score"] is None and nota["needs_manual_grade"] and nota["auto_score"] == nota["max_score"]
     assert _con_celda(ta, tarde, "positional_encoding", "comments")["manual_comment"].startswith("⚠ PENDIENTE")
+    pendientes = ta.s.get(pagina, timeout=60).text.split("Pendientes de revisión</h2>")[1].split("<h2>")[0]
+    assert f"{tarde} / {TAREA}" in pendientes, pendientes            # the course page lists it too
     generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
     assert not generada["success"] and "pendiente de revisión" in generada["log"], generada
     publicada = ta.formgrader("POST", f"assignment/{TAREA}/release_feedback")
@@ -355,9 +417,9 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     assert "Puntos: 1.0 / 3.0" not in html and "PENDIENTE" not in html
 
     # --- hub terminals: the course's commands on PATH; nbgrader autograde and make grade in the service's
-    for usuario, prefijo in ((ta, servicio), (ta, ta.prefijo), (alumno, alumno.prefijo)):
-        codigo, texto = usuario.terminal(prefijo, "command -v nbgrader jupyter make", espera=120)
-        assert codigo == 0 and "/bin/nbgrader" in texto and "/bin/jupyter" in texto, f"{prefijo}: {texto[-1000:]}"
+    for usuario, base in ((ta, servicio), (ta, ta.base), (alumno, alumno.base)):
+        codigo, texto = usuario.terminal(base, "command -v nbgrader jupyter make", espera=120)
+        assert codigo == 0 and "/bin/nbgrader" in texto and "/bin/jupyter" in texto, f"{base}: {texto[-1000:]}"
     codigo, texto = ta.terminal(servicio, f"nbgrader autograde {TAREA} --student {con_prorroga} --force 2>&1 | tail -3 "
                                           "&& make grade 2>&1 | tail -30", espera=900)
     (ARTEFACTOS / "terminal-del-servicio.txt").write_text(texto, encoding="utf-8")
@@ -376,7 +438,7 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     resultado = otra.post("assignments/validate", datos={"path": ruta}).json()
     valor = json.loads(resultado["value"]) if isinstance(resultado["value"], str) else resultado["value"]
     assert resultado["success"] and not valor.get("failed") and not valor.get("changed"), valor
-    codigo, texto = otra.terminal(otra.prefijo, f"cd {hub.curso}/{TAREA} && nbgrader validate {CUADERNO}", espera=300)
+    codigo, texto = otra.terminal(otra.base, f"cd {hub.curso}/{TAREA} && nbgrader validate {CUADERNO}", espera=300)
     assert "Success! Your notebook passes all the tests." in texto, texto[-2000:]
 
 

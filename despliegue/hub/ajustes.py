@@ -15,13 +15,18 @@ variable                       meaning                                         d
 ``CURSO_HUB_PROFESORADO``      TAs / instructors (names, comma-separated)     (none)
 ``CURSO_HUB_ALUMNADO``         students (names, or ``@file`` with one a line)  (none)
 ``CURSO_HUB_ADMIN``            hub administrators                              (none)
-``CURSO_HUB_URL``              public URL the proxy listens on                 ``http://127.0.0.1:8000``
+``CURSO_HUB_URL``              URL the proxy listens on                        ``http://127.0.0.1:8000``
+``CURSO_HUB_URL_PUBLICA``      the hub's public address; every user's server   ``http://localhost:<port of CURSO_HUB_URL>``
+                               and the formgrader get a subdomain of it
+                               (``c.JupyterHub.subdomain_host``): wildcard
+                               DNS ``*.<name>`` (``*.localhost`` is loopback)
 ``CURSO_HUB_URL_INTERNA``      the hub's own API (servers talk to it)          ``http://127.0.0.1:8081``
 ``CURSO_HUB_URL_PROXY``        the proxy's REST API                            ``http://127.0.0.1:8001``
 ``CURSO_HUB_URL_SERVICIO``     where the formgrader service listens            ``http://127.0.0.1:9999``
 ``CURSO_HUB_AUTENTICADOR``     JupyterHub authenticator class or entry point   ``pam``
 ``CURSO_HUB_PROXY``            ``configurable-http-proxy`` command             ``.venv-hub/proxy`` copy, else on ``PATH``
 ``CURSO_HUB_ESTADO``           folder of jupyterhub.sqlite and the cookie key  the current folder
+``CURSO_HUB_ESPERA_SERVICIO``  extra seconds for a slow formgrader start       ``90`` (read by jupyterhub_config.py)
 =============================  ==============================================  =========================================
 """
 from __future__ import annotations
@@ -43,6 +48,9 @@ ENTORNO_LOCAL = RAIZ_REPO / ".venv-hub"
 PROXY_LOCAL = ENTORNO_LOCAL / "proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
 
 NOMBRE_VALIDO = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+# the PYTHONSTARTUP of the kernels of the TA-side servers (PYTHONSAFEPATH=1; the file says why),
+# in the common profile, which every server of the hub can read
+ARRANQUE_KERNEL = PERFILES / "comun" / "arranque_kernel.py"
 
 
 class AjustesInvalidos(ValueError):
@@ -80,6 +88,7 @@ class AjustesHub:
     alumnado: tuple[str, ...] = ()
     admin: tuple[str, ...] = ()
     url: str = "http://127.0.0.1:8000"
+    url_publica: str = "http://localhost:8000"
     url_interna: str = "http://127.0.0.1:8081"
     url_proxy: str = "http://127.0.0.1:8001"
     url_servicio: str = "http://127.0.0.1:9999"
@@ -96,6 +105,22 @@ class AjustesHub:
     def grupo_alumnado(self) -> str:
         """nbgrader's JupyterHub group of the course's students (Assignments tab)."""
         return f"nbgrader-{self.curso}"
+
+    def _en_subdominio(self, nombre: str, tipo: str) -> str:
+        """``scheme://<subdomain>[:port]`` of a user's server or a service, as JupyterHub names it."""
+        from urllib.parse import urlparse
+        from jupyterhub.utils import subdomain_hook_idna      # JupyterHub 5's default subdomain_hook
+        publica = urlparse(self.url_publica)
+        host = f"{publica.scheme}://{subdomain_hook_idna(nombre, publica.hostname, tipo)}"
+        return f"{host}:{publica.port}" if publica.port else host
+
+    def url_de_usuario(self, nombre: str) -> str:
+        """Public URL of ``nombre``'s server: its own origin (``<nombre>.<host>``), ``/user/<nombre>/``."""
+        return f"{self._en_subdominio(nombre, 'user')}/user/{nombre}/"
+
+    def url_del_formgrader(self) -> str:
+        """Public URL of the course's service: its own origin (``<course>--service.<host>``)."""
+        return f"{self._en_subdominio(self.curso, 'service')}/services/{self.curso}/"
 
     def perfil(self, nombre: str) -> str:
         """``JUPYTER_CONFIG_PATH`` of a profile: its own folder, then the common one."""
@@ -116,6 +141,9 @@ def leer(entorno: dict | None = None) -> AjustesHub:
     ambos = sorted(set(profesorado) & set(alumnado))
     if ambos:
         raise AjustesInvalidos(f"{ambos} están a la vez en CURSO_HUB_PROFESORADO y CURSO_HUB_ALUMNADO")
+    url = e.get("CURSO_HUB_URL", AjustesHub.url)
+    url_publica = e.get("CURSO_HUB_URL_PUBLICA") or _publica_por_defecto(url)
+    _comprobar_publica(url_publica)
     proxy = e.get("CURSO_HUB_PROXY") or (str(PROXY_LOCAL) if PROXY_LOCAL.exists() else
                                          shutil.which("configurable-http-proxy") or "")
     return AjustesHub(
@@ -126,7 +154,8 @@ def leer(entorno: dict | None = None) -> AjustesHub:
         profesorado=tuple(profesorado),
         alumnado=tuple(alumnado),
         admin=tuple(_nombres(e.get("CURSO_HUB_ADMIN", ""), "CURSO_HUB_ADMIN")),
-        url=e.get("CURSO_HUB_URL", AjustesHub.url),
+        url=url,
+        url_publica=url_publica.rstrip("/"),
         url_interna=e.get("CURSO_HUB_URL_INTERNA", AjustesHub.url_interna),
         url_proxy=e.get("CURSO_HUB_URL_PROXY", AjustesHub.url_proxy),
         url_servicio=e.get("CURSO_HUB_URL_SERVICIO", AjustesHub.url_servicio),
@@ -134,6 +163,30 @@ def leer(entorno: dict | None = None) -> AjustesHub:
         proxy=proxy,
         estado=Path(e.get("CURSO_HUB_ESTADO") or Path.cwd()),
     )
+
+
+def _publica_por_defecto(url: str) -> str:
+    """``http://localhost:<port>`` for a hub listening on ``url`` (browsers and curl resolve
+    ``localhost`` and every ``*.localhost`` name to loopback)."""
+    from urllib.parse import urlparse
+    puerto = urlparse(url).port
+    return f"http://localhost:{puerto}" if puerto else "http://localhost"
+
+
+def _comprobar_publica(url: str) -> None:
+    """The public address must be a name with subdomains (not an IP address, no path)."""
+    import ipaddress
+    from urllib.parse import urlparse
+    partes = urlparse(url)
+    if partes.scheme not in ("http", "https") or not partes.hostname or partes.path.strip("/"):
+        raise AjustesInvalidos(f"CURSO_HUB_URL_PUBLICA: «{url}» no es una dirección como https://hub.ejemplo.org")
+    try:
+        ipaddress.ip_address(partes.hostname)
+    except ValueError:
+        return
+    raise AjustesInvalidos(
+        f"CURSO_HUB_URL_PUBLICA: «{url}» es una dirección IP; cada servidor y el Formgrader necesitan un "
+        "subdominio propio (un nombre con DNS comodín, *.localhost en una prueba local)")
 
 
 def clave_de_plazos(estado: Path) -> str:

@@ -26,6 +26,13 @@ nbgrader's JupyterHub auth plugin; despliegue/README.md explains each choice):
 - The hub's output (its log) is every student server's output too
   (LocalProcessSpawner): keep it where no student reads it (systemd's journal,
   or a 0600 file).
+- One origin per user and per service (``c.JupyterHub.subdomain_host``):
+  ``<user>.<host>`` for each server, ``<course>--service.<host>`` for the
+  formgrader and the course page, the hub at ``<host>``.  A page a student's
+  server serves can neither read the formgrader nor install a service worker
+  over it.  No server reads its owner's ``~/.jupyter`` (``disable_user_config``)
+  or ``~/.local`` packages (``PYTHONNOUSERSITE``), and every TA-side kernel starts
+  with ``PYTHONSAFEPATH`` (never a student's ``ipykernel_launcher.py`` from the folder).
 
 Every path, name and port comes from ``CURSO_HUB_*`` variables (ajustes.py).
 """
@@ -33,7 +40,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ajustes import bin_entorno, clave_de_plazos, ficha_de_alumno, leer  # noqa: E402
+from ajustes import ARRANQUE_KERNEL, bin_entorno, clave_de_plazos, ficha_de_alumno, leer  # noqa: E402
 
 c = get_config()  # noqa: F821
 a = leer()
@@ -45,6 +52,12 @@ CLAVE_PLAZOS = clave_de_plazos(a.estado)
 
 # ---------------------------------------------------------------- network and state
 c.JupyterHub.bind_url = a.url
+# One origin per user's server and per service (despliegue/README.md, «Un origen por servidor»):
+# without it the hub, every student's server and the formgrader share one origin, and any page a
+# student's server serves owns the TA's formgrader (scripts, service workers).
+c.JupyterHub.subdomain_host = a.url_publica
+if a.url_publica.startswith("https://"):
+    c.JupyterHub.cookie_host_prefix_enabled = True     # __Host- cookies: no subdomain can set them
 c.JupyterHub.hub_bind_url = a.url_interna
 c.ConfigurableHTTPProxy.api_url = a.url_proxy
 if a.proxy:
@@ -101,6 +114,17 @@ c.JupyterHub.load_roles = [
     },
 ]
 
+def sin_python_del_alumno(arranque) -> dict:
+    """Environment of the TA-side servers (the service, TAs' servers): no student's Python runs.
+
+    PYTHONSAFEPATH: a kernel started in a folder with a student's ``ipykernel_launcher.py`` (or
+    ``numpy.py``) never runs it; the folder goes back at the end of sys.path
+    (``jupyter/comun/arranque_kernel.py``, the kernels' PYTHONSTARTUP) for the lessons' explorables.
+    PYTHONNOUSERSITE: nothing from ~/.local (every server has it).
+    """
+    return {"PYTHONNOUSERSITE": "1", "PYTHONSAFEPATH": "1", "PYTHONSTARTUP": str(arranque)}
+
+
 # ---------------------------------------------------------------- the formgrader service
 c.JupyterHub.services = [
     {
@@ -120,6 +144,7 @@ c.JupyterHub.services = [
             # grader_tests comes from the course root (nbgrader's process and the sandboxed
             # kernels alike): the shared environment holds no course code students could read
             "PYTHONPATH": str(a.raiz_curso),
+            **sin_python_del_alumno(ARRANQUE_KERNEL),
             "CURSO_HUB_CURSO": a.curso,
             "CURSO_HUB_INTERCAMBIO": str(a.intercambio),
             "PATH": RUTA,
@@ -138,7 +163,10 @@ c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.environment = {"CURSO_HUB_CURSO": a.curso, "CURSO_HUB_INTERCAMBIO": str(a.intercambio), "PATH": RUTA,
-                         "CURSO_ENTORNO": str(BIN.parent)}
+                         "CURSO_ENTORNO": str(BIN.parent), "PYTHONNOUSERSITE": "1"}
+# A student's ~/.jupyter (a jupyter_server_config.py that serves files without login, adds headers,
+# loads extensions) is not read; PYTHONNOUSERSITE above does the same for ~/.local's packages.
+c.Spawner.disable_user_config = True
 
 
 def perfil_por_grupo(spawner):
@@ -151,6 +179,41 @@ def perfil_por_grupo(spawner):
     perfil = "profesorado" if a.grupo_profesorado in grupos else "alumnado"
     spawner.environment = {**spawner.environment, "JUPYTER_CONFIG_PATH": a.perfil(perfil),
                            "CURSO_PLAZOS_FICHA": ficha_de_alumno(CLAVE_PLAZOS, a.curso, spawner.user.name)}
+    if perfil == "profesorado":
+        # a TA may open a student's notebook there: no student's Python at the kernel's start
+        spawner.environment.update(sin_python_del_alumno(ARRANQUE_KERNEL))
+        # nbgrader's course list links to the formgrader on the TA's own origin; it is on its own
+        # (jupyter/comun/jupyter_server_config.py rewrites the link with this)
+        spawner.environment["CURSO_HUB_FORMGRADER"] = a.url_del_formgrader()
 
 
 c.Spawner.pre_spawn_hook = perfil_por_grupo
+
+
+# ---------------------------------------------------------------- a slow start of the formgrader
+# JupyterHub 5.5 gives a managed service ten 1-second tries and exits when it is not up; the
+# formgrader (JupyterLab + nbgrader) takes longer on a loaded machine.  A service that is still
+# starting gets up to CURSO_HUB_ESPERA_SERVICIO seconds more (90 by default); one that exited does not.
+def _esperar_al_servicio(espera: float) -> None:
+    from jupyterhub.app import JupyterHub
+    from jupyterhub.objects import Server
+    from jupyterhub.utils import AnyTimeoutError
+
+    original = JupyterHub.start_service
+
+    async def start_service(self, service_name, service, ssl_context=None):
+        if await original(self, service_name, service, ssl_context):
+            return True
+        if not (service.managed and service.url) or await service.spawner.poll() is not None:
+            return False
+        try:
+            await Server.from_orm(service.orm.server).wait_up(http=True, timeout=espera, ssl_context=ssl_context)
+        except AnyTimeoutError:
+            return False
+        self.log.info("Service %s up after a slow start", service_name)
+        return True
+
+    JupyterHub.start_service = start_service
+
+
+_esperar_al_servicio(float(os.environ.get("CURSO_HUB_ESPERA_SERVICIO", "90")))

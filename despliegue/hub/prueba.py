@@ -17,7 +17,12 @@ It creates what a department server has, in a private temporary folder:
   server writes into it (LocalProcessSpawner), and nothing in it is for them;
 
 then starts ``jupyterhub -f despliegue/hub/jupyterhub_config.py`` on
-127.0.0.1 and waits.  Ctrl-C stops the hub, its servers and the proxy, and
+127.0.0.1 and waits.  The hub is at ``http://localhost:<port>``, each
+server at ``http://<user>.localhost:<port>`` and the formgrader at
+``http://<course>--service.localhost:<port>``: one origin each
+(``subdomain_host``), names Chromium, Firefox and curl resolve to loopback
+with no DNS set-up (Python's resolver here does not: the hub tests map
+``*.localhost`` themselves, tests/hub_cliente.py).  Ctrl-C stops the hub, its servers and the proxy, and
 removes the accounts and folders it created (``--conservar`` keeps them).
 It never touches an account it did not create: if a name exists, it stops.
 
@@ -98,7 +103,8 @@ class HubDePrueba:
     """The course's hub with throwaway accounts and folders under ``base``.
 
     ``claves`` maps each TA and student to the password the trial gave them;
-    ``url`` is the public address (``http://127.0.0.1:<port>``).
+    ``url`` is the hub's public address (``http://localhost:<port>``), ``url_de_usuario(n)``
+    and ``url_del_formgrader()`` those of a server and of the formgrader (their own origins).
     """
 
     def __init__(self, profesorado: list[str], alumnado: list[str], base: Path | None = None,
@@ -118,11 +124,25 @@ class HubDePrueba:
         self.claves: dict[str, str] = {}
         self.creadas: list[str] = []
         self.proceso: subprocess.Popen | None = None
+        self.entorno_hub: dict = {}
 
     # ------------------------------------------------------------ set up
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.puertos['publico']}"
+        return f"http://localhost:{self.puertos['publico']}"
+
+    def ajustes(self):
+        """The hub's settings as jupyterhub_config.py reads them (ajustes.leer)."""
+        from ajustes import leer
+        return leer(self.entorno_hub)
+
+    def url_de_usuario(self, nombre: str) -> str:
+        """``http://<nombre>.localhost:<port>/user/<nombre>/``: the user's server, its own origin."""
+        return self.ajustes().url_de_usuario(nombre)
+
+    def url_del_formgrader(self) -> str:
+        """``http://<course>--service.localhost:<port>/services/<course>/``: the formgrader's origin."""
+        return self.ajustes().url_del_formgrader()
 
     def preparar(self) -> "HubDePrueba":
         falta = que_falta()
@@ -195,12 +215,14 @@ class HubDePrueba:
             "CURSO_HUB_CUENTA_SERVICIO": self.cuenta_servicio,
             "CURSO_HUB_PROFESORADO": ",".join(self.profesorado),
             "CURSO_HUB_ALUMNADO": ",".join(self.alumnado),
-            "CURSO_HUB_URL": self.url,
+            "CURSO_HUB_URL": f"http://127.0.0.1:{self.puertos['publico']}",      # where the proxy listens
+            "CURSO_HUB_URL_PUBLICA": self.url,                                    # subdomains of localhost
             "CURSO_HUB_URL_INTERNA": f"http://127.0.0.1:{self.puertos['hub']}",
             "CURSO_HUB_URL_PROXY": f"http://127.0.0.1:{self.puertos['proxy']}",
             "CURSO_HUB_URL_SERVICIO": f"http://127.0.0.1:{self.puertos['servicio']}",
             "CURSO_HUB_ESTADO": str(self.estado),
         })
+        self.entorno_hub = env
         return env
 
     # ------------------------------------------------------------ run
@@ -401,8 +423,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {nombre:<22}  profesorado  {hub.claves[nombre]}")
     for nombre in hub.alumnado:
         print(f"  {nombre:<22}  alumnado     {hub.claves[nombre]}")
-    print(f"\nPágina del curso (profesorado): {hub.url}/services/{hub.curso}/curso/  (menú Services del hub)")
-    print(f"Formgrader (profesorado): {hub.url}/services/{hub.curso}/formgrader")
+    print(f"\nPágina del curso (profesorado): {hub.url_del_formgrader()}curso/  (menú Services del hub)")
+    print(f"Formgrader (profesorado): {hub.url_del_formgrader()}formgrader")
+    print("Cada servidor y el Formgrader tienen su propio origen (<usuario>.localhost, "
+          f"{hub.curso}--service.localhost): ábrelos con Chromium, Firefox o curl, que resuelven *.localhost.")
     print("El alumnado usa la pestaña Assignments de JupyterLab (menú Nbgrader → Assignment List).")
     print(f"Curso del servicio: {hub.raiz_curso}   Intercambio: {hub.intercambio}")
     print("\nCtrl-C para parar" + (" (se conservan cuentas y carpetas)." if args.conservar

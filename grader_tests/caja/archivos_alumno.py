@@ -29,6 +29,16 @@ nbgrader's permission changes) goes through this module (see
   ``c.PresupuestoEntrega.tipos_conservados``).  Anything else (``.html``,
   ``.xht``, ``.svg``, ``.mml``, ``.rdf``, ``.pdf``, no extension…) is dropped and
   reported; the assignment's own files are always kept.
+* **No Python of the student's on the TA's path**: in ``autograded/`` and
+  ``feedback/`` a student's module files (``MODULOS``: ``.py``, ``.pyc``,
+  ``.so``…) that the assignment does not ship are removed too, even when their
+  kind is on the allow-list (``.py``), so no kernel or tool started there (the
+  TA opening the notebook, ``nbgrader validate``, the sandboxed autograde)
+  imports the student's ``numpy.py`` or ``ipykernel_launcher.py`` instead of the
+  real one.  The assignment's own modules (the explorable, ``pruebas_visibles.py``,
+  ``pruebas_<función>.py``) are kept.  One rule: a student's file stays when
+  its kind is allowed and it is no Python module the assignment does not ship.
+  ``submitted/`` keeps the submission as it came.
 * **Names are data**: reports show them escaped (no control characters, no
   terminal or log injection) and shortened; an entry whose name holds a control
   or format character (newline, escape, bidi override) is not copied at all.
@@ -68,6 +78,9 @@ TIPOS_CONSERVADOS = {
     ".webp": "image/webp",
     ".npy": "application/octet-stream", ".npz": "application/octet-stream",
 }
+# files Python would import from a folder on sys.path (the kernel's working folder is): a student's never
+# enters autograded/ or feedback/, whatever tipos_conservados says (the assignment's own are kept)
+MODULOS = (".py", ".pyw", ".pyc", ".pyo", ".pyd", ".so", ".pth")
 BLOQUE = 1 << 20
 # a copy looks at most this many times the submission's file budget (a flood costs a bounded walk)
 MULTIPLO_RECORRIDO = 10
@@ -314,7 +327,10 @@ def sanear(carpeta: str, presupuesto: PresupuestoEntrega, propios: set[str] = fr
                       f"{nombre_legible(entrada.ruta)}")
     restantes = []
     for entrada in recorrido.entradas:
-        if not entrada.es_carpeta and entrada.ruta not in propios and not presupuesto.conserva(entrada.ruta):
+        if not entrada.es_carpeta and entrada.ruta not in propios and es_modulo(entrada.ruta):
+            _quitar(carpeta, entrada.ruta)
+            avisos.append(_modulo_no_conservado(entrada.ruta))
+        elif not entrada.es_carpeta and entrada.ruta not in propios and not presupuesto.conserva(entrada.ruta):
             _quitar(carpeta, entrada.ruta)
             avisos.append(_tipo_no_conservado(entrada.ruta))
         else:
@@ -326,6 +342,16 @@ def sanear(carpeta: str, presupuesto: PresupuestoEntrega, propios: set[str] = fr
         avisos.append(_resumen_descartes(descartadas, presupuesto.archivos, presupuesto.bytes_totales,
                                          "de la entrega"))
     return avisos
+
+
+def es_modulo(ruta: str) -> bool:
+    """Could Python import ``ruta`` (a relative path) as a module or extension (:data:`MODULOS`)?"""
+    nombre = ruta.rsplit("/", 1)[-1].lower()
+    return nombre.endswith(MODULOS) or ".so." in nombre
+
+
+def _modulo_no_conservado(ruta: str) -> str:
+    return f"se ignoró un módulo de Python que la tarea no trae: {nombre_legible(ruta)}"
 
 
 def _tipo_no_conservado(ruta: str) -> str:
@@ -477,7 +503,7 @@ def escribir_atomico(destino: str, escribir, modo: int = 0o644) -> None:
 
 def copiar_entrega(origen: str | int, destino: str, presupuesto: PresupuestoEntrega, ignorar: list[str],
                    propios: set[str] = frozenset(), solo_propios_y_pequeños: bool = False,
-                   excluir=lambda ruta: False, dueño: int | None = None) -> list[str]:
+                   excluir=lambda ruta: False, dueño: int | None = None, sin_modulos: bool = False) -> list[str]:
     """Copy a student's folder into the TA's copy: regular files and folders only, within budget.
 
     The copy cannot be raced: ``origen`` is opened once (``O_NOFOLLOW``), walked
@@ -496,6 +522,8 @@ def copiar_entrega(origen: str | int, destino: str, presupuesto: PresupuestoEntr
             own files, only small student files within the feedback budget.
         excluir: relative paths not to copy (e.g. notebooks, which nbgrader converts).
         dueño: when given, only files of this uid are copied (the submission's author).
+        sin_modulos: leave out the student's Python modules (:data:`MODULOS`) not in ``propios``
+            (the TA's copies: autograded/, feedback/).
 
     Returns the Spanish reports.  Raises ``OSError`` when ``origen`` is not a
     real folder (a link to one included).
@@ -508,13 +536,15 @@ def copiar_entrega(origen: str | int, destino: str, presupuesto: PresupuestoEntr
         except OSError as exc:
             raise OSError(errno.ENOTDIR, "la entrega no es una carpeta (¿un enlace?)", origen) from exc
     try:
-        return _copiar_desde(raiz, destino, presupuesto, ignorar, propios, solo_propios_y_pequeños, excluir, dueño)
+        return _copiar_desde(raiz, destino, presupuesto, ignorar, propios, solo_propios_y_pequeños, excluir, dueño,
+                             sin_modulos)
     finally:
         os.close(raiz)
 
 
 def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, ignorar: list[str],
-                  propios: set[str], solo_propios_y_pequeños: bool, excluir, dueño: int | None) -> list[str]:
+                  propios: set[str], solo_propios_y_pequeños: bool, excluir, dueño: int | None,
+                  sin_modulos: bool = False) -> list[str]:
     avisos: list[str] = []
     recorrido = recorrer(raiz, ignorar, limite=MULTIPLO_RECORRIDO * presupuesto.archivos)
     if recorrido.truncado:
@@ -531,6 +561,9 @@ def _copiar_desde(raiz: int, destino: str, presupuesto: PresupuestoEntrega, igno
     candidatas = []
     for entrada in recorrido.entradas:
         if excluir(entrada.ruta):
+            continue
+        if sin_modulos and not entrada.es_carpeta and entrada.ruta not in propios and es_modulo(entrada.ruta):
+            avisos.append(_modulo_no_conservado(entrada.ruta))
             continue
         if not entrada.es_carpeta and entrada.ruta not in propios and not presupuesto.conserva(entrada.ruta):
             avisos.append(_tipo_no_conservado(entrada.ruta))

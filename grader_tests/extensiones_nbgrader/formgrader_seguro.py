@@ -30,6 +30,14 @@ nbgrader 0.9.6                                  here
 ``NbGraderAPI.get_submission(s)``               that submission shows «fecha ilegible»
 =============================================  ==============================================
 
+The submission page is rendered in a worker thread (one at a time, ``_RENDER``),
+never on the server's event loop: a huge notebook slows its own page, not
+the TA's other pages or the API (``html_seguro`` caps what is rendered).  Its
+«Submission #n» / student-name links open a read-only view of the notebook
+(``/formgrader/curso/lectura/<submission id>/``, ``LecturaDeEntrega``), not
+JupyterLab: opening a student's notebook there would start a kernel in the
+student's folder, as the TA.
+
 What a page may run: only scripts carrying the response's nonce (and what
 they load: MathJax), ``script-src 'nonce-…' 'strict-dynamic'``; no inline
 handler, no ``eval``, nothing from outside the server.  A student's
@@ -37,8 +45,12 @@ handler, no ``eval``, nothing from outside the server.  A student's
 """
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
+import re
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader
@@ -56,6 +68,18 @@ FECHA_ILEGIBLE = "fecha ilegible"
 RUTA_ESTATICOS = "/formgrader/curso/static/"
 RUTA_MATHJAX = "/formgrader/curso/mathjax/"
 CONFIG_MATHJAX = "TeX-AMS-MML_HTMLorMML-full,Safe"
+RUTA_LECTURA = "/formgrader/curso/lectura/"
+AVISO_LECTURA = ("Vista de solo lectura de la entrega: no arranca ningún kernel ni ejecuta nada del alumno. "
+                 "Para calificar, vuelve a la página de la entrega.")
+
+# One worker renders submission pages: off the event loop, one notebook at a time (nbconvert's
+# exporter is shared by every request).
+_RENDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="curso-formgrader")
+
+
+async def en_segundo_plano(funcion, *args, **kwargs):
+    """``funcion(*args, **kwargs)`` in the formgrader's render thread (the event loop stays free)."""
+    return await asyncio.get_running_loop().run_in_executor(_RENDER, functools.partial(funcion, *args, **kwargs))
 
 _originales: dict[str, object] = {}
 
@@ -204,7 +228,7 @@ def _pagina_de_entrega():
         """nbgrader 0.9.6's ``SubmissionHandler.get`` plus the nonce, the page data and local MathJax."""
 
         @web.authenticated
-        def get(self, submission_id):
+        async def get(self, submission_id):
             _ = self.xsrf_token
             if self.settings["nbgrader_bad_setup"]:
                 return self.write_error(500)
@@ -245,6 +269,7 @@ def _pagina_de_entrega():
                 "curso_datos": datos,
                 "curso_estaticos": self.base_url + RUTA_ESTATICOS,
                 "curso_mathjax": f"{self.base_url}{RUTA_MATHJAX}MathJax.js?config={CONFIG_MATHJAX}",
+                "curso_lectura": f"{self.base_url}{RUTA_LECTURA}{submission.id}/",
             }
             if not os.path.exists(filename):
                 self.clear()
@@ -252,10 +277,65 @@ def _pagina_de_entrega():
                 self.write(self.render("formgrade_404.tpl", resources=resources,
                                        notebook_id=notebook_id, filename=relative_path))
             else:
-                html, _ = self.exporter.from_filename(filename, resources=resources)
+                html, _ = await en_segundo_plano(self.exporter.from_filename, filename, resources=resources)
                 self.write(html)
 
     return PaginaDeEntrega
+
+
+def exportador_de_lectura(config):
+    """The read-only view's exporter: nbconvert's ``lab`` page with the course's sanitising config."""
+    from nbconvert.exporters import HTMLExporter
+    from traitlets.config import Config
+    config = Config(config)
+    config.HTMLExporter.template_name = "lab"
+    config.HTMLExporter.extra_template_basedirs = []
+    config.HTMLExporter.extra_template_paths = []
+    return HTMLExporter(config=config)
+
+
+def _lectura(exportador, ruta: str, titulo: str) -> str:
+    from .html_seguro import CLAVE_MATHML, _escapar
+    html, _ = exportador.from_filename(ruta, resources={CLAVE_MATHML: True,
+                                                        "metadata": {"name": titulo}})
+    aviso = (f'<div style="background:#fff3cd;border:1px solid #e0c36b;padding:.6em 1em;margin:0 0 1em 0;'
+             f'font-family:sans-serif">{_escapar(AVISO_LECTURA)}</div>')
+    # the page needs no script (math is MathML): none of the template's (require.js, MathJax from a
+    # CDN, widget state) is left, not even for the CSP to block; students' were sanitised away before
+    html = re.sub(r"<script\b[^>]*>.*?</script\s*>", "", html, flags=re.S | re.I)
+    inicio = html.find("<body")
+    fin = html.find(">", inicio) if inicio >= 0 else -1
+    return html[:fin + 1] + aviso + html[fin + 1:] if fin >= 0 else aviso + html
+
+
+def _lectura_de_entrega():
+    """``/formgrader/curso/lectura/<submission id>/``: the autograded notebook as a page, no kernel."""
+    from nbgrader.api import MissingEntry
+    from nbgrader.server_extensions.formgrader.base import BaseHandler
+
+    class LecturaDeEntrega(PaginaSegura, BaseHandler):
+        """The notebook of «Submission #n», read-only: sanitised, math as MathML, the page's CSP."""
+
+        @web.authenticated
+        async def get(self, submission_id):
+            if self.settings["nbgrader_bad_setup"]:
+                return self.write_error(500)
+            try:
+                submission = self.gradebook.find_submission_notebook_by_id(submission_id)
+                assignment_id = submission.assignment.assignment.name
+                notebook_id = submission.notebook.name
+                student_id = submission.student.id
+            except MissingEntry:
+                raise web.HTTPError(404, "Invalid submission")
+            carpeta = os.path.abspath(self.coursedir.format_path(
+                self.coursedir.autograded_directory, student_id, assignment_id))
+            ruta = os.path.join(carpeta, f"{notebook_id}.ipynb")
+            if aa.es_archivo_normal(ruta) is not None:
+                raise web.HTTPError(404, "Missing notebook")
+            exportador = self.settings["curso_exportador_lectura"]
+            self.write(await en_segundo_plano(_lectura, exportador, ruta, f"{notebook_id} ({assignment_id})"))
+
+    return LecturaDeEntrega
 
 
 def _inicio():
@@ -316,6 +396,9 @@ def _init_tornado_settings(self, webapp):
     from nbgrader.server_extensions.formgrader import handlers
     from traitlets.config import Config
     _originales["FormgradeExtension.init_tornado_settings"](self, webapp)
+    # the read-only view: the course's HTML configuration (nbgrader_config.py, which formgrader
+    # loaded into its own config, not the server's), with nbconvert's lab page
+    webapp.settings["curso_exportador_lectura"] = exportador_de_lectura(Config(self.config))
     config = Config(self.config)
     config.HTMLExporter.template_name = "formgrade"
     # the course's formgrade/ first; nbgrader's folder also as a root, so the course's
@@ -334,6 +417,7 @@ def _init_handlers(self, webapp):
     lista = [
         (RUTA_ESTATICOS + "(.*)", EstaticosDelCurso, {"path": ESTATICOS}),
         (RUTA_MATHJAX + "(.*)", EstaticosDelCurso, {"path": ruta_mathjax()}),
+        (RUTA_LECTURA + r"([^/]+)/?", _lectura_de_entrega()),
     ]
     for patron, clase, *resto in [*handlers.default_handlers, *apihandlers.default_handlers]:
         lista.append((patron, _segura(clase), *resto))

@@ -37,7 +37,18 @@ Every link opens in a new window (``target="_blank"``, ``rel="noopener"``).
 Not kept: scripts, event handlers, styles, forms, iframes, external or
 relative image URLs (a page that loads them would call home or call the
 TA's server), ``id`` attributes (prefixed with ``alumno-`` so they cannot
-collide with formgrader's).
+collide with formgrader's), and every ``class`` but the few the course's own
+rendering writes (:data:`CLASES`: code highlighting, TeX left as text): a
+student's ``class="modal show"`` or ``class="modal-backdrop"`` would borrow the
+page's Bootstrap to draw a fake dialog or lay an invisible link over the whole
+page, ``class="tabbable"`` would join formgrader's keyboard order.
+
+Sizes are bounded before anything is rendered (:class:`SanearCuaderno`): a
+cell's source up to :data:`MAX_FUENTE` characters, all sources of a notebook
+up to :data:`MAX_FUENTES`, one output field up to :data:`MAX_TEXTO`, all
+outputs up to :data:`MAX_SALIDAS`; what is cut ends with a Spanish note.  A
+markdown image that names an attachment the cell does not have (or one the
+sanitiser dropped) shows a note instead of stopping the page.
 """
 from __future__ import annotations
 
@@ -47,6 +58,7 @@ import re
 
 import nh3
 from jinja2 import pass_context
+from pygments.token import STANDARD_TYPES
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from nbconvert.preprocessors import Preprocessor
 
@@ -58,7 +70,7 @@ ETIQUETAS = set(nh3.ALLOWED_TAGS) | {
     "img", "figure", "figcaption", "details", "summary", "a",
 }
 ATRIBUTOS = {
-    "*": {"class", "id", "title", "lang", "dir", "align"},
+    "*": {"class", "id", "title", "lang", "dir", "align"},     # class: only CLASES (_filtro_atributos)
     "a": {"href"},
     "img": {"src", "alt", "width", "height"},
     "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan", "scope"},
@@ -97,13 +109,26 @@ ATRIBUTOS_MATHML = set(_VALORES_MATHML) | {"columnspan", "rowspan"}
 ETIQUETAS |= ETIQUETAS_MATHML
 for _etiqueta in ETIQUETAS_MATHML:
     ATRIBUTOS[_etiqueta] = ATRIBUTOS_MATHML
+# The only classes kept: what nbconvert's markdown writes for a code block (Pygments' token
+# classes, ``highlight``, ``hl-<language>``) and the course's own ``tex-sin-convertir``.  None
+# of them means anything to Bootstrap or to formgrader's scripts.
+CLASES = frozenset(c for c in STANDARD_TYPES.values() if c) | {"highlight", "hll", "tex-sin-convertir"}
+_CLASE_LENGUAJE = re.compile(r"hl-[a-z0-9_+-]{1,30}")
 ESQUEMAS = {"http", "https", "mailto", "data"}
 _IMAGEN_DATOS = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*", re.I)
 _BASE64 = re.compile(r"[A-Za-z0-9+/=\s]*")
 _DIMENSION = re.compile(r"\d{1,5}(px|%)?")
 
 
+def clases_permitidas(valor: str) -> str | None:
+    """The classes of ``valor`` the course keeps (:data:`CLASES`), or None if none is left."""
+    buenas = [c for c in str(valor).split() if c in CLASES or _CLASE_LENGUAJE.fullmatch(c)]
+    return " ".join(dict.fromkeys(buenas)) or None
+
+
 def _filtro_atributos(etiqueta: str, atributo: str, valor: str) -> str | None:
+    if atributo == "class":
+        return None if etiqueta in ETIQUETAS_MATHML else clases_permitidas(valor)
     if etiqueta in ETIQUETAS_MATHML:
         if atributo in ("columnspan", "rowspan"):
             return valor if re.fullmatch(r"\d{1,3}", valor.strip()) else None
@@ -179,8 +204,24 @@ def latex_a_html(latex) -> str:
     return limpiar_html(tex_a_mathml(texto, True))
 
 
-class RenderizadorConMathML(IPythonRenderer):
-    """nbconvert's markdown renderer with every formula typeset as MathML (``tex_a_mathml``)."""
+class Renderizador(IPythonRenderer):
+    """nbconvert's markdown renderer; an image of a missing attachment is a note, not an error.
+
+    nbconvert raises ``InvalidNotebook`` for ``![x](attachment:nombre)`` when the
+    cell has no such attachment, and the whole page (formgrader's submission,
+    the feedback) fails.  A student may write that link, and the sanitiser
+    drops attachments that are not images (an SVG one, for instance).
+    """
+
+    def image(self, text: str, url: str, title: str | None = None) -> str:
+        if str(url).startswith("attachment:") and str(url)[len("attachment:"):] not in (self.attachments or {}):
+            nombre = str(url)[len("attachment:"):]
+            return f'<em>[imagen adjunta no disponible: {_escapar(nombre[:100])}]</em>'
+        return super().image(text, url, title)
+
+
+class RenderizadorConMathML(Renderizador):
+    """The course's markdown renderer with every formula typeset as MathML (``tex_a_mathml``)."""
 
     def block_math(self, body: str) -> str:
         return tex_a_mathml(body, True)
@@ -206,7 +247,7 @@ def markdown2html_seguro(context, source) -> str:
     adjuntos = celda.get("attachments", {}) if hasattr(celda, "get") else {}
     recursos = context.get("resources", {}) or {}
     ruta = recursos.get("metadata", {}).get("path", "")
-    clase = RenderizadorConMathML if recursos.get(CLAVE_MATHML) else IPythonRenderer
+    clase = RenderizadorConMathML if recursos.get(CLAVE_MATHML) else Renderizador
     renderer = clase(escape=False, attachments=adjuntos or {}, embed_images=False,
                      path=ruta, anchor_link_text="¶", exclude_anchor_links=True)
     return limpiar_html(MarkdownWithMath(renderer=renderer).render(str(source)))
@@ -220,13 +261,30 @@ _IMAGENES = ("image/png", "image/jpeg", "image/gif")
 _ID_CELDA = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _GRADE_ID = re.compile(r"[^A-Za-z0-9_.-]")
 MAX_TEXTO = 2_000_000     # characters of one output field kept
+MAX_SALIDAS = 8_000_000   # characters of all the outputs of a notebook kept
+MAX_FUENTE = 50_000       # characters of one cell's source shown (the lessons' longest: under 7 000)
+MAX_FUENTES = 500_000     # characters of all the cells' sources of a notebook shown (the lessons': ~120 000)
 
 
-def _texto(valor) -> str:
+def _texto(valor, limite: int = MAX_TEXTO) -> str:
     if isinstance(valor, list):
-        valor = "".join(str(v) for v in valor)
+        valor = "".join(str(v) for v in valor[:limite])
     texto = str(valor) if valor is not None else ""
-    return texto if len(texto) <= MAX_TEXTO else texto[:MAX_TEXTO] + "\n[… recortado]"
+    return texto if len(texto) <= limite else texto[:limite] + "\n[… recortado]"
+
+
+def nota_de_recorte(total: int, mostrados: int) -> str:
+    """The Spanish note that ends a text cut for display."""
+    if mostrados <= 0:
+        return f"[… contenido omitido al mostrarlo: {total:,} caracteres]".replace(",", ".")
+    return (f"[… recortado al mostrarlo: tenía {total:,} caracteres y se muestran los primeros "
+            f"{mostrados:,}]").replace(",", ".")
+
+
+def _recortar(texto: str, limite: int) -> str:
+    if len(texto) <= limite:
+        return texto
+    return texto[:max(limite, 0)] + "\n\n" + nota_de_recorte(len(texto), max(limite, 0))
 
 
 def _numero(valor):
@@ -310,6 +368,7 @@ class SanearCuaderno(Preprocessor):
         for clave in list(nb.metadata):
             if clave not in ("kernelspec", "language_info", "curso_avisos"):
                 del nb.metadata[clave]
+        fuentes_restantes, salidas_restantes = MAX_FUENTES, MAX_SALIDAS
         for indice, celda in enumerate(nb.cells):
             if not _ID_CELDA.fullmatch(str(celda.get("id", ""))):
                 celda["id"] = f"celda-{indice}"
@@ -317,7 +376,10 @@ class SanearCuaderno(Preprocessor):
             celda["metadata"] = from_dict({"nbgrader": nbgrader} if nbgrader is not None else {})
             if celda.get("cell_type") not in ("code", "markdown", "raw"):
                 celda["cell_type"] = "raw"
-            celda["source"] = _texto(celda.get("source"))
+            fuente = celda.get("source")
+            fuente = "".join(str(l) for l in fuente) if isinstance(fuente, list) else str(fuente or "")
+            celda["source"] = _recortar(fuente, min(MAX_FUENTE, fuentes_restantes))
+            fuentes_restantes -= min(len(fuente), MAX_FUENTE)
             if "attachments" in celda:
                 adjuntos = celda["attachments"] if isinstance(celda["attachments"], dict) else {}
                 seguros = {}
@@ -326,16 +388,44 @@ class SanearCuaderno(Preprocessor):
                         continue
                     imagenes = {m: _texto(v) for m, v in datos.items()
                                 if m in _IMAGENES and _BASE64.fullmatch(_texto(v))}
-                    if imagenes and re.fullmatch(r"[\w .-]{1,100}", str(nombre)):
+                    tamaño = sum(len(v) for v in imagenes.values())
+                    if imagenes and re.fullmatch(r"[\w .-]{1,100}", str(nombre)) and tamaño <= salidas_restantes:
                         seguros[str(nombre)] = imagenes
+                        salidas_restantes -= tamaño
                 celda["attachments"] = from_dict(seguros)
             if celda.get("cell_type") == "code":
                 mathml = bool((resources or {}).get(CLAVE_MATHML))
                 salidas = [_salida_segura(s, mathml) for s in celda.get("outputs", []) if isinstance(s, dict)]
-                celda["outputs"] = [from_dict(s) for s in salidas if s is not None]
+                celda["outputs"], salidas_restantes = _dentro_del_presupuesto(
+                    [s for s in salidas if s is not None], salidas_restantes)
+                celda["outputs"] = [from_dict(s) for s in celda["outputs"]]
                 cuenta = celda.get("execution_count")
                 if not (cuenta is None or (isinstance(cuenta, int) and not isinstance(cuenta, bool))):
                     celda["execution_count"] = None
             elif celda.get("cell_type") == "raw":
                 celda["metadata"].pop("raw_mimetype", None)
         return nb, resources
+
+
+def _tamaño_salida(salida: dict) -> int:
+    if salida["output_type"] == "stream":
+        return len(salida["text"])
+    if salida["output_type"] == "error":
+        return sum(len(l) for l in salida["traceback"]) + len(salida["evalue"])
+    return sum(len(v) for v in salida["data"].values())
+
+
+def _dentro_del_presupuesto(salidas: list[dict], restantes: int) -> tuple[list[dict], int]:
+    """The outputs that fit in what is left of the notebook's budget; the rest becomes one note."""
+    guardadas = []
+    for posicion, salida in enumerate(salidas):
+        tamaño = _tamaño_salida(salida)
+        if tamaño > restantes:
+            omitido = sum(_tamaño_salida(s) for s in salidas[posicion:])
+            guardadas.append({"output_type": "stream", "name": "stdout",
+                              "text": nota_de_recorte(omitido, 0) + " (el cuaderno supera lo que se "
+                                      "muestra de sus salidas)\n"})
+            return guardadas, 0
+        guardadas.append(salida)
+        restantes -= tamaño
+    return guardadas, restantes

@@ -113,7 +113,7 @@ def _init_assignment(self, assignment_id: str, student_id: str) -> None:
     try:
         avisos += aa.copiar_entrega(origen, destino, presupuesto, ignorar=list(self.coursedir.ignore),
                                     propios=propios, solo_propios_y_pequeños=comentarios,
-                                    excluir=_es_cuaderno)
+                                    excluir=_es_cuaderno, sin_modulos=True)
     except OSError as exc:
         aa.registrar(destino, avisos, self.log, student_id, assignment_id)
         raise NbGraderException(f"{aa.MARCA} de '{student_id}' en '{assignment_id}': la carpeta de la "

@@ -123,6 +123,9 @@ class ServidorLab:
             "IPYTHONDIR": str(self._privado / "ipython"),
             "MPLCONFIGDIR": str(self._privado / "matplotlib"),
             "PYTHONDONTWRITEBYTECODE": "1",
+            # as `make lab` runs it (Makefile): no student's ipykernel_launcher.py or numpy.py first
+            "PYTHONSAFEPATH": "1", "PYTHONNOUSERSITE": "1",
+            "PYTHONSTARTUP": str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun" / "arranque_kernel.py"),
         })
         env.pop("JUPYTER_TOKEN", None)
         env.pop("JUPYTER_CONFIG_PATH", None)

@@ -111,7 +111,7 @@ def _plantar(carpeta, cuaderno: str, nombre: str, funcion: str, archivo: str, re
 
     from .conftest import RAIZ
     sys.path.insert(0, str(RAIZ))
-    from scripts import samples
+    from scripts.calificacion import samples
 
     nb = nbformat.read(carpeta / cuaderno, as_version=4)
     for grade_id, linea in samples.correct_quiz_answers(cuaderno.removesuffix(".ipynb")).items():
@@ -147,26 +147,28 @@ def test_un_validate_que_falla_da_el_diagnostico_en_espanol_en_sus_primeras_line
 
 def _ejecutar_respuesta(pagina, variable: str, fuente: str) -> str:
     """Type an answer into the cell of ``variable``, run it and its check cell; the check's output text."""
-    pagina.evaluate(
-        """([variable, fuente]) => {
-            const p = window.jupyterapp.shell.currentWidget;
-            const i = p.content.widgets.findIndex(
-                c => (c.model.getMetadata('nbgrader') || {}).grade_id === variable);
-            p.content.widgets[i].model.sharedModel.setSource(fuente);
-            p.content.activeCellIndex = i;
-            p.content.widgets[i].node.scrollIntoView();
-        }""", [variable, fuente])
-    for _ in range(2):
-        pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
+    for gid, nueva in ((variable, fuente), (f"comprueba_{variable}", None)):
+        pagina.evaluate(
+            """([gid, fuente]) => {
+                const p = window.jupyterapp.shell.currentWidget;
+                const i = p.content.widgets.findIndex(
+                    c => (c.model.getMetadata('nbgrader') || {}).grade_id === gid);
+                if (fuente !== null) p.content.widgets[i].model.sharedModel.setSource(fuente);
+                p.content.activeCellIndex = i;
+                p.content.deselectAll();
+                p.content.widgets[i].node.scrollIntoView();
+            }""", [gid, nueva])
+        pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
         pagina.wait_for_timeout(300)
         lab.esperar_nucleo_libre(pagina)
-    return pagina.evaluate(
-        """(gid) => {
+    leer = """(gid) => {
             const p = window.jupyterapp.shell.currentWidget;
             const c = p.content.widgets.find(w => (w.model.getMetadata('nbgrader') || {}).grade_id === gid);
             const salida = c.node.querySelector('.jp-OutputArea');
             return salida ? salida.innerText : '';
-        }""", f"comprueba_{variable}")
+        }"""
+    pagina.wait_for_function(f"(gid) => ({leer})(gid).trim().length > 0", arg=f"comprueba_{variable}", timeout=60_000)
+    return pagina.evaluate(leer, f"comprueba_{variable}")
 
 
 def test_el_cuestionario_se_corrige_al_momento_con_su_explicacion(servidor_alumno, pagina, captura):

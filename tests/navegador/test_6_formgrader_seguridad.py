@@ -307,9 +307,26 @@ def test_formgrader_escapa_lo_que_controla_el_alumno(curso_hostil, pagina, captu
     pagina.locator("span.glyphicon-eye-open").click()
     nombre = pagina.locator("li.live-notebook a.name-shown")
     assert nombre.inner_text().strip() == f"{ROSTER['last_name']}, {ROSTER['first_name']}"
-    assert nombre.get_attribute("href").startswith("/lab/tree/autograded/")
     captura("entrega-hostil-nombres")
     vigia.sin_guiones_ajenos("la página de la entrega")
+    # «Submission #n» and the name open the read-only view: no kernel starts in the student's folder
+    for enlace in (nombre, pagina.locator("li.live-notebook a.name-hidden")):
+        assert enlace.get_attribute("href").startswith("/formgrader/curso/lectura/"), enlace.get_attribute("href")
+    kernels = lambda: json.loads(pagina.request.get(f"{servidor.url}/api/kernels").text())  # noqa: E731
+    antes = kernels()
+    with pagina.context.expect_page() as nueva:
+        nombre.click()
+    lectura = nueva.value
+    lectura.wait_for_load_state()
+    assert "Vista de solo lectura" in lectura.locator("body").inner_text()
+    assert lectura.locator("math").count() > 5, "la vista de lectura no dibuja las fórmulas"
+    assert "script-src 'nonce-" in pagina.request.get(lectura.url).headers["content-security-policy"]
+    assert lectura.evaluate("() => window.__xss === undefined")
+    captura.pagina = lectura
+    captura("entrega-solo-lectura")
+    captura.pagina = pagina
+    lectura.close()
+    assert kernels() == antes, "abrir la entrega arrancó un kernel"
 
     # reflected: crafted links
     for ruta in REFLEJADAS:
@@ -374,3 +391,57 @@ def test_entrega_y_comentarios_sin_red(curso_hostil, pagina, captura):
         captura("comentarios-sin-red")
     assert not vigia.fuera, f"peticiones fuera de la máquina: {vigia.fuera}"
     vigia.sin_guiones_ajenos("los comentarios sin red")
+
+
+def test_una_celda_de_30_mib_no_bloquea_formgrader(curso_hostil, pagina, captura):
+    """Attack report A4: a 30 MiB markdown cell in a submission.  Its page answers with the cell cut
+    and a Spanish note, and while it is being rendered the rest of the server keeps answering
+    (the page is rendered off the event loop)."""
+    import threading
+    import urllib.request
+    import nbformat
+    curso, servidor = curso_hostil
+    ruta = curso / "autograded" / ALUMNA_FECHA_ROTA / TAREA_H / f"{CUADERNO_H}.ipynb"
+    nb = nbformat.read(ruta, as_version=4)
+    nb.cells.insert(1, nbformat.v4.new_markdown_cell(("Celda enorme $x_i$ del alumno. " * 1000)
+                                                     * (30 * 1024 * 1024 // 31000)))
+    nbformat.write(nb, ruta)
+    with libro_de_notas.abrir(curso) as gb:
+        id_cuaderno = gb.find_submission_notebook(CUADERNO_H, TAREA_H, ALUMNA_FECHA_ROTA).id
+    cabecera = {"Authorization": f"token {servidor.token}"}
+
+    def pedir(ruta_url: str, resultado: dict) -> None:
+        inicio = time.monotonic()
+        with urllib.request.urlopen(urllib.request.Request(f"{servidor.url}/{ruta_url}", headers=cabecera),
+                                    timeout=120) as r:
+            resultado.update(estado=r.status, cuerpo=r.read(), fin=time.monotonic(), segundos=time.monotonic() - inicio)
+
+    pagina_grande: dict = {}
+    hilo = threading.Thread(target=pedir, args=(f"formgrader/submissions/{id_cuaderno}/?index=0", pagina_grande))
+    hilo.start()
+    estados = []
+    while hilo.is_alive() and len(estados) < 50:
+        estado: dict = {}
+        pedir("formgrader/api/status", estado)
+        estados.append(estado)
+        time.sleep(0.05)
+    hilo.join(120)
+    assert pagina_grande.get("estado") == 200, pagina_grande.get("estado")
+    html = pagina_grande["cuerpo"].decode("utf-8")
+    assert "recortado al mostrarlo" in html and len(html) < 3_000_000, len(html)
+    # the server answered other requests while the page was rendered (figures in the artifacts,
+    # measured on a loaded machine: no timing is asserted beyond «not blocked for the whole render»)
+    assert all(e["estado"] == 200 for e in estados)
+    if pagina_grande["segundos"] > 2:
+        # a slow render (loaded machine): the server still answered during it, not only after
+        assert any(e["fin"] < pagina_grande["fin"] - 0.5 for e in estados), (
+            [round(e["segundos"], 2) for e in estados], round(pagina_grande["segundos"], 2))
+    lab.ARTEFACTOS.mkdir(parents=True, exist_ok=True)
+    (lab.ARTEFACTOS / "formgrader-celda-enorme.txt").write_text(
+        f"página: {pagina_grande['segundos']:.2f} s, {len(html)} caracteres; "
+        f"api/status durante el render: {[round(e['segundos'], 2) for e in estados]}\n")
+    _entrar(pagina, servidor)
+    pagina.goto(f"{servidor.url}/formgrader/submissions/{id_cuaderno}/?index=0")
+    pagina.locator("input.score").first.wait_for(timeout=60_000)
+    assert pagina.locator("text=recortado al mostrarlo").count() >= 1
+    captura("entrega-celda-enorme")

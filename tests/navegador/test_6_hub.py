@@ -14,13 +14,18 @@ typing the answers) go over HTTP, like tests/test_hub.py, which covers them.
 Then, as the TA in Chromium, formgrader's links (the assignment's name, Preview,
 «Submission #n» / the student's name) open under the service, not /hub/…
 (nbgrader #1034), and the submission page works with every request off the
-machine aborted.
+machine aborted.  Last, attack report A1: a page served from the student's server's
+origin (what a student who got her server to serve a page would show the TA)
+runs in the TA's Chromium, cannot read the formgrader (another origin) and its
+service worker never controls the formgrader's pages; the course page, on the
+service's origin too, is opened after it.
 """
 from __future__ import annotations
 
 import datetime as dt
 import json
 import sys
+from urllib.parse import quote, urlparse
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -40,9 +45,16 @@ TAREA = "02_codificacion_posicional"
 CUADERNO = "codificacion_posicional.ipynb"
 
 
+def _en_la_maquina(url: str, hub) -> bool:
+    """The hub's origins: localhost and its subdomains on the hub's port."""
+    partes = urlparse(url)
+    return (partes.hostname == "localhost" or (partes.hostname or "").endswith(".localhost")) \
+        and partes.port == urlparse(hub.url).port
+
+
 def _entrar(pagina, hub, nombre: str, siguiente: str = "") -> None:
     """Log in with the hub's form, as a person does."""
-    destino = f"{hub.url}/hub/login" + (f"?next={siguiente}" if siguiente else "")
+    destino = f"{hub.url}/hub/login" + (f"?next={quote(siguiente)}" if siguiente else "")
     pagina.goto(destino)
     pagina.fill("#username_input", nombre)
     pagina.fill("#password_input", hub.claves[nombre])
@@ -98,7 +110,7 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
 
         # the student's answers (the perfect sample), saved into the fetched notebook
         alumna_http = Usuario(hub, alumna).entrar()
-        assert alumna_http.s.get(f"{hub.url}/user/{alumna}/lab", timeout=60).status_code == 200
+        assert alumna_http.get("lab").status_code == 200
         samples.build_student("perfecta", samples.RESPUESTAS / "perfecta.py", RAIZ / "release", tmp_path)
         contenido = json.loads((tmp_path / "perfecta" / TAREA / CUADERNO).read_text(encoding="utf-8"))
         guardado = alumna_http.put(f"api/contents/{hub.curso}/{TAREA}/{CUADERNO}",
@@ -121,7 +133,12 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
 
         pagina_ta = lab.nueva_pagina(navegador)
         captura.pagina = pagina_ta
-        _entrar(pagina_ta, hub, profesora, siguiente=f"/services/{hub.curso}/formgrader")
+        formgrader = hub.url_del_formgrader()                 # its own origin
+        origen_fg = formgrader.split("/services/")[0]
+        # (the hub's ?next= keeps only the path of a subdomain's URL: go there after logging in)
+        _entrar(pagina_ta, hub, profesora)
+        pagina_ta.wait_for_url("**/hub/**", timeout=60_000)
+        pagina_ta.goto(f"{formgrader}formgrader")
         pagina_ta.wait_for_url(f"**/services/{hub.curso}/formgrader**", timeout=60_000)
         fila = pagina_ta.locator("tr", has_text=TAREA)
         fila.first.wait_for(timeout=60_000)
@@ -145,14 +162,14 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         servicio = f"/services/{hub.curso}"
         enlaces = {"nombre de la tarea": fila.first.locator("td.name a").get_attribute("href"),
                    "Preview": fila.first.locator("td.preview a").get_attribute("href")}
-        pagina_ta.goto(f"{hub.url}{servicio}/formgrader/gradebook/{TAREA}/{CUADERNO.removesuffix('.ipynb')}")
+        pagina_ta.goto(f"{origen_fg}{servicio}/formgrader/gradebook/{TAREA}/{CUADERNO.removesuffix('.ipynb')}")
         entrega = pagina_ta.locator("#main-table td.name a.name-hidden").first
         entrega.wait_for(state="attached", timeout=60_000)
         # the submission page, with everything off the machine aborted (MathJax comes from the service)
         fuera = []
-        pagina_ta.context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(hub.url)
+        pagina_ta.context.route("**/*", lambda r: r.continue_() if _en_la_maquina(r.request.url, hub)
                                 else (fuera.append(r.request.url), r.abort()))
-        pagina_ta.goto(hub.url + entrega.get_attribute("href"))
+        pagina_ta.goto(origen_fg + entrega.get_attribute("href"))
         pagina_ta.wait_for_function("() => window.formgrader && formgrader.loaded && MathJax.loaded",
                                     timeout=90_000)
         assert pagina_ta.locator("#notebook-container .MathJax").count() > 20
@@ -161,12 +178,52 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         enlaces["Submission #1"] = pagina_ta.locator("li.live-notebook a.name-hidden").get_attribute("href")
         enlaces["nombre de la alumna"] = pagina_ta.locator("li.live-notebook a.name-shown").get_attribute("href")
         for que, href in enlaces.items():
-            assert href and href.startswith(f"{servicio}/lab/tree/"), f"{que}: {href}"
-            respuesta = pagina_ta.request.get(hub.url + href)
-            assert respuesta.status == 200 and "/hub/" not in respuesta.url, f"{que}: {href} → {respuesta.status} {respuesta.url}"
+            # the submission's links open its read-only view (no kernel, attack report A2)
+            esperada = f"{servicio}/formgrader/curso/lectura/" if que in ("Submission #1", "nombre de la alumna") \
+                else f"{servicio}/lab/tree/"
+            assert href and href.startswith(esperada), f"{que}: {href}"
+            # in the browser (Chromium resolves *.localhost; Playwright's own HTTP client does not)
+            respuesta = pagina_ta.goto(origen_fg + href)
+            assert respuesta.status == 200 and "/hub/" not in pagina_ta.url, \
+                f"{que}: {href} → {respuesta.status} {pagina_ta.url}"
 
-        # --- the course page: the whole class without a terminal
-        pagina_ta.goto(f"{hub.url}/services/{hub.curso}/curso/")
+        # --- attack report A1: a page on the student's server's origin, opened by the TA
+        pagina_ta.context.unroute("**/*")
+        origen_alumna = hub.url_de_usuario(alumna).split("/user/")[0]
+        assert len({origen_alumna, origen_fg, hub.url}) == 3
+        ataque = f"{origen_alumna}/user/{alumna}/static/demo.html"
+        trabajador = ("self.addEventListener('fetch', e => e.respondWith(new Response("
+                      "'<h1>formgrader secuestrado</h1>', {headers: {'Content-Type': 'text/html'}})));")
+        pagina_ta.context.route(f"{origen_alumna}/**", lambda r: r.fulfill(
+            status=200, headers={"Service-Worker-Allowed": "/"},
+            content_type="application/javascript" if r.request.url.endswith(".js") else "text/html",
+            body=trabajador if r.request.url.endswith(".js") else "<!doctype html><p>Sesión caducada</p>"))
+        pagina_ta.goto(ataque)
+        resultado = pagina_ta.evaluate("""async (fg) => {
+            const r = {origen: location.origin};
+            try {
+                const x = await fetch(fg + 'formgrader/api/students', {credentials: 'include'});
+                r.leido = await x.text();
+            } catch (e) { r.error = String(e); }
+            try {
+                const reg = await navigator.serviceWorker.register('/sw.js', {scope: '/'});
+                r.ambito = reg.scope;
+            } catch (e) { r.error_sw = String(e); }
+            return r; }""", formgrader)
+        assert resultado["origen"] == origen_alumna, resultado
+        assert "leido" not in resultado and "Failed to fetch" in resultado.get("error", ""), resultado
+        # whether or not the worker registers, its scope can only be the student's origin
+        assert "ambito" not in resultado or resultado["ambito"].startswith(origen_alumna + "/"), resultado
+        pagina_ta.context.unroute(f"{origen_alumna}/**")
+        pagina_ta.goto(f"{formgrader}formgrader/manage_assignments")
+        pagina_ta.locator("tr", has_text=TAREA).first.wait_for(timeout=60_000)
+        assert pagina_ta.evaluate("() => navigator.serviceWorker.controller === null")
+        assert "secuestrado" not in pagina_ta.content()
+        captura("profesora-formgrader-tras-la-pagina-de-la-alumna")
+
+        # --- the course page (the service's, on the formgrader's origin): the whole class without a terminal
+        pagina_ta.goto(f"{formgrader}curso/")
         pagina_ta.locator("button#calificar").wait_for(timeout=60_000)
         assert pagina_ta.locator("a#notas").inner_text() == "Descargar grades.csv"
+        assert pagina_ta.evaluate("() => navigator.serviceWorker.controller === null")
         captura("profesora-pagina-del-curso")

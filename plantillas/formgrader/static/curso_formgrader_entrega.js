@@ -22,11 +22,12 @@
     };
 
     $(document).ready(function () {
-        // the «Submission #n» / student name links open the live notebook (linkTo: under the
-        // server's base URL, or through JupyterLab when formgrader is in its panel)
-        $("[data-link]").each(function () {
-            $(this).map(linkTo("notebook", $(this).attr("data-link"))).removeAttr("data-link");
-        });
+        // the «Submission #n» / student name links open the read-only view of the notebook (no
+        // kernel: a student's notebook opened in JupyterLab would run in the student's folder as the
+        // TA); in JupyterLab's Formgrader panel (an iframe without pop-ups) in the same frame
+        if (window !== window.top) {
+            $("a[data-lectura]").attr("target", "_self");
+        }
         $("span.glyphicon.name-hidden")
             .on("click", function () { window.toggle_name(true); })
             .tooltip({title: "Show student name", placement: "bottom", trigger: "hover"});

@@ -18,3 +18,31 @@ c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
 
 # An interactive shell that is not a login shell: the PATH the hub gave the server stays.
 c.ServerApp.terminado_settings = {"shell_command": [os.environ.get("SHELL") or "/bin/bash"]}
+
+# One origin per server (jupyterhub_config.py, subdomain_host): nbgrader's course list (a TA's
+# Nbgrader → Course List) links to /services/<course>/ on the TA's own origin, where nothing is.
+# The hub gives TAs' servers the formgrader's own address in CURSO_HUB_FORMGRADER.  The list also
+# asks the TA's own server, through its public name, for a local formgrader: a TA's server on the
+# hub has none (its profile turns it off), and its public name may not resolve from inside the
+# machine (*.localhost on the trial hub), so that question is not asked.
+_FORMGRADER = os.environ.get("CURSO_HUB_FORMGRADER", "")
+if _FORMGRADER:
+    from nbgrader.server_extensions.course_list import handlers as _lista
+    from tornado import gen as _gen
+
+    _lista_original = _lista.CourseListHandler.check_for_jupyterhub_formgraders
+
+    @_gen.coroutine
+    def _formgrader_en_su_origen(self, config):
+        cursos = yield _lista_original(self, config)
+        for curso in cursos:
+            if curso.get("kind") == "jupyterhub" and curso.get("course_id") == os.environ.get("CURSO_HUB_CURSO"):
+                curso["url"] = _FORMGRADER.rstrip("/") + "/lab?formgrader=true"
+        return cursos
+
+    @_gen.coroutine
+    def _sin_formgrader_local(self, config):
+        return []
+
+    _lista.CourseListHandler.check_for_jupyterhub_formgraders = _formgrader_en_su_origen
+    _lista.CourseListHandler.check_for_local_formgrader = _sin_formgrader_local
