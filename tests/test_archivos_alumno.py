@@ -439,7 +439,7 @@ def test_los_modulos_de_python_del_alumno_no_entran_en_las_copias_del_profesorad
     from nbgrader.coursedir import CourseDirectory
 
     from conftest import RAIZ
-    from grader_tests.nbgrader_seguro import archivos_de_la_tarea
+    from grader_tests.extensiones_nbgrader.nbgrader_seguro import archivos_de_la_tarea
     origen = tmp_path / "entrega"
     (origen / "paquete").mkdir(parents=True)
     # the modules the lesson ships (its explorable, the visible tests' checkers) are the course's: kept

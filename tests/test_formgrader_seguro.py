@@ -308,9 +308,9 @@ def test_la_vista_de_solo_lectura_no_lleva_guiones_y_avisa(tmp_path):
     """«Submission #n» opens this view (attack report A2): the notebook as a page, no kernel, no script."""
     config = Config()
     config.HTMLExporter.sanitize_html = True
-    config.HTMLExporter.preprocessors = ["grader_tests.html_seguro.SanearCuaderno"]
-    config.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
-                                   "clean_html": "grader_tests.html_seguro.limpiar_html"}
+    config.HTMLExporter.preprocessors = ["grader_tests.extensiones_nbgrader.html_seguro.SanearCuaderno"]
+    config.HTMLExporter.filters = {"markdown2html": "grader_tests.extensiones_nbgrader.html_seguro.markdown2html_seguro",
+                                   "clean_html": "grader_tests.extensiones_nbgrader.html_seguro.limpiar_html"}
     nb = _cuaderno_con_nbgrader()
     nb.cells.append(nbformat.v4.new_markdown_cell(f"{HOSTIL} <script>window.__xss=1</script> $\\sqrt{{x}}$"))
     ruta = tmp_path / "cuaderno.ipynb"

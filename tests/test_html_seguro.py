@@ -1,4 +1,4 @@
-"""The sanitiser of students' HTML (grader_tests/html_seguro.py): classes, sizes, missing attachments.
+"""The sanitiser of students' HTML (grader_tests/extensiones_nbgrader/html_seguro.py): classes, sizes, missing attachments.
 
 Fast, no browser.  A student's ``class`` would reuse the page's Bootstrap and
 scripts (a fake «session expired» dialog, an invisible link over the whole
@@ -16,7 +16,7 @@ import re
 import nbformat
 import pytest
 
-from grader_tests import html_seguro as hs
+from grader_tests.extensiones_nbgrader import html_seguro as hs
 from test_formgrader_seguro import (NONCE, _cuaderno_con_nbgrader, comprobar_pagina, etiquetas,
                                     exportador_de_formgrader)
 
@@ -79,14 +79,14 @@ def comentarios_de(nb: nbformat.NotebookNode) -> str:
     import os
     from nbgrader.server_extensions.formgrader import handlers
     from traitlets.config import Config
-    from grader_tests.retroalimentacion import ExportadorRetroalimentacion
+    from grader_tests.extensiones_nbgrader.retroalimentacion import ExportadorRetroalimentacion
     config = Config()
     config.HTMLExporter.extra_template_paths = [
         os.path.join(handlers.static_path, "node_modules", "bootstrap", "dist", "css")]
     config.HTMLExporter.sanitize_html = True
-    config.HTMLExporter.preprocessors = ["grader_tests.html_seguro.SanearCuaderno"]
-    config.HTMLExporter.filters = {"markdown2html": "grader_tests.html_seguro.markdown2html_seguro",
-                                   "clean_html": "grader_tests.html_seguro.limpiar_html"}
+    config.HTMLExporter.preprocessors = ["grader_tests.extensiones_nbgrader.html_seguro.SanearCuaderno"]
+    config.HTMLExporter.filters = {"markdown2html": "grader_tests.extensiones_nbgrader.html_seguro.markdown2html_seguro",
+                                   "clean_html": "grader_tests.extensiones_nbgrader.html_seguro.limpiar_html"}
     recursos = {"nbgrader": {"notebook": "cuaderno", "score": 1, "max_score": 1, "late_penalty": 0}}
     html, _ = ExportadorRetroalimentacion(config=config).from_notebook_node(nb, resources=recursos)
     return html
