@@ -72,6 +72,8 @@ def test_los_dos_caminos_instalan_el_jupyterlab_del_alumno():
 def test_ajustes_ponen_jupyterlab_en_espanol():
     ajustes = json.loads(AJUSTES.read_text(encoding="utf-8"))
     assert ajustes["@jupyterlab/translation-extension:plugin"]["locale"] == "es_ES"
+    # no English «Would you like to get notified about official Jupyter news?» toast (and no request out)
+    assert ajustes["@jupyterlab/apputils-extension:notification"] == {"fetchNews": "false", "checkForUpdates": False}
     # «Reiniciar el núcleo y ejecutar todas las celdas…», not JupyterLab's «… y Ejecutar …»
     menus = {m["id"]: m["items"] for m in ajustes["@jupyterlab/mainmenu-extension:plugin"]["menus"]}
     assert {"command": "notebook:restart-run-all", "rank": 999} in menus["jp-mainmenu-run"]

@@ -108,11 +108,8 @@ class ServidorLab:
             shutil.copytree(self.ajustes, ajustes, dirs_exist_ok=True)
         else:
             ajustes.mkdir(parents=True, exist_ok=True)
-        # Tests only: no "get notified about Jupyter news?" toast over the screenshots.
-        aviso = ajustes / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-        if not aviso.exists():
-            aviso.parent.mkdir(parents=True, exist_ok=True)
-            aviso.write_text('{"fetchNews": "false", "checkForUpdates": false}\n')
+        # No "get notified about Jupyter news?" toast: the environment's own settings turn it off
+        # (ajustes_jupyterlab/overrides.d), so the tests see what a student sees.
         env = dict(os.environ)
         env.update({
             "PATH": str(bin_entorno()) + os.pathsep + env.get("PATH", ""),
