@@ -239,9 +239,20 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
     else {{ estado.textContent = ''; }}
   }}
   function consultar() {{
-    fetch('{base}curso/estado', {{credentials: 'same-origin'}}).then(function (r) {{ return r.json(); }}).then(function (d) {{
-      mostrar(d); if (d.en_marcha) {{ setTimeout(consultar, 2000); }}
-    }});
+    // JupyterHub only accepts a cookie on a script's request with the XSRF token: without it,
+    // the request is sent to the login page and the browser refuses the cross-origin redirect.
+    fetch('{base}curso/estado', {{credentials: 'same-origin', headers: {{'X-XSRFToken': xsrf()}}}})
+      .then(function (r) {{ if (!r.ok) {{ throw new Error(r.status); }} return r.json(); }})
+      .then(function (d) {{
+        document.body.dataset.estado = 'consultado';
+        mostrar(d); if (d.en_marcha) {{ setTimeout(consultar, 2000); }}
+      }})
+      .catch(function () {{
+        document.body.dataset.estado = 'error';
+        estado.textContent = 'No se pudo consultar el estado de la calificación (¿ha caducado la sesión? ' +
+          'Recarga la página). Se vuelve a intentar en unos segundos.';
+        setTimeout(consultar, 5000);
+      }});
   }}
   boton.onclick = function () {{
     boton.disabled = true;

@@ -225,5 +225,10 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         pagina_ta.goto(f"{formgrader}curso/")
         pagina_ta.locator("button#calificar").wait_for(timeout=60_000)
         assert pagina_ta.locator("a#notas").inner_text() == "Descargar grades.csv"
+        # the page's script reads the grading status (with the XSRF token JupyterHub asks of a script)
+        pagina_ta.wait_for_function("() => document.body.dataset.estado", timeout=60_000)
+        assert pagina_ta.evaluate("() => document.body.dataset.estado") == "consultado", \
+            pagina_ta.locator("#estado").inner_text()
+        assert not pagina_ta.locator("button#calificar").is_disabled()
         assert pagina_ta.evaluate("() => navigator.serviceWorker.controller === null")
         captura("profesora-pagina-del-curso")
