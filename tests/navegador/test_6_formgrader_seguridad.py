@@ -164,7 +164,7 @@ def curso_hostil(curso_ta, tmp_path_factory):
     (curso / "submitted" / ALUMNA_FECHA_ROTA / TAREA_H / "timestamp.txt").write_text(FECHA_ROTA)
     registro = lab.ARTEFACTOS / "servidor-ta-formgrader-hostil.log"
     registro.unlink(missing_ok=True)
-    servidor = lab.ServidorLab(curso, cwd=curso, registro=registro).arrancar()
+    servidor = lab.ServidorLab(curso, cwd=curso, registro=registro, perfil=lab.PROFESORADO).arrancar()
     yield curso, servidor
     servidor.limpiar()
 
