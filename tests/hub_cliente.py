@@ -225,6 +225,7 @@ class Usuario:
         seconds) and everything the terminal printed.
         """
         import asyncio
+        import concurrent.futures
 
         import requests
         from tornado import httpclient, websocket
@@ -266,7 +267,9 @@ class Usuario:
                 ws.close()
             return "".join(salida)
 
-        texto = asyncio.run(hablar())
+        # in a thread of its own: the browser tests' Playwright keeps an event loop running in this one
+        with concurrent.futures.ThreadPoolExecutor(1) as hilo:
+            texto = hilo.submit(asyncio.run, hablar()).result()
         self.s.delete(f"{base}api/terminals/{nombre}", headers={"X-XSRFToken": self._xsrf(base)}, timeout=60)
         codigo = re.findall(rf"{marca}=(\d+)={marca}", texto)
         return (int(codigo[-1]) if codigo else None), texto

@@ -332,6 +332,7 @@ def test_formgrader_solo_sirve_los_tipos_de_la_lista_blanca(tmp_path):
     """A student's file is served only for a kind of the allow-list, with the list's type (never one
     a browser runs, whatever the name or content says), nosniff and a sandbox; the rest is 403."""
     import asyncio
+    import concurrent.futures
     import socket
 
     from tornado import httpclient, httpserver, web
@@ -365,7 +366,9 @@ def test_formgrader_solo_sirve_los_tipos_de_la_lista_blanca(tmp_path):
             servidor.stop()
         return respuestas
 
-    respuestas = asyncio.run(pedir())
+    # in a thread of its own: the browser tests' Playwright keeps an event loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as hilo:
+        respuestas = hilo.submit(asyncio.run, pedir()).result()
     for nombre, tipo in SERVIDOS.items():
         r = respuestas[nombre]
         assert r.code == 200 and r.headers["Content-Type"] == tipo, (nombre, r.code, r.headers)
