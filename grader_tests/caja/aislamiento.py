@@ -101,6 +101,7 @@ PAQUETE = Path(__file__).resolve().parent.parent          # grader_tests/ (this 
 # what the student's kernel may import from grader_tests: the files of en_el_kernel/ and,
 # by convention, ``__init__.py`` and ``casos.py`` of each exercise folder
 MODULOS_PUBLICOS = modulos_publicos()
+ESPERA_FIN_CAJA = 10.0   # seconds a killed sandbox gets to be gone (its memory freed) before grading goes on
 
 
 @functools.lru_cache(maxsize=None)
@@ -483,9 +484,13 @@ class KernelAislado(AsyncKernelManager):
         if pidfd is None:
             return
         try:
+            import select
             import signal
             signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-        except (AttributeError, OSError):
+            # the pidfd turns readable once PID 1 has exited, and PID 1 of a namespace exits only
+            # after every other process of it is gone: when this returns, nothing of the student runs
+            select.select([pidfd], [], [], ESPERA_FIN_CAJA)
+        except (AttributeError, OSError, ValueError):
             pass
         finally:
             os.close(pidfd)
@@ -557,6 +562,12 @@ class KernelAislado(AsyncKernelManager):
                 await asyncio.sleep(0.05)
         self.ip = os.path.join(self._carpeta_privada, "kernel")
 
+    async def _async_kill_kernel(self, restart: bool = False) -> None:
+        # the sandbox's PID 1 first, so bubblewrap's outer process reaps it before it is killed itself
+        import asyncio
+        await asyncio.to_thread(self.matar_caja)
+        await super()._async_kill_kernel(restart=restart)
+
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
@@ -591,8 +602,14 @@ class KernelAislado(AsyncKernelManager):
             try:
                 salida, errores = proceso.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
-                proceso.kill()
-                proceso.communicate()
+                # PID 1 first: bubblewrap's outer process then sees its child end and reaps it (killed
+                # first, it would leave PID 1 to the host's init, a zombie of the TA's account)
+                self.matar_caja()
+                try:
+                    proceso.communicate(timeout=ESPERA_FIN_CAJA)
+                except subprocess.TimeoutExpired:
+                    proceso.kill()
+                    proceso.communicate()
                 raise
             return subprocess.CompletedProcess(proceso.args, proceso.returncode, salida, errores)
         finally:
