@@ -221,3 +221,14 @@ def test_publicar_plazos_y_prorrogas_sin_nombres(libro, tmp_path):
     p, politica = _config({"t": "2026-03-29 12:00"})
     plazos.publicar(str(curso), "curso", p, politica, clave)
     assert not ficha.exists() and carpeta
+
+
+def test_un_borrador_con_plazo_entra_en_el_libro_de_notas_con_su_fecha(libro):
+    """A draft in source/ with a due date in the config is in the gradebook (and so in formgrader's
+    Due Date column) before Generate; one without a due date, or not in source/, is not added."""
+    p, politica = _config({"t": "2026-03-29 12:00", "borrador": "2026-11-02 09:30", "ajena": "2026-11-02 09:30"})
+    plazos.sincronizar(libro, p, politica, crear=["borrador", "sin_plazo", "t"])
+    assert libro.find_assignment("borrador").duedate == dt.datetime(2026, 11, 2, 8, 30)   # CET: UTC+1
+    nombres = {a.name for a in libro.assignments}
+    assert "sin_plazo" not in nombres and "ajena" not in nombres
+    assert libro.find_assignment("t").duedate == dt.datetime(2026, 3, 29, 10, 0)

@@ -395,7 +395,7 @@ def texto_del_retraso(e: EstadoDeEntrega, politica: PenalizacionPorRetraso | Non
 
 
 def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, tareas=None, alumnos=None,
-                log=None) -> list[str]:
+                log=None, crear=()) -> list[str]:
     """Write the course's due dates and extensions into nbgrader's gradebook and recompute penalties.
 
     Reads the gradebook in bulk (``notas_en_bloque``) and writes only what
@@ -406,6 +406,9 @@ def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, ta
         plazos, politica: the course's configuration (:func:`leer`).
         tareas, alumnos: only these assignments / students (None: all).
         log: a logger for what the configuration replaced (dates edited elsewhere).
+        crear: assignments (names of folders in ``source/``) to add to the gradebook when the
+            configuration gives them a due date and they are not there yet, as formgrader's own
+            due-date dialog does: a draft's due date is in formgrader before *Generate*.
 
     Returns:
         The Spanish notes about what the configuration replaced (also logged).
@@ -416,6 +419,10 @@ def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, ta
     from nbgrader.api import Assignment, SubmittedAssignment, SubmittedNotebook
     from .notas_en_bloque import leer as leer_en_bloque
     notas: list[str] = []
+    existentes = {a.name for a in gb.db.query(Assignment.name)}
+    for tarea in sorted(set(crear) - existentes):
+        if (tareas is None or tarea in tareas) and plazos.plazo(tarea) is not None:
+            gb.update_or_create_assignment(tarea, duedate=utc_ingenua(plazos.plazo(tarea)))
     libro = leer_en_bloque(gb, tareas, alumnos)
     db = gb.db
     nuevos_plazos = {}

@@ -176,9 +176,9 @@ class Publicador:
         if self.config is None:
             return
         config_plazos, politica, _ = self.config
+        fuentes = [p.name for p in (self.raiz / "source").iterdir() if p.is_dir()] \
+            if (self.raiz / "source").is_dir() else []
         if intercambio and curso:
-            fuentes = [p.name for p in (self.raiz / "source").iterdir() if p.is_dir()] \
-                if (self.raiz / "source").is_dir() else []
             plazos.publicar(os.path.join(intercambio, curso), curso, config_plazos, politica,
                             plazos.clave_del_entorno(), tareas=fuentes)
         url = libro_de_notas.url_del_curso(self.raiz)
@@ -186,9 +186,10 @@ class Publicador:
             with libro_de_notas.abrir(self.raiz) as gb:
                 tareas = sorted(a.name for a in gb.assignments)
                 if tareas != self.sincronizadas:       # a changed config, or an assignment formgrader just created
-                    for nota in plazos.sincronizar(gb, config_plazos, politica):
+                    # drafts with a due date join the gradebook, so formgrader shows it before Generate
+                    for nota in plazos.sincronizar(gb, config_plazos, politica, crear=fuentes):
                         self.log.warning("Plazos: %s", nota)
-                    self.sincronizadas = tareas
+                    self.sincronizadas = sorted(a.name for a in gb.assignments)
 
 
 # ------------------------------------------------------------------------------ the page
