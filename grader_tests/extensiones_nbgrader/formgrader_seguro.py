@@ -219,9 +219,22 @@ class EstaticosDelCurso(web.StaticFileHandler):
         self.set_header("X-Content-Type-Options", "nosniff")
 
 
+def entrega_o_404(gradebook, submission_id: str):
+    """The submitted notebook ``submission_id`` and its assignment, notebook and student names.
+
+    Returns ``(submission, assignment_id, notebook_id, student_id)``; raises
+    ``tornado.web.HTTPError(404)`` when the gradebook has no such submission.
+    """
+    from nbgrader.api import MissingEntry
+    try:
+        submission = gradebook.find_submission_notebook_by_id(submission_id)
+        return submission, submission.assignment.assignment.name, submission.notebook.name, submission.student.id
+    except MissingEntry:
+        raise web.HTTPError(404, "Invalid submission") from None
+
+
 def _pagina_de_entrega():
     """formgrader's submission page (nbgrader's ``SubmissionHandler``) with the course's resources."""
-    from nbgrader.api import MissingEntry
     from nbgrader.server_extensions.formgrader import handlers
 
     class PaginaDeEntrega(PaginaSegura, handlers.SubmissionHandler):
@@ -232,13 +245,7 @@ def _pagina_de_entrega():
             _ = self.xsrf_token
             if self.settings["nbgrader_bad_setup"]:
                 return self.write_error(500)
-            try:
-                submission = self.gradebook.find_submission_notebook_by_id(submission_id)
-                assignment_id = submission.assignment.assignment.name
-                notebook_id = submission.notebook.name
-                student_id = submission.student.id
-            except MissingEntry:
-                raise web.HTTPError(404, "Invalid submission")
+            submission, assignment_id, notebook_id, student_id = entrega_o_404(self.gradebook, submission_id)
 
             if os.path.split(self.request.path)[1] == submission_id:
                 url = self.request.path + "/"
@@ -310,7 +317,6 @@ def _lectura(exportador, ruta: str, titulo: str) -> str:
 
 def _lectura_de_entrega():
     """``/formgrader/curso/lectura/<submission id>/``: the autograded notebook as a page, no kernel."""
-    from nbgrader.api import MissingEntry
     from nbgrader.server_extensions.formgrader.base import BaseHandler
 
     class LecturaDeEntrega(PaginaSegura, BaseHandler):
@@ -320,13 +326,7 @@ def _lectura_de_entrega():
         async def get(self, submission_id):
             if self.settings["nbgrader_bad_setup"]:
                 return self.write_error(500)
-            try:
-                submission = self.gradebook.find_submission_notebook_by_id(submission_id)
-                assignment_id = submission.assignment.assignment.name
-                notebook_id = submission.notebook.name
-                student_id = submission.student.id
-            except MissingEntry:
-                raise web.HTTPError(404, "Invalid submission")
+            submission, assignment_id, notebook_id, student_id = entrega_o_404(self.gradebook, submission_id)
             carpeta = os.path.abspath(self.coursedir.format_path(
                 self.coursedir.autograded_directory, student_id, assignment_id))
             ruta = os.path.join(carpeta, f"{notebook_id}.ipynb")
