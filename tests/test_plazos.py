@@ -168,6 +168,7 @@ def test_sincronizar_escribe_plazo_prorroga_y_penalizacion_en_el_libro_de_notas(
     e = plazos.estado(ana)
     assert e.tarde and e.penalizacion == pytest.approx(1.0)
     assert "1 s después del plazo" in plazos.texto_del_retraso(e, politica)
+    assert plazos.texto_del_retraso(e, politica).endswith(": −1 punto por retraso (10 %)")   # singular
 
     # an extension of one day removes it; the late mark goes with it
     p, politica = _config({"t": "2026-03-29 12:00"}, {"t": {"ana": "1 día"}})

@@ -390,7 +390,8 @@ def texto_del_retraso(e: EstadoDeEntrega, politica: PenalizacionPorRetraso | Non
         return texto + ": dentro de la cortesía, sin penalización"
     if e.penalizacion > 0:
         fraccion = f" ({politica.fraccion(e.segundos_tarde) * 100:g} %)" if politica is not None else ""
-        return texto + f": −{round(e.penalizacion, 2):g} puntos por retraso{fraccion}"
+        puntos = round(e.penalizacion, 2)
+        return texto + f": −{puntos:g} {'punto' if puntos == 1 else 'puntos'} por retraso{fraccion}"
     return texto + ": sin penalización"
 
 
