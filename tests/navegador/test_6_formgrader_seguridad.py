@@ -355,10 +355,18 @@ def test_entrega_y_comentarios_sin_red(curso_hostil, pagina, captura):
     vigia = Vigilancia(pagina, bloquear_red=True)
     with libro_de_notas.abrir(curso) as gb:
         id_cuaderno = gb.find_submission_notebook(CUADERNO_H, TAREA_H, "perfecta").id
+    fallidas = []        # the course's own resources that fail (MathJax asking for fonts it lacks was one)
+    pagina.on("response", lambda r: fallidas.append(f"{r.status} {r.url}")
+              if r.url.startswith(servidor.url) and r.status >= 400 else None)
     pagina.goto(f"{servidor.url}/formgrader/submissions/{id_cuaderno}/?index=0")
     pagina.wait_for_function("() => window.formgrader && formgrader.loaded && window.MathJax && MathJax.loaded",
                              timeout=90_000)
     assert pagina.locator("#notebook-container .MathJax").count() > 20
+    # HTML-CSS with the STIX-Web fonts the environment ships (NativeMML's @font-face wants TeX .otf
+    # fonts that are not there: 404s as soon as a formula uses \mathbb)
+    assert pagina.evaluate("() => MathJax.Hub.outputJax['jax/mml'][0].id") == "HTML-CSS"
+    pagina.wait_for_load_state("networkidle")
+    assert fallidas == []
     comentario = "Guardado con Escape, sin red 1618"
     caja = pagina.locator("textarea#positional_encoding-comment")
     caja.click()

@@ -13,6 +13,9 @@ window.MathJax = {
         processEnvironments: true
     },
     displayAlign: "center",
+    // HTML-CSS output with the STIX-Web fonts jupyter-server-mathjax ships: Chromium now has MathML,
+    // so "HTMLorMML" would choose NativeMML, whose @font-face asks for TeX .otf fonts that are not there
+    MMLorHTML: {prefer: "HTML"},
     messageStyle: "none",
     menuSettings: {zoom: "None"},
     CommonHTML: {linebreaks: {automatic: true}},
