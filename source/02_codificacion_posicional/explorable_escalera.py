@@ -329,7 +329,7 @@ def limites(nombre: str, d_model: int) -> tuple[int, int, int]:
 
     La pareja i va de 0 a d_model/2 − 1: su máximo cambia con d_model. Los
     deslizadores y las casillas usan los mismos límites, así que el teclado
-    (flechas, Inicio/Fin, RePág/AvPág), el ratón y un valor tecleado llegan
+    (flechas, Home/End, PageUp/PageDown), el ratón y un valor tecleado llegan
     a los mismos sitios.
 
     Lanza:
@@ -923,7 +923,7 @@ def _deslizador(nombre: str, valor: int, d_model: int) -> widgets.IntSlider:
 def _casilla(nombre: str, valor: int) -> widgets.IntText:
     descripcion, clase = _RASGOS_CONTROL[nombre]
     casilla = widgets.IntText(value=valor, layout=widgets.Layout(width="72px"),
-                              tooltip=f"Escribe {descripcion} y pulsa Intro")
+                              tooltip=f"Escribe {descripcion} y pulsa Enter")
     casilla.add_class(f"explorable-escalera-{clase}-texto")
     return casilla
 

@@ -52,7 +52,7 @@ def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
         f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
         "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
         "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
-        "(Mayús + Intro). "
+        "(Shift+Enter). "
         "Mientras tanto, esta es la última imagen que mostró "
         f"({html.escape(estado)}):</p>"
         f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/>{extra}</div>')
