@@ -486,32 +486,40 @@ def test_teclear_un_valor_valido_lo_usa(caja):
 
 @pytest.mark.parametrize("valor, palabra", [(33, "par"), (512, "de 2 a 128"), (0, "de 2 a 128")])
 def test_teclear_d_model_que_no_vale_se_rechaza_a_la_vista(caja, valor, palabra):
-    """Typed odd / out-of-range d_model: Spanish message, nothing changes, the box keeps what was typed."""
+    """Typed odd / out-of-range d_model: Spanish message, nothing changes, and the box goes back to the
+    value in force, the one the picture and the message show («Sigue d_model = 32»)."""
     antes = caja.imagen.value
     caja.texto_d_model.value = valor
-    assert caja.texto_d_model.value == valor and caja.control_d_model.value == 32
+    assert caja.texto_d_model.value == 32 and caja.control_d_model.value == 32
     assert caja.estado["d_model"] == 32 and caja.imagen.value == antes
     assert palabra in caja.aviso.value and "Sigue d_model = 32" in caja.aviso.value
-    caja.control_T.value = 65      # the next accepted change clears the message and the box
+    caja.control_T.value = 65      # the next accepted change clears the message
     assert caja.aviso.value == "" and caja.texto_d_model.value == 32
 
 
 def test_teclear_T_o_pareja_fuera_de_rango_se_rechaza(caja):
     caja.texto_T.value = 500
-    assert caja.texto_T.value == 500 and caja.estado["T"] == 64 and "de 1 a 200" in caja.aviso.value
+    assert caja.texto_T.value == 64 and caja.estado["T"] == 64 and "de 1 a 200" in caja.aviso.value
+    assert "Sigue T = 64" in caja.aviso.value
     caja.texto_pareja.value = 16
-    assert caja.texto_pareja.value == 16 and caja.texto_T.value == 64 and caja.estado["pareja"] == 0
+    assert caja.texto_pareja.value == 0 and caja.texto_T.value == 64 and caja.estado["pareja"] == 0
     assert "de 0 a 15" in caja.aviso.value and "hay 16 parejas" in caja.aviso.value
+    assert "Sigue pareja i = 0" in caja.aviso.value
 
 
-def test_el_aviso_se_va_al_volver_a_teclear_el_valor_en_uso(caja):
-    """The stale-warning case: after a refused value, typing the value in use clears the warning."""
+def test_el_aviso_se_va_con_el_siguiente_valor_que_se_usa(caja):
+    """No stale warning: after a refused value (the box back at 32), the next value used clears it,
+    typed or from a slider, and a value typed twice is refused twice."""
     caja.texto_d_model.value = 33
-    assert "no vale" in caja.aviso.value
-    antes = caja.imagen.value
-    caja.texto_d_model.value = 32
-    assert caja.aviso.value == "" and caja.texto_d_model.value == 32
-    assert caja.imagen.value == antes          # nothing to redraw
+    assert "no vale" in caja.aviso.value and caja.texto_d_model.value == 32
+    caja.texto_d_model.value = 33
+    assert "d_model = 33 no vale" in caja.aviso.value and caja.texto_d_model.value == 32
+    caja.texto_d_model.value = 34
+    assert caja.aviso.value == "" and caja.estado["d_model"] == 34
+    caja.texto_T.value = 0
+    assert "T = 0 no vale" in caja.aviso.value and caja.texto_T.value == 64
+    caja.control_pareja.value = 3
+    assert caja.aviso.value == "" and caja.estado["pareja"] == 3 and caja.texto_T.value == 64
 
 
 def test_la_pareja_respeta_el_maximo_con_cualquier_d_model(caja):
@@ -555,7 +563,7 @@ def test_aplicar_cambio_un_deslizador_no_sale_de_sus_limites():
 def test_aplicar_cambio_tecleado_que_no_vale():
     en_uso = {"d_model": 32, "T": 64, "pareja": 5}
     r = esc.aplicar_cambio(en_uso, "pareja", 16, tecleado=True)
-    assert r["en_uso"] == en_uso and r["casillas"] == {**en_uso, "pareja": 16}
+    assert r["en_uso"] == en_uso and r["casillas"] == en_uso      # the boxes show the values in force
     assert r["aviso"].startswith("pareja i = 16 no vale: aquí va de 0 a 15.")
     assert r["aviso"].endswith("Sigue pareja i = 5.")
     # any value in use (even the same) clears it

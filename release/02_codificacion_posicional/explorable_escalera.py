@@ -366,10 +366,10 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False
     - Deslizador (ratón o teclado): el valor se ajusta a los límites de
       ``limites`` (por si llega de una vista con límites viejos) y se usa.
     - Casilla: se revisa con ``revisar_valor``. Si vale, se usa; si no, todo
-      sigue como estaba, la casilla conserva lo tecleado y hay aviso. El aviso
-      dura lo que la casilla enseñe un valor que no está en uso: cualquier
-      valor que se use (tecleado o con un deslizador) lo quita y devuelve cada
-      casilla a su valor.
+      sigue como estaba, la casilla vuelve al valor en uso (el que dicen la
+      imagen y el aviso: «Sigue d_model = 32») y hay aviso. El aviso se va con
+      el siguiente valor que se use (tecleado o con un deslizador).
+    - Las casillas enseñan siempre los valores en uso.
     - Con d_model nuevo, la pareja baja al nuevo máximo si hace falta.
 
     Parámetros:
@@ -390,7 +390,7 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False
                                      en_uso[nombre], minimo, maximo, par=paso == 2,
                                      motivo_rango=motivo_de_rango(nombre, en_uso["d_model"]))
         if aviso is not None:
-            return {"en_uso": en_uso, "casillas": {**en_uso, nombre: valor}, "aviso": aviso}
+            return {"en_uso": en_uso, "casillas": dict(en_uso), "aviso": aviso}
     else:
         usado = min(max(valor, minimo), maximo)
         usado -= (usado - minimo) % paso
@@ -937,7 +937,8 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     disposición. Cada cambio vuelve a dibujar la figura y actualiza el texto
     de la longitud de onda y la nota de la disposición. La lógica de los
     controles es ``aplicar_cambio``: un valor tecleado que no vale se rechaza
-    con un aviso en español, que dura mientras la casilla lo enseñe.
+    con un aviso en español y la casilla vuelve al valor en uso; el aviso se
+    va con el siguiente cambio.
 
     Devuelve:
         Un ``ipywidgets.VBox`` (subclase ``ExplorableEscalera``) con clases CSS
