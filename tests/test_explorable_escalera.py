@@ -282,11 +282,15 @@ def _textos(fig):
 def test_dibujar_tiene_tres_paneles_y_el_mapa_fijo_en_menos_uno_uno():
     fig = esc.dibujar(24, 32, 3, "intercalada")
     ax_mapa, barra, ax_curvas, ax_escalera = fig.axes
-    imagen = ax_mapa.get_images()[0]
+    (imagen,) = [a for a in ax_mapa.get_children() if isinstance(a, esc._PixelesDelMapa)]
     assert barra.get_ylim() == (-1.0, 1.0)                 # the colour bar: the fixed scale
     assert imagen.get_array().shape == (400, 384, 3)       # one pixel per pixel of the panel
     np.testing.assert_array_equal(imagen.get_array(), esc.imagen_del_mapa(
         esc.matriz_para_mapa(24, 32, "intercalada")["matriz"], 384, 400))
+    # and that is what the PNG shows, position 0 on top (a strip inside the frames and the axes' edges)
+    png = _pixeles(esc.figura_a_png(fig))
+    np.testing.assert_array_equal(png[560 - 498 + 2:560 - 98 - 2, 75 + 110:75 + 384 - 2],   # right of pair 3
+                                  imagen.get_array()[2:-2, 110:-2])
     assert ax_escalera.get_yscale() == "log"
     referencias = [linea.get_ydata()[0] for linea in ax_escalera.get_lines()
                    if len(linea.get_ydata()) == 2 and linea.get_ydata()[0] == linea.get_ydata()[1]]

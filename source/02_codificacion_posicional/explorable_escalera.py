@@ -36,6 +36,7 @@ import math
 import ipywidgets as widgets
 import numpy as np
 from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
@@ -606,6 +607,54 @@ def imagen_del_mapa(matriz: np.ndarray, ancho_px: int, alto_px: int) -> np.ndarr
     return np.asarray(imagen.resize((int(ancho_px), int(alto_px)), Image.BOX))
 
 
+class _PixelesDelMapa(Artist):
+    """Los píxeles del mapa de calor, tal cual, en el recuadro de sus ejes (uno por píxel).
+
+    Un artista de matplotlib que pasa ``imagen_del_mapa`` al lienzo con
+    ``renderer.draw_image``, lo último que hace también una ``AxesImage``, sin
+    remuestrear: los ejes miden ``MAPA_PX`` píxeles enteros, lo mismo que la imagen.
+    ``get_array`` devuelve los píxeles (alto, ancho, 3) puestos con ``set_data``.
+    """
+
+    zorder = 0
+
+    def __init__(self, ax):
+        super().__init__()
+        self.ax = ax
+        self._rgba = None
+        self.set_clip_on(False)
+
+    def set_data(self, rgb: np.ndarray) -> None:
+        alto, ancho, _ = rgb.shape
+        rgba = np.empty((alto, ancho, 4), dtype=np.uint8)
+        rgba[..., :3] = rgb
+        rgba[..., 3] = 255
+        self._rgba = rgba
+        self.stale = True
+
+    def get_array(self) -> np.ndarray:
+        return self._rgba[..., :3]
+
+    def get_window_extent(self, renderer=None):
+        return self.ax.bbox.frozen()
+
+    def draw(self, renderer):
+        if not self.get_visible() or self._rgba is None:
+            return
+        caja = self.ax.bbox
+        alto, ancho, _ = self._rgba.shape
+        if (round(caja.width), round(caja.height)) != (ancho, alto):
+            raise ValueError(f"el mapa mide {ancho} × {alto} píxeles y sus ejes "
+                             f"{caja.width:g} × {caja.height:g}")
+        gc = renderer.new_gc()
+        self._set_gc_clip(gc)
+        gc.set_alpha(1.0)
+        # draw_image recibe las filas de abajo arriba; el mapa tiene la posición 0 arriba
+        renderer.draw_image(gc, round(caja.x0), round(caja.y0), self._rgba[::-1])
+        gc.restore()
+        self.stale = False
+
+
 class _FiguraEscalera:
     """La figura de tres paneles: se monta una vez y después sólo se actualiza.
 
@@ -614,14 +663,15 @@ class _FiguraEscalera:
     por trozos del lienzo que no se solapan, cada uno guardado según lo que lo
     hace cambiar:
 
-    - el fondo (barra de color, leyenda de las curvas, rótulos fijos), igual
-      para todos los estados, se pinta una vez;
+    - el fondo (barra de color, leyenda de las curvas, rótulos fijos, el eje de
+      λ de la escalera), igual para todos los estados, se pinta una vez;
     - el título y el rótulo de columnas del mapa, según la disposición;
     - el mapa con sus marcas, según (T, d_model, disposición);
     - el marco de las curvas con sus marcas, según las posiciones que enseña
       (``posiciones_en_curvas``);
-    - el marco de la escalera con sus marcas y su leyenda, según d_model (su eje
-      va de la pareja 0 a la última: ``limites_escalera``);
+    - el eje «pareja i» de la escalera con sus marcas, según d_model (va de la
+      pareja 0 a la última: ``limites_escalera``); lo demás de la escalera (el
+      eje de λ, su rejilla, su leyenda), igual para todos, en el fondo;
     - encima, lo que depende de todo a la vez (recuadros y flechas de la pareja,
       curvas con su título y su rótulo, peldaños, círculo y línea de T), que va
       por encima de todo lo demás de sus ejes y se pinta cada vez.
@@ -652,10 +702,11 @@ class _FiguraEscalera:
         izquierda, abajo, ancho, alto = _POS_MAPA
 
         # Mapa de calor: filas = posiciones, columnas = coordenadas. Sus píxeles los calcula
-        # imagen_del_mapa, uno por píxel del panel (sin remuestrear: interpolation="nearest").
+        # imagen_del_mapa, uno por píxel del panel, y van al lienzo sin remuestrear.
         self.escala_de_color = ScalarMappable(Normalize(-1.0, 1.0), COLORES_MAPA)
-        self.imagen = ax_mapa.imshow(np.zeros((MAPA_PX[1], MAPA_PX[0], 3), dtype=np.uint8),
-                                     aspect="auto", interpolation="nearest")
+        self.imagen = _PixelesDelMapa(ax_mapa)
+        ax_mapa.add_artist(self.imagen)
+        ax_mapa.patch.set_visible(False)       # el mapa cubre los ejes: el fondo blanco no hace falta
         barra = fig.colorbar(self.escala_de_color, cax=ax_barra, ticks=[-1, -0.5, 0, 0.5, 1])
         barra.set_label("valor de PE", fontsize=LETRA_PEQUENA)
         self.recuadros = [ax_mapa.add_patch(Rectangle((-0.5, -0.5), 1.0, 1.0, fill=False,
@@ -711,13 +762,15 @@ class _FiguraEscalera:
                                      label=r"$2\pi\cdot 10000$")
         self.linea_T = ax_escalera.axhline(1.0, color="green", linestyle=":", linewidth=1.6,
                                            label="T (longitud)", zorder=ENCIMA)
-        ax_escalera.set_xlabel("pareja i", fontsize=LETRA, labelpad=2)
+        # el rótulo «pareja i», en un sitio fijo de la figura: va en el fondo, no con las marcas
+        e_izq, e_abajo, e_ancho, _ = _POS_ESCALERA
+        fig.text(e_izq + e_ancho / 2, 0.03, "pareja i", ha="center", va="bottom", fontsize=LETRA)
         ax_escalera.set_ylabel(r"$\lambda_i$ (posiciones)", fontsize=LETRA)
         ax_escalera.set_title("Escalera de longitudes de onda", fontsize=LETRA, y=1.0, pad=6)
         ax_escalera.legend(handles=[self.peldanos, self.elegido, limite, self.linea_T],
                            loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
                            fontsize=LETRA_PEQUENA)
-        ax_escalera.grid(alpha=0.3)
+        ax_escalera.grid(alpha=0.3, axis="y")      # sólo las horizontales: las de λ no dependen de d_model
 
         # Sin rótulos de eje propios (van en textos de la figura): que matplotlib no calcule
         # cada vez dónde ponerlos (set_label_coords fija su sitio).
@@ -741,8 +794,10 @@ class _FiguraEscalera:
                      [ax_mapa], self.MAX_MAPAS),
             "curvas": (Bbox.from_extents(x, y_curvas, W, H), lambda e: self._puesto_curvas,
                        [ax_curvas], self.MAX_CURVAS),
-            "escalera": (Bbox.from_extents(x, 0, W, y_curvas), lambda e: e[1], [ax_escalera],
-                         self.MAX_ESCALERAS),
+            # del eje «pareja i», sólo lo que cambia con d_model: sus marcas, sus números, su rótulo
+            # y el borde de abajo (lo demás de la escalera, igual con cualquier d_model, va en el fondo)
+            "escalera": (Bbox.from_extents(x, 0, W, ax_escalera.bbox.y0 + 3), lambda e: e[1],
+                         [ax_escalera.xaxis, ax_escalera.spines["bottom"]], self.MAX_ESCALERAS),
         }
         self._guardados = {nombre: {} for nombre in self._trozos}
         self._fondo = None
@@ -778,7 +833,6 @@ class _FiguraEscalera:
         mapa = matriz_para_mapa(T, d_model, disposicion)
         ax = self.ax_mapa
         self.imagen.set_data(imagen_del_mapa(mapa["matriz"], *MAPA_PX))
-        self.imagen.set_extent((-0.5, d_model - 0.5, T - 0.5, -0.5))
         ax.set_xlim(-0.5, d_model - 0.5)
         ax.set_ylim(T - 0.5, -0.5)
         ax.xaxis.set_major_locator(FixedLocator(marcas_enteras(d_model, 8)))
