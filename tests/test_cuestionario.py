@@ -204,8 +204,14 @@ def test_la_celda_de_comprobacion_explica_al_momento(leccion, monkeypatch):
         assert f"Pregunta {numero}. Has respondido" in texto and "la respuesta correcta es" in texto
         assert " ".join(pregunta.explicacion.split()[:6]) in texto
         assert all(len(l) <= modulo.ANCHO for l in fallo.value.lineas())
-        with pytest.raises(modulo.PruebaVisibleFallida, match="todavía no has contestado"):
-            _ejecutar_celda(modulo, pregunta.variable, {})
+        # unanswered (the answer cell still raises, or the variable is None): one line, so that
+        # Validate's list of failing cells reaches the exercise's diagnosis soon (issue 22)
+        for espacio in ({}, {pregunta.variable: None}):
+            with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+                _ejecutar_celda(modulo, pregunta.variable, espacio)
+            assert fallo.value.lineas() == [f"✘ Pregunta {numero} sin contestar: escribe "
+                                            f"{pregunta.variable} arriba y ejecuta las dos celdas."]
+            assert len(fallo.value.lineas()[0]) <= modulo.ANCHO
         with pytest.raises(modulo.PruebaVisibleFallida, match="No se puede leer tu respuesta"):
             _ejecutar_celda(modulo, pregunta.variable, {pregunta.variable: _Raro()})
 

@@ -95,3 +95,37 @@ def test_el_ancla_sigue_a_github():
     assert ancla("Plazos, retrasos y prórrogas") == "plazos-retrasos-y-prórrogas"
     assert ancla("Validate dice lo mismo que la nota") == "validate-dice-lo-mismo-que-la-nota"
     assert ancla("`make grade` (en paralelo)") == "make-grade-en-paralelo"
+
+
+# Spanish key names JupyterLab never shows: its menus, tooltips and shortcut lists write the keys
+# as lumino names them (Shift, Enter, Ctrl, Backspace…) and no translation reaches them
+# (ajustes_jupyterlab/README.md).  A quoted «Mayús» explains the key; a bare one names it.
+TECLA_EN_ESPANOL = re.compile(r"(?<![«\w])(Mayús|Intro|Supr|RePág|AvPág|Retroceso)(?![\w»])")
+
+
+def _textos_para_el_alumnado() -> dict[str, str]:
+    """Every text a student reads: the guides, the lessons and their files, the interface's Spanish."""
+    import json
+    textos = {str(p.relative_to(RAIZ)): p.read_text(encoding="utf-8") for p in documentos()}
+    for ruta in sorted((RAIZ / "source").glob("*/*")) + sorted((RAIZ / "plantillas" / "leccion").glob("*")):
+        if ruta.suffix == ".ipynb":
+            celdas = json.loads(ruta.read_text(encoding="utf-8"))["cells"]
+            textos[str(ruta.relative_to(RAIZ))] = "\n".join("".join(c["source"]) for c in celdas)
+        elif ruta.suffix in (".py", ".json", ".md"):
+            textos[str(ruta.relative_to(RAIZ))] = ruta.read_text(encoding="utf-8")
+    for po in (RAIZ / "ajustes_jupyterlab" / "traducciones").glob("*.po"):
+        textos[str(po.relative_to(RAIZ))] = "\n".join(
+            l for l in po.read_text(encoding="utf-8").splitlines() if l.startswith("msgstr"))
+    return textos
+
+
+def test_las_teclas_con_el_nombre_que_les_da_jupyterlab():
+    """«Shift+Enter», as the run button's tooltip and the Run menu show it, never «Mayús + Intro»."""
+    textos = _textos_para_el_alumnado()
+    assert any("source/" in r and r.endswith(".ipynb") for r in textos) and len(textos) > 20
+    en_espanol = {ruta: sorted(set(TECLA_EN_ESPANOL.findall(texto))) for ruta, texto in textos.items()
+                  if TECLA_EN_ESPANOL.search(texto)}
+    assert not en_espanol, f"teclas con un nombre que JupyterLab no enseña: {en_espanol}"
+    assert "(Shift+Enter)" in (RAIZ / "plantillas" / "leccion" / "respaldo_explorable.py").read_text(encoding="utf-8")
+    guia = (RAIZ / "docs" / "estudiantes.md").read_text(encoding="utf-8")
+    assert "**Shift**" in guia and "**Enter**" in guia       # the guide says which keys those are

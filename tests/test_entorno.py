@@ -152,8 +152,9 @@ def test_el_alumno_no_tiene_herramientas_del_profesorado_y_el_profesorado_si():
     assert "@jupyter/nbgrader:validate-assignment" not in apagadas
     servidor = json.loads((ALUMNADO / "jupyter_server_config.d" / "zz-curso-atencion-alumnado.json").read_text())
     extensiones = servidor["ServerApp"]["jpserver_extensions"]
-    assert extensiones == {f"nbgrader.server_extensions.{n}": False
-                           for n in ("formgrader", "course_list", "assignment_list")}
+    assert extensiones == {**{f"nbgrader.server_extensions.{n}": False
+                              for n in ("formgrader", "course_list", "assignment_list")},
+                           "curso_atencion_jupyterlab_es": True}
     # after nbgrader's own file in the same folder: sorted() order is the order they are read in
     assert sorted(["nbgrader.json", "zz-curso-atencion-alumnado.json"])[-1] == "zz-curso-atencion-alumnado.json"
     profesor = json.loads((PROFESORADO / "labconfig" / "page_config.json").read_text())
@@ -162,3 +163,80 @@ def test_el_alumno_no_tiene_herramientas_del_profesorado_y_el_profesorado_si():
     servidor = json.loads((PROFESORADO / "jupyter_server_config.d" / "nbgrader.json").read_text())
     assert servidor["ServerApp"]["jpserver_extensions"]["nbgrader.server_extensions.formgrader"] is True
     assert "ajustes_jupyterlab/profesorado" in (RAIZ / "Makefile").read_text()
+
+
+# ------------------------------------------- the server side (package curso_atencion_jupyterlab_es)
+
+def test_el_idioma_por_defecto_del_curso_vale_tambien_en_el_servidor():
+    """The language list and the settings' titles follow the overrides' es_ES (jupyterlab_server
+    alone looks at the user's settings and then the system's locale: «Spanish (Spain)»)."""
+    from curso_atencion_jupyterlab_es import locale_en_uso
+
+    con_defecto = {"settings": {}, "schema": {"properties": {"locale": {"default": "es_ES"}}}}
+    assert locale_en_uso(con_defecto, "en") == "es_ES"
+    # the student's own choice wins (jupyterlab_server already returned it)
+    assert locale_en_uso({**con_defecto, "settings": {"locale": "en"}}, "en") == "en"
+    # «default» (follow the system), an unknown locale or no schema: jupyterlab_server's answer
+    for raro in ("default", "xx_YY", None, 3):
+        assert locale_en_uso({"schema": {"properties": {"locale": {"default": raro}}}}, "fr_FR") == "fr_FR"
+    assert locale_en_uso({}, "en") == "en"
+
+
+def test_el_servidor_del_alumno_nombra_los_idiomas_en_espanol(tmp_path):
+    """Through the real handlers: the language list says «Español (España)» and the settings come translated."""
+    from jupyterlab_server.settings_utils import SchemaHandler
+    from jupyterlab_server.translation_utils import get_language_packs
+
+    import curso_atencion_jupyterlab_es as curso
+
+    curso._poner_locale_en_uso()
+    curso._poner_locale_en_uso()                       # idempotent
+    assert SchemaHandler.get_current_locale._curso_atencion
+    handler = SchemaHandler.__new__(SchemaHandler)   # what a request's handler holds, no request
+    from jupyterlab.commands import get_app_dir
+    from jupyterlab_server.settings_utils import _get_overrides
+    handler.app_settings_dir = str(Path(get_app_dir()) / "settings")
+    handler.schemas_dir = str(Path(get_app_dir()) / "schemas")
+    handler.settings_dir = str(tmp_path)               # a student who never chose a language
+    handler.labextensions_path = None
+    handler.overrides, _ = _get_overrides(handler.app_settings_dir)
+    assert handler.get_current_locale() == "es_ES"
+    datos, _ = get_language_packs(display_locale=handler.get_current_locale())
+    assert datos["es_ES"]["displayName"] == "Español (España)"
+    eleccion = tmp_path / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
+    eleccion.parent.mkdir(parents=True)
+    eleccion.write_text('{"locale": "en"}')
+    assert handler.get_current_locale() == "en"
+
+
+def test_un_cuaderno_tiene_punto_de_control_desde_que_se_abre(tmp_path):
+    """The first listing of a writable file's checkpoints creates one (a copy of the file as it was):
+    the tab's tooltip gives its date, not «None»; nothing is created for other paths."""
+    import asyncio
+
+    from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
+
+    from curso_atencion_jupyterlab_es import PuntoDeControlInicial
+
+    (tmp_path / "leccion.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    (tmp_path / "solo_lectura.ipynb").write_text("{}")
+    (tmp_path / "solo_lectura.ipynb").chmod(0o444)
+    (tmp_path / "enlace.ipynb").symlink_to(tmp_path / "leccion.ipynb")
+    (tmp_path / "carpeta").mkdir()
+    gestor = AsyncLargeFileManager(root_dir=str(tmp_path), checkpoints_class=PuntoDeControlInicial)
+    assert isinstance(gestor.checkpoints, PuntoDeControlInicial)
+
+    async def listar(ruta):
+        return await gestor.list_checkpoints(ruta)
+
+    primera = asyncio.run(listar("leccion.ipynb"))
+    assert [p["id"] for p in primera] == ["checkpoint"]
+    copia = tmp_path / ".ipynb_checkpoints" / "leccion-checkpoint.ipynb"
+    assert copia.read_text() == (tmp_path / "leccion.ipynb").read_text()
+    assert asyncio.run(listar("/leccion.ipynb")) == primera          # listed, not created again
+    import os
+    if os.geteuid() != 0:                                               # root may write anything
+        assert asyncio.run(listar("solo_lectura.ipynb")) == []
+    for otra in ("enlace.ipynb", "carpeta", "no_existe.ipynb"):
+        assert asyncio.run(listar(otra)) == [], otra
+    assert sorted(p.name for p in (tmp_path / ".ipynb_checkpoints").iterdir()) == ["leccion-checkpoint.ipynb"]

@@ -335,14 +335,18 @@ def _pixeles(png):
 
 
 def test_redibujo_igual_que_dibujo_nuevo(ex, mapas):
-    """After clicks and row changes, the widget's PNG is pixel for pixel a fresh draw of that state."""
+    """After clicks and row changes, the widget's PNG is pixel for pixel a fresh draw of that state
+    (every map, the first and the last row: the saved piece of the canvas covers all that changes)."""
+    ex._PINTORES.clear()
     caja = ex.crear_explorable()
-    for accion in [lambda: caja.botones["Cabeza 1"].click(),
-                   lambda: setattr(caja.selector_fila, "value", "persiguen"),
-                   lambda: caja.botones["Cabeza 3"].click(),
-                   lambda: setattr(caja.selector_fila, "value", "el"),
-                   lambda: caja.botones["Suma"].click(),
-                   lambda: setattr(caja.selector_fila, "value", "duerme")]:
+    acciones = [lambda: caja.botones["Cabeza 1"].click(),
+                lambda: setattr(caja.selector_fila, "value", "persiguen"),
+                lambda: caja.botones["Cabeza 3"].click(),
+                lambda: setattr(caja.selector_fila, "value", "el"),
+                lambda: caja.botones["Suma"].click(),
+                lambda: setattr(caja.selector_fila, "value", "duerme")]
+    acciones += [lambda n=n: caja.botones[n].click() for n in ("Cabeza 2", "Cabeza 4", "Cabeza 1")]
+    for accion in acciones:
         accion()
         nombre, fila_elegida = caja.mapa_seleccionado, caja.selector_fila.value
         fig, ax = ex.nueva_figura()
@@ -373,9 +377,11 @@ def test_imagen_a_su_tamano(caja):
 def test_bajo_nbgrader_no_se_pinta_de_antemano_y_todo_se_ve_igual(ex, mapas, monkeypatch, paso):
     """Under nbgrader nobody clicks: the other maps are not painted ahead, and every picture is the same."""
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    ex._PINTORES.clear()
     en_lab = ex.crear_explorable()
     assert set(en_lab._pintor._fondos) == set(mapas)            # JupyterLab: every map ready for a click
     monkeypatch.setenv("NBGRADER_EXECUTION", paso)
+    ex._PINTORES.clear()                                        # a new kernel: nothing drawn yet
     calificada = ex.crear_explorable()
     assert set(calificada._pintor._fondos) == {"Suma"}
     assert calificada.datos_respaldo() == en_lab.datos_respaldo()    # the still picture of the feedback
@@ -389,9 +395,61 @@ def test_la_primera_imagen_no_espera_a_los_otros_mapas(ex, mapas, monkeypatch):
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
     pendientes = []
     monkeypatch.setattr(ex, "_mas_tarde", lambda funcion, segundos: pendientes.append((funcion, segundos)))
+    ex._PINTORES.clear()
     caja = ex.crear_explorable()
     assert set(caja._pintor._fondos) == {"Suma"} and caja.imagen.value[:4] == b"\x89PNG"
     assert [s for _, s in pendientes] == [0.0]
     antes = caja.imagen.value
     pendientes[0][0]()                       # the kernel, once the cell is done
     assert set(caja._pintor._fondos) == set(mapas) and caja.imagen.value == antes
+
+
+# --- first picture: drawn once per kernel, ahead of the cell when the module is imported ----
+
+def test_volver_a_ejecutar_la_celda_no_vuelve_a_dibujar(ex, mapas, monkeypatch):
+    """A second explorable with the same maps (the cell run again) reuses the painter: its first picture
+    and every map already painted come without drawing (issue 22: first picture ≤ 1 s)."""
+    ex._PINTORES.clear()
+    primera = ex.crear_explorable()
+    primera._pintor.preparar()
+    monkeypatch.setattr(ex, "dibujar_mapa", lambda *a, **k: pytest.fail("ha vuelto a dibujar un mapa"))
+    otra = ex.crear_explorable()
+    assert otra._pintor is primera._pintor and otra.imagen.value == primera.imagen.value
+    otra.botones["Cabeza 3"].click()
+    otra.selector_fila.value = "gatos"
+    assert otra.mapa_seleccionado == "Cabeza 3" and primera.mapa_seleccionado == "Suma"   # state apart
+    otros_mapas = {n: A * 0.5 for n, A in mapas.items()}
+    monkeypatch.undo()
+    assert ex.crear_explorable(mapas=otros_mapas)._pintor is not primera._pintor
+
+
+def test_precalentar_deja_hecha_la_primera_imagen(ex, mapas, monkeypatch):
+    """``precalentar`` (in a kernel, once the module is imported) draws crear_explorable()'s first picture."""
+    ex._PINTORES.clear()
+    ex.precalentar()
+    monkeypatch.setattr(ex, "_mas_tarde", lambda *a, **k: None)       # the other maps: later, in a kernel
+    monkeypatch.setattr(ex, "dibujar_mapa", lambda *a, **k: pytest.fail("la primera imagen no estaba hecha"))
+    caja = ex.crear_explorable()
+    fig, ax = ex.nueva_figura()
+    monkeypatch.undo()
+    ex.dibujar_mapa(ax, mapas["Suma"], "Mapa «Suma»", "duerme", tope=ex.escala_de_color(mapas))
+    np.testing.assert_array_equal(_pixeles(caja.imagen.value), _pixeles(ex.figura_a_png(fig)))
+
+
+@pytest.mark.parametrize("paso, esperado", [(None, True), ("autograde", False), ("validate", False)])
+def test_al_importar_en_un_nucleo_se_precalienta(raiz, monkeypatch, paso, esperado):
+    """Importing the module asks the kernel for ``precalentar`` when it is idle (never outside a kernel,
+    nor under nbgrader, where nobody waits for the picture)."""
+    import sys
+
+    if paso is None:
+        monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    else:
+        monkeypatch.setenv("NBGRADER_EXECUTION", paso)
+    cargar_modulo(raiz / RUTA, "explorable_cabezas_importado")        # respaldo_explorable on sys.path
+    pedidos = []
+    monkeypatch.setattr(sys.modules["respaldo_explorable"], "mas_tarde",
+                        lambda funcion, segundos, sin_nucleo=True: pedidos.append((funcion.__name__, segundos,
+                                                                                  sin_nucleo)))
+    cargar_modulo(raiz / RUTA, "explorable_cabezas_importado")
+    assert pedidos == ([("precalentar", 0.0, False)] if esperado else [])

@@ -281,10 +281,16 @@ def _textos(fig):
 
 def test_dibujar_tiene_tres_paneles_y_el_mapa_fijo_en_menos_uno_uno():
     fig = esc.dibujar(24, 32, 3, "intercalada")
-    ax_mapa, _barra, ax_curvas, ax_escalera = fig.axes
-    imagen = ax_mapa.get_images()[0]
-    assert imagen.get_clim() == (-1.0, 1.0)
-    assert imagen.get_array().shape == (24, 32)
+    ax_mapa, barra, ax_curvas, ax_escalera = fig.axes
+    (imagen,) = [a for a in ax_mapa.get_children() if isinstance(a, esc._PixelesDelMapa)]
+    assert barra.get_ylim() == (-1.0, 1.0)                 # the colour bar: the fixed scale
+    assert imagen.get_array().shape == (400, 384, 3)       # one pixel per pixel of the panel
+    np.testing.assert_array_equal(imagen.get_array(), esc.imagen_del_mapa(
+        esc.matriz_para_mapa(24, 32, "intercalada")["matriz"], 384, 400))
+    # and that is what the PNG shows, position 0 on top (a strip inside the frames and the axes' edges)
+    png = _pixeles(esc.figura_a_png(fig))
+    np.testing.assert_array_equal(png[560 - 498 + 2:560 - 98 - 2, 75 + 110:75 + 384 - 2],   # right of pair 3
+                                  imagen.get_array()[2:-2, 110:-2])
     assert ax_escalera.get_yscale() == "log"
     referencias = [linea.get_ydata()[0] for linea in ax_escalera.get_lines()
                    if len(linea.get_ydata()) == 2 and linea.get_ydata()[0] == linea.get_ydata()[1]]
@@ -320,13 +326,14 @@ def test_marcas_enteras_en_los_ejes_que_cuentan(T, d_model):
     fig = esc.dibujar(T, d_model, 0, "intercalada")
     ax_mapa, _barra, ax_curvas, ax_escalera = fig.axes
     for marcas, n in ((ax_mapa.get_yticks(), T), (ax_mapa.get_xticks(), d_model),
-                      (ax_curvas.get_xticks(), T), (ax_escalera.get_xticks(), esc.PAREJAS_MAX)):
+                      (ax_curvas.get_xticks(), T), (ax_escalera.get_xticks(), d_model // 2)):
         assert len(marcas) and all(float(m).is_integer() and 0 <= m <= n - 1 for m in marcas), marcas
     if T == 1:
         assert list(ax_mapa.get_yticks()) == [0] and list(ax_curvas.get_xticks()) == [0]
         assert ax_curvas.get_xlim() == (-0.5, 0.5)
     if d_model == 2:
         assert list(ax_mapa.get_xticks()) == [0, 1]
+        assert list(ax_escalera.get_xticks()) == [0]           # one pair: not an axis up to 56
 
 
 def test_las_leyendas_no_tapan_datos():
@@ -342,16 +349,56 @@ def test_las_leyendas_no_tapan_datos():
             assert not caja.overlaps(ax.get_window_extent()), leyenda
 
 
-def test_escalera_con_ejes_fijos_se_inclina_menos_al_subir_d_model():
-    """The prose: raising d_model makes the ladder's line less steep. The picture must agree."""
-    def pendiente(d_model):
-        fig = esc.dibujar(64, d_model, 0, "intercalada")
-        ax = fig.axes[3]
-        x, y = ax.transData.transform(np.column_stack(ax.get_lines()[0].get_data()))[[0, -1]].T
-        return (y[1] - y[0]) / (x[1] - x[0]), ax.get_xlim(), ax.get_ylim()
-    pendientes = [pendiente(d) for d in (8, 32, 128)]
-    assert pendientes[0][1:] == pendientes[1][1:] == pendientes[2][1:]   # same axes
-    assert pendientes[0][0] > 2 * pendientes[1][0] > 4 * pendientes[2][0] > 0
+@pytest.mark.parametrize("d_model", [2, 4, 8, 32, 34, 64, 128])
+def test_la_escalera_va_de_la_primera_pareja_a_la_ultima(d_model):
+    """The prose: the rungs climb from 2π to just below 2π·10000 across the whole axis, whatever d_model;
+    more pairs, smaller steps.  The axis is this d_model's pairs, with every rung (and the circle of
+    the chosen pair, first or last) inside it."""
+    figura = esc._FiguraEscalera(64, d_model, d_model // 2 - 1, "intercalada")
+    figura.png()
+    ax = figura.ax_escalera
+    izquierda, derecha = ax.get_xlim()
+    assert izquierda < 0 and d_model // 2 - 1 < derecha
+    assert derecha - izquierda <= d_model // 2 + 6                     # no room for pairs that are not there
+    x = ax.transData.transform(np.column_stack(figura.peldanos.get_data()))[:, 0]
+    assert x.min() - ax.bbox.x0 >= esc.MARGEN_ESCALERA_PX - 1e-6 and ax.bbox.x1 - x.max() >= esc.MARGEN_ESCALERA_PX - 1e-6
+    if d_model > 2:                                                     # the line fills the panel
+        assert x.max() - x.min() >= ax.bbox.width - 2 * max(esc.MARGEN_ESCALERA_PX, ax.bbox.width / d_model) - 1
+    assert ax.get_ylim() == (0.7, 3e5)                                  # λ's axis never moves
+
+
+def test_limites_de_la_escalera():
+    assert esc.limites_escalera(1, 222) == (-0.5, 0.5)
+    izquierda, derecha = esc.limites_escalera(64, 222, 9)
+    assert izquierda == pytest.approx(63 - derecha) and 63 < derecha < 67
+    assert 9 * (derecha - izquierda) / 222 == pytest.approx(-izquierda)  # exactly 9 px each side
+    for malo in ((0, 222), (3, 18)):
+        with pytest.raises(ValueError):
+            esc.limites_escalera(*malo)
+
+
+def test_mapa_sin_muare_pixel_a_pixel():
+    """The heatmap's pixels: whole blocks of 3 × 2 per cell with d_model = 128 and T = 200 (its densest
+    state); elsewhere every pixel is a mix of the cells it covers, never a colour from further away."""
+    matriz = esc.matriz_para_mapa(200, 128, "intercalada")["matriz"]
+    pixeles = esc.imagen_del_mapa(matriz, *esc.MAPA_PX)
+    colores = esc.imagen_del_mapa(matriz, 128, 200)                    # one pixel per cell
+    np.testing.assert_array_equal(pixeles, np.repeat(np.repeat(colores, 2, axis=0), 3, axis=1))
+    assert esc.MAPA_PX == (384, 400) and 384 // 128 == 3 and 400 // 200 == 2
+    # another size (3.84 × 2.67 px per cell): each pixel lies between the colours of its cells
+    matriz = esc.matriz_para_mapa(150, 100, "intercalada")["matriz"]
+    pixeles = esc.imagen_del_mapa(matriz, *esc.MAPA_PX).astype(int)
+    colores = esc.imagen_del_mapa(matriz, 100, 150).astype(int)
+    for fila in range(0, 400, 7):
+        for columna in range(0, 384, 5):
+            f0, f1 = int(fila * 150 / 400), min(149, int((fila + 1) * 150 / 400))
+            c0, c1 = int(columna * 100 / 384), min(99, int((columna + 1) * 100 / 384))
+            vecinas = colores[f0:f1 + 1, c0:c1 + 1].reshape(-1, 3)
+            assert (vecinas.min(0) - 1 <= pixeles[fila, columna]).all(), (fila, columna)
+            assert (pixeles[fila, columna] <= vecinas.max(0) + 1).all(), (fila, columna)
+    # the panel really is 384 × 400 whole pixels, drawn one to one
+    fig = esc.dibujar(200, 128, 0, "intercalada")
+    assert tuple(fig.axes[0].bbox.bounds) == (75.0, 98.0, 384.0, 400.0)
 
 
 @pytest.mark.parametrize("disposicion", esc.DISPOSICIONES)
@@ -486,32 +533,40 @@ def test_teclear_un_valor_valido_lo_usa(caja):
 
 @pytest.mark.parametrize("valor, palabra", [(33, "par"), (512, "de 2 a 128"), (0, "de 2 a 128")])
 def test_teclear_d_model_que_no_vale_se_rechaza_a_la_vista(caja, valor, palabra):
-    """Typed odd / out-of-range d_model: Spanish message, nothing changes, the box keeps what was typed."""
+    """Typed odd / out-of-range d_model: Spanish message, nothing changes, and the box goes back to the
+    value in force, the one the picture and the message show («Sigue d_model = 32»)."""
     antes = caja.imagen.value
     caja.texto_d_model.value = valor
-    assert caja.texto_d_model.value == valor and caja.control_d_model.value == 32
+    assert caja.texto_d_model.value == 32 and caja.control_d_model.value == 32
     assert caja.estado["d_model"] == 32 and caja.imagen.value == antes
     assert palabra in caja.aviso.value and "Sigue d_model = 32" in caja.aviso.value
-    caja.control_T.value = 65      # the next accepted change clears the message and the box
+    caja.control_T.value = 65      # the next accepted change clears the message
     assert caja.aviso.value == "" and caja.texto_d_model.value == 32
 
 
 def test_teclear_T_o_pareja_fuera_de_rango_se_rechaza(caja):
     caja.texto_T.value = 500
-    assert caja.texto_T.value == 500 and caja.estado["T"] == 64 and "de 1 a 200" in caja.aviso.value
+    assert caja.texto_T.value == 64 and caja.estado["T"] == 64 and "de 1 a 200" in caja.aviso.value
+    assert "Sigue T = 64" in caja.aviso.value
     caja.texto_pareja.value = 16
-    assert caja.texto_pareja.value == 16 and caja.texto_T.value == 64 and caja.estado["pareja"] == 0
+    assert caja.texto_pareja.value == 0 and caja.texto_T.value == 64 and caja.estado["pareja"] == 0
     assert "de 0 a 15" in caja.aviso.value and "hay 16 parejas" in caja.aviso.value
+    assert "Sigue pareja i = 0" in caja.aviso.value
 
 
-def test_el_aviso_se_va_al_volver_a_teclear_el_valor_en_uso(caja):
-    """The stale-warning case: after a refused value, typing the value in use clears the warning."""
+def test_el_aviso_se_va_con_el_siguiente_valor_que_se_usa(caja):
+    """No stale warning: after a refused value (the box back at 32), the next value used clears it,
+    typed or from a slider, and a value typed twice is refused twice."""
     caja.texto_d_model.value = 33
-    assert "no vale" in caja.aviso.value
-    antes = caja.imagen.value
-    caja.texto_d_model.value = 32
-    assert caja.aviso.value == "" and caja.texto_d_model.value == 32
-    assert caja.imagen.value == antes          # nothing to redraw
+    assert "no vale" in caja.aviso.value and caja.texto_d_model.value == 32
+    caja.texto_d_model.value = 33
+    assert "d_model = 33 no vale" in caja.aviso.value and caja.texto_d_model.value == 32
+    caja.texto_d_model.value = 34
+    assert caja.aviso.value == "" and caja.estado["d_model"] == 34
+    caja.texto_T.value = 0
+    assert "T = 0 no vale" in caja.aviso.value and caja.texto_T.value == 64
+    caja.control_pareja.value = 3
+    assert caja.aviso.value == "" and caja.estado["pareja"] == 3 and caja.texto_T.value == 64
 
 
 def test_la_pareja_respeta_el_maximo_con_cualquier_d_model(caja):
@@ -555,7 +610,7 @@ def test_aplicar_cambio_un_deslizador_no_sale_de_sus_limites():
 def test_aplicar_cambio_tecleado_que_no_vale():
     en_uso = {"d_model": 32, "T": 64, "pareja": 5}
     r = esc.aplicar_cambio(en_uso, "pareja", 16, tecleado=True)
-    assert r["en_uso"] == en_uso and r["casillas"] == {**en_uso, "pareja": 16}
+    assert r["en_uso"] == en_uso and r["casillas"] == en_uso      # the boxes show the values in force
     assert r["aviso"].startswith("pareja i = 16 no vale: aquí va de 0 a 15.")
     assert r["aviso"].endswith("Sigue pareja i = 5.")
     # any value in use (even the same) clears it
@@ -664,7 +719,7 @@ def test_cambiar_pareja_no_toca_el_fondo(caja):
     np.testing.assert_array_equal(figura.imagen.get_array(), datos)
     assert [p.get_x() + 0.5 for p in figura.recuadros] == [14, 15]
     assert {nombre: len(g) for nombre, g in figura._guardados.items()} == {
-        "titulo": 1, "rotulo": 1, "mapa": 1, "curvas": 1}
+        "titulo": 1, "rotulo": 1, "mapa": 1, "curvas": 1, "escalera": 1}
 
 
 def test_imagen_a_su_tamano(caja):

@@ -52,21 +52,27 @@ def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
         f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
         "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
         "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
-        "(Mayús + Intro). "
+        "(Shift+Enter). "
         "Mientras tanto, esta es la última imagen que mostró "
         f"({html.escape(estado)}):</p>"
         f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/>{extra}</div>')
 
 
-def mas_tarde(funcion, segundos: float) -> None:
-    """Llama a ``funcion`` dentro de ``segundos`` en el bucle del núcleo; ya, si no hay núcleo."""
+def mas_tarde(funcion, segundos: float, sin_nucleo: bool = True) -> None:
+    """Llama a ``funcion`` dentro de ``segundos`` en el bucle del núcleo.
+
+    Fuera de un núcleo de Jupyter (pruebas, scripts), la llama ya si ``sin_nucleo``
+    es True y no la llama si es False (un trabajo que sólo adelanta algo a quien
+    va a pulsar botones).
+    """
     try:
         from IPython import get_ipython
         bucle = get_ipython().kernel.io_loop
     except Exception:  # noqa: BLE001 - fuera de un núcleo de Jupyter (pruebas, scripts)
         bucle = None
     if bucle is None:
-        funcion()
+        if sin_nucleo:
+            funcion()
     else:
         # add_callback es seguro desde cualquier hilo y despierta al bucle (los mensajes de
         # los widgets pueden atenderse en otro hilo); ya dentro, se programa la espera.

@@ -26,6 +26,7 @@ import html
 import io
 import math
 import os
+import threading
 
 import numpy as np
 # matplotlib (sin pyplot) se carga al importar el módulo, no al ejecutar la celda del explorable:
@@ -33,6 +34,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.transforms import Bbox
 from PIL import Image
 
 # ---------------------------------------------------------------------------
@@ -428,22 +430,28 @@ class _PintorMapas:
     Sección: «El explorable: cuatro reglas, cuatro cabezas».
 
     Tres capas, pintadas en el mismo orden que un dibujo completo:
-    el marco (ejes, etiquetas de las palabras, rótulos), igual para todos los
-    mapas, se pinta una vez; encima, el mapa (imagen, bordes, 64 números,
-    título), que sólo depende del mapa elegido; y encima, el recuadro de la
-    fila.  Cada capa se guarda y al cambiar algo sólo se repinta lo que cambia.
-    Los PNG ya hechos se guardan por (mapa, fila).  ``preparar`` pinta de
-    antemano la capa de cada mapa: así ninguna pulsación tiene que dibujar 64
-    números, ni siquiera la primera vez que se ve un mapa.
+    el marco (ejes, etiquetas de las palabras, rótulos, barra de color), igual
+    para todos los mapas, se pinta una vez; encima, el mapa (imagen, bordes, 64
+    números, título), que sólo depende del mapa elegido; y encima, el recuadro de
+    la fila.  Cada capa se guarda y al cambiar algo sólo se repinta lo que
+    cambia: de la capa de un mapa se guarda sólo su recuadro del lienzo (los ejes
+    y el título, ``region``), no la figura entera, y una capa guardada se repone
+    sin volver a tocar sus 64 números.  Los PNG ya hechos se guardan por (mapa,
+    fila).  ``preparar`` pinta de antemano la capa de cada mapa: así ninguna
+    pulsación tiene que dibujar 64 números, ni siquiera la primera vez que se ve
+    un mapa.  Un cerrojo lo hace seguro si dos mensajes de los widgets llegan
+    desde hilos distintos.
     """
 
     def __init__(self, mapas: dict[str, np.ndarray], tope: float = 1.0):
         self.mapas = mapas
         self.tope = tope
         self.fig, self.ax = nueva_figura()
-        self._marco = None  # región del lienzo con sólo el marco
-        self._fondos = {}   # nombre del mapa -> región del lienzo con el mapa sin recuadro
+        self._marco = None  # la región del lienzo con sólo el marco
+        self.region = None  # Bbox del lienzo que cubre la capa de un mapa y el recuadro
+        self._fondos = {}   # nombre del mapa -> esa región con el mapa sin recuadro
         self._pngs = {}     # (nombre, fila) -> bytes PNG
+        self._cerrojo = threading.RLock()
         self.ancho_px = int(round(self.fig.get_figwidth() * self.fig.dpi))
 
     def _capa_mapa(self) -> list:
@@ -453,43 +461,98 @@ class _PintorMapas:
 
     def png(self, nombre: str, fila: str) -> bytes:
         clave = (nombre, fila)
-        if clave in self._pngs:
+        with self._cerrojo:
+            if clave in self._pngs:
+                return self._pngs[clave]
+            lienzo = self._fondo(nombre)
+            recuadro = self.ax._explorable_cabezas["recuadro"]
+            recuadro.set_y(PALABRAS.index(fila) - 0.5)
+            recuadro.set_visible(True)
+            self.ax.draw_artist(recuadro)
+            self._pngs[clave] = _png_del_lienzo(lienzo)
             return self._pngs[clave]
-        lienzo = self._fondo(nombre)
-        recuadro = self.ax._explorable_cabezas["recuadro"]
-        recuadro.set_y(PALABRAS.index(fila) - 0.5)
-        recuadro.set_visible(True)
-        self.ax.draw_artist(recuadro)
-        self._pngs[clave] = _png_del_lienzo(lienzo)
-        return self._pngs[clave]
 
     def preparar(self) -> None:
         """Pinta y guarda la capa de cada mapa (unos 20 ms por mapa, al crear el explorable)."""
         for nombre in self.mapas:
-            self._fondo(nombre)
+            with self._cerrojo:
+                self._fondo(nombre)
 
     def _fondo(self, nombre: str):
         """Deja en el lienzo el mapa ``nombre`` sin recuadro (de lo guardado si lo hay)."""
-        dibujar_mapa(self.ax, self.mapas[nombre], f"Mapa «{nombre}»", None, tope=self.tope)
         lienzo = _lienzo(self.fig)
         fondo = self._fondos.get(nombre)
-        if fondo is None:
-            capa = self._capa_mapa()
-            if self._marco is None:
-                for artista in capa:
-                    artista.set_visible(False)
-                lienzo.draw()
-                self._marco = lienzo.copy_from_bbox(self.fig.bbox)
-                for artista in capa:
-                    artista.set_visible(True)
-            else:
-                lienzo.restore_region(self._marco)
-            for artista in capa:
-                self.ax.draw_artist(artista)
-            fondo = self._fondos[nombre] = lienzo.copy_from_bbox(self.fig.bbox)
-        else:
+        if fondo is not None:
             lienzo.restore_region(fondo)
+            return lienzo
+        dibujar_mapa(self.ax, self.mapas[nombre], f"Mapa «{nombre}»", None, tope=self.tope)
+        capa = self._capa_mapa()
+        if self._marco is None:
+            for artista in capa:
+                artista.set_visible(False)
+            lienzo.draw()
+            for artista in capa:
+                artista.set_visible(True)
+            self.region = self._region_de(capa, lienzo.get_renderer())
+            self._marco = lienzo.copy_from_bbox(self.region)
+        else:
+            lienzo.restore_region(self._marco)
+        for artista in capa:
+            self.ax.draw_artist(artista)
+        self._fondos[nombre] = lienzo.copy_from_bbox(self.region)
         return lienzo
+
+    def _region_de(self, capa: list, renderer) -> Bbox:
+        """El recuadro del lienzo (píxeles enteros) que cubre la capa de cualquier mapa y el
+        recuadro de cualquier fila, con unos píxeles de margen: lo único que cambia de un PNG a
+        otro.  El título de cada mapa se mide con su propio texto (unos son más anchos)."""
+        titulo = self.ax._explorable_cabezas["titulo"]
+        actual = titulo.get_text()
+        cajas = [self.ax.get_window_extent(renderer).padded(4)]   # el recuadro sobresale de la fila
+        cajas += [a.get_window_extent(renderer) for a in capa if a is not titulo]
+        for nombre in self.mapas:
+            titulo.set_text(f"Mapa «{nombre}»")
+            cajas.append(titulo.get_window_extent(renderer))
+        titulo.set_text(actual)
+        union = Bbox.union(cajas).padded(2)
+        ancho, alto = self.fig.canvas.get_width_height()
+        return Bbox.from_extents(max(0, math.floor(union.x0)), max(0, math.floor(union.y0)),
+                                 min(ancho, math.ceil(union.x1)), min(alto, math.ceil(union.y1)))
+
+
+_PINTORES: dict = {}
+"""Los pintores ya hechos en este proceso, por mapas y tope (``_pintor``)."""
+_PINTORES_MAX = 4
+_CERROJO_PINTORES = threading.Lock()
+
+
+def _pintor(mapas: dict[str, np.ndarray], tope: float) -> _PintorMapas:
+    """El pintor de estos mapas: el mismo para cada explorable que los enseña en este núcleo.
+
+    Volver a ejecutar la celda del explorable (o crear otro con los mismos mapas)
+    encuentra hechas las capas y los PNG: su primera imagen no se vuelve a dibujar.
+    """
+    clave = (float(tope), tuple((nombre, np.asarray(A, dtype=np.float64).shape,
+                                 np.asarray(A, dtype=np.float64).tobytes()) for nombre, A in mapas.items()))
+    with _CERROJO_PINTORES:
+        pintor = _PINTORES.get(clave)
+        if pintor is None:
+            pintor = _PINTORES[clave] = _PintorMapas(mapas, tope)
+            while len(_PINTORES) > _PINTORES_MAX:
+                del _PINTORES[next(iter(_PINTORES))]
+        return pintor
+
+
+def precalentar(mapa_inicial: str = "Suma", fila_inicial: str = "duerme") -> None:
+    """Dibuja de antemano la primera imagen del explorable por defecto (la de ``crear_explorable()``).
+
+    Sección «El explorable: cuatro reglas, cuatro cabezas».  En un núcleo, al
+    importar el módulo (la primera celda de la lección) se deja para cuando el
+    núcleo quede libre: cuando se ejecuta la celda del explorable, su primera
+    imagen ya está hecha.  Fuera de un núcleo no se hace nada al importar.
+    """
+    mapas = calcular_mapas()
+    _pintor(mapas, escala_de_color(mapas)).png(mapa_inicial, fila_inicial)
 
 
 # ---------------------------------------------------------------------------
@@ -590,7 +653,7 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
     if fila_inicial not in PALABRAS:
         raise ValueError(f"fila_inicial debe ser una de {list(PALABRAS)}, no {fila_inicial!r}.")
 
-    pintor = _PintorMapas(mapas, escala_de_color(mapas))
+    pintor = _pintor(mapas, escala_de_color(mapas))
 
     botones = {}
     for nombre in mapas:
@@ -645,3 +708,9 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
         # terminar la celda): la primera imagen no las espera y los clics las encuentran hechas.
         _mas_tarde(pintor.preparar, 0.0)
     return caja
+
+
+if not sin_interaccion():
+    # En un núcleo, al importar el módulo (la primera celda de la lección), la primera imagen del
+    # explorable se dibuja en cuanto el núcleo queda libre: al ejecutar su celda ya está hecha.
+    _mas_tarde(precalentar, 0.0, sin_nucleo=False)

@@ -451,20 +451,36 @@ def preguntas(carpeta: str | None = None) -> dict[str, Pregunta]:
     return {d["variable"]: pregunta_desde_dict(d) for d in datos["preguntas"]}
 
 
+def sin_contestar(variable: str) -> str:
+    """El fallo de una pregunta sin contestar: una sola línea (dos si la pregunta pasa de la 9).
+
+    Validate enseña un bloque por celda que falla, en el orden del cuaderno, y el
+    cuestionario va antes del ejercicio: con una línea por pregunta pendiente, el
+    diagnóstico del ejercicio sigue cerca del principio. El formato de la
+    respuesta ya lo dicen el docstring de la celda (que Validate enseña justo
+    encima) y el comentario de la celda de respuesta.
+    """
+    numero = variable.rsplit("_", 1)[-1]
+    return f"Pregunta {numero} sin contestar: escribe {variable} arriba y ejecuta las dos celdas."
+
+
 def respuesta(variable: str, espacio: dict) -> None:
     """Comprueba en el momento la respuesta ``variable`` del cuaderno (``espacio`` es ``globals()``).
 
     Si acierta, escribe «✔ Correcto» y la explicación. Si no (sin contestar,
-    ilegible o equivocada), falla con la explicación: así Validate no dice
-    «Success» a una respuesta que no suma el punto. La nota cuenta la
-    respuesta que entregues; ésta es para aprender.
+    ilegible o equivocada), falla: así Validate no dice «Success» a una
+    respuesta que no suma el punto. Una respuesta equivocada o ilegible trae
+    la explicación; una pregunta sin contestar (la variable sin asignar, o
+    ``None``), sólo ``sin_contestar``. La nota cuenta la respuesta que
+    entregues; ésta es para aprender.
     """
     pregunta = preguntas()[variable]
     numero = variable.rsplit("_", 1)[-1]
     if variable not in espacio:
-        fallo(f"Pregunta {numero}: todavía no has contestado. Escribe {variable} = … en la celda de "
-              "arriba, ejecútala y vuelve a ejecutar ésta.", pregunta.formato())
+        fallo(sin_contestar(variable))
     correccion = pregunta.corregir(como_lo_recibe_el_corrector(espacio[variable]))
+    if correccion.estado == "sin_contestar":
+        fallo(sin_contestar(variable))
     cabecera, *resto = correccion.lineas
     if correccion.acierta:
         print("\n".join(envolver(f"✔ Pregunta {numero}. {cabecera}") + [""]

@@ -24,9 +24,14 @@ value (its box and the picture follow the drag: ``continuous_update``).
 
 **First picture** (``primera imagen``): running the explorable's cell, from the
 run command to its first picture decoded in the page; in the kernel, the cell's
-own work (``crear_explorable``).  Twice: in the kernel where the lesson's cells
-ran (``celda``) and in a new kernel, the cell alone (``celda, núcleo nuevo``:
-after a restart; in Python, a new process that imports and creates it).
+own work (``crear_explorable``).  Three ways: again, in the kernel where the
+lesson's cells ran (``celda``: what a kernel keeps from an earlier run counts);
+in a new kernel where the cells above it ran first, as a student reading the
+lesson from the top gets there (``celda, tras las anteriores``: after a restart,
+*Run all above*, the kernel idle, then the cell; in Python, a new process that
+imports the module, runs what the kernel does once idle, then creates it); and
+in a new kernel, the cell alone (``celda, núcleo nuevo``: after a restart; in
+Python, a new process that imports and creates it).
 Reported: median and p95 per row.  Targets (issues 13 and 22): in the browser,
 median ≤ 150 ms per interaction and ≤ 1 s for the first picture; in the kernel,
 p95 ≤ 50 ms per interaction, on a machine with no other load: the
@@ -342,10 +347,22 @@ class _RespaldoSerializado:
         json.dumps({"data": datos, "metadata": kwargs.get("metadata")})
 
 
+OLVIDAR = "_PINTORES"
+"""A module-level cache of drawn pictures, per kernel (lesson 1's): emptied before each fresh explorable
+of a walk, or its "first visits" would be states an earlier explorable of the same kernel drew."""
+
+
+def _olvidar_lo_dibujado(modulo) -> None:
+    cache = getattr(modulo, OLVIDAR, None)
+    if cache is not None:
+        cache.clear()
+
+
 def en_nucleo(modulo, pasos: list[Paso]) -> list[tuple[str, str, float]]:
     medidas, caja = [], None
     for paso in pasos:
         if paso.reinicio:
+            _olvidar_lo_dibujado(modulo)
             caja = modulo.crear_explorable()
             caja._respaldo = _RespaldoSerializado()
             continue
@@ -356,8 +373,12 @@ def en_nucleo(modulo, pasos: list[Paso]) -> list[tuple[str, str, float]]:
     return medidas
 
 
-def _reejecutar_explorable(pagina, selector: str) -> None:
+def _reejecutar_explorable(pagina, selector: str, modulo: str) -> None:
     """Run the explorable's cell again (a fresh explorable, nothing drawn yet), wait for it."""
+    pagina.evaluate("""async (codigo) => {
+        const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        await k.requestExecute({code: codigo, silent: true, store_history: false}).done;
+    }""", f"import sys; getattr(sys.modules.get({modulo!r}), {OLVIDAR!r}, {{}}).clear()")
     pagina.evaluate("""() => {
         const p = window.jupyterapp.shell.currentWidget;
         const i = p.content.widgets.findIndex(c => c.model.type === 'code' &&
@@ -378,7 +399,7 @@ def en_navegador(pagina, modulo: str, pasos: list[Paso]) -> list[tuple[str, str,
     for paso in pasos:
         caja = pagina.locator(clase_caja).first
         if paso.reinicio:
-            _reejecutar_explorable(pagina, selector)
+            _reejecutar_explorable(pagina, selector, modulo)
             caja = pagina.locator(clase_caja).first
             caja.scroll_into_view_if_needed()
             pagina.evaluate(VIGILAR, selector)
@@ -401,7 +422,9 @@ def en_navegador(pagina, modulo: str, pasos: list[Paso]) -> list[tuple[str, str,
 # ----------------------------------------------------------------------------- first picture
 
 PRIMERA = "primera imagen (celda)"
+PRIMERA_LEIDA = "primera imagen (celda, tras las anteriores)"
 PRIMERA_NUEVO = "primera imagen (celda, núcleo nuevo)"
+PRIMERAS = (PRIMERA, PRIMERA_LEIDA, PRIMERA_NUEVO)
 
 MEDIR_CELDA = """async (sel) => {
     const p = window.jupyterapp.shell.currentWidget;
@@ -428,14 +451,29 @@ MEDIR_CELDA = """async (sel) => {
 }"""
 
 
+EJECUTAR_LAS_ANTERIORES = """() => {
+    const p = window.jupyterapp.shell.currentWidget;
+    p.content.activeCellIndex = p.content.widgets.findIndex(c => c.model.type === 'code' &&
+        c.model.sharedModel.getSource().includes('crear_explorable('));
+    return window.jupyterapp.commands.execute('notebook:run-all-above');
+}"""
+
+
 def primera_imagen_en_navegador(pagina, modulo: str, n: int, n_nuevo: int) -> dict:
-    """Run the explorable's cell n times (then n_nuevo times right after a kernel restart)."""
+    """Run the explorable's cell n times; then, n_nuevo times each, right after a kernel restart
+    and the cells above it, and right after a kernel restart alone."""
     selector = SELECTOR_IMAGEN[modulo]
-    medidas = {(PRIMERA, "primera"): [], (PRIMERA_NUEVO, "primera"): []}
-    for clave, veces in (((PRIMERA, "primera"), n), ((PRIMERA_NUEVO, "primera"), n_nuevo)):
+    medidas = {(tipo, "primera"): [] for tipo in PRIMERAS}
+    for clave, veces in (((PRIMERA, "primera"), n), ((PRIMERA_LEIDA, "primera"), n_nuevo),
+                         ((PRIMERA_NUEVO, "primera"), n_nuevo)):
         for _ in range(veces):
-            if clave[0] == PRIMERA_NUEVO:
+            if clave[0] != PRIMERA:
                 lab.reiniciar_nucleo(pagina)
+            if clave[0] == PRIMERA_LEIDA:
+                pagina.evaluate(EJECUTAR_LAS_ANTERIORES)
+                pagina.wait_for_timeout(300)
+                lab.esperar_nucleo_libre(pagina)
+                pagina.wait_for_timeout(300)
             medidas[clave].append(pagina.evaluate(MEDIR_CELDA, selector))
             lab.esperar_nucleo_libre(pagina)
             pagina.wait_for_timeout(300)        # lesson 1 paints its other maps after the cell
@@ -448,8 +486,15 @@ t0 = time.perf_counter()
 sys.path.insert(0, sys.argv[1])
 import matplotlib
 matplotlib.use("Agg")
+import respaldo_explorable
+ocioso = []                              # what the module asks the kernel to do once idle
+respaldo_explorable.mas_tarde = lambda funcion, segundos, sin_nucleo=True: ocioso.append(funcion)
 import {modulo} as explorable
-explorable._mas_tarde = lambda funcion, segundos: None   # what a kernel does after the cell
+if sys.argv[2] == "leida":               # the cells above ran, and the kernel was idle after them
+    for funcion in ocioso:
+        funcion()
+    t0 = time.perf_counter()
+explorable._mas_tarde = lambda funcion, segundos, sin_nucleo=True: None   # what a kernel does after the cell
 caja = explorable.crear_explorable()
 caja.datos_respaldo()
 print((time.perf_counter() - t0) * 1000)
@@ -457,13 +502,14 @@ print((time.perf_counter() - t0) * 1000)
 
 
 def primera_imagen_en_nucleo(modulo, carpeta: Path, n: int, n_nuevo: int) -> dict:
-    """The cell's own work: in a warm process (n times) and in new processes (n_nuevo times)."""
+    """The cell's own work: in a warm process (n times) and in new processes (n_nuevo times each:
+    the module imported and the kernel idle before the cell, and the cell alone)."""
     import subprocess
 
     en_caliente = []
     despues = getattr(modulo, "_mas_tarde", None)
     if despues is not None:              # work a kernel does once the cell is done is not the cell's
-        modulo._mas_tarde = lambda funcion, segundos: None
+        modulo._mas_tarde = lambda funcion, segundos, sin_nucleo=True: None
     try:
         for _ in range(n):
             inicio = time.perf_counter()
@@ -473,14 +519,15 @@ def primera_imagen_en_nucleo(modulo, carpeta: Path, n: int, n_nuevo: int) -> dic
     finally:
         if despues is not None:
             modulo._mas_tarde = despues
-    nuevos = []
     codigo = _CELDA_EN_PROCESO_NUEVO.replace("{modulo}", modulo.__name__)
+    nuevos = {PRIMERA_LEIDA: [], PRIMERA_NUEVO: []}
     for _ in range(n_nuevo):
-        salida = subprocess.run([sys.executable, "-c", codigo, str(carpeta)], capture_output=True,
-                                text=True, check=True, cwd=carpeta,
-                                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-        nuevos.append(float(salida.stdout.strip().splitlines()[-1]))
-    return {(PRIMERA, "primera"): en_caliente, (PRIMERA_NUEVO, "primera"): nuevos}
+        for tipo, modo in ((PRIMERA_LEIDA, "leida"), (PRIMERA_NUEVO, "sola")):
+            salida = subprocess.run([sys.executable, "-c", codigo, str(carpeta), modo], capture_output=True,
+                                    text=True, check=True, cwd=carpeta,
+                                    env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+            nuevos[tipo].append(float(salida.stdout.strip().splitlines()[-1]))
+    return {(PRIMERA, "primera"): en_caliente, **{(tipo, "primera"): v for tipo, v in nuevos.items()}}
 
 
 # ----------------------------------------------------------------------------- report
@@ -587,7 +634,7 @@ def imprimir(n, origen, recorridos, nucleo, navegador, carga_antes, carga_despue
             tiempos = navegador[modulo].get((tipo, visita), [])
             nuc_med = statistics.median(del_nucleo)
             nav_med = statistics.median(tiempos) if tiempos else None
-            primera = tipo in (PRIMERA, PRIMERA_NUEVO)
+            primera = tipo in PRIMERAS
             objetivo_nav = OBJETIVO_PRIMERA_MS if primera else OBJETIVO_NAVEGADOR_MS
             objetivo_nuc = OBJETIVO_PRIMERA_MS if primera else OBJETIVO_NUCLEO_MS
             filas.append((modulo, tipo, visita, str(len(del_nucleo)),

@@ -35,7 +35,11 @@ import math
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.cm import ScalarMappable
+from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FixedLocator, LogLocator, NullFormatter
@@ -56,7 +60,7 @@ T_MIN, T_MAX = 1, 200
 """Las longitudes de secuencia que ofrece el explorable."""
 
 PAREJAS_MAX = D_MODEL_MAX // 2
-"""Parejas con el d_model más ancho: el eje de la escalera siempre llega hasta aquí."""
+"""Parejas con el d_model más ancho."""
 
 COLOR_SENO = "black"
 COLOR_COSENO = "#1a9641"  # verde: se distingue sobre el rojo y el azul del mapa
@@ -329,7 +333,7 @@ def limites(nombre: str, d_model: int) -> tuple[int, int, int]:
 
     La pareja i va de 0 a d_model/2 − 1: su máximo cambia con d_model. Los
     deslizadores y las casillas usan los mismos límites, así que el teclado
-    (flechas, Inicio/Fin, RePág/AvPág), el ratón y un valor tecleado llegan
+    (flechas, Home/End, PageUp/PageDown), el ratón y un valor tecleado llegan
     a los mismos sitios.
 
     Lanza:
@@ -366,10 +370,10 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False
     - Deslizador (ratón o teclado): el valor se ajusta a los límites de
       ``limites`` (por si llega de una vista con límites viejos) y se usa.
     - Casilla: se revisa con ``revisar_valor``. Si vale, se usa; si no, todo
-      sigue como estaba, la casilla conserva lo tecleado y hay aviso. El aviso
-      dura lo que la casilla enseñe un valor que no está en uso: cualquier
-      valor que se use (tecleado o con un deslizador) lo quita y devuelve cada
-      casilla a su valor.
+      sigue como estaba, la casilla vuelve al valor en uso (el que dicen la
+      imagen y el aviso: «Sigue d_model = 32») y hay aviso. El aviso se va con
+      el siguiente valor que se use (tecleado o con un deslizador).
+    - Las casillas enseñan siempre los valores en uso.
     - Con d_model nuevo, la pareja baja al nuevo máximo si hace falta.
 
     Parámetros:
@@ -390,7 +394,7 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False
                                      en_uso[nombre], minimo, maximo, par=paso == 2,
                                      motivo_rango=motivo_de_rango(nombre, en_uso["d_model"]))
         if aviso is not None:
-            return {"en_uso": en_uso, "casillas": {**en_uso, nombre: valor}, "aviso": aviso}
+            return {"en_uso": en_uso, "casillas": dict(en_uso), "aviso": aviso}
     else:
         usado = min(max(valor, minimo), maximo)
         usado -= (usado - minimo) % paso
@@ -518,6 +522,33 @@ def rotulo_curvas(n: int, T: int) -> str:
     return f"posición pos (las {n} primeras de {T})"
 
 
+def limites_escalera(parejas: int, ancho_px: float, margen_px: float = 9.0) -> tuple[float, float]:
+    """Límites del eje «pareja i» de la escalera: de la pareja 0 a la última de este d_model.
+
+    Sección «El explorable». El eje se ajusta a las parejas que hay (con una sola,
+    d_model = 2, no se rotula hasta 56), con un margen a cada lado de al menos
+    ``margen_px`` píxeles y media pareja, para que el círculo de la pareja elegida
+    quepa entero aunque sea la primera o la última.
+
+    Parámetros:
+        parejas: número de parejas, d_model / 2 (int ≥ 1); ancho_px: ancho del panel
+        en píxeles (float > 2·margen_px); margen_px: margen mínimo (float ≥ 0).
+
+    Devuelve:
+        (izquierda, derecha), dos float con izquierda < 0 ≤ parejas − 1 < derecha.
+
+    Lanza:
+        ValueError si parejas < 1 o el panel no deja sitio para los márgenes.
+    """
+    parejas, ancho_px = int(parejas), float(ancho_px)
+    if parejas < 1 or ancho_px <= 2 * margen_px:
+        raise ValueError(f"hacen falta parejas ≥ 1 y un panel de más de {2 * margen_px} píxeles; "
+                         f"han llegado {parejas} y {ancho_px}.")
+    # margen m (en parejas) con m · ancho / (parejas − 1 + 2m) ≥ margen_px
+    margen = max(0.5, margen_px * (parejas - 1) / (ancho_px - 2 * margen_px))
+    return -margen, parejas - 1 + margen
+
+
 # ---------------------------------------------------------------------------
 # 2. Dibujo
 # ---------------------------------------------------------------------------
@@ -525,22 +556,103 @@ def rotulo_curvas(n: int, T: int) -> str:
 PPP = 100
 """Puntos por pulgada del PNG: a 100, la figura de 10 × 5.6 pulgadas mide 1000 × 560 píxeles."""
 TAMANO = (10.0, 5.6)
+COLORES_MAPA = "RdBu_r"
+"""El mapa de colores del mapa de calor, de −1 (azul) a +1 (rojo)."""
 LETRA = 10.5      # puntos: unos 15 píxeles a 100 ppp
 LETRA_PEQUENA = 9.5
 ENCIMA = 2.6      # por encima de los bordes (2.5): se puede pintar sobre un fondo guardado
 
-# Dónde está cada panel (fracciones de la figura).
-_POS_MAPA = (0.085, 0.165, 0.325, 0.725)       # izquierda, abajo, ancho, alto
-_POS_BARRA = (0.423, 0.165, 0.012, 0.725)
-_POS_CURVAS = (0.575, 0.625, 0.255, 0.29)
-_POS_ESCALERA = (0.575, 0.115, 0.255, 0.35)
+# El mapa de calor mide 384 × 400 píxeles: 3 por columna con d_model = 128 y 2 por fila con
+# T = 200, enteros en el caso más denso, y más de 3 y de 2 en todos los demás.
+MAPA_PX = (384, 400)
+"""(ancho, alto) del mapa de calor en píxeles."""
+_ANCHO_PX, _ALTO_PX = round(TAMANO[0] * PPP), round(TAMANO[1] * PPP)
+# Dónde está cada panel (fracciones de la figura); el mapa, en píxeles enteros.
+_POS_MAPA = (75 / _ANCHO_PX, 98 / _ALTO_PX, MAPA_PX[0] / _ANCHO_PX, MAPA_PX[1] / _ALTO_PX)
+_POS_BARRA = (0.471, _POS_MAPA[1], 0.012, _POS_MAPA[3])
+_POS_CURVAS = (0.607, 0.625, 0.222, 0.29)
+_POS_ESCALERA = (0.607, 0.115, 0.222, 0.35)
 # Trozos del lienzo que se guardan aparte (no se solapan): a la izquierda del corte
-# vertical, el título del mapa (arriba), el mapa y su rótulo (abajo); a la derecha, arriba
-# del corte horizontal, las curvas; el resto (barra de color, escalera, leyendas), fijo.
-_CORTE_X = 0.515
+# vertical, el título del mapa (arriba), el mapa y su rótulo (abajo); a la derecha del
+# corte, arriba del corte horizontal las curvas y abajo la escalera; el resto (barra de
+# color, leyenda de las curvas, rótulos fijos), en el fondo.
+_CORTE_X = 0.55
 _CORTE_Y = 0.515
 _CORTE_TITULO = 0.912
 _CORTE_ROTULO = 0.095
+MARGEN_ESCALERA_PX = 9
+"""Espacio, en píxeles, entre el borde de la escalera y su primer y último peldaño."""
+
+
+def imagen_del_mapa(matriz: np.ndarray, ancho_px: int, alto_px: int) -> np.ndarray:
+    """Los píxeles del mapa de calor: cada píxel, el color medio de las casillas que cubre.
+
+    Sección «El explorable». Colorea ``matriz`` (valores en [−1, 1], ``COLORES_MAPA``) y
+    la lleva a ``alto_px`` × ``ancho_px`` promediando por área (``Image.BOX`` de Pillow):
+    con un número entero de píxeles por casilla, cada casilla es un bloque de su color;
+    si no, sólo los píxeles que caen entre dos casillas mezclan sus colores. Nada de
+    repartir píxeles enteros de forma desigual (columnas de 2 y de 3 píxeles) ni de
+    suavizar por encima de la casilla: las dos cosas dibujaban en las columnas rápidas
+    un muaré que no está en la matriz.
+
+    Parámetros:
+        matriz: array (T, d_model) de valores en [−1, 1]; ancho_px, alto_px: int ≥ 1.
+
+    Devuelve:
+        array uint8 de forma (alto_px, ancho_px, 3), RGB.
+    """
+    colores = colormaps[COLORES_MAPA](Normalize(-1.0, 1.0, clip=True)(np.asarray(matriz, dtype=np.float64)),
+                                      bytes=True)[..., :3]                       # (T, d_model, 3)
+    imagen = Image.fromarray(np.ascontiguousarray(colores), "RGB")
+    return np.asarray(imagen.resize((int(ancho_px), int(alto_px)), Image.BOX))
+
+
+class _PixelesDelMapa(Artist):
+    """Los píxeles del mapa de calor, tal cual, en el recuadro de sus ejes (uno por píxel).
+
+    Un artista de matplotlib que pasa ``imagen_del_mapa`` al lienzo con
+    ``renderer.draw_image``, lo último que hace también una ``AxesImage``, sin
+    remuestrear: los ejes miden ``MAPA_PX`` píxeles enteros, lo mismo que la imagen.
+    ``get_array`` devuelve los píxeles (alto, ancho, 3) puestos con ``set_data``.
+    """
+
+    zorder = 0
+
+    def __init__(self, ax):
+        super().__init__()
+        self.ax = ax
+        self._rgba = None
+        self.set_clip_on(False)
+
+    def set_data(self, rgb: np.ndarray) -> None:
+        alto, ancho, _ = rgb.shape
+        rgba = np.empty((alto, ancho, 4), dtype=np.uint8)
+        rgba[..., :3] = rgb
+        rgba[..., 3] = 255
+        self._rgba = rgba
+        self.stale = True
+
+    def get_array(self) -> np.ndarray:
+        return self._rgba[..., :3]
+
+    def get_window_extent(self, renderer=None):
+        return self.ax.bbox.frozen()
+
+    def draw(self, renderer):
+        if not self.get_visible() or self._rgba is None:
+            return
+        caja = self.ax.bbox
+        alto, ancho, _ = self._rgba.shape
+        if (round(caja.width), round(caja.height)) != (ancho, alto):
+            raise ValueError(f"el mapa mide {ancho} × {alto} píxeles y sus ejes "
+                             f"{caja.width:g} × {caja.height:g}")
+        gc = renderer.new_gc()
+        self._set_gc_clip(gc)
+        gc.set_alpha(1.0)
+        # draw_image recibe las filas de abajo arriba; el mapa tiene la posición 0 arriba
+        renderer.draw_image(gc, round(caja.x0), round(caja.y0), self._rgba[::-1])
+        gc.restore()
+        self.stale = False
 
 
 class _FiguraEscalera:
@@ -551,21 +663,22 @@ class _FiguraEscalera:
     por trozos del lienzo que no se solapan, cada uno guardado según lo que lo
     hace cambiar:
 
-    - el fondo (barra de color, escalera con sus ejes fijos, leyendas y
-      rótulos fijos), igual para todos los estados, se pinta una vez;
+    - el fondo (barra de color, leyenda de las curvas, rótulos fijos, el eje de
+      λ de la escalera), igual para todos los estados, se pinta una vez;
     - el título y el rótulo de columnas del mapa, según la disposición;
     - el mapa con sus marcas, según (T, d_model, disposición);
     - el marco de las curvas con sus marcas, según las posiciones que enseña
       (``posiciones_en_curvas``);
+    - el eje «pareja i» de la escalera con sus marcas, según d_model (va de la
+      pareja 0 a la última: ``limites_escalera``); lo demás de la escalera (el
+      eje de λ, su rejilla, su leyenda), igual para todos, en el fondo;
     - encima, lo que depende de todo a la vez (recuadros y flechas de la pareja,
       curvas con su título y su rótulo, peldaños, círculo y línea de T), que va
       por encima de todo lo demás de sus ejes y se pinta cada vez.
 
-    Con muchas columnas o filas (d_model = 128, T = 200 dan unos 2.5 y 2 píxeles
-    por casilla) el mapa se suaviza al pintarlo (``interpolation="auto"`` de
-    matplotlib: filtro de Hann por debajo de 3 píxeles por casilla) en vez de
-    repartir píxeles enteros de forma desigual, que dibuja franjas falsas
-    (muaré); con casillas grandes queda nítido.
+    El mapa mide ``MAPA_PX`` píxeles y se pinta píxel a píxel con
+    ``imagen_del_mapa``: con d_model = 128 y T = 200, cada casilla son 3 × 2
+    píxeles exactos, sin muaré.
 
     El resultado es el mismo PNG, píxel a píxel, que el de un dibujo completo
     (``dibujar`` + ``figura_a_png``).
@@ -573,6 +686,7 @@ class _FiguraEscalera:
 
     MAX_MAPAS = 24
     MAX_CURVAS = 24
+    MAX_ESCALERAS = 64
     MAX_PNGS = 96
 
     def __init__(self, T: int, d_model: int, pareja: int, disposicion: str):
@@ -587,10 +701,13 @@ class _FiguraEscalera:
             ax.tick_params(labelsize=LETRA_PEQUENA)
         izquierda, abajo, ancho, alto = _POS_MAPA
 
-        # Mapa de calor: filas = posiciones, columnas = coordenadas.
-        self.imagen = ax_mapa.imshow(np.zeros((1, 2)), cmap="RdBu_r", vmin=-1.0, vmax=1.0,
-                                     aspect="auto", interpolation="auto")
-        barra = fig.colorbar(self.imagen, cax=ax_barra, ticks=[-1, -0.5, 0, 0.5, 1])
+        # Mapa de calor: filas = posiciones, columnas = coordenadas. Sus píxeles los calcula
+        # imagen_del_mapa, uno por píxel del panel, y van al lienzo sin remuestrear.
+        self.escala_de_color = ScalarMappable(Normalize(-1.0, 1.0), COLORES_MAPA)
+        self.imagen = _PixelesDelMapa(ax_mapa)
+        ax_mapa.add_artist(self.imagen)
+        ax_mapa.patch.set_visible(False)       # el mapa cubre los ejes: el fondo blanco no hace falta
+        barra = fig.colorbar(self.escala_de_color, cax=ax_barra, ticks=[-1, -0.5, 0, 0.5, 1])
         barra.set_label("valor de PE", fontsize=LETRA_PEQUENA)
         self.recuadros = [ax_mapa.add_patch(Rectangle((-0.5, -0.5), 1.0, 1.0, fill=False,
                                                       edgecolor=color, linewidth=2.5, zorder=ENCIMA))
@@ -607,7 +724,7 @@ class _FiguraEscalera:
                                     ha="center", va="bottom", fontsize=LETRA)
         self.rotulo_columnas = fig.text(izquierda + ancho / 2, 0.02, "", ha="center", va="bottom",
                                         fontsize=LETRA, linespacing=1.25)
-        fig.text(0.025, abajo + alto / 2, "posición pos", rotation=90, ha="left", va="center",
+        fig.text(0.016, abajo + alto / 2, "posición pos", rotation=90, ha="left", va="center",
                  fontsize=LETRA)
 
         # Curvas de la pareja elegida; la leyenda va fuera de los ejes: nunca tapa una curva.
@@ -629,12 +746,10 @@ class _FiguraEscalera:
                    borderaxespad=0.0, fontsize=LETRA_PEQUENA)
         ax_curvas.grid(alpha=0.3)
 
-        # Escalera de longitudes de onda: ejes fijos (hasta 64 parejas, λ de 1 a 300 000),
-        # para que al subir d_model se vea la recta menos inclinada.
+        # Escalera de longitudes de onda: λ de 1 a 300 000 siempre (los peldaños suben de 2π
+        # hasta casi 2π·10000 con cualquier d_model); el eje «pareja i», el de este d_model.
         ax_escalera.set_yscale("log")
-        ax_escalera.set_xlim(-2, PAREJAS_MAX + 1)
         ax_escalera.set_ylim(0.7, 3e5)
-        ax_escalera.xaxis.set_major_locator(FixedLocator(marcas_enteras(PAREJAS_MAX, 9)))
         ax_escalera.yaxis.set_major_locator(LogLocator(base=10, numticks=10))
         ax_escalera.yaxis.set_minor_formatter(NullFormatter())
         (self.peldanos,) = ax_escalera.plot([0], [1.0], "o-", color="0.35", markersize=3.5,
@@ -647,13 +762,15 @@ class _FiguraEscalera:
                                      label=r"$2\pi\cdot 10000$")
         self.linea_T = ax_escalera.axhline(1.0, color="green", linestyle=":", linewidth=1.6,
                                            label="T (longitud)", zorder=ENCIMA)
-        ax_escalera.set_xlabel("pareja i", fontsize=LETRA, labelpad=2)
+        # el rótulo «pareja i», en un sitio fijo de la figura: va en el fondo, no con las marcas
+        e_izq, e_abajo, e_ancho, _ = _POS_ESCALERA
+        fig.text(e_izq + e_ancho / 2, 0.03, "pareja i", ha="center", va="bottom", fontsize=LETRA)
         ax_escalera.set_ylabel(r"$\lambda_i$ (posiciones)", fontsize=LETRA)
         ax_escalera.set_title("Escalera de longitudes de onda", fontsize=LETRA, y=1.0, pad=6)
         ax_escalera.legend(handles=[self.peldanos, self.elegido, limite, self.linea_T],
                            loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
                            fontsize=LETRA_PEQUENA)
-        ax_escalera.grid(alpha=0.3)
+        ax_escalera.grid(alpha=0.3, axis="y")      # sólo las horizontales: las de λ no dependen de d_model
 
         # Sin rótulos de eje propios (van en textos de la figura): que matplotlib no calcule
         # cada vez dónde ponerlos (set_label_coords fija su sitio).
@@ -677,11 +794,15 @@ class _FiguraEscalera:
                      [ax_mapa], self.MAX_MAPAS),
             "curvas": (Bbox.from_extents(x, y_curvas, W, H), lambda e: self._puesto_curvas,
                        [ax_curvas], self.MAX_CURVAS),
+            # del eje «pareja i», sólo lo que cambia con d_model: sus marcas, sus números, su rótulo
+            # y el borde de abajo (lo demás de la escalera, igual con cualquier d_model, va en el fondo)
+            "escalera": (Bbox.from_extents(x, 0, W, ax_escalera.bbox.y0 + 3), lambda e: e[1],
+                         [ax_escalera.xaxis, ax_escalera.spines["bottom"]], self.MAX_ESCALERAS),
         }
         self._guardados = {nombre: {} for nombre in self._trozos}
         self._fondo = None
         self._pngs = {}    # (T, d_model, pareja, disposición) -> bytes PNG
-        self._puesto_mapa = self._puesto_curvas = None
+        self._puesto_mapa = self._puesto_curvas = self._puesto_escalera = None
         self.estado = None
         self.poner(T, d_model, pareja, disposicion)
 
@@ -699,6 +820,8 @@ class _FiguraEscalera:
         columnas = columnas_de_pareja(pareja, d_model, disposicion)  # también valida
         if self._puesto_mapa != (T, d_model, disposicion):
             self._poner_mapa(T, d_model, disposicion)
+        if self._puesto_escalera != d_model:
+            self._poner_escalera(d_model)
         n = posiciones_en_curvas(T, longitudes_de_onda(d_model)[pareja])
         if self._puesto_curvas != n:
             self._poner_marco_curvas(n)
@@ -709,8 +832,7 @@ class _FiguraEscalera:
     def _poner_mapa(self, T: int, d_model: int, disposicion: str) -> None:
         mapa = matriz_para_mapa(T, d_model, disposicion)
         ax = self.ax_mapa
-        self.imagen.set_data(mapa["matriz"])
-        self.imagen.set_extent((-0.5, d_model - 0.5, T - 0.5, -0.5))
+        self.imagen.set_data(imagen_del_mapa(mapa["matriz"], *MAPA_PX))
         ax.set_xlim(-0.5, d_model - 0.5)
         ax.set_ylim(T - 0.5, -0.5)
         ax.xaxis.set_major_locator(FixedLocator(marcas_enteras(d_model, 8)))
@@ -720,6 +842,13 @@ class _FiguraEscalera:
         self.division.set_xdata([d_model / 2 - 0.5] * 2)
         self.division.set_visible(disposicion == "concatenada")
         self._puesto_mapa = (T, d_model, disposicion)
+
+    def _poner_escalera(self, d_model: int) -> None:
+        """El eje «pareja i» de la escalera para las parejas de ``d_model``."""
+        parejas = d_model // 2
+        self.ax_escalera.set_xlim(*limites_escalera(parejas, self.ax_escalera.bbox.width, MARGEN_ESCALERA_PX))
+        self.ax_escalera.xaxis.set_major_locator(FixedLocator(marcas_enteras(parejas, 9)))
+        self._puesto_escalera = d_model
 
     def _poner_marco_curvas(self, n: int) -> None:
         """El eje de las curvas para las posiciones 0 … n − 1 (``posiciones_en_curvas``)."""
@@ -923,7 +1052,7 @@ def _deslizador(nombre: str, valor: int, d_model: int) -> widgets.IntSlider:
 def _casilla(nombre: str, valor: int) -> widgets.IntText:
     descripcion, clase = _RASGOS_CONTROL[nombre]
     casilla = widgets.IntText(value=valor, layout=widgets.Layout(width="72px"),
-                              tooltip=f"Escribe {descripcion} y pulsa Intro")
+                              tooltip=f"Escribe {descripcion} y pulsa Enter")
     casilla.add_class(f"explorable-escalera-{clase}-texto")
     return casilla
 
@@ -937,7 +1066,8 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     disposición. Cada cambio vuelve a dibujar la figura y actualiza el texto
     de la longitud de onda y la nota de la disposición. La lógica de los
     controles es ``aplicar_cambio``: un valor tecleado que no vale se rechaza
-    con un aviso en español, que dura mientras la casilla lo enseñe.
+    con un aviso en español y la casilla vuelve al valor en uso; el aviso se
+    va con el siguiente cambio.
 
     Devuelve:
         Un ``ipywidgets.VBox`` (subclase ``ExplorableEscalera``) con clases CSS

@@ -39,6 +39,23 @@ INGLES_DE_NBGRADER = {"assignment", "assignments", "formgrader", "course", "cour
                       "released", "downloaded", "submitted", "validating", "success", "failed"}
 # Items that are names in any language: the text editor's syntax modes (Ruby, Go, Julia…).
 SIN_REVISAR = ("Resaltado de sintaxis",)
+# English that is not in JupyterLab's messages, so the words of their Spanish cannot cancel it:
+# a value written where a text was missing (JupyterLab 4.6 writes «None» for a file without a
+# checkpoint, outside its translator), and the names of languages and countries as the server
+# gives them when it takes the interface for English («Spanish (Spain)» in Configuración ▸ Idioma).
+VALORES_SUELTOS = {"none", "null", "undefined", "nan"}
+# In the language menu each other language also shows its own name («Inglés - English»).
+MENU_IDIOMA = "Configuración > Idioma"
+
+
+def _nombres_de_idiomas_y_paises() -> set[str]:
+    """Words of the English names of languages and countries (babel) that Spanish does not share."""
+    import babel
+
+    def palabras(locale: str) -> set[str]:
+        datos = babel.Locale.parse(locale)
+        return set().union(*(_palabras(n) for n in [*datos.languages.values(), *datos.territories.values()]))
+    return palabras("en") - palabras("es")
 
 
 def _palabras(texto: str) -> set[str]:
@@ -60,7 +77,7 @@ def palabras_inglesas() -> set[str]:
         for clave, formas in json.loads(catalogo.read_text(encoding="utf-8")).items():
             if clave:
                 espanol |= set().union(*(_palabras(f) for f in formas))
-    return (ingles | INGLES_DE_NBGRADER) - espanol - PERMITIDAS
+    return (ingles | INGLES_DE_NBGRADER | VALORES_SUELTOS | _nombres_de_idiomas_y_paises()) - espanol - PERMITIDAS
 
 
 def test_ningun_texto_en_ingles(servidor_alumno, pagina, captura, palabras_inglesas):
@@ -76,7 +93,10 @@ def test_ningun_texto_en_ingles(servidor_alumno, pagina, captura, palabras_ingle
         if (re.match(r"^(/|https?://)\S+$", texto)             # example paths in the placeholders
                 or texto in TEXTOS_SIN_TRADUCCION or texto.split(" | ")[0] in TEXTOS_SIN_TRADUCCION):
             continue
-        palabras = sorted(_palabras(texto) & palabras_inglesas)
+        revisado = texto
+        if any(lugar.startswith(MENU_IDIOMA) for lugar in lugares) and " - " in texto:
+            revisado = texto.rsplit(" - ", 1)[0]          # «Inglés - English»: the language's own name
+        palabras = sorted(_palabras(revisado) & palabras_inglesas)
         if palabras:
             en_ingles[texto] = (palabras, sorted(lugares)[0])
     captura("recorrido")
@@ -88,6 +108,10 @@ def test_ningun_texto_en_ingles(servidor_alumno, pagina, captura, palabras_ingle
                     and t.split(" | ")[0] not in TEXTOS_SIN_TRADUCCION]
         assert not con_otra, f"«{otra}» en vez de núcleo/cuaderno: {con_otra}"
     assert any("núcleo" in t for t in textos) and "Núcleo" in textos
+    # the kinds VALORES_SUELTOS and the languages' names stand for, where a student met them
+    assert "Español (España)" in textos and MENU_IDIOMA in textos["Español (España)"], \
+        [t for t, l in textos.items() if MENU_IDIOMA in l]
+    assert any(t.startswith("Último punto de control: ") for t in textos), "sin la ayuda de la pestaña"
 
 
 def test_menus_de_jupyterlab_en_espanol(servidor_alumno, pagina, captura):

@@ -112,22 +112,26 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     assert len(bordes) == 4 and max(bordes) - min(bordes) <= 4, f"etiquetas desalineadas: {bordes}"
     captura("controles", caja.locator(".explorable-escalera-controles"))
 
-    # A d_model the explorable does not offer: refused in Spanish, nothing changes, and the box keeps
-    # what was typed while the warning is shown.
+    # A d_model the explorable does not offer: refused in Spanish, nothing changes, and the box goes
+    # back to the value in force, the one the picture and the warning show («Sigue d_model = 32»).
     for valor, motivo in ((33, "tiene que ser par"), (512, "aquí va de 2 a 128")):
         _teclear(caja, "d-model", valor)
         aviso.filter(has_text=f"d_model = {valor} no vale").wait_for()
         assert motivo in aviso.inner_text() and "Sigue d_model = 32" in aviso.inner_text()
         lab.esperar_nucleo_libre(pagina)
-        assert casilla("d-model") == valor
+        pagina.wait_for_function("(e) => e.value === '32'",
+                                 arg=caja.locator(".explorable-escalera-d-model-texto input").element_handle())
         assert lab.huella_imagen(pagina, IMAGEN)["sha"] == imagen["sha"], "un valor rechazado no redibuja"
         captura(f"rechazo-d{valor}", caja.locator(".explorable-escalera-controles"))
-    # Typing the value in use again clears the warning (it used to stay).
-    _teclear(caja, "d-model", 32)
-    pagina.wait_for_function("(e) => e.textContent.trim() === ''", arg=aviso.element_handle())
-    assert casilla("d-model") == 32
+    # The same for T, and the next value used clears the warning (no stale warning).
+    _teclear(caja, "t", 100000)
+    aviso.filter(has_text="T = 100000 no vale").wait_for()
+    lab.esperar_nucleo_libre(pagina)
+    pagina.wait_for_function("(e) => e.value === '64'",
+                             arg=caja.locator(".explorable-escalera-t-texto input").element_handle())
+    assert "Sigue T = 64" in aviso.inner_text()
 
-    # d_model typed: 32 -> 64 (more rungs, the heatmap gets twice the columns); the message goes.
+    # d_model typed: 32 -> 64 (more rungs, the heatmap gets twice the columns); the warning goes.
     _teclear(caja, "d-model", 64)
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
     assert casilla("d-model") == 64 and aviso.inner_text().strip() == ""

@@ -20,7 +20,8 @@ from .conftest import TAREAS
 EXITO = "Success! Your notebook passes all the tests."
 
 
-def _validar(pagina, servidor, ruta: str, captura, nombre: str) -> tuple[str, str]:
+def _validar(pagina, servidor, ruta: str, captura, nombre: str, titulo: list | None = None) -> tuple[str, str]:
+    """Validate ``ruta``; the dialog's text and classes (its title appended to ``titulo``, if given)."""
     lab.abrir_cuaderno(pagina, servidor, ruta)
     lab.cerrar_dialogos(pagina)
     boton = pagina.locator(".jp-NotebookPanel:visible .jp-NotebookPanel-toolbar .validate-button")
@@ -31,6 +32,8 @@ def _validar(pagina, servidor, ruta: str, captura, nombre: str) -> tuple[str, st
     dialogo.wait_for(timeout=240_000)
     texto = dialogo.locator("#validation-message").inner_text()
     clase = dialogo.get_attribute("class") or ""
+    if titulo is not None:
+        titulo.append(dialogo.locator(".jp-Dialog-header").inner_text().strip())
     captura(f"{nombre}-resultado")
     dialogo.locator(".jp-Dialog-button.jp-mod-accept").click()
     return texto, clase
@@ -103,8 +106,11 @@ def test_un_error_de_valores_no_pasa_y_el_mensaje_dice_la_causa(servidor_en_la_t
 
 # ------------------------------------- Spanish first: a failing Validate and the quiz's instant check
 
-def _plantar(carpeta, cuaderno: str, nombre: str, funcion: str, archivo: str, respuestas: dict | None = None):
-    """A copy of a released notebook with the quiz answered right (or ``respuestas``) and a battery file."""
+def _plantar(carpeta, cuaderno: str, nombre: str, funcion: str, archivo: str, respuestas: dict | None = None,
+             solo_respuestas: bool = False):
+    """A copy of a released notebook with the quiz answered right (or ``respuestas``) and a battery file.
+
+    With ``solo_respuestas`` only the questions in ``respuestas`` are answered; the others keep their stub."""
     import sys
 
     import nbformat
@@ -115,6 +121,8 @@ def _plantar(carpeta, cuaderno: str, nombre: str, funcion: str, archivo: str, re
 
     nb = nbformat.read(carpeta / cuaderno, as_version=4)
     for grade_id, linea in samples.correct_quiz_answers(cuaderno.removesuffix(".ipynb")).items():
+        if solo_respuestas and grade_id not in (respuestas or {}):
+            continue
         samples.plant(nb, grade_id, (respuestas or {}).get(grade_id, linea))
     codigo = (RAIZ / "grader_tests" / "ejercicios" / funcion / "bateria" / archivo).read_text(encoding="utf-8")
     samples.plant(nb, funcion, codigo)
@@ -143,6 +151,41 @@ def test_un_validate_que_falla_da_el_diagnostico_en_espanol_en_sus_primeras_line
     assert "La salida no coincide porque los mapas tampoco" in texto
     assert "transpose" not in texto, texto
     assert len(texto) < 3000, len(texto)
+
+
+def test_con_el_cuestionario_a_medias_el_diagnostico_del_ejercicio_sigue_cerca(
+        servidor_alumno, carpeta_alumno, pagina, captura):
+    """Validating halfway: each unanswered question is one line under its cell, so √d_k's diagnosis
+    comes right after them (it came at line 54 with six unanswered; issue 22).  The dialog's title is
+    the one the lesson and docs/estudiantes.md quote."""
+    import sys
+
+    from .conftest import RAIZ
+    sys.path.insert(0, str(RAIZ))
+    from scripts.calificacion import samples
+
+    tarea = "01_atencion_multicabeza"
+    contestadas = {gid: linea for gid, linea in samples.correct_quiz_answers("atencion_multicabeza").items()
+                   if gid in ("respuesta_4", "respuesta_7")}
+    nombre = _plantar(carpeta_alumno / tarea, TAREAS[tarea], "a_medias.ipynb", "multi_head", "e02_sin_escala.py",
+                      respuestas=contestadas, solo_respuestas=True)
+    titulo: list = []
+    texto, clase = _validar(pagina, servidor_alumno, f"{tarea}/{nombre}", captura, "a-medias", titulo)
+    assert EXITO not in texto and "nbgrader-ErrorDialog" in clase
+    assert titulo == ["Validation Results"]
+    for guia in (RAIZ / "docs" / "estudiantes.md", RAIZ / "source" / tarea / TAREAS[tarea],
+                 RAIZ / "source" / "02_codificacion_posicional" / TAREAS["02_codificacion_posicional"]):
+        assert "Validation Results" in guia.read_text(encoding="utf-8"), guia
+    lineas = texto.splitlines()
+    pendientes = [l for l in lineas if "sin contestar" in l]
+    assert len(pendientes) == 6, texto[:3000]
+    for numero, linea in zip((1, 2, 3, 5, 6, 8), pendientes):
+        assert linea == (f"✘ Pregunta {numero} sin contestar: escribe respuesta_{numero} arriba y ejecuta "
+                         "las dos celdas."), linea
+    diagnostico = lineas.index("✘ El mapa de la cabeza 0 no coincide (mayor diferencia 0.11).")
+    # per unanswered question: nbgrader's «The following cell failed:», a blank line, the cell's two
+    # lines, our one line and a blank line; then the exercise's block
+    assert diagnostico <= 6 * len(pendientes) + 4, "\n".join(lineas[:diagnostico + 1])
 
 
 def _ejecutar_respuesta(pagina, variable: str, fuente: str) -> str:
