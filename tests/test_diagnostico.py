@@ -19,6 +19,8 @@ here; tests of one exercise's particulars live in ``tests/ejercicios/``):
 """
 from __future__ import annotations
 
+import copy
+
 import functools
 import json
 import time
@@ -398,62 +400,198 @@ def test_el_esqueleto_constante_se_nombra(funcion):
 
 @pytest.mark.parametrize("funcion", list(EJERCICIOS))
 def test_el_trabajo_hecho_de_la_referencia_y_de_cada_pieza(funcion):
-    """The reference does work on every case; each declared piece holds on the reference and fails on zeros."""
+    """The reference does work on every case; each declared piece holds on the reference where work is judged
+    (ordinary inputs: the value cells' cases, the controls, the no-modification cases) and fails on zeros."""
     from grader_tests.juez.propiedades import trabajo_hecho
     ej = EJERCICIOS[funcion]
     ceros = _esqueleto(funcion, ESQUELETOS["ceros"])
     for espec in celdas_de(funcion).values():
+        inusuales = espec.casos_puntuados if ej.propiedades[espec.grade_id].no_repite else ()
         for caso in espec.casos:
             llamada = Llamada(caso, argumentos(funcion, caso), ej)
             with np.errstate(all="ignore"):
                 llamada.resultado = ej.referencia(*llamada.argumentos)
             assert trabajo_hecho(llamada), (espec.grade_id, caso)
             for pieza in ej.trabajo:
-                if espec.propiedad != "generalidad":       # tiny cases (T = 1) have no varying line
+                # unusual inputs (T = 1, scores in the thousands: maps of 0 and 1) may show no piece
+                if caso not in inusuales:
                     assert pieza.comprobar(llamada), (pieza.descripcion, caso)
             llamada = Llamada(caso, argumentos(funcion, caso), ej)
             llamada.resultado = ceros(*llamada.argumentos)
             assert not trabajo_hecho(llamada), caso
+            assert not any(p.comprobar(llamada) for p in ej.trabajo), caso
+
+
+def _llamada_mh(resultado_de, caso=None):
+    """A call of ``multi_head`` on a main case whose result is ``resultado_de(X, Wq, Wk, Wv, Wo, h)``."""
+    ej = EJERCICIOS["multi_head"]
+    caso = caso or celdas_de("multi_head")["multi_head_mapas"].casos[0]
+    llamada = Llamada(caso, argumentos("multi_head", caso), ej)
+    with np.errstate(all="ignore"):
+        llamada.resultado = resultado_de(*copy.deepcopy(llamada.argumentos))
+    return llamada
+
+
+def _softmax(E, eje=-1):
+    P = np.exp(E - E.max(axis=eje, keepdims=True))
+    return P / P.sum(axis=eje, keepdims=True)
+
+
+def _de_sus_mapas(A, X, Wv, Wo, grupos):
+    """The output the maps ``A`` give, each head i with the columns ``grupos[i]`` of V."""
+    V = X @ Wv
+    return np.concatenate([A[i] @ V[:, g] for i, g in enumerate(grupos)], axis=1) @ Wo
+
+
+def _cabezas(E_de, h_de=None, eje=-1):
+    """An implementation whose head i has the scores ``E_de(Q, K, i, d_k, h)`` and a softmax along ``eje``."""
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        d_k = X.shape[1] // h
+        Q, K = X @ Wq, X @ Wk
+        A = np.stack([_softmax(E_de(Q, K, i, d_k, h), eje) for i in range(h)])
+        return _de_sus_mapas(A, X, Wv, Wo, [slice(i * d_k, (i + 1) * d_k) for i in range(h)]), A
+    return multi_head
+
+
+def _bloque(i, d_k):
+    return slice(i * d_k, (i + 1) * d_k)
+
+
+# honest mistakes in the maps alone: the maps still come from Q and K (the piece «mapas que salgan de Q y K»)
+MAPAS_HONESTOS = {
+    "escala 7.3": _cabezas(lambda Q, K, i, d_k, h: Q[:, _bloque(i, d_k)] @ K[:, _bloque(i, d_k)].T / 7.3),
+    "softmax por columnas": _cabezas(lambda Q, K, i, d_k, h: Q[:, _bloque(i, d_k)] @ K[:, _bloque(i, d_k)].T,
+                                     eje=0),
+    "K·Qᵀ": _cabezas(lambda Q, K, i, d_k, h: K[:, _bloque(i, d_k)] @ Q[:, _bloque(i, d_k)].T),
+    "Q·Qᵀ": _cabezas(lambda Q, K, i, d_k, h: Q[:, _bloque(i, d_k)] @ Q[:, _bloque(i, d_k)].T),
+    "columnas i::h": _cabezas(lambda Q, K, i, d_k, h: Q[:, i::h] @ K[:, i::h].T / np.sqrt(d_k)),
+    "bloque desplazado 2": _cabezas(lambda Q, K, i, d_k, h: Q[:, (np.arange(d_k) + i * d_k + 2) % Q.shape[1]]
+                                    @ K[:, (np.arange(d_k) + i * d_k + 2) % Q.shape[1]].T),
+    "sin cabezas (Q·Kᵀ entero)": _cabezas(lambda Q, K, i, d_k, h: Q @ K.T / np.sqrt(d_k)),
+    "un grupo cualquiera": _cabezas(lambda Q, K, i, d_k, h: Q[:, [0, 3, 5]] @ K[:, [0, 3, 5]].T),
+    "sin softmax": lambda X, Wq, Wk, Wv, Wo, h: (
+        lambda A: (_de_sus_mapas(A, X, Wv, Wo, [_bloque(i, X.shape[1] // h) for i in range(h)]), A))(
+        np.stack([(X @ Wq)[:, _bloque(i, X.shape[1] // h)] @ (X @ Wk)[:, _bloque(i, X.shape[1] // h)].T
+                  for i in range(h)])),
+}
+
+# maps that do not depend on Q and K, each with the output that exactly corresponds to them
+def _fijos(mapa_de):
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        T, d_model = X.shape
+        A = np.stack([mapa_de(T, X, Wv, i) for i in range(h)])
+        return _de_sus_mapas(A, X, Wv, Wo, [_bloque(i, d_model // h) for i in range(h)]), A
+    return multi_head
+
+
+MAPAS_FIJOS = {
+    "identidad": _fijos(lambda T, X, Wv, i: np.eye(T)),
+    "permutación": _fijos(lambda T, X, Wv, i: np.roll(np.eye(T), 1 + i, axis=1)),
+    "aleatorios": _fijos(lambda T, X, Wv, i: _softmax(np.random.default_rng(i).normal(size=(T, T)))),
+    "distancia": _fijos(lambda T, X, Wv, i: _softmax(-np.abs(np.subtract.outer(np.arange(T), np.arange(T))))),
+    "causal": _fijos(lambda T, X, Wv, i: np.tril(np.ones((T, T))) / np.arange(1, T + 1)[:, None]),
+    "X·Xᵀ": _fijos(lambda T, X, Wv, i: _softmax(X @ X.T)),
+    "V·Vᵀ": _fijos(lambda T, X, Wv, i: _softmax((X @ Wv) @ (X @ Wv).T)),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(MAPAS_HONESTOS))
+def test_mapas_que_salen_de_q_y_k_son_trabajo(nombre):
+    """A mistake in the maps alone (scale, axis, Q and K, the columns of a head…) keeps the maps' piece where work
+    is judged: in every no-modification case and in the controls (an arbitrary group of columns is only told
+    apart where there are more entries than columns: not with T = 3 and d_model = 20, the third control)."""
+    ej = EJERCICIOS["multi_head"]
+    un_mapa, de_q_y_k = (p.comprobar for p in ej.trabajo)
+    celdas = celdas_de("multi_head")
+    controles = celdas["multi_head_robustez"].casos_control
+    for caso in celdas["multi_head_no_modifica"].casos + controles:
+        llamada = _llamada_mh(MAPAS_HONESTOS[nombre], caso)
+        assert de_q_y_k(llamada) or (nombre == "un grupo cualquiera" and caso["T"] == 3), (nombre, caso)
+    veredictos = bateria.corregir("multi_head", MAPAS_HONESTOS[nombre])
+    for celda in ("no_modifica", "robustez", "generalidad"):
+        texto_celda = veredictos[f"multi_head_{celda}"].texto()
+        assert "Sin trabajo" not in texto_celda and "hace su trabajo" not in texto_celda, (nombre, celda)
+
+
+@pytest.mark.parametrize("nombre", sorted(MAPAS_FIJOS))
+def test_mapas_que_no_dependen_de_q_y_k_no_son_trabajo(nombre):
+    """Fixed maps (the identity, a permutation, any fixed row-stochastic matrix, or maps from X or V alone) with
+    their exact output are no work: at most the contract (issue 19, final attack A1-A2)."""
+    from grader_tests.juez.propiedades import trabajo_hecho
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        assert not trabajo_hecho(_llamada_mh(MAPAS_FIJOS[nombre], caso)), (nombre, caso)
+    veredictos = bateria.corregir("multi_head", MAPAS_FIJOS[nombre])
+    assert total(veredictos) <= 1, {g: v.puntos for g, v in veredictos.items()}
 
 
 def test_las_piezas_de_multi_head():
-    """A mistake in the maps alone keeps «la salida de tus mapas»; shifted heads keep one head's map."""
+    """A mistake in the maps alone keeps «mapas que salgan de Q y K»; shifted heads keep one head's map too."""
     from grader_tests.juez.propiedades import trabajo_hecho
     ej = EJERCICIOS["multi_head"]
-    un_mapa, de_tus_mapas = (p.comprobar for p in ej.trabajo)
-    caso = celdas_de("multi_head")["multi_head_mapas"].casos[0]
-    X, Wq, Wk, Wv, Wo, h = argumentos("multi_head", caso)
+    un_mapa, de_q_y_k = (p.comprobar for p in ej.trabajo)
     sin_escala = ej.error("sin_escala").implementaciones[0]
     desplazadas = ej.error("bloque_siguiente").implementaciones[0]
     for implementacion, esperado in ((sin_escala, (False, True)), (desplazadas, (True, True))):
-        llamada = Llamada(caso, (X, Wq, Wk, Wv, Wo, h), ej)
-        llamada.resultado = implementacion(X, Wq, Wk, Wv, Wo, h)
-        assert (un_mapa(llamada), de_tus_mapas(llamada)) == esperado
+        llamada = _llamada_mh(implementacion)
+        assert (un_mapa(llamada), de_q_y_k(llamada)) == esperado
         assert trabajo_hecho(llamada)
-    # the output of uniform maps is no work: every column of Concat is constant
-    T = X.shape[0]
-    uniformes = np.full((h, T, T), 1 / T)
-    V, d_k = X @ Wv, X.shape[1] // h
-    salida = np.concatenate([uniformes[i] @ V[:, i * d_k:(i + 1) * d_k] for i in range(h)], axis=1) @ Wo
-    llamada = Llamada(caso, (X, Wq, Wk, Wv, Wo, h), ej)
-    llamada.resultado = (salida, uniformes)
+    # uniform maps and their output: no work
+    llamada = _llamada_mh(_fijos(lambda T, X, Wv, i: np.full((T, T), 1 / T)))
     assert not trabajo_hecho(llamada)
 
 
 def test_las_piezas_de_positional_encoding():
-    """Swapped sine and cosine keep a whole coordinate; positions from 1 keep whole positions; row 0 is no work."""
+    """Swapped sine and cosine keep a coordinate beyond pair 0; positions from 1 keep whole positions; another
+    base keeps the ladder; row 0 and pair 0 alone are no work."""
     from grader_tests.juez.propiedades import trabajo_hecho
     ej = EJERCICIOS["positional_encoding"]
-    coordenada, posicion = (p.comprobar for p in ej.trabajo)
+    coordenada, posicion, escalera = (p.comprobar for p in ej.trabajo)
     caso = celdas_de("positional_encoding")["positional_encoding_valores"].casos[0]
     T, d = argumentos("positional_encoding", caso)
     PE = ej.referencia(T, d)
     intercambiada = PE.copy()
     intercambiada[:, 0::2], intercambiada[:, 1::2] = PE[:, 1::2], PE[:, 0::2]
     desde_1 = ej.referencia(T + 1, d)[1:]
-    for tabla, esperado in ((intercambiada, (True, False)), (desde_1, (False, True)), (PE.T, (True, True)),
-                            (np.tile(PE[0], (T, 1)), (False, False))):
+    pos = np.arange(T, dtype=np.float64)[:, None]
+    solo_pareja_0 = np.zeros((T, d))
+    solo_pareja_0[:, :2] = PE[:, :2]
+    for tabla, esperado in ((intercambiada, (True, False, False)), (desde_1, (False, True, False)),
+                            (PE.T, (True, True, True)), (np.tile(PE[0], (T, 1)), (False, False, False)),
+                            (solo_pareja_0, (False, False, False)),
+                            (np.tile(np.sin(pos), (1, d)), (False, False, False)),
+                            (np.tile(np.hstack([np.sin(pos), np.cos(pos)]), (1, d // 2)), (False, False, False))):
         llamada = Llamada(caso, (T, d), ej)
         llamada.resultado = tabla
-        assert (coordenada(llamada), posicion(llamada)) == esperado
+        assert (coordenada(llamada), posicion(llamada), escalera(llamada)) == esperado
         assert trabajo_hecho(llamada) == any(esperado)
+
+
+# another ratio for the lesson's ladder keeps the piece «escalera»; a frequency that is not computed does not
+ESCALERAS = {
+    "base 1000": lambda T, d: 1000.0 ** (-2 * np.arange(d // 2) / d),
+    "multiplica": lambda T, d: 10000.0 ** (2 * np.arange(d // 2) / d),
+    "linspace": lambda T, d: np.exp(-np.log(10000.0) * np.arange(d // 2) / (d // 2 - 1)),
+    "base 2": lambda T, d: 2.0 ** (-np.arange(d // 2)),
+}
+NO_ESCALERAS = {
+    "una frecuencia fija": lambda T, d: np.r_[1.0, np.full(d // 2 - 1, 0.5)],
+    "frecuencias 1": lambda T, d: np.ones(d // 2),
+    "en grados": lambda T, d: np.pi / 180 * 10000.0 ** (-2 * np.arange(d // 2) / d),
+    "pos / T": lambda T, d: 10000.0 ** (-2 * np.arange(d // 2) / d) / T,
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(ESCALERAS) + sorted(NO_ESCALERAS))
+def test_la_escalera_de_positional_encoding(nombre):
+    from grader_tests.juez.propiedades import trabajo_hecho
+    ej = EJERCICIOS["positional_encoding"]
+    frecuencias = {**ESCALERAS, **NO_ESCALERAS}[nombre]
+    for caso in celdas_de("positional_encoding")["positional_encoding_robustez"].casos_control:
+        T, d = argumentos("positional_encoding", caso)
+        angulos = np.arange(T)[:, None] * frecuencias(T, d)
+        tabla = np.empty((T, d))
+        tabla[:, 0::2], tabla[:, 1::2] = np.sin(angulos), np.cos(angulos)
+        llamada = Llamada(caso, (T, d), ej)
+        llamada.resultado = tabla
+        assert trabajo_hecho(llamada) == (nombre in ESCALERAS), (nombre, caso)

@@ -831,6 +831,40 @@ def test_zip_de_comentarios_para_moodle_y_canvas(curso_con_notas):
         assert digitos in (["101", "9001"], ["102", "9002"])
 
 
+@pytest.mark.parametrize("carpetas", [True, False], ids=["en_carpetas", "plano"])
+def test_zip_de_comentarios_con_un_nombre_en_nfd(tmp_path, carpetas):
+    """A participant whose name the download spells decomposed (NFD: «Lo\u0301pez») gets the feedback zip's entry
+    with the download's very bytes, next to a classmate spelled composed (NFC): nothing normalises it on the way
+    (extraction, recogida.json, the zip).  Moodle matches an entry by the participant id between the first two
+    «_» (``mod/assign/feedback/file/importziplib.php``), never by the name; both ids lead to their own
+    feedback."""
+    import unicodedata
+    nfd, nfc = "Ana Lo\u0301pez", "Ana L\u00f3pez"
+    assert unicodedata.normalize("NFC", nfd) == nfc
+    descarga = {"CURSO-Tarea 1-55.zip": zip_de(moodle([(nfd, 1005, {NB1: _cuaderno(T1, NB1, "nfd")}),
+                                                        (nfc, 1006, {NB1: _cuaderno(T1, NB1, "nfc")})], carpetas))}
+    r = _preparar(tmp_path, descarga)
+    por_id = {e["lms_id"]: (alumno, e) for alumno, e in r["entregas"].items()}
+    assert por_id["1005"][1]["prefijo"] == f"{nfd}_1005" and por_id["1006"][1]["prefijo"] == f"{nfc}_1006"
+    curso = tmp_path / "curso"
+    (curso / "downloaded" / T1).mkdir(parents=True)
+    guardar_informe(curso / "downloaded" / T1 / "recogida.json", {"entregas": r["entregas"]})
+    for alumno, _ in por_id.values():
+        escribir(curso / "feedback" / alumno / T1 / "atencion_multicabeza.html", f"<p>{alumno}</p>".encode())
+    zips, avisos = comentarios.empaquetar(curso, T1)
+    assert not avisos
+    with zipfile.ZipFile(zips[0]) as zf:
+        entradas = {i.filename: zf.read(i) for i in zf.infolist()}
+    separador = "/" if carpetas else "_"
+    assert set(entradas) == {f"{nfd}_1005_assignsubmission_file{separador}atencion_multicabeza.html",
+                             f"{nfc}_1006_assignsubmission_file{separador}atencion_multicabeza.html"}
+    crudo = zips[0].read_bytes()
+    assert "Ana Lo\u0301pez_1005".encode() in crudo and "Ana L\u00f3pez_1006".encode() in crudo
+    for nombre, contenido in entradas.items():     # Moodle's reading: the participant id, then its feedback
+        participante = nombre.split("/")[0].split("_", 4)[1]
+        assert contenido == f"<p>{por_id[participante][0]}</p>".encode(), nombre
+
+
 def test_zip_de_comentarios_moodle_plano():
     entrega = {"lms": "moodle", "lms_id": "7", "prefijo": "Ana_7", "formato": "plano"}
     assert comentarios.nombre_en_zip(entrega, "x.html") == "Ana_7_assignsubmission_file_x.html"

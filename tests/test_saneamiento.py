@@ -4,8 +4,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
+import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from conftest import RAIZ
@@ -109,3 +111,102 @@ def test_los_flujos_seguidos_se_unen_sin_cambiar_el_orden():
     assert [(o.output_type, o.get("name"), o.get("text")) for o in celda.outputs] == [
         ("stream", "stdout", "mapas: diferencia 0.0\n"), ("stream", "stderr", "aviso\n"),
         ("display_data", None, None), ("stream", "stdout", "después\n")]
+
+
+# ------------------------------------------------ marks a student changed (final attack, B.9)
+
+def test_un_grade_id_duplicado_no_es_la_razon_de_un_fallo():
+    """nbgrader's duplicate warning is not a cause (the course grades duplicates): the failure's own is named."""
+    from scripts.calificacion import razones
+    log = ("[AutogradeApp | WARNING] Cell with id 'multi_head_mapas' exists multiple times!\n"
+           "[AutogradeApp | ERROR] There was an error processing assignment: /c/submitted/ana/t\n"
+           "Traceback (most recent call last):\n"
+           "nbgrader.api.MissingEntry\n")
+    razon = razones.razon_del_log(log)
+    assert "duplicad" not in razon and "marcas de nbgrader" in razon, razon
+    (observacion,) = razones.del_log_del_alumno(log.splitlines()[0])
+    assert observacion.startswith("celda calificada duplicada (multi_head_mapas): se califica la última copia")
+    assert "no dan puntos" in observacion
+
+
+@pytest.fixture(scope="module")
+def libro(tmp_path_factory):
+    """A gradebook with one assignment: an answer cell ``f``, its test cell ``f_prueba`` (2 points), a task."""
+    from nbgrader.api import Gradebook
+    tmp_path = tmp_path_factory.mktemp("libro")
+    entorno = os.environ.get("PATH", "")
+    os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + entorno    # nbgrader runs alembic
+    try:
+        gb = Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}")
+    finally:
+        os.environ["PATH"] = entorno
+    gb.add_assignment("t")
+    gb.add_notebook("cuaderno", "t")
+    gb.add_solution_cell("f", "cuaderno", "t")
+    gb.add_source_cell("f", "cuaderno", "t", cell_type="code", locked=False, source="def f(): pass",
+                       checksum="x")
+    gb.add_grade_cell("f_prueba", "cuaderno", "t", max_score=2, cell_type="code")
+    gb.add_source_cell("f_prueba", "cuaderno", "t", cell_type="code", locked=True, source="assert f() is None",
+                       checksum=None)
+    gb.add_task_cell("tarea", "cuaderno", "t", max_score=3, cell_type="markdown")
+    gb.add_source_cell("tarea", "cuaderno", "t", cell_type="markdown", locked=True, source="Explica.",
+                       checksum=None)
+    gb.close()
+    return f"sqlite:///{tmp_path / 'gradebook.db'}"
+
+
+def _marcas(grade_id, **cambios):
+    marcas = {"grade": False, "solution": False, "locked": False, "task": False, "grade_id": grade_id,
+              "schema_version": 3}
+    marcas.update(cambios)
+    return {"nbgrader": marcas}
+
+
+def test_las_marcas_cambiadas_de_una_celda_de_la_tarea_vuelven_a_las_del_libro(libro):
+    """A solution cell marked as graded, a test cell without «grade», a task cell with other points: the
+    gradebook's marks come back before OverwriteCells (which would otherwise abort on MissingEntry), and
+    each change is named."""
+    from nbgrader import utils
+    from nbgrader.api import Gradebook
+    from nbgrader.preprocessors import OverwriteCells
+    from nbgrader.utils import compute_checksum
+    from grader_tests.caja import archivos_alumno
+    from grader_tests.extensiones_nbgrader.saneamiento import ReponerPruebasOcultas
+    url = libro
+    nb = new_notebook(cells=[
+        new_code_cell("def f(): pass", metadata=_marcas("f", solution=True)),
+        new_code_cell("assert f() is None", metadata=_marcas("f_prueba", grade=True, locked=True, points=2)),
+        new_markdown_cell("Explica.", metadata=_marcas("tarea", locked=True, task=True, points=3)),
+    ])
+    with Gradebook(url) as gb:            # the checksums the gradebook keeps, as generate_assignment leaves them
+        for celda in nb.cells:
+            gid = celda.metadata.nbgrader["grade_id"]
+            gb.find_source_cell(gid, "cuaderno", "t").checksum = compute_checksum(celda)
+        gb.db.commit()
+    # what the student changed
+    nb.cells[0].metadata.nbgrader.update(grade=True, points=50)
+    nb.cells[1].metadata.nbgrader["grade"] = False
+    nb.cells[2].metadata.nbgrader.update(grade=True, task=False, points=99)
+    recursos = {"nbgrader": {"db_url": url, "notebook": "cuaderno", "assignment": "t", "student": "ana"}}
+    nb, recursos = ReponerPruebasOcultas().preprocess(nb, recursos)
+    f, prueba, tarea = (c.metadata.nbgrader for c in nb.cells)
+    assert (f["grade"], f["solution"], "points" in f) == (False, True, False)
+    assert (prueba["grade"], prueba["points"]) == (True, 2.0)
+    assert (tarea["grade"], tarea["task"], tarea["points"]) == (False, True, 3.0)
+    nb, recursos = OverwriteCells().preprocess(nb, recursos)          # no MissingEntry any more
+    assert [utils.is_grade(c) for c in nb.cells] == [False, True, False]
+    avisos = "\n".join(v for vs in archivos_alumno._AVISOS.values() for v in vs)
+    assert "la celda f venía con la marca «grade», 50 puntos, que en la tarea no lleva" in avisos
+    assert "la celda f_prueba venía sin la marca «grade», que en la tarea lleva" in avisos
+    assert "la celda tarea venía con la marca «grade», 99 puntos, que en la tarea no lleva; y sin la marca " \
+           "«task», que en la tarea lleva" in avisos
+
+
+def test_una_celda_con_sus_marcas_no_se_senala(libro):
+    from grader_tests.caja import archivos_alumno
+    from grader_tests.extensiones_nbgrader.saneamiento import ReponerPruebasOcultas
+    nb = new_notebook(cells=[new_code_cell("def f(): pass", metadata=_marcas("f", solution=True))])
+    recursos = {"nbgrader": {"db_url": libro, "notebook": "cuaderno", "assignment": "t", "student": "luis"}}
+    antes = {k: list(v) for k, v in archivos_alumno._AVISOS.items()}
+    ReponerPruebasOcultas().preprocess(nb, recursos)
+    assert {k: list(v) for k, v in archivos_alumno._AVISOS.items()} == antes

@@ -205,9 +205,12 @@ def test_cada_caso_saca_lo_que_debe(lote, alumno):
     elif esperado == "cero":
         assert nota == 0, (alumno, nota)
     razon = getattr(caso, "RAZON", None)
+    lineas = [l for l in lote["salida"].splitlines() if l.strip().startswith(f"{alumno} / {TAREA}:")]
     if razon:
-        lineas = [l for l in lote["salida"].splitlines() if l.strip().startswith(f"{alumno} / {TAREA}:")]
         assert any(razon in l for l in lineas), (alumno, razon, lineas)
+    # what the table must not say about that student (a reason that contradicts the grade)
+    for texto in getattr(caso, "NO_DEBE_DECIR", ()):
+        assert not any(texto in l for l in lineas), (alumno, texto, lineas)
 
 
 def _salidas(ruta: Path) -> str:

@@ -18,6 +18,10 @@ files are compared without following links and without trusting their size.
   really edited still differs, so ``OverwriteCells`` warns ("Attribute
   'checksum' for cell … has changed!"), restores it and ``make grade`` reports
   it; the restored cell also carries a note for the student's feedback.
+  The same step puts back the nbgrader marks (``grade``, ``solution``,
+  ``task`` and the points) of every cell of the assignment whose marks the
+  student changed: nbgrader keeps the student's, and a solution cell marked
+  as graded aborts the notebook (0 points, no reason given).
 * ``AvisarArchivosModificados`` — nbgrader's autograde overwrites every file
   shipped with the assignment (``source/<tarea>/`` except notebooks and
   ``Autograde.exclude_overwriting``) with the course's copy, so a student's
@@ -65,6 +69,7 @@ class ReponerPruebasOcultas(NbGraderPreprocessor):
                     try:
                         self._fuentes[grade_id] = gb.find_source_cell(grade_id, info["notebook"],
                                                                       info["assignment"])
+                        self._reponer_marcas(celda, grade_id, gb, resources)
                         continue
                     except MissingEntry:
                         pass
@@ -92,6 +97,59 @@ class ReponerPruebasOcultas(NbGraderPreprocessor):
         archivos_alumno.registrar(carpeta, [aviso], self.log, datos.get("student", "?"),
                                   datos.get("assignment", "?"))
 
+    def _reponer_marcas(self, celda, grade_id: str, gb, resources) -> None:
+        """A cell of the assignment whose nbgrader marks the student changed gets the gradebook's back.
+
+        nbgrader 0.9 keeps the student's ``grade``, ``solution`` and ``task``
+        marks: a solution cell turned into a graded one makes
+        ``OverwriteCells`` look for a grade cell the gradebook does not have
+        (``MissingEntry``) and the whole notebook scores 0, with no reason
+        given; a test cell without its ``grade`` mark is not scored at all.
+        The marks (and the points) are the assignment's, never the student's:
+        they are put back from the gradebook, the code still runs, and the TA's
+        table and the feedback name the cell and the mark that changed.
+        """
+        info = resources["nbgrader"]
+        meta = celda.metadata["nbgrader"]
+
+        def buscar(funcion):
+            try:
+                return funcion(grade_id, info["notebook"], info["assignment"])
+            except MissingEntry:
+                return None
+
+        calificada = buscar(gb.find_graded_cell)           # a GradeCell or a TaskCell, or None
+        tipo = type(calificada).__name__ if calificada is not None else None
+        debidas = {"grade": tipo == "GradeCell", "solution": buscar(gb.find_solution_cell) is not None,
+                   "task": tipo == "TaskCell"}
+        cambios = []
+        for marca, debida in debidas.items():
+            if bool(meta.get(marca)) == debida:
+                continue
+            if debida:
+                cambios.append(f"sin la marca «{marca}», que en la tarea lleva")
+            else:
+                puntos = f", {_puntos(meta.get('points'))} puntos" if marca in ("grade", "task") else ""
+                cambios.append(f"con la marca «{marca}»{puntos}, que en la tarea no lleva")
+            meta[marca] = debida
+        if not cambios:
+            return
+        if calificada is not None:
+            meta["points"] = float(calificada.max_score)
+        else:
+            meta.pop("points", None)
+        nombre = archivos_alumno.nombre_legible(grade_id, 60)
+        self.log.warning("Cell %s had its nbgrader marks changed (%s); the assignment's are restored",
+                         nombre, ", ".join(cambios))
+        datos = resources.get("nbgrader") or {}
+        coursedir = CourseDirectory(config=self.config)
+        carpeta = coursedir.format_path(coursedir.autograded_directory, datos.get("student", "?"),
+                                        datos.get("assignment", "?"))
+        aviso = (f"la celda {nombre} venía {'; y '.join(cambios)}: se ha calificado con las marcas de la "
+                 "tarea")
+        archivos_alumno.registrar(carpeta, [aviso], self.log, datos.get("student", "?"),
+                                  datos.get("assignment", "?"))
+
     def publicada(self, fuente) -> str:
         """What ``generate_assignment`` released for a gradebook source cell (no hidden tests)."""
         celda = from_dict({"cell_type": fuente.cell_type, "source": fuente.source, "metadata": {},
@@ -113,6 +171,15 @@ class ReponerPruebasOcultas(NbGraderPreprocessor):
             self.log.warning("Locked cell %s was edited in the submission; the original is graded",
                              meta.get("grade_id"))
         return cell, resources
+
+
+def _puntos(valor) -> str:
+    """A number of points as a TA reads it (``50``, ``2,5``); anything else, cut and escaped."""
+    try:
+        numero = float(valor)
+    except (TypeError, ValueError):
+        return archivos_alumno.nombre_legible(str(valor), 20)
+    return f"{numero:g}".replace(".", ",")
 
 
 def archivos_modificados(origen: str, entrega: str, excluidos=(), ignorar=()) -> list[str]:

@@ -48,12 +48,16 @@ the same for every such cell and does not depend on recognising the mistake:
 
 Points only for work done (issue 19.7).  Robustness, generality and
 no-modification points pay a function that computes something right; a
-constant or zero stub earns at most the contract.  A call *does work*
+constant or zero stub earns at most the contract, and so does a trick that
+fills the contract's form with what needs no computing (fixed maps with
+their own output, the frequency-1 pair of PE).  A call *does work*
 (``trabajo_hecho``) when some array it returns equals a part of the
 reference (in any axis order, anywhere in the tuple, as long as that part of
 the reference is not constant), or when it gets right one of the pieces its
-exercise declares (``TRABAJO`` in its ``propiedades.py``: one head's map, a
-whole coordinate of PE…).  So:
+exercise declares (``TRABAJO`` in its ``propiedades.py``: one head's map,
+maps that come from Q and K, a coordinate of PE whose frequency depends on
+d_model…; each piece must be out of reach of a function that ignores the
+exercise's inputs).  So:
 
 * a robustness or generality cell whose controls fail and where no control
   call does work scores 0 in every case («sin trabajo correcto»), with the

@@ -170,41 +170,110 @@ def _en_cualquier_orden(array: np.ndarray, forma: tuple) -> list[np.ndarray]:
             if tuple(array.shape[k] for k in orden) == tuple(forma)]
 
 
+def _doble_centrado(M: np.ndarray) -> np.ndarray:
+    """M (T, T) sin lo que depende sólo de la fila o sólo de la columna.
+
+    Resta las medias de sus filas y de sus columnas (y suma la media total).
+    Así desaparecen de log A el denominador de la softmax (por filas, por
+    columnas o del mapa entero) y el máximo que se resta antes de np.exp.
+    """
+    return M - M.mean(axis=1, keepdims=True) - M.mean(axis=0, keepdims=True) + M.mean()
+
+
+def _coeficientes_de_un_grupo(coeficientes: np.ndarray, con_signo: bool) -> bool:
+    """Los coeficientes valen c > 0 en un grupo de columnas y 0 en las demás (o ±c: dos grupos)."""
+    escala = float(np.max(np.abs(coeficientes) if con_signo else coeficientes))
+    if not escala > 0:
+        return False
+    relativos = coeficientes / escala
+    cercanos = np.round(relativos)
+    return bool(np.all(np.isin(cercanos, (-1, 0, 1) if con_signo else (0, 1)))
+                and np.all(np.abs(relativos - cercanos) <= 0.05))
+
+
+def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int) -> bool:
+    """Si algún mapa sale de Q y K como los de la atención, aunque falle la escala, el eje o las columnas.
+
+    Es decir, si algún mapa es softmax(c · Q_J K_Jᵀ) para algún grupo J de
+    columnas y alguna escala c > 0, normalizado por filas, por columnas o
+    entero (o con la softmax entre cabezas: entonces lo es el cociente de dos
+    mapas). El log del mapa, sin lo que depende sólo de la fila o de la
+    columna, debe ser c veces las puntuaciones. Se comprueba con mínimos
+    cuadrados frente a q_j k_jᵀ de cada columna j (cualquier grupo J) y, uno
+    a uno, con los grupos de los repartos equivocados habituales (bloques que
+    empiezan en cualquier columna, de d_k o d_k - 1 columnas, columnas
+    intercaladas i::h y todas las columnas). Es la regla de la nota.
+    """
+    X, Wq, Wk = entradas[:3]
+    T, d_model = X.shape
+    Q, K = X @ Wq, X @ Wk
+    d_k = max(d_model // h, 1)
+    grupos = [[(inicio + t) % d_model for t in range(tamano)]
+              for tamano in {d_k, d_k - 1} if tamano >= 1 for inicio in range(d_model)]
+    grupos += [list(range(i, d_model, h)) for i in range(min(h, d_model))] + [list(range(d_model))]
+    familias, por_grupo = [], []
+    # Q Kᵀ, K Qᵀ (Q y K cambiadas, o el mapa traspuesto), Q Qᵀ (K = X Wq) y K Kᵀ (Q = X Wk)
+    for a, b, simetrica in ((Q, K, False), (K, Q, False), (Q, Q, True), (K, K, True)):
+        productos = np.stack([_doble_centrado(np.outer(a[:, j], b[:, j])).ravel() for j in range(d_model)], axis=1)
+        por_grupo += [productos[:, grupo].sum(axis=1) for grupo in grupos]
+        dimension = T * (T - 1) // 2 if simetrica else (T - 1) ** 2
+        if dimension > d_model and np.linalg.matrix_rank(productos) == d_model:
+            familias.append((productos, np.linalg.pinv(productos)))
+    for m in mapas:
+        if not np.all(np.isfinite(m)):
+            continue
+        with np.errstate(all="ignore"):
+            logaritmos = np.log(m) if np.all(m > 0) else None
+        candidatas = [(m[i], False) for i in range(len(m))]
+        if logaritmos is not None:
+            candidatas += [(logaritmos[i], False) for i in range(len(m))]
+            candidatas += [(logaritmos[i] - logaritmos[j], True)
+                           for i in range(len(m)) for j in range(i + 1, len(m))]
+        for matriz, con_signo in candidatas:
+            objetivo = _doble_centrado(matriz).ravel()
+            norma = float(np.linalg.norm(objetivo))
+            if not norma > 1e-9:
+                continue
+            for productos, inversa in familias:
+                coeficientes = inversa @ objetivo
+                if (np.linalg.norm(productos @ coeficientes - objetivo) <= 1e-4 * norma
+                        and _coeficientes_de_un_grupo(coeficientes, con_signo)):
+                    return True
+            for s in ([] if con_signo else por_grupo):
+                c = float(s @ objetivo) / float(s @ s) if float(s @ s) > 0 else 0.0
+                if c > 0 and np.linalg.norm(objetivo - c * s) <= 1e-4 * norma:
+                    return True
+    return False
+
+
 def trabajo_hecho(resultado, entradas: tuple = None, h: int = H) -> bool:
     """Si lo que devolvió la función con el caso visible tiene algo bien calculado.
 
     Es la regla de la nota («puntos sólo por trabajo hecho»), con el caso
     visible: algún array igual a los mapas o a la salida esperados (en
-    cualquier orden de los ejes o del par), el mapa de alguna cabeza, o la
-    salida que corresponde a tus propios mapas (cada columna de
-    salida·(W^O)⁻¹ es uno de tus mapas por una columna de V = X·W^V).
+    cualquier orden de los ejes o del par), el mapa de alguna cabeza, o unos
+    mapas que salen de Q y K (la softmax de c·Q_J K_Jᵀ de algún grupo J de
+    columnas, con cualquier escala c y por cualquier eje). Unos mapas que no
+    dependen de Q y K (uniformes, la identidad, una permutación fija) no
+    cuentan, aunque la salida sea la que les corresponde.
     """
-    X, _, _, Wv, Wo = entradas if entradas is not None else caso()
+    entradas = entradas if entradas is not None else caso()
     arrays = _arrays(resultado)
     for array in arrays:
         for esperado in (MAPAS, SALIDA):
             if any(_iguales(c, esperado) for c in _en_cualquier_orden(array, esperado.shape)):
                 return True
-    mapas = [m for a in arrays for m in _en_cualquier_orden(a, (h, 4, 4))]
+    T = entradas[0].shape[0]
+    mapas = [m for a in arrays for m in _en_cualquier_orden(a, (h, T, T))]
     if any(_iguales(m[i], MAPAS[j]) for m in mapas for i in range(h) for j in range(H)):
         return True
-    V = X @ Wv
-    for salida in (a for a in arrays if a.shape == V.shape):
-        C = np.linalg.solve(Wo.T, salida.T).T                      # salida = C · Wo
-        if not np.all(np.isfinite(C)) or np.ptp(C, axis=0).max() <= 1e-3:
-            continue
-        for m in mapas:
-            candidatas = np.concatenate([(m[i] @ V).T for i in range(h)])     # cada A_i · V_j
-            cerca = np.abs(C.T[:, None, :] - candidatas[None]) <= 1e-6 * (1 + np.abs(C).max()) \
-                + 1e-3 * np.abs(candidatas[None])
-            if np.all(np.any(np.all(cerca, axis=-1), axis=-1)):
-                return True
-    return False
+    return _mapas_de_las_puntuaciones(mapas, entradas, h)
 
 
-SIN_TRABAJO = ("Con el caso visible, tu función no calcula bien nada: ni los mapas, ni la salida, ni el "
-               "mapa de alguna cabeza, ni la salida que corresponde a tus propios mapas. Sin trabajo "
-               "hecho, {celda} no puntúa (tampoco al calificar). Empieza por la celda de los mapas.")
+SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con el caso visible, tu "
+               "función no calcula bien nada, ni los mapas, ni la salida, ni el mapa de alguna cabeza, ni "
+               "unos mapas que salgan de Q y K (la softmax de Q_J K_Jᵀ de algún grupo J de columnas, con "
+               "cualquier escala y por cualquier eje). Empieza por la celda de los mapas.")
 
 
 def _diagnostico_de_los_mapas(funcion) -> tuple[str, str] | None:
@@ -226,9 +295,17 @@ def _diagnostico_de_los_mapas(funcion) -> tuple[str, str] | None:
         return ("Todos tus mapas son constantes (cada fila reparte el peso por igual): aún no calculas las "
                 "puntuaciones softmax(Q_i K_iᵀ / √d_k) de cada cabeza.",
                 f"Mapa obtenido de la cabeza 0:\n{matriz(A[0])}")
+    # Los mapas salen de las puntuaciones: con Wq y Wk nulos todas valen 0 y los mapas cambian (son uniformes).
+    X, Wq, Wk, Wv, Wo = caso()
+    A_nulas = como_array(_par(llamar(funcion, X, 0 * Wq, 0 * Wk, Wv, Wo, H))[1], "A")
+    if A_nulas.shape == A.shape and _iguales(A_nulas, A):
+        return ("Tus mapas no cambian al cambiar Wq y Wk: no salen de las puntuaciones.\n"
+                "Causa probable: un mapa fijo (la identidad, una permutación, uno que sólo mira la "
+                "distancia entre posiciones) no es atención. Cada mapa es softmax(Q_i K_iᵀ / √d_k), "
+                "con Q = X @ Wq y K = X @ Wk.",
+                f"Mapa obtenido de la cabeza 0, con Wq y Wk y sin ellos:\n{matriz(A[0])}")
     # Cada cabeza, su bloque: con Wq y Wk nulos fuera de las columnas 0 y 1 (las de la cabeza 0), las
     # puntuaciones de las cabezas 1 y 2 valen todas 0 y sus mapas son uniformes (1/T = 0.25).
-    X, Wq, Wk, Wv, Wo = caso()
     Wq[:, 2:], Wk[:, 2:] = 0, 0
     A0 = como_array(_par(llamar(funcion, X, Wq, Wk, Wv, Wo, H))[1], "A")
     uniformes = [A0.shape == (3, 4, 4) and bool(np.allclose(A0[i], 0.25, **TOLERANCIA)) for i in range(3)]

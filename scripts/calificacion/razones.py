@@ -14,7 +14,6 @@ from scripts.calificacion import observaciones, samples
 
 # nbgrader log lines that explain a failed autograde, and their Spanish reason
 RAZONES = [
-    ("exists multiple times", "el cuaderno tiene celdas calificadas duplicadas (mismo grade_id)"),
     ("Notebook does not appear to be JSON", "el cuaderno no es un JSON válido (archivo dañado)"),
     ("JSONDecodeError", "el cuaderno no es un JSON válido (archivo dañado)"),
     ("NotJSONError", "el cuaderno no es un JSON válido (archivo dañado)"),
@@ -29,7 +28,11 @@ RAZONES = [
     ("ValidationError", "el archivo no es un cuaderno válido"),
     ("cannot be both", "los metadatos de nbgrader de alguna celda están alterados"),
     ("SchemaTooNew", "los metadatos de nbgrader del cuaderno están alterados (versión desconocida)"),
+    ("MissingEntry", "una celda del cuaderno trae marcas de nbgrader (grade_id, «grade», «solution») que no "
+                     "coinciden con las de la tarea"),
 ]
+# Not a cause: a duplicated grade_id is graded (QuitarDuplicados keeps the last copy and only warns,
+# «exists multiple times»), so an autograde that fails must be explained by something else in its log.
 
 
 def razon_del_log(texto: str) -> str:
@@ -145,5 +148,6 @@ def del_log_del_alumno(log: str) -> list[str]:
         lista += observaciones.del_log(linea)
         if "exists multiple times" in linea:
             gid = linea.split("'")[1] if linea.count("'") >= 2 else "?"
-            lista.append(f"celda calificada duplicada ({gid}): sólo cuenta la última copia")
+            lista.append(f"celda calificada duplicada ({gid}): se califica la última copia; las anteriores se "
+                         "ejecutan como celdas normales y no dan puntos")
     return lista

@@ -16,8 +16,9 @@ tamaños.
 Si tu función ya falla con el caso visible, la robustez y la generalidad no
 vuelven a cobrarlo (sólo miran que no haya excepciones, ``nan`` ni ``inf`` y
 que la forma sea la del contrato), salvo que no calcule bien nada: sin
-trabajo hecho (ni una coordenada entera, ni la codificación entera de una
-posición), esas celdas no puntúan. Es la misma regla que aplica la nota
+trabajo hecho (ni una coordenada entera fuera de la pareja 0, ni la
+codificación entera de una posición, ni la escalera de frecuencias con otra
+razón), esas celdas no puntúan. Es la misma regla que aplica la nota
 (README del curso, «Cómo se califica»).
 
 Al calificar se usan otros tamaños (la tabla del ejercicio dice cuáles) y la
@@ -68,27 +69,58 @@ def _alguna_linea(lineas: np.ndarray, referencias: np.ndarray) -> bool:
     return bool(np.any(np.all(cerca, axis=-1)))
 
 
+def tabla_de_razon(T: int, d_model: int, razon: float) -> np.ndarray:
+    """La tabla de la lección con frecuencias ω_i = razon^i (con razon = 10000^(-2/d_model), la esperada)."""
+    angulos = np.arange(T)[:, None] * razon ** np.arange(d_model // 2)
+    tabla = np.empty((T, d_model))
+    tabla[:, 0::2], tabla[:, 1::2] = np.sin(angulos), np.cos(angulos)
+    return tabla
+
+
+def _escalera(t: np.ndarray) -> bool:
+    """Si la tabla es la escalera de la lección con otra razón r ≠ 1 (otra base, multiplicar, linspace…).
+
+    Cada pareja i con su frecuencia r^i y la pareja 0 con frecuencia 1. La
+    fila pos = 1 da el ángulo de la pareja 1 salvo vueltas enteras: se
+    prueban todas hasta 200.
+    """
+    T, d_model = t.shape
+    if T < 3 or d_model < 4 or d_model % 2 or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA:
+        return False
+    angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
+    return any(angulo + 2 * np.pi * vueltas > 0
+               and np.allclose(tabla_de_razon(T, d_model, angulo + 2 * np.pi * vueltas), t, **TOLERANCIA)
+               for vueltas in range(200))
+
+
 def trabajo_hecho(tabla: np.ndarray) -> bool:
     """Si la tabla del caso visible tiene algo bien calculado (la regla de la nota: «sólo por trabajo hecho»).
 
-    Una coordenada entera (una columna de la tabla esperada que cambia con
-    la posición, esté donde esté) o la codificación entera de una posición
-    pos >= 1 (una fila, esté donde esté); también si la tabla viene traspuesta.
+    Una frecuencia que sale de d_model: una coordenada entera fuera de la
+    pareja 0 (una columna de la tabla esperada distinta de sin(pos) y
+    cos(pos), esté donde esté), la codificación entera de una posición
+    pos >= 1 (una fila, esté donde esté) o la escalera de la lección con otra
+    razón (otra base, multiplicar en vez de dividir…); también si la tabla
+    viene traspuesta. La pareja 0 sola (frecuencia 1, en una columna o en
+    todas) no cuenta: no hace falta calcular nada para escribirla.
     """
-    if tabla.ndim != 2:
+    if tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
         return False
     for t in (tabla, tabla.T):
-        if t.shape[0] == TABLA.shape[0] and _alguna_linea(t.T, TABLA.T):
+        if t.shape[0] == TABLA.shape[0] and _alguna_linea(t.T, TABLA.T[2:]):
             return True
         if t.shape[1] == TABLA.shape[1] and _alguna_linea(t, TABLA[1:]):
+            return True
+        if t.shape == TABLA.shape and _escalera(t):
             return True
     return False
 
 
-SIN_TRABAJO = ("Con el caso visible (T = 5, d_model = 8), tu función no calcula bien nada: ni una "
-               "coordenada entera de PE (una columna que cambia con la posición) ni la codificación "
-               "entera de ninguna posición pos >= 1 (una fila). Sin trabajo hecho, {celda} no puntúa "
-               "(tampoco al calificar). Empieza por la celda de los valores.")
+SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con el caso visible "
+               "(T = 5, d_model = 8), tu función no calcula bien nada, ni una coordenada entera de PE fuera "
+               "de la pareja 0 (sin(pos) y cos(pos) salen sin calcular ninguna frecuencia), ni la "
+               "codificación entera de ninguna posición pos >= 1 (una fila), ni la escalera de "
+               "frecuencias de la lección con otra razón. Empieza por la celda de los valores.")
 
 
 # --------------------------------------------------------------- celdas

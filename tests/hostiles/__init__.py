@@ -9,6 +9,8 @@ Every case module has:
   same wrong answer without any trick), ``"cero"``;
 * ``RAZON`` (optional): a piece of text the ``make grade`` table must show
   for that student (a Spanish reason);
+* ``NO_DEBE_DECIR`` (optional): pieces of text that line must not show (a
+  reason that would contradict the grade);
 * ``preparar(entrega)``: builds the submission in
   ``submitted/<alumno>/02_codificacion_posicional/``, which already holds a
   copy of the release folder, editing the notebook as a student would.

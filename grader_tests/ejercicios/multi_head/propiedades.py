@@ -8,18 +8,21 @@ h = 5) is partly checked only at grading time, as the lesson says.
 
 ``TRABAJO``: besides a whole array right, what shows that a wrong
 ``multi_head`` did real work (``grader_tests.juez.propiedades``, points only for
-work done): one head's map right, or the output right *from its own maps*
-(every column of Concat = salida·(W^O)⁻¹ is one of the returned maps times a
-column of V = X·W^V, whichever grouping of columns it used).  A mistake in
-the maps alone (the scale, the softmax's axis, Q and K swapped…) keeps the
-second; shifted heads keep the first; zeros or uniform maps keep neither.
-The visible tests (``source/01_atencion_multicabeza/pruebas_multi_head.py``)
-check the same pieces on their visible case.
+work done): one head's map right, or maps that come from the scores the way
+attention's do (``mapas_de_las_puntuaciones``: some map, or the quotient of
+two maps, is the softmax of c·Q_J·K_Jᵀ for some group J of columns, c > 0,
+whichever axis the softmax normalises).  A mistake in the maps alone (the
+scale, the softmax's axis, Q and K swapped, K = X·W^Q, heads split into
+other columns) keeps the second; shifted heads keep the first; maps that do
+not depend on Q and K (zeros, uniform, the identity, any fixed permutation)
+keep neither, whatever the output.  The visible tests
+(``source/01_atencion_multicabeza/pruebas_multi_head.py``) check the same
+pieces on their visible case.
 """
 import numpy as np
 
-from grader_tests.juez.propiedades import (VARIACION_MINIMA, alguna_linea_igual, arrays_devueltos, contrato,
-                                      en_cualquier_orden, no_modifica, pieza, resultado, valores)
+from grader_tests.juez.propiedades import (alguna_linea_igual, arrays_devueltos, contrato, en_cualquier_orden,
+                                      no_modifica, pieza, resultado, valores)
 
 RESULTADO = resultado(("salida", ("T", "d_model")), ("A", ("h", "T", "T")))
 TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}
@@ -50,32 +53,152 @@ def un_mapa_correcto(llamada) -> bool:
     return any(alguna_linea_igual(m.reshape(-1, T * T), referencias, TOLERANCIA) for m in _mapas_devueltos(llamada))
 
 
-def salida_de_tus_mapas(llamada) -> bool:
-    """The output is the one the returned maps give: Concat(A_i·V_j) · W^O, whatever the columns' grouping.
+# ---------------------------------------------------------- maps that come from the scores
 
-    Every column of C = salida·(W^O)⁻¹ must be one of the returned maps times
-    a column of V = X·W^V (the second half of the layer done right), and some
-    column must vary with the position (a zero output, or uniform maps, prove
-    nothing).
+# Relative residual and coefficient spread allowed (float32 arithmetic inside passes; a map that does
+# not come from the scores leaves a residual of the order of the map itself).
+_RESIDUO = 1e-4
+_DISPERSION = 0.05
+
+
+def doble_centrado(M: np.ndarray) -> np.ndarray:
+    """``M`` (..., T, T) minus its row means and its column means (plus the overall mean).
+
+    What is left of a matrix once any term that depends only on the row or
+    only on the column is removed: the softmax's normaliser (by rows, by
+    columns or of the whole map) and a shift of the scores by a row or column
+    maximum vanish from ``log A``.
     """
-    X, _, _, Wv, Wo, _ = llamada.argumentos
-    V = np.asarray(X, dtype=np.float64) @ Wv                        # (T, d_model)
-    T, d_model = V.shape
-    for salida in (a for a in arrays_devueltos(llamada) if a.shape == (T, d_model)):
-        C = np.linalg.solve(np.asarray(Wo, dtype=np.float64).T, salida.T).T      # salida = C · Wo
-        if not np.all(np.isfinite(C)) or np.ptp(C, axis=0).max() <= VARIACION_MINIMA:
-            continue
-        atol = 1e-6 * (1 + np.abs(C).max())
-        for mapas in _mapas_devueltos(llamada):
-            candidatas = np.concatenate([(m @ V).T for m in mapas])            # (h·d_model, T): A_i · V_j
-            cerca = np.abs(C.T[:, None, :] - candidatas[None]) <= atol + 1e-3 * np.abs(candidatas[None])
-            if np.all(np.any(np.all(cerca, axis=-1), axis=-1)):
+    return (M - M.mean(axis=-1, keepdims=True) - M.mean(axis=-2, keepdims=True)
+            + M.mean(axis=(-2, -1), keepdims=True))
+
+
+def _productos_por_columna(X, Wq, Wk) -> list[tuple[np.ndarray, int]]:
+    """Per family of scores, the products of each column and the dimension of the space they live in.
+
+    Q_J·K_Jᵀ = Σ_{j∈J} q_j·k_jᵀ (q_j, k_j: column j of Q = X·W^Q, K = X·W^K),
+    so the scores of any group of columns are a sum of these with
+    coefficients 1.  Families: Q·Kᵀ, K·Qᵀ (keys and queries swapped, or the
+    map transposed), Q·Qᵀ (K = X·W^Q) and K·Kᵀ (Q = X·W^K).  Returns, per
+    family, ``(productos, dimension)``: the double-centred products as the
+    columns of a (T², d_model) matrix, and how many independent entries a
+    double-centred (T, T) matrix of that family has ((T − 1)², or T(T − 1)/2
+    when it is symmetric).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    Q, K = X @ np.asarray(Wq, dtype=np.float64), X @ np.asarray(Wk, dtype=np.float64)
+    T = X.shape[0]
+    familias = []
+    for a, b, simetrica in ((Q, K, False), (K, Q, False), (Q, Q, True), (K, K, True)):
+        productos = doble_centrado(a.T[:, :, None] * b.T[:, None, :])      # (d_model, T, T)
+        familias.append((productos.reshape(len(productos), -1).T,
+                         T * (T - 1) // 2 if simetrica else (T - 1) ** 2))
+    return familias
+
+
+def _grupos_de_columnas(d_model: int, h: int) -> list[list[int]]:
+    """The groups of columns a head takes when the split goes wrong in the usual ways.
+
+    Blocks of d_k and of d_k − 1 columns starting at any column (wrapping
+    round at the end: blocks shifted, a column lost when d_k is odd), the
+    interleaved columns i::h and every column (heads not split).
+    """
+    d_k = max(d_model // max(int(h), 1), 1)
+    grupos = [[(inicio + t) % d_model for t in range(tamano)]
+              for tamano in {d_k, d_k - 1} if tamano >= 1 for inicio in range(d_model)]
+    return grupos + [list(range(i, d_model, int(h))) for i in range(min(int(h), d_model))] + [list(range(d_model))]
+
+
+def _lineas_candidatas(mapas: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """What must be c·(scores) up to row and column terms: ``(matriz, admite_signos)``.
+
+    Each head's log A_i (a softmax by rows, columns or of the whole map), each
+    A_i itself (maps returned without the softmax) and the quotient of two
+    heads' maps, log A_i − log A_j (a softmax across the heads: its
+    normaliser cancels; the coefficients are then +c and −c).
+    """
+    candidatas = []
+    with np.errstate(all="ignore"):
+        logaritmos = np.log(mapas) if np.all(mapas > 0) else None
+    for i in range(len(mapas)):
+        if logaritmos is not None:
+            candidatas.append((logaritmos[i], False))
+        candidatas.append((mapas[i], False))
+    if logaritmos is not None:
+        candidatas += [(logaritmos[i] - logaritmos[j], True)
+                       for i in range(len(mapas)) for j in range(i + 1, len(mapas))]
+    return candidatas
+
+
+def _de_un_grupo_de_columnas(coeficientes: np.ndarray, admite_signos: bool) -> bool:
+    """The coefficients are c on a group of columns and 0 elsewhere (or ±c: two groups), c > 0."""
+    escala = float(np.max(np.abs(coeficientes))) if admite_signos else float(np.max(coeficientes))
+    if not escala > 0:
+        return False
+    relativos = coeficientes / escala
+    cercanos = np.round(relativos)
+    permitidos = (-1, 0, 1) if admite_signos else (0, 1)
+    return bool(np.all(np.isin(cercanos, permitidos)) and np.all(np.abs(relativos - cercanos) <= _DISPERSION))
+
+
+def _proporcional(objetivo: np.ndarray, norma: float, puntuaciones: np.ndarray) -> bool:
+    """``objetivo`` = c · ``puntuaciones`` (both double-centred and flat) for some c > 0."""
+    cuadrado = float(puntuaciones @ puntuaciones)
+    if not cuadrado > 0:
+        return False
+    escala = float(puntuaciones @ objetivo) / cuadrado
+    return escala > 0 and bool(np.linalg.norm(objetivo - escala * puntuaciones) <= _RESIDUO * norma)
+
+
+def mapas_de_las_puntuaciones(llamada) -> bool:
+    """Some returned map comes from Q and K the way attention's maps do.
+
+    Some head's map A_i is softmax(c · Q_J·K_Jᵀ) for some group J of columns
+    and some scale c > 0, normalised by rows, by columns or as a whole (or
+    shifted by a row or column maximum); or the quotient of two heads' maps
+    is that of two such scores (a softmax across the heads).  The
+    double-centred ``log A_i`` (``doble_centrado``) must then be c times the
+    double-centred scores.  Two checks:
+
+    * any group J: least squares of the double-centred ``log A_i`` against
+      the products q_j·k_jᵀ of every column (``_productos_por_columna``): the
+      residual vanishes and the coefficients are c on J and 0 elsewhere.
+      Only where the coefficients are determined, with room to spare (more
+      independent entries than columns); with fewer (T = 3, d_model = 20)
+      any map would fit;
+    * the usual wrong splits (``_grupos_de_columnas``), one at a time: the
+      double-centred ``log A_i`` is proportional to that group's scores
+      (from T = 3 on).
+    """
+    X, Wq, Wk = llamada.argumentos[:3]
+    h = int(llamada.argumentos[5])
+    T, d_model = np.shape(X)
+    mapas = [m for m in _mapas_devueltos(llamada) if np.all(np.isfinite(m))]
+    if T < 3 or not mapas:
+        return False
+    familias = _productos_por_columna(X, Wq, Wk)
+    inversas = [(productos, np.linalg.pinv(productos)) for productos, dimension in familias
+                if dimension > d_model and np.linalg.matrix_rank(productos) == d_model]
+    grupos = _grupos_de_columnas(d_model, h)
+    por_grupo = [productos[:, grupo].sum(axis=1) for productos, _ in familias for grupo in grupos]
+    for m in mapas:
+        for matriz, admite_signos in _lineas_candidatas(m):
+            objetivo = doble_centrado(matriz).ravel()
+            norma = float(np.linalg.norm(objetivo))
+            if not norma > 1e-9 or not np.isfinite(norma):
+                continue
+            for productos, inversa in inversas:
+                coeficientes = inversa @ objetivo
+                if (np.linalg.norm(productos @ coeficientes - objetivo) <= _RESIDUO * norma
+                        and _de_un_grupo_de_columnas(coeficientes, admite_signos)):
+                    return True
+            if not admite_signos and any(_proporcional(objetivo, norma, s) for s in por_grupo):
                 return True
     return False
 
 
 TRABAJO = (
     pieza("el mapa de atención de alguna cabeza", un_mapa_correcto),
-    pieza("la salida que corresponde a tus propios mapas (cada columna de Concat(cabezas), la salida "
-          "por la inversa de W^O, es uno de tus mapas por una columna de V = X·W^V)", salida_de_tus_mapas),
+    pieza("unos mapas que salgan de Q y K (la softmax de c·Q_J·K_Jᵀ de algún grupo J de columnas, con "
+          "cualquier escala c y por cualquier eje)", mapas_de_las_puntuaciones),
 )

@@ -7,18 +7,24 @@ Generalidad (T = 1, d_model = 2) is partly checked only at grading time.
 
 ``TRABAJO``: besides the whole table right, what shows that a wrong
 ``positional_encoding`` did real work (``grader_tests.juez.propiedades``, points
-only for work done): one whole coordinate right (a column of the reference
-that changes with the position, wherever it sits: swapped sine and cosine,
-pairs counted from 1, a wrong base keep pair 0), or one whole position ≥ 1
-right (a row of the reference, wherever it sits: positions counted from 1).
-Row 0 (all angles 0: [0, 1, 0, 1…]) and constant columns show nothing.  A
-transposed table counts in both orientations.  The visible tests
+only for work done): a frequency computed from d_model, seen in one of three
+pieces.  One whole coordinate right beyond pair 0 (a column of the reference
+other than sin(pos) and cos(pos), wherever it sits: swapped sine and cosine,
+the exponent 2j or j, pairs counted from 1, sines only); one whole position
+≥ 1 right (a row of the reference, wherever it sits: positions counted from
+1); or the lesson's ladder with another ratio (``escalera``: sin and cos of
+pos·r^i interleaved, pair by pair, r ≠ 1: another base, multiplying instead
+of dividing, exponents spread with linspace).  Pair 0 alone (ω₀ = 1 needs no
+computation: sin(pos) and cos(pos) in one column or in all), row 0 ([0, 1,
+0, 1…]) and constant columns show nothing.  A transposed table counts in
+both orientations.  The visible tests
 (``source/02_codificacion_posicional/pruebas_positional_encoding.py``) check
 the same pieces on their visible table.
 """
 import numpy as np
 
-from grader_tests.juez.propiedades import alguna_linea_igual, arrays_devueltos, contrato, pieza, resultado, valores
+from grader_tests.juez.propiedades import (VARIACION_MINIMA, alguna_linea_igual, arrays_devueltos, contrato, pieza,
+                                      resultado, valores)
 
 RESULTADO = resultado(("PE", ("T", "d_model")))
 TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}
@@ -38,9 +44,13 @@ def _tablas(llamada) -> list[np.ndarray]:
 
 
 def una_coordenada(llamada) -> bool:
-    """Some column equals a column of the reference that changes with the position."""
+    """Some column equals a column of the reference beyond pair 0 that changes with the position.
+
+    Columns 0 and 1 of the reference, sin(pos) and cos(pos), do not count:
+    their frequency is 1 whatever d_model is.
+    """
     referencia = llamada.referencia()
-    return any(t.shape[0] == referencia.shape[0] and alguna_linea_igual(t.T, referencia.T, TOLERANCIA)
+    return any(t.shape[0] == referencia.shape[0] and alguna_linea_igual(t.T, referencia.T[2:], TOLERANCIA)
                for t in _tablas(llamada))
 
 
@@ -51,7 +61,50 @@ def una_posicion(llamada) -> bool:
                for t in _tablas(llamada))
 
 
+def tabla_de_razon(T: int, d_model: int, razon: float) -> np.ndarray:
+    """The lesson's table with frequencies ω_i = razon^i: PE[pos, 2i] = sin(pos·ω_i), PE[pos, 2i+1] = cos(pos·ω_i).
+
+    With ``razon`` = 10000^(−2/d_model) it is the reference (lesson 2, section 4).
+    """
+    angulos = np.arange(T, dtype=np.float64)[:, None] * razon ** np.arange(d_model // 2, dtype=np.float64)
+    tabla = np.empty((T, d_model))
+    tabla[:, 0::2], tabla[:, 1::2] = np.sin(angulos), np.cos(angulos)
+    return tabla
+
+
+# How many turns of 2π the frequency of pair 1 may have beyond what row 1 shows (pos = 1 only gives ω_1
+# modulo 2π): multiplying by 10000^(2/d_model) instead of dividing reaches ω_1 = 100 with d_model = 4.
+_VUELTAS = 200
+
+
+def escalera(llamada) -> bool:
+    """The whole table is the lesson's ladder with another ratio: ``tabla_de_razon(T, d_model, r)``, r ≠ 1.
+
+    Every pair computed with its own frequency ω_i = r^i (another base,
+    10000^(+2i/d_model), exponents from np.linspace…), pair 0 with ω₀ = 1.
+    r is read from pair 1 at pos = 1 (its angle modulo 2π, every turn tried);
+    the table must then match within the tolerance, and pair 1 must differ
+    from pair 0 (r = 1, every pair sin(pos) and cos(pos), is no work).  Needs
+    T ≥ 3 and d_model ≥ 4.
+    """
+    T, d_model = (int(x) for x in llamada.argumentos)
+    if T < 3 or d_model < 4 or d_model % 2:
+        return False
+    for t in _tablas(llamada):
+        if t.shape != (T, d_model) or not np.all(np.isfinite(t)) or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA:
+            continue
+        angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
+        for vueltas in range(_VUELTAS):
+            razon = angulo + 2 * np.pi * vueltas
+            if razon > 0 and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA):
+                return True
+    return False
+
+
 TRABAJO = (
-    pieza("una coordenada entera de PE (una columna que cambia con la posición)", una_coordenada),
+    pieza("una coordenada entera de PE fuera de la pareja 0 (una columna cuya frecuencia sale de d_model)",
+          una_coordenada),
     pieza("la codificación entera de una posición pos ≥ 1 (una fila)", una_posicion),
+    pieza("la escalera de frecuencias de la lección con otra razón (cada pareja con su frecuencia r^i, "
+          "r ≠ 1)", escalera),
 )

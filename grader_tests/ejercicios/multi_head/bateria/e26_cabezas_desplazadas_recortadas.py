@@ -1,8 +1,10 @@
 # espera: parcial
 # error: cabezas_desplazadas_recortadas
+# celdas: contrato=1, mapas=0, salida=0
 # diagnostico: están desplazados una columna
 # Error: slice(i*d_k + 1, (i+1)*d_k + 1): la última cabeza se queda con una columna menos y la
-# concatenación (reservada con ceros) deja la columna 0 a cero.
+# concatenación (reservada con ceros) deja la columna 0 a cero. Sus mapas salen de Q y K (bloques
+# desplazados): es trabajo hecho, y puntúan no modificar, la robustez y la generalidad (issue 19).
 import numpy as np
 
 
