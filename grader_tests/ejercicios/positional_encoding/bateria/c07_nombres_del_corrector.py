@@ -20,7 +20,7 @@ ANCHO = aprobado = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = A
     nombres_de_argumentos = nombres_de_ejercicios = Opcion = Otro = PAQUETE_RAIZ = PREFIJO_QUIZ = \
     Pregunta = pregunta_desde_dict = preguntas = pruebas_visibles = PruebaVisibleFallida = \
     publicar_evidencia = recoger_evidencia = respuesta = RespuestaMalFormada = serializacion = \
-    serializar = TIPOS = Varias = VerdaderoFalso = VERSION = trampa
+    serializar = sin_contestar = TIPOS = Varias = VerdaderoFalso = VERSION = trampa
 # --- fin de los nombres públicos ---
 
 
