@@ -213,6 +213,7 @@ def test_un_cuaderno_tiene_punto_de_control_desde_que_se_abre(tmp_path):
     """The first listing of a writable file's checkpoints creates one (a copy of the file as it was):
     the tab's tooltip gives its date, not «None»; nothing is created for other paths."""
     import asyncio
+    import concurrent.futures
 
     from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 
@@ -226,17 +227,20 @@ def test_un_cuaderno_tiene_punto_de_control_desde_que_se_abre(tmp_path):
     gestor = AsyncLargeFileManager(root_dir=str(tmp_path), checkpoints_class=PuntoDeControlInicial)
     assert isinstance(gestor.checkpoints, PuntoDeControlInicial)
 
-    async def listar(ruta):
-        return await gestor.list_checkpoints(ruta)
+    def listar(ruta):
+        # In its own thread with its own event loop: when the browser tests run in the same session,
+        # Playwright's loop is running in this thread and asyncio.run() refuses to start (CI saw it).
+        with concurrent.futures.ThreadPoolExecutor(1) as hilo:
+            return hilo.submit(asyncio.run, gestor.list_checkpoints(ruta)).result()
 
-    primera = asyncio.run(listar("leccion.ipynb"))
+    primera = listar("leccion.ipynb")
     assert [p["id"] for p in primera] == ["checkpoint"]
     copia = tmp_path / ".ipynb_checkpoints" / "leccion-checkpoint.ipynb"
     assert copia.read_text() == (tmp_path / "leccion.ipynb").read_text()
-    assert asyncio.run(listar("/leccion.ipynb")) == primera          # listed, not created again
+    assert listar("/leccion.ipynb") == primera          # listed, not created again
     import os
     if os.geteuid() != 0:                                               # root may write anything
-        assert asyncio.run(listar("solo_lectura.ipynb")) == []
+        assert listar("solo_lectura.ipynb") == []
     for otra in ("enlace.ipynb", "carpeta", "no_existe.ipynb"):
-        assert asyncio.run(listar(otra)) == [], otra
+        assert listar(otra) == [], otra
     assert sorted(p.name for p in (tmp_path / ".ipynb_checkpoints").iterdir()) == ["leccion-checkpoint.ipynb"]

@@ -20,6 +20,7 @@ import shutil
 import urllib.request
 
 from PIL import Image
+from playwright.sync_api import expect
 
 from . import laboratorio as lab
 from .conftest import TAREAS
@@ -101,12 +102,14 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     assert pagina.locator(".explorable-respaldo").first.is_hidden(), "la salida fija no se ve en vivo"
     captura("inicial-d32-T64-pareja0", caja)
 
-    # The layout buttons show their whole label (they used to be cut: «intercalada (artíc…»).
-    for boton in caja.locator(".explorable-escalera-disposicion button").all():
+    # The layout buttons show their whole label (they used to be cut: «intercalada (artíc…»). The
+    # labels are waited for first: ipywidgets may draw the buttons a moment before their text (CI saw
+    # two empty labels once), and an empty button would make the width check pass for nothing.
+    botones = caja.locator(".explorable-escalera-disposicion button")
+    expect(botones).to_have_text(["intercalada (artículo)", "[sin | cos] concatenada"])
+    for boton in botones.all():
         ancho = boton.evaluate("b => [b.scrollWidth, b.clientWidth]")
         assert ancho[0] <= ancho[1], f"el botón «{boton.inner_text()}» no cabe: {ancho}"
-    assert caja.locator(".explorable-escalera-disposicion button").all_inner_texts() == [
-        "intercalada (artículo)", "[sin | cos] concatenada"]
     etiquetas = caja.locator(".explorable-escalera-controles .widget-label:visible")
     bordes = [e.evaluate("e => e.getBoundingClientRect().right") for e in etiquetas.all()]
     assert len(bordes) == 4 and max(bordes) - min(bordes) <= 4, f"etiquetas desalineadas: {bordes}"
