@@ -26,7 +26,9 @@ Validate shows a Spanish diagnosis («✘ …») within the first 15 lines of it
 dialog (issue 22.3).
 
 The assignments run in parallel, in one temporary course each, each with its
-autograde and its validation running at the same time.
+autograde and its validation running at the same time; the whole of it
+(``autocalificar``) in the background from the session's start
+(tests/segundo_plano.py), and this module runs last.
 """
 from __future__ import annotations
 
