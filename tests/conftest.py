@@ -33,19 +33,61 @@ def raiz() -> Path:
     return RAIZ
 
 
+# The batches graded in the background (tests/segundo_plano.py): fixture -> (job, module, function).
+# Their tests run last (``pytest_collection_modifyitems``), in this order, so the batches are graded
+# while the rest of the session runs.
+TRABAJOS = {
+    "lote_hostil": ("hostil", "test_seguridad", "calificar_lote"),
+    "bateria_autocalificada": ("bateria", "test_bateria", "autocalificar"),
+}
+ESPERA_MAXIMA = 3600          # seconds a test waits for its batch (the jobs before it included)
+
+
+def _necesitan(items, fixture: str) -> bool:
+    """Whether a collected test that is not skipped uses ``fixture``."""
+    return any(fixture in getattr(item, "fixturenames", ()) and not item.get_closest_marker("skip")
+               for item in items)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The modules that read a background batch run last, in the order of ``TRABAJOS`` (each module's
+    tests in their own order; every other module where it was)."""
+    orden = list(TRABAJOS)
+    posicion: dict[str, int] = {}
+    for item in items:
+        usados = [orden.index(f) for f in getattr(item, "fixturenames", ()) if f in TRABAJOS]
+        if usados:
+            modulo = item.nodeid.split("::")[0]
+            posicion[modulo] = max(posicion.get(modulo, 0), 1 + max(usados))
+    items.sort(key=lambda item: posicion.get(item.nodeid.split("::")[0], 0))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _calificacion_de_muestra(request):
     """Start the TA's job on a course copy early, when a collected test needs it."""
     from curso_temporal import CalificacionEnSegundoPlano
-    necesita = any("curso_calificado" in getattr(item, "fixturenames", ())
-                   and not item.get_closest_marker("skip") for item in request.session.items)
-    if not necesita:
+    if not _necesitan(request.session.items, "curso_calificado"):
         yield None
         return
     calificacion = CalificacionEnSegundoPlano(RAIZ / "test-artifacts" / "grade-muestras.log")
     calificacion.lanzar()
     yield calificacion
     calificacion.limpiar()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _segundo_plano(request, tmp_path_factory, _calificacion_de_muestra):
+    """The background batches the collected tests need, graded one after another from the session's
+    start (after the samples, which the first browser tests need)."""
+    from segundo_plano import Cola, Trabajo
+    base = tmp_path_factory.mktemp("segundo-plano")
+    trabajos = [Trabajo(nombre, modulo, funcion, base / nombre,
+                        RAIZ / "test-artifacts" / f"segundo-plano-{nombre}.log")
+                for fixture, (nombre, modulo, funcion) in TRABAJOS.items()
+                if _necesitan(request.session.items, fixture)]
+    cola = Cola(trabajos, antes=_calificacion_de_muestra and _calificacion_de_muestra.proceso).lanzar()
+    yield cola
+    cola.parar()
 
 
 @pytest.fixture(scope="session")
@@ -55,14 +97,34 @@ def curso_calificado(_calificacion_de_muestra):
     return _calificacion_de_muestra
 
 
+def _resultado(cola, fixture: str, tmp_path_factory):
+    """The result of ``fixture``'s background job (run now, in the foreground, if it was not queued)."""
+    nombre, modulo, funcion = TRABAJOS[fixture]
+    if nombre in cola:
+        return cola[nombre].esperar(ESPERA_MAXIMA)
+    from segundo_plano import Trabajo
+    trabajo = Trabajo(nombre, modulo, funcion, tmp_path_factory.mktemp(nombre),
+                      RAIZ / "test-artifacts" / f"segundo-plano-{nombre}.log")
+    trabajo.lanzar(cola.entorno)
+    trabajo.proceso.wait()
+    trabajo.terminado.set()
+    return trabajo.esperar(0)
+
+
 @pytest.fixture(scope="session")
-def lote_hostil(tmp_path_factory):
-    """The hostile battery's course after ``scripts/calificacion/grade.py`` (tests/test_seguridad.py), once per session.
+def lote_hostil(_segundo_plano, tmp_path_factory):
+    """The hostile battery's course after ``scripts/calificacion/grade.py`` (tests/test_seguridad.py,
+    ``calificar_lote``), once per session, in the background.
 
     Shared with the formgrader browser test of the injected scripts.
     """
-    import test_seguridad
-    return test_seguridad.calificar_lote(tmp_path_factory)
+    return _resultado(_segundo_plano, "lote_hostil", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def bateria_autocalificada(_segundo_plano, tmp_path_factory):
+    """Both batteries autograded and validated (tests/test_bateria.py, ``autocalificar``), in the background."""
+    return _resultado(_segundo_plano, "bateria_autocalificada", tmp_path_factory)
 
 
 @pytest.fixture(autouse=True)

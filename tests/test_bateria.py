@@ -26,7 +26,9 @@ Validate shows a Spanish diagnosis («✘ …») within the first 15 lines of it
 dialog (issue 22.3).
 
 The assignments run in parallel, in one temporary course each, each with its
-autograde and its validation running at the same time.
+autograde and its validation running at the same time; the whole of it
+(``autocalificar``) in the background from the session's start
+(tests/segundo_plano.py), and this module runs last.
 """
 from __future__ import annotations
 
@@ -190,10 +192,14 @@ def resultados(curso: Path, funcion: str, alumnos) -> dict:
     return salida
 
 
-@pytest.fixture(scope="module")
-def bateria_autocalificada(tmp_path_factory):
+def autocalificar(tmp_path_factory) -> dict:
     """Autograde and validate both batteries (per assignment one autograde and one
-    validation process, all four at the same time)."""
+    validation process, all four at the same time).
+
+    Per function: (students, their grades, Validate's verdicts, the temporary course).  The session
+    runs it in the background from its start (``bateria_autocalificada`` in tests/conftest.py,
+    tests/segundo_plano.py).
+    """
     base = tmp_path_factory.mktemp("cursos")
     cursos = {f: preparar_curso(base, f) for f in ASIGNACIONES}
     procesos = {f: _nbgrader(curso, "autograde", ASIGNACIONES[f][0]) for f, (curso, _) in cursos.items()}

@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -109,14 +110,50 @@ def _calificar(base: Path, destino: Path, url: str | None = None, **variables: s
             "comentarios": _comentarios(curso), "informe": _informe(curso)}
 
 
-@pytest.fixture(scope="module")
-def un_trabajador(base, tmp_path_factory):
-    return _calificar(base, tmp_path_factory.mktemp("k1"), CURSO_TRABAJADORES="1")
+def _se_usa(request, prueba: str) -> bool:
+    """Whether the session runs (and does not skip) the test of this module called ``prueba``."""
+    return any(item.name == prueba and item.module.__name__ == __name__ and not item.get_closest_marker("skip")
+               for item in request.session.items)
 
 
 @pytest.fixture(scope="module")
-def dos_trabajadores(base, tmp_path_factory):
-    return _calificar(base, tmp_path_factory.mktemp("k2"), CURSO_TRABAJADORES="2")
+def calificaciones(base, tmp_path_factory, request):
+    """The three gradings of the same submissions, started at once, each in its own copy.
+
+    With 1 worker, with 2 and (when its test runs and PostgreSQL is there) with 2 writing into
+    PostgreSQL: independent runs of ``grade.py``, so they share the machine instead of waiting for each
+    other (the one-worker run alone leaves a core idle).  A failure of the PostgreSQL run is kept for its
+    own test (``calificaciones["pg"]`` holds the exception), never raised here.
+    """
+    destinos = {clave: tmp_path_factory.mktemp(clave) for clave in ("k1", "k2", "pg")}
+    url = None
+    if _se_usa(request, "test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo") \
+            and postgresql_temporal.que_falta() is None:
+        url = request.getfixturevalue("postgresql").crear_base("gradebook_atencion")
+    with ThreadPoolExecutor(max_workers=3) as hilos:
+        futuros = {"k1": hilos.submit(_calificar, base, destinos["k1"], CURSO_TRABAJADORES="1"),
+                   "k2": hilos.submit(_calificar, base, destinos["k2"], CURSO_TRABAJADORES="2")}
+        if url:
+            # the documented rewrite: a plain postgresql:// URL becomes postgresql+psycopg2://
+            futuros["pg"] = hilos.submit(_calificar, base, destinos["pg"], url=url, CURSO_TRABAJADORES="2",
+                                         CURSO_DB_URL=url.replace("postgresql+psycopg2://", "postgresql://"))
+        resultados = {clave: futuro.exception() or futuro.result() for clave, futuro in futuros.items()}
+    for clave in ("k1", "k2"):
+        if isinstance(resultados[clave], BaseException):
+            raise resultados[clave]
+    if url:
+        resultados["url"] = url
+    return resultados
+
+
+@pytest.fixture(scope="module")
+def un_trabajador(calificaciones):
+    return calificaciones["k1"]
+
+
+@pytest.fixture(scope="module")
+def dos_trabajadores(calificaciones):
+    return calificaciones["k2"]
 
 
 @pytest.mark.slow
@@ -168,11 +205,12 @@ def postgresql():
 
 @pytest.mark.slow
 def test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo(
-        base, tmp_path_factory, postgresql, un_trabajador):
-    url = postgresql.crear_base("gradebook_atencion")
-    llana = url.replace("postgresql+psycopg2://", "postgresql://")      # documented rewrite
-    resultado = _calificar(base, tmp_path_factory.mktemp("pg"), url=url,
-                           CURSO_TRABAJADORES="2", CURSO_DB_URL=llana)
+        postgresql, calificaciones, un_trabajador):
+    # graded with the other two (``calificaciones``): 2 workers, CURSO_DB_URL a plain postgresql:// URL
+    assert "pg" in calificaciones, "la calificación con PostgreSQL no se lanzó"
+    resultado, url = calificaciones["pg"], calificaciones["url"]
+    if isinstance(resultado, BaseException):
+        raise resultado
     curso = resultado["curso"]
     assert "Se califica con 2 trabajadores a la vez (libro de notas: postgresql+psycopg2://nbgrader:***@" \
         in resultado["salida"]

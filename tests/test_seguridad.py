@@ -125,7 +125,10 @@ def lote(lote_hostil):
 
 
 def calificar_lote(tmp_path_factory) -> dict:
-    """Build the hostile course, grade it twice with scripts/calificacion/grade.py, release the feedback."""
+    """Build the hostile course, grade it twice with scripts/calificacion/grade.py, release the feedback.
+
+    The session runs it in the background from its start (tests/segundo_plano.py).
+    """
     base = tmp_path_factory.mktemp("seguridad")
     curso = copiar_curso(base / "curso")
     privado = base / "ta_privado" / "clave_privada"          # a TA file outside the course
