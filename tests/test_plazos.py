@@ -233,3 +233,29 @@ def test_un_borrador_con_plazo_entra_en_el_libro_de_notas_con_su_fecha(libro):
     nombres = {a.name for a in libro.assignments}
     assert "sin_plazo" not in nombres and "ajena" not in nombres
     assert libro.find_assignment("t").duedate == dt.datetime(2026, 3, 29, 10, 0)
+
+
+def test_con_desfase_da_la_hora_del_curso_con_su_desfase():
+    assert plazos.con_desfase(dt.datetime(2026, 3, 29, 10, 0)) == "2026-03-29 12:00:00+02:00"        # CEST
+    assert plazos.con_desfase(dt.datetime(2026, 12, 1, 23, 15)) == "2026-12-02 00:15:00+01:00"       # CET
+    assert plazos.con_desfase(dt.datetime(2026, 12, 1, 23, 3, 25, 2049)) == "2026-12-02 00:03:25.002049+01:00"
+    assert plazos.con_desfase(dt.datetime(2026, 12, 1, 23, 15), "UTC") == "2026-12-01 23:15:00+00:00"
+    assert plazos.con_desfase(None) == ""
+
+
+def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, tmp_path):
+    """nbgrader's duedate and timestamp stay naive UTC (LMS imports read them); two more columns give
+    them in the course's zone with the offset: a due date at midnight in Madrid is that day."""
+    import csv
+    from lms.exportadores import NotasCsv
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}}})
+    NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
+    filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
+    ana = filas["ana"]
+    assert ana["duedate"] == "2026-03-29 10:00:00" and ana["timestamp"] == "2026-03-29 10:00:01"
+    assert ana["duedate_course_time"] == "2026-03-29 12:00:00+02:00"
+    assert ana["timestamp_course_time"] == "2026-03-29 12:00:01+02:00"
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}, "zona": "America/Mexico_City"}})
+    NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
+    filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
+    assert filas["bea"]["timestamp_course_time"] == "2026-03-29 03:59:59-06:00"
