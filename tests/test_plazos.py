@@ -259,3 +259,24 @@ def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, 
     NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
     filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
     assert filas["bea"]["timestamp_course_time"] == "2026-03-29 03:59:59-06:00"
+
+
+def test_la_pestana_assignments_recibe_la_hora_de_cada_entrega_como_instante():
+    """The hub's exchange list gives each submission its time as an ISO instant in UTC (the tab shows it in
+    the student's zone, to the second), with the delay and the policy's share; an unreadable time, none."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "despliegue" / "plazos_assignments"))
+    from plazos_assignments import lista
+    politica = {"por_dia": 0.1, "maximo": 0.5, "gracia_s": 0.0, "texto": ""}
+    plazo = dt.datetime(2026, 12, 1, 23, 15)                                # 00:15 in Madrid
+    tarde = lista.anotar_entrega({"timestamp": "2026-12-01 23:23:36.158876 UTC"}, plazo, politica)
+    assert tarde["curso_entregada"] == "2026-12-01T23:23:36Z"
+    assert tarde["curso_segundos_tarde"] == pytest.approx(516.158876) and tarde["curso_fraccion"] == 0.1
+    a_tiempo = lista.anotar_entrega({"timestamp": "2026-12-01 23:03:25.002049 UTC"}, plazo, politica)
+    assert a_tiempo["curso_entregada"] == "2026-12-01T23:03:25Z" and a_tiempo["curso_segundos_tarde"] == 0
+    sin_plazo = lista.anotar_entrega({"timestamp": "2026-12-01 23:03:25.002049 UTC"}, None, politica)
+    assert sin_plazo["curso_entregada"] == "2026-12-01T23:03:25Z" and sin_plazo["curso_fraccion"] == 0
+    for rota in ("pasado mañana", None, "<img src=x onerror=alert(1)>"):
+        e = lista.anotar_entrega({"timestamp": rota}, plazo, politica)
+        assert e["curso_entregada"] is None and e["curso_segundos_tarde"] == 0, rota
