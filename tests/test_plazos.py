@@ -280,3 +280,37 @@ def test_la_pestana_assignments_recibe_la_hora_de_cada_entrega_como_instante():
     for rota in ("pasado mañana", None, "<img src=x onerror=alert(1)>"):
         e = lista.anotar_entrega({"timestamp": rota}, plazo, politica)
         assert e["curso_entregada"] is None and e["curso_segundos_tarde"] == 0, rota
+
+
+def test_formgrader_recibe_los_retrasos_del_libro_de_notas_al_dia(libro, tmp_path):
+    """grader_tests/extensiones_nbgrader/formgrader_avisos.retrasos: what formgrader's pages mark «tarde» (nbgrader's
+    total_seconds_late and late_submission_penalty, brought up to date with nbgrader_config.py and with the
+    score the gradebook has now: a manual grade typed in formgrader changes the penalty)."""
+    from grader_tests.extensiones_nbgrader import formgrader_avisos
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "2026-03-29 12:00"}\n')
+    datos = formgrader_avisos.retrasos(libro, str(tmp_path))
+    assert datos["aviso"] is None and "10 %" in datos["politica"]
+    [ana] = datos["entregas"]                                   # bea is on time: not listed
+    assert (ana["tarea"], ana["alumno"], ana["segundos_tarde"]) == ("t", "ana", 1)
+    assert (ana["puntos"], ana["penalizacion"], ana["nota"], ana["maximo"]) == (10, 1.0, 9, 10)
+    assert ana["texto"].startswith("entregada 1 s después del plazo del domingo 29/03/2026 12:00 (hora de Madrid)")
+    assert ana["texto"].endswith("−1 punto por retraso (10 %)")
+    [(nombre, cuaderno)] = ana["cuadernos"].items()
+    assert nombre == "nb" and cuaderno["id"] == libro.find_submission_notebook("nb", "t", "ana").id
+    assert (cuaderno["penalizacion"], cuaderno["puntos"]) == (1.0, 10)
+    # a manual grade (formgrader's PUT): the penalty follows the new score
+    nota = libro.find_submission_notebook("nb", "t", "ana").grades[0]
+    nota.manual_score = 1
+    libro.db.commit()
+    [ana] = formgrader_avisos.retrasos(libro, str(tmp_path), ["t"], ["ana"])["entregas"]
+    assert (ana["puntos"], ana["penalizacion"], ana["nota"]) == (5, 0.5, 4.5)
+    assert formgrader_avisos.retrasos(libro, str(tmp_path), ["t"], ["bea"])["entregas"] == []
+    assert formgrader_avisos.retrasos(libro, str(tmp_path), ["otra"])["entregas"] == []
+    # an extension: no longer late
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "2026-03-29 12:00"}\n'
+                                                 'c.PlazosDelCurso.prorrogas = {"t": {"ana": "1 día"}}\n')
+    assert formgrader_avisos.retrasos(libro, str(tmp_path))["entregas"] == []
+    # an unreadable date: the gradebook as it is, and a Spanish warning
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "mañana"}\n')
+    datos = formgrader_avisos.retrasos(libro, str(tmp_path))
+    assert datos["entregas"] == [] and "No se pudieron poner al día los plazos" in datos["aviso"]

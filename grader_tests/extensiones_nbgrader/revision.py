@@ -277,7 +277,7 @@ class GuardarNotasAutomaticas(SaveAutoGrades):
             destino = destino if destino in cajas else primera
             if destino is not None:
                 por_caja.setdefault(destino, {})[gid] = d
-        fecha = _fecha_legible(actual)
+        fecha = fecha_de_entrega(actual)
         for nombre_caja in sorted(set(por_caja) | set(anteriores)):
             comentarios[nombre_caja] = {"manual_comment": anteriores.get(nombre_caja)}
             cajas[nombre_caja].manual_comment = nota_para_el_profesorado(
@@ -299,7 +299,8 @@ class GuardarNotasAutomaticas(SaveAutoGrades):
             self.log.warning("Se quitan los comentarios de la entrega anterior de %s / %s", alumno, tarea)
 
 
-def _fecha_legible(iso: str | None) -> str:
+def fecha_de_entrega(iso: str | None) -> str:
+    """«entregada el miércoles 02/12/2026 00:34:58 (hora de Madrid)» from nbgrader's naive-UTC ISO time."""
     if not iso:
         return "sin fecha de entrega"
     import datetime as dt
