@@ -200,7 +200,7 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
                "y lo que se puso a mano en la anterior (notas o comentarios) no se ha aplicado."
                + ("" if alumno is not None else f" Los del resto de la clase sí se {resto}."))
     que_hacer = ("Qué hacer: abre la entrega (los enlaces de abajo, o Manage Students → alumno → tarea → cuaderno). "
-                 "En el recuadro amarillo «⚠ PENDIENTE DE REVISIÓN» de arriba, pulsa «Aceptar la nota automática» "
+                 "En el recuadro rojo «⚠ PENDIENTE DE REVISIÓN», encima del cuaderno, pulsa «Aceptar la nota automática» "
                  "o escribe tu nota en cada celda marcada, y cambia la nota ⚠ de la casilla de comentario por tu "
                  "comentario para esta entrega (o bórrala). Cuando el recuadro diga «Revisada», vuelve a pulsar "
                  + ("Generate Feedback." if accion == "generar" else "Generate Feedback y después Release Feedback."))

@@ -16,10 +16,14 @@ The course's policy (README, «Entregas nuevas y notas a mano»):
   marked «needs manual grade» in nbgrader's gradebook; the comment box of the
   exercise's answer cell gets a note (:data:`MARCA`) that says what was held.
   The old feedback of that student and assignment is removed.
-* The TA resolves it in formgrader: grading each marked cell again (a score,
-  or the box left empty to accept the automatic one) and replacing or
-  deleting the note.  Regrading the same submission (``make grade`` twice)
-  changes nothing: a manual grade given to this very submission stands.
+* The TA resolves it in formgrader's submission page, whose «⚠ PENDIENTE DE
+  REVISIÓN» box (``formgrader_avisos``, ``plantillas/formgrader``) lists what is
+  held: «Aceptar la nota automática» saves each held cell with no manual score
+  (nbgrader's API: the cell no longer needs manual grading) and empties the
+  comment boxes that still hold the note; or the TA types another score in
+  the marked cell and replaces the note with a comment.  Regrading the same
+  submission (``make grade`` twice) changes nothing: a manual grade given to
+  this very submission stands.
 * Until then, nothing about that submission goes to the student:
   ``generate_feedback`` refuses it (:class:`ComprobarRevision`, also from
   formgrader's buttons), ``release_feedback`` does not publish it
@@ -111,8 +115,9 @@ def nota_para_el_profesorado(fecha: str, notas: dict, comentario: str | None) ->
                       "ahora la nota de la casilla")
     if comentario:
         partes.append(f"- comentario anterior: «{comentario}»")
-    partes.append("Califica otra vez las celdas marcadas (o deja la casilla vacía para aceptar la nota automática) "
-                  "y sustituye esta nota por el comentario de esta entrega, o bórrala.")
+    partes.append("Para aceptar la nota automática, pulsa «Aceptar la nota automática» en el recuadro de arriba; "
+                  "para poner otra, escríbela en la celda marcada y sal de la casilla. Sustituye esta nota por el "
+                  "comentario de esta entrega, o bórrala.")
     return "\n".join(partes)
 
 
