@@ -18,7 +18,12 @@ machine aborted.  Last, attack report A1: a page served from the student's serve
 origin (what a student who got her server to serve a page would show the TA)
 runs in the TA's Chromium, cannot read the formgrader (another origin) and its
 service worker never controls the formgrader's pages; the course page, on the
-service's origin too, is opened after it.
+service's origin too, is opened after it.  Then a resubmission after a manual
+grade (issue 21, fresh TA's report): the course page lists it without a reload,
+formgrader marks the late score, Generate Feedback says why it refuses in Spanish
+and links the submission, whose «Aceptar la nota automática» resolves it; the
+course page follows and Generate Feedback goes through.  The student's tab gives
+the submission time in her zone, to the second.
 """
 from __future__ import annotations
 
