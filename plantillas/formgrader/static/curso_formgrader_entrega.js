@@ -187,11 +187,7 @@
         if (!c.datos.submission_id) {
             return;
         }
-        $.ajax({
-            url: c.raiz + "/formgrader/curso/api/entrega/" + c.codificar(c.datos.submission_id),
-            dataType: "text",
-            cache: false
-        }).done(function (texto) {
+        c.leer("/formgrader/curso/api/entrega/" + c.codificar(c.datos.submission_id)).done(function (texto) {
             try {
                 pintar(JSON.parse(texto));
             } catch (e) {

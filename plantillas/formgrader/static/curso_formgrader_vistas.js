@@ -93,8 +93,7 @@
     var pedirRetrasos = function (filtro) {
         var consulta = Object.keys(filtro).filter(function (k) { return filtro[k]; })
             .map(function (k) { return k + "=" + enc(filtro[k]); }).join("&");
-        $.ajax({url: raiz + "/formgrader/curso/api/retrasos" + (consulta ? "?" + consulta : ""),
-                dataType: "text", cache: false})
+        c.leer("/formgrader/curso/api/retrasos" + (consulta ? "?" + consulta : ""))
             .done(function (texto) {
                 try {
                     retrasos = JSON.parse(texto);
