@@ -192,8 +192,13 @@ def test_la_pagina_de_la_entrega_dice_que_esta_retenido_con_los_ids_del_formgrad
     assert r["desde"] == "sin fecha de entrega"            # this gradebook's submission has no timestamp
     # «Aceptar la nota automática»: PUT grade {manual_score: null} and comment {manual_comment: ""}
     _a_mano(curso, None, "")
+    registro = raiz / "revisiones" / TAREA / "ana" / f"{CUADERNO}.json"
+    antes = registro.read_bytes()
     with Gradebook(url) as gb:
         assert formgrader_avisos.entrega(gb, str(raiz), ids[0])["revision"] is None
+        # formgrader's pages only read (an autograde may be writing the same record meanwhile)
+        assert revision.con_pendientes(gb, str(raiz / "revisiones"), guardar=False) == set()
+    assert registro.read_bytes() == antes
     _comprobar(curso)
 
 

@@ -95,7 +95,9 @@ def revision_de_cuaderno(gb, raiz: str, cuaderno) -> dict | None:
     ``anterior`` is what the TA had put by hand on the earlier submission.
     """
     tarea, alumno = cuaderno.assignment.assignment.name, cuaderno.student.id
-    p = revision.pendientes_de_cuaderno(gb, os.path.join(raiz, revision.CARPETA), tarea, alumno, cuaderno)
+    # read only: formgrader's autograde button or make grade may be writing the same record
+    p = revision.pendientes_de_cuaderno(gb, os.path.join(raiz, revision.CARPETA), tarea, alumno, cuaderno,
+                                        guardar=False)
     if not p["notas"] and not p["comentarios"]:
         return None
     notas = {g.name: g for g in cuaderno.grades}
@@ -171,7 +173,8 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
     if resultado.get("success"):
         return resultado
     log, error = str(resultado.get("log") or ""), str(resultado.get("error") or "")
-    retenidos = {a for a, t in revision.con_pendientes(gb, os.path.join(raiz, revision.CARPETA), tarea)
+    retenidos = {a for a, t in revision.con_pendientes(gb, os.path.join(raiz, revision.CARPETA), tarea,
+                                                        guardar=False)
                  if alumno is None or a == alumno}
     if not retenidos:
         return resultado

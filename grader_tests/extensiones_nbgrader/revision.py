@@ -149,10 +149,11 @@ def pendientes_de_cuaderno(gb, carpeta: str, tarea: str, alumno: str, cuaderno, 
     return {"notas": quedan_notas, "comentarios": quedan_coment, "desde": pend.get("desde") if pend else None}
 
 
-def pendientes(gb, carpeta: str, tarea: str, alumno: str) -> list[str]:
+def pendientes(gb, carpeta: str, tarea: str, alumno: str, guardar: bool = True) -> list[str]:
     """Spanish lines about what is still held for review in a student's assignment (empty: nothing).
 
     Reads the student's records first: the gradebook is asked only when one holds something.
+    ``guardar=False``: read only (pages that ask while an autograde may be writing the same records).
     """
     from nbgrader.api import MissingEntry
     carpeta_alumno = ruta(carpeta, tarea, alumno, "x")
@@ -170,7 +171,7 @@ def pendientes(gb, carpeta: str, tarea: str, alumno: str) -> list[str]:
     for cuaderno in sorted(entrega.notebooks, key=lambda n: n.name):
         if cuaderno.name not in con_algo:
             continue
-        p = pendientes_de_cuaderno(gb, carpeta, tarea, alumno, cuaderno)
+        p = pendientes_de_cuaderno(gb, carpeta, tarea, alumno, cuaderno, guardar)
         celdas = sorted(p["notas"]) + [f"comentario de {g}" for g in sorted(p["comentarios"])]
         if celdas:
             lineas.append(f"pendiente de revisión: entrega nueva; lo que se puso a mano en la anterior no se aplica "
@@ -179,8 +180,11 @@ def pendientes(gb, carpeta: str, tarea: str, alumno: str) -> list[str]:
     return lineas
 
 
-def con_pendientes(gb, carpeta: str, tarea: str | None = None) -> set[tuple[str, str]]:
-    """``(alumno, tarea)`` of every submission with something still held (reads the records; linear)."""
+def con_pendientes(gb, carpeta: str, tarea: str | None = None, guardar: bool = True) -> set[tuple[str, str]]:
+    """``(alumno, tarea)`` of every submission with something still held (reads the records; linear).
+
+    ``guardar=False``: read only (see :func:`pendientes`).
+    """
     quien: set[tuple[str, str]] = set()
     if not os.path.isdir(carpeta):
         return quien
@@ -188,7 +192,7 @@ def con_pendientes(gb, carpeta: str, tarea: str | None = None) -> set[tuple[str,
         if (tarea is not None and t != tarea) or not os.path.isdir(os.path.join(carpeta, t)):
             continue
         for a in sorted(os.listdir(os.path.join(carpeta, t))):
-            if pendientes(gb, carpeta, t, a):
+            if pendientes(gb, carpeta, t, a, guardar):
                 quien.add((a, t))
     return quien
 
