@@ -267,16 +267,20 @@ class NotasCsv(CsvExportPlugin):
     per assignment × student in the gradebook, ``score = max(0, raw - penalty)``,
     0 for a student without a submission; then three more columns:
     ``seconds_late`` (after the extension, as nbgrader counts it),
-    ``extension`` (the student's extension, ``1 día`` …) and ``pending_review``
+    ``extension`` (the student's extension, ``1 día`` …), ``pending_review``
     (``sí`` when a resubmission's old manual grades are held for review:
-    ``grader_tests.extensiones_nbgrader.revision``).  Before exporting, the course's due dates,
+    ``grader_tests.extensiones_nbgrader.revision``), and ``duedate_course_time`` /
+    ``timestamp_course_time``: nbgrader's ``duedate`` and ``timestamp`` (naive UTC, left as
+    nbgrader writes them: LMS imports read them) in the course's zone
+    (``c.PlazosDelCurso.zona``) with an explicit offset, ``2026-12-02 00:15:00+01:00``.
+    Before exporting, the course's due dates,
     extensions and penalties are brought up to date (``grader_tests.extensiones_nbgrader.plazos``).
     The gradebook is read in bulk (``grader_tests.extensiones_nbgrader.notas_en_bloque``): linear in the class.
     """
 
     COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
                 "raw_score", "late_submission_penalty", "score", "max_score",
-                "seconds_late", "extension", "pending_review"]
+                "seconds_late", "extension", "pending_review", "duedate_course_time", "timestamp_course_time"]
 
     def export(self, gradebook: Gradebook) -> None:
         from grader_tests.extensiones_nbgrader import notas_en_bloque, plazos, revision
@@ -284,7 +288,9 @@ class NotasCsv(CsvExportPlugin):
         tareas = [str(a) for a in self.assignment]
         alumnos = [str(s) for s in self.student]
         self.log.info("Exporting grades to %s", destino)
-        plazos.sincronizar(gradebook, *plazos.desde_config(self.config), log=self.log)
+        config_plazos, politica = plazos.desde_config(self.config)
+        zona = config_plazos.zona
+        plazos.sincronizar(gradebook, config_plazos, politica, log=self.log)
         libro = notas_en_bloque.leer(gradebook)
         retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
         filas = [self.COLUMNAS]
@@ -309,7 +315,9 @@ class NotasCsv(CsvExportPlugin):
                     valores = ["", 0.0, 0.0, 0.0, "", "", ""]
                 marca, bruta, penal, nota, tarde, prorroga, revisar = valores
                 fila = [tarea, libro.duedates[tarea], marca, alumno, datos["last_name"], datos["first_name"],
-                        datos["email"], bruta, penal, nota, libro.tareas[tarea], tarde, prorroga, revisar]
+                        datos["email"], bruta, penal, nota, libro.tareas[tarea], tarde, prorroga, revisar,
+                        plazos.con_desfase(libro.duedates[tarea], zona),
+                        plazos.con_desfase(marca or None, zona)]
                 filas.append(["" if v is None else str(v) for v in fila])
         formatos.escribir_csv(destino, filas)
 

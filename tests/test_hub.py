@@ -353,6 +353,8 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     assert float(notas[tarde]["late_submission_penalty"]) == pytest.approx(0.1 * raw)
     assert float(notas[tarde]["score"]) == pytest.approx(0.9 * raw) and float(notas[tarde]["seconds_late"]) > 3000
     assert float(notas[con_prorroga]["late_submission_penalty"]) == 0 and notas[con_prorroga]["extension"] == "1 día"
+    # nbgrader's duedate stays naive UTC; its copy in the course's zone says the offset (Madrid's wall time)
+    assert re.fullmatch(rf"{re.escape(PLAZO[:16])}:00\+0[12]:00", notas[tarde]["duedate_course_time"]), notas[tarde]
     informe = ta.s.get(f"{pagina}informe", timeout=300)
     assert informe.status_code == 200 and "script-src" not in informe.headers["Content-Security-Policy"]
     assert "Plazo, entregas tardías" in informe.text and tarde in informe.text
@@ -397,10 +399,14 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     assert _con_celda(ta, tarde, "positional_encoding", "comments")["manual_comment"].startswith("⚠ PENDIENTE")
     pendientes = ta.s.get(pagina, timeout=60).text.split("Pendientes de revisión</h2>")[1].split("<h2>")[0]
     assert f"{tarde} / {TAREA}" in pendientes, pendientes            # the course page lists it too
+    assert ta.s.get(f"{pagina}estado", timeout=60).json()["pendientes"]["entregas"] == [
+        {"alumno": tarde, "tarea": TAREA}]                             # what the page redraws without a reload
+    # formgrader's Generate / Release Feedback: the Spanish reason, who and a link, no traceback
     generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
-    assert not generada["success"] and "pendiente de revisión" in generada["log"], generada
+    assert not generada["success"] and "error" not in generada and "pendiente de revisión" in generada["log"], generada
+    assert [e["alumno"] for e in generada["curso_revision"]["entregas"]] == [tarde]
     publicada = ta.formgrader("POST", f"assignment/{TAREA}/release_feedback")
-    assert not publicada["success"] and "pendientes de revisión" in publicada["log"], publicada
+    assert not publicada["success"] and "error" not in publicada and "pendiente de revisión" in publicada["log"], publicada
     alumno.accion("fetch_feedback", TAREA)
     assert not alumno.tareas()[TAREA]["submissions"][-1]["has_local_feedback"]
     # the TA reviews it in formgrader: the automatic score stands, a new comment

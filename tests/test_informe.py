@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from grader_tests.juez import descubrimiento
-from grader_tests.extensiones_nbgrader import registro_de_veredictos
+from grader_tests.extensiones_nbgrader import plazos, registro_de_veredictos
 from grader_tests.juez.veredicto import Diagnostico, ResultadoCaso, Veredicto
 from scripts import informe
 from scripts.calificacion import libro_de_notas
@@ -421,3 +421,17 @@ def test_el_informe_marca_las_entregas_tardias_con_su_penalizacion_y_las_prorrog
     assert set(filas) == {"bea", "carlos"}
     assert (filas["bea"]["segundos_tarde"], filas["bea"]["penalizacion"]) == ("93660.0", "0.6")
     assert (filas["carlos"]["segundos_tarde"], filas["carlos"]["prorroga"]) == ("0.0", "2 días")
+
+
+def test_generado_el_en_la_hora_del_curso_y_diciendolo():
+    """«Generado el…» in the course's zone, as every other time of the report, whatever the machine's zone."""
+    import datetime as dt
+    html = pagina.pagina([], 0.3, 0.5, fecha=dt.datetime(2026, 12, 1, 23, 36, 12, tzinfo=dt.timezone.utc))
+    assert "Generado el miércoles 02/12/2026 00:36 (hora de Madrid)" in html
+    html = pagina.pagina([], 0.3, 0.5, fecha=dt.datetime(2026, 7, 1, 22, 5), zona="America/Mexico_City")
+    assert "Generado el miércoles 01/07/2026 16:05 (hora de Mexico City)" in html
+    # by default, now (whatever the machine's zone): within a minute of now, in Madrid
+    ahora = dt.datetime.now(dt.timezone.utc)
+    html = pagina.pagina([], 0.3, 0.5)
+    dichas = {plazos.mostrar(ahora.replace(second=0, microsecond=0) + dt.timedelta(minutes=m)) for m in (0, 1)}
+    assert any(f"Generado el {d}" in html for d in dichas), html[:2000]

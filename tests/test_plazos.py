@@ -233,3 +233,84 @@ def test_un_borrador_con_plazo_entra_en_el_libro_de_notas_con_su_fecha(libro):
     nombres = {a.name for a in libro.assignments}
     assert "sin_plazo" not in nombres and "ajena" not in nombres
     assert libro.find_assignment("t").duedate == dt.datetime(2026, 3, 29, 10, 0)
+
+
+def test_con_desfase_da_la_hora_del_curso_con_su_desfase():
+    assert plazos.con_desfase(dt.datetime(2026, 3, 29, 10, 0)) == "2026-03-29 12:00:00+02:00"        # CEST
+    assert plazos.con_desfase(dt.datetime(2026, 12, 1, 23, 15)) == "2026-12-02 00:15:00+01:00"       # CET
+    assert plazos.con_desfase(dt.datetime(2026, 12, 1, 23, 3, 25, 2049)) == "2026-12-02 00:03:25.002049+01:00"
+    assert plazos.con_desfase(dt.datetime(2026, 12, 1, 23, 15), "UTC") == "2026-12-01 23:15:00+00:00"
+    assert plazos.con_desfase(None) == ""
+
+
+def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, tmp_path):
+    """nbgrader's duedate and timestamp stay naive UTC (LMS imports read them); two more columns give
+    them in the course's zone with the offset: a due date at midnight in Madrid is that day."""
+    import csv
+    from lms.exportadores import NotasCsv
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}}})
+    NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
+    filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
+    ana = filas["ana"]
+    assert ana["duedate"] == "2026-03-29 10:00:00" and ana["timestamp"] == "2026-03-29 10:00:01"
+    assert ana["duedate_course_time"] == "2026-03-29 12:00:00+02:00"
+    assert ana["timestamp_course_time"] == "2026-03-29 12:00:01+02:00"
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}, "zona": "America/Mexico_City"}})
+    NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
+    filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
+    assert filas["bea"]["timestamp_course_time"] == "2026-03-29 03:59:59-06:00"
+
+
+def test_la_pestana_assignments_recibe_la_hora_de_cada_entrega_como_instante():
+    """The hub's exchange list gives each submission its time as an ISO instant in UTC (the tab shows it in
+    the student's zone, to the second), with the delay and the policy's share; an unreadable time, none."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "despliegue" / "plazos_assignments"))
+    from plazos_assignments import lista
+    politica = {"por_dia": 0.1, "maximo": 0.5, "gracia_s": 0.0, "texto": ""}
+    plazo = dt.datetime(2026, 12, 1, 23, 15)                                # 00:15 in Madrid
+    tarde = lista.anotar_entrega({"timestamp": "2026-12-01 23:23:36.158876 UTC"}, plazo, politica)
+    assert tarde["curso_entregada"] == "2026-12-01T23:23:36Z"
+    assert tarde["curso_segundos_tarde"] == pytest.approx(516.158876) and tarde["curso_fraccion"] == 0.1
+    a_tiempo = lista.anotar_entrega({"timestamp": "2026-12-01 23:03:25.002049 UTC"}, plazo, politica)
+    assert a_tiempo["curso_entregada"] == "2026-12-01T23:03:25Z" and a_tiempo["curso_segundos_tarde"] == 0
+    sin_plazo = lista.anotar_entrega({"timestamp": "2026-12-01 23:03:25.002049 UTC"}, None, politica)
+    assert sin_plazo["curso_entregada"] == "2026-12-01T23:03:25Z" and sin_plazo["curso_fraccion"] == 0
+    for rota in ("pasado mañana", None, "<img src=x onerror=alert(1)>"):
+        e = lista.anotar_entrega({"timestamp": rota}, plazo, politica)
+        assert e["curso_entregada"] is None and e["curso_segundos_tarde"] == 0, rota
+
+
+def test_formgrader_recibe_los_retrasos_del_libro_de_notas_al_dia(libro, tmp_path):
+    """grader_tests/extensiones_nbgrader/formgrader_avisos.retrasos: what formgrader's pages mark «tarde» (nbgrader's
+    total_seconds_late and late_submission_penalty, brought up to date with nbgrader_config.py and with the
+    score the gradebook has now: a manual grade typed in formgrader changes the penalty)."""
+    from grader_tests.extensiones_nbgrader import formgrader_avisos
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "2026-03-29 12:00"}\n')
+    datos = formgrader_avisos.retrasos(libro, str(tmp_path))
+    assert datos["aviso"] is None and "10 %" in datos["politica"]
+    [ana] = datos["entregas"]                                   # bea is on time: not listed
+    assert (ana["tarea"], ana["alumno"], ana["segundos_tarde"]) == ("t", "ana", 1)
+    assert (ana["puntos"], ana["penalizacion"], ana["nota"], ana["maximo"]) == (10, 1.0, 9, 10)
+    assert ana["texto"].startswith("entregada 1 s después del plazo del domingo 29/03/2026 12:00 (hora de Madrid)")
+    assert ana["texto"].endswith("−1 punto por retraso (10 %)")
+    [(nombre, cuaderno)] = ana["cuadernos"].items()
+    assert nombre == "nb" and cuaderno["id"] == libro.find_submission_notebook("nb", "t", "ana").id
+    assert (cuaderno["penalizacion"], cuaderno["puntos"]) == (1.0, 10)
+    # a manual grade (formgrader's PUT): the penalty follows the new score
+    nota = libro.find_submission_notebook("nb", "t", "ana").grades[0]
+    nota.manual_score = 1
+    libro.db.commit()
+    [ana] = formgrader_avisos.retrasos(libro, str(tmp_path), ["t"], ["ana"])["entregas"]
+    assert (ana["puntos"], ana["penalizacion"], ana["nota"]) == (5, 0.5, 4.5)
+    assert formgrader_avisos.retrasos(libro, str(tmp_path), ["t"], ["bea"])["entregas"] == []
+    assert formgrader_avisos.retrasos(libro, str(tmp_path), ["otra"])["entregas"] == []
+    # an extension: no longer late
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "2026-03-29 12:00"}\n'
+                                                 'c.PlazosDelCurso.prorrogas = {"t": {"ana": "1 día"}}\n')
+    assert formgrader_avisos.retrasos(libro, str(tmp_path))["entregas"] == []
+    # an unreadable date: the gradebook as it is, and a Spanish warning
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "mañana"}\n')
+    datos = formgrader_avisos.retrasos(libro, str(tmp_path))
+    assert datos["entregas"] == [] and "No se pudieron poner al día los plazos" in datos["aviso"]

@@ -165,3 +165,120 @@ def test_sin_registro_anterior_no_se_inventa_una_entrega_nueva(curso):
     shutil.rmtree(curso[0] / "revisiones")
     _autograde(curso, "def f(): return 2")
     assert _estado(curso)[1] == 1 and _estado(curso)[5] == []
+
+
+# ------------------------------------------------------------------ formgrader's submission page and dialogs
+
+def test_la_pagina_de_la_entrega_dice_que_esta_retenido_con_los_ids_del_formgrader(curso):
+    """grader_tests/extensiones_nbgrader/formgrader_avisos.entrega: what the submission page's «⚠ PENDIENTE
+    DE REVISIÓN» box shows, with formgrader's grade and comment ids (its «Aceptar la nota automática»
+    saves them through nbgrader's API); once the TA resolves it, nothing is held."""
+    from nbgrader.api import Gradebook
+    from grader_tests.extensiones_nbgrader import formgrader_avisos
+    raiz, url, _ = curso
+    _autograde(curso, "def f(): return 1")
+    _a_mano(curso, 1, "f devuelve 1 y no 2")
+    _autograde(curso, "def f(): return 2")
+    with Gradebook(url) as gb:
+        nb = gb.find_submission_notebook(CUADERNO, TAREA, "ana")
+        ids = (nb.id, nb.grades[0].id, nb.comments[0].id)
+        datos = formgrader_avisos.entrega(gb, str(raiz), nb.id)
+        assert formgrader_avisos.entrega(gb, str(raiz), "no-existe") is None
+    assert (datos["tarea"], datos["alumno"], datos["cuaderno"], datos["retraso"]) == (TAREA, "ana", CUADERNO, None)
+    r = datos["revision"]
+    assert r["notas"] == [{"id": ids[1], "grade_id": "f_prueba", "anterior": 1, "extra_anterior": None,
+                           "auto_score": 3, "max_score": 3}]
+    assert r["comentarios"] == [{"id": ids[2], "grade_id": "f", "anterior": "f devuelve 1 y no 2"}]
+    assert r["desde"] == "sin fecha de entrega"            # this gradebook's submission has no timestamp
+    # «Aceptar la nota automática»: PUT grade {manual_score: null} and comment {manual_comment: ""}
+    _a_mano(curso, None, "")
+    registro = raiz / "revisiones" / TAREA / "ana" / f"{CUADERNO}.json"
+    antes = registro.read_bytes()
+    with Gradebook(url) as gb:
+        assert formgrader_avisos.entrega(gb, str(raiz), ids[0])["revision"] is None
+        # formgrader's pages only read (an autograde may be writing the same record meanwhile)
+        assert revision.con_pendientes(gb, str(raiz / "revisiones"), guardar=False) == set()
+    assert registro.read_bytes() == antes
+    _comprobar(curso)
+
+
+def test_una_nota_distinta_en_la_revision_tambien_la_resuelve(curso):
+    """The other way: the TA types another score in the marked cell (formgrader saves it on leaving the
+    box) and writes a new comment; it counts, and nothing is held."""
+    from nbgrader.api import Gradebook
+    from grader_tests.extensiones_nbgrader import formgrader_avisos
+    _autograde(curso, "def f(): return 1")
+    _a_mano(curso, 1, "f devuelve 1 y no 2")
+    _autograde(curso, "def f(): return 2")
+    _a_mano(curso, 2, "Mejor, pero falta un caso.")
+    with Gradebook(curso[1]) as gb:
+        nb = gb.find_submission_notebook(CUADERNO, TAREA, "ana")
+        assert (nb.grades[0].score, nb.grades[0].needs_manual_grade) == (2, False)
+        assert formgrader_avisos.entrega(gb, str(curso[0]), nb.id)["revision"] is None
+    _comprobar(curso)
+
+
+RUTAS_DE_PLANTILLAS = ("[DEBUG] Template paths:\n\t/curso/plantillas/retroalimentacion\n"
+                       "\t/venv/share/jupyter/nbconvert/templates/classic\n")
+TRAZA = ("Traceback (most recent call last):\n  File \"/venv/nbgrader/utils.py\", line 1, in capture_log\n"
+         "nbgrader.converters.base.NbGraderException: Please see the the above traceback for details")
+
+
+def _resultado_de_generar(*fallidos: str) -> dict:
+    """What formgrader's generate_feedback answers (nbgrader's capture_log) when these students failed."""
+    log = "[INFO] Converting notebook /curso/autograded/ana/t/nb.ipynb\n[DEBUG] Student: ana\n" + RUTAS_DE_PLANTILLAS
+    for a in fallidos:
+        log += (f"[ERROR] No se generan los comentarios de '{a}' en '{TAREA}': pendiente de revisión: …\n"
+                f"[ERROR] There was an error processing assignment: /curso/autograded/{a}/{TAREA}\n"
+                f"[ERROR] {TRAZA}\n[WARNING] Removing failed assignment: /curso/feedback/{a}/{TAREA}\n")
+    for a in fallidos:
+        log += f"[ERROR] There was an error processing assignment '{TAREA}' for student '{a}'\n"
+    return {"success": False, "log": log + "[ERROR] Please see the the above traceback for details",
+            "error": TRAZA}
+
+
+def test_generate_feedback_negado_por_revision_solo_da_el_motivo_en_español(curso):
+    from nbgrader.api import Gradebook
+    from grader_tests.extensiones_nbgrader import formgrader_avisos
+    raiz, url, _ = curso
+    _autograde(curso, "def f(): return 1")
+    _a_mano(curso, 1, "f devuelve 1 y no 2")
+    _autograde(curso, "def f(): return 2")
+    with Gradebook(url) as gb:
+        nb = gb.find_submission_notebook(CUADERNO, TAREA, "ana").id
+        for alumno in (None, "ana"):
+            r = formgrader_avisos.negativa_por_revision(_resultado_de_generar("ana"), gb, str(raiz), TAREA,
+                                                        alumno, "generar")
+            assert r["success"] is False and "error" not in r, r
+            for ruido in ("Template paths", "Traceback", "/venv/", "DEBUG", "There was an error"):
+                assert ruido not in r["log"], (ruido, r["log"])
+            assert "No se generaron los comentarios de este alumno en «t»: ana." in r["log"]
+            assert "Aceptar la nota automática" in r["log"] and "Generate Feedback" in r["log"]
+            assert ("Los del resto de la clase sí se generaron." in r["log"]) == (alumno is None)
+            assert r["curso_revision"]["entregas"] == [{"alumno": "ana", "cuaderno": CUADERNO, "id": nb}]
+        # release feedback refused for the same reason (grader_tests.extensiones_nbgrader.intercambio)
+        publicar = {"success": False, "log": "[INFO] Releasing feedback for student 'bea'\n[ERROR] ⚠ de 'ana'…\n",
+                    "error": "Traceback (most recent call last):\n…\nExchangeError: Comentarios sin publicar, "
+                             "pendientes de revisión en formgrader: ana (…)"}
+        r = formgrader_avisos.negativa_por_revision(publicar, gb, str(raiz), TAREA, None, "publicar")
+        assert "error" not in r and "No se publicaron los comentarios de este alumno en «t»: ana." in r["log"]
+        assert "Generate Feedback y después Release Feedback" in r["log"]
+        # another failure too (a student not held): nbgrader's log and traceback stay, without DEBUG records
+        r = formgrader_avisos.negativa_por_revision(_resultado_de_generar("ana", "bea"), gb, str(raiz), TAREA,
+                                                    None, "generar")
+        assert r["error"] == TRAZA and "curso_revision" not in r
+        assert "for student 'bea'" in r["log"] and "Template paths" not in r["log"] and "/venv/share" not in r["log"]
+        assert "[DEBUG]" not in r["log"] and "[INFO] Converting notebook" in r["log"]
+        publicar["log"] += "[WARNING] Comentarios sin publicar: 1 (ver los motivos arriba); el resto se publicó.\n"
+        assert "curso_revision" not in formgrader_avisos.negativa_por_revision(
+            publicar, gb, str(raiz), TAREA, None, "publicar")
+        # success: only the DEBUG records go
+        r = formgrader_avisos.negativa_por_revision({"success": True, "log": "[INFO] a\n" + RUTAS_DE_PLANTILLAS},
+                                                    gb, str(raiz), TAREA, None, "generar")
+        assert r == {"success": True, "log": "[INFO] a\n"}
+    # resolved: nothing held, nbgrader's failure (for another reason) is left as it is
+    _a_mano(curso, None, "Bien.")
+    with Gradebook(url) as gb:
+        r = formgrader_avisos.negativa_por_revision(_resultado_de_generar("ana"), gb, str(raiz), TAREA, None,
+                                                    "generar")
+        assert "curso_revision" not in r and r["error"] == TRAZA

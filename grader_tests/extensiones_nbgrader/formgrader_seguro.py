@@ -28,7 +28,14 @@ nbgrader 0.9.6                                  here
 ``NbGraderAPI.get_submitted_timestamp``         a garbled, special or out-of-range
                                                 ``timestamp.txt`` is no timestamp, not a 500
 ``NbGraderAPI.get_submission(s)``               that submission shows «fecha ilegible»
+``NbGraderAPI.generate_feedback``,              the log without DEBUG records (template paths); a
+``NbGraderAPI.release_feedback``                refusal only because of submissions held for review
+                                                (``revision``), the Spanish reason alone
+                                                (``formgrader_avisos.negativa_por_revision``)
 =============================================  ==============================================
+
+The course's own endpoints next to nbgrader's API (late work and held reviews on
+formgrader's pages, drawn by the course's scripts): ``formgrader_avisos``.
 
 The submission page is rendered in a worker thread (one at a time, ``_RENDER``),
 never on the server's event loop: a huge notebook slows its own page, not
@@ -414,10 +421,12 @@ def _init_tornado_settings(self, webapp):
 def _init_handlers(self, webapp):
     from jupyter_server.utils import url_path_join as ujoin
     from nbgrader.server_extensions.formgrader import apihandlers, handlers
+    from . import formgrader_avisos
     lista = [
         (RUTA_ESTATICOS + "(.*)", EstaticosDelCurso, {"path": ESTATICOS}),
         (RUTA_MATHJAX + "(.*)", EstaticosDelCurso, {"path": ruta_mathjax()}),
         (RUTA_LECTURA + r"([^/]+)/?", _lectura_de_entrega()),
+        *formgrader_avisos.manejadores(),
     ]
     for patron, clase, *resto in [*handlers.default_handlers, *apihandlers.default_handlers]:
         lista.append((patron, _segura(clase), *resto))
@@ -497,6 +506,21 @@ def _get_submissions(self, assignment_id):
     return [_marcar(self, assignment_id, e) for e in entregas]
 
 
+def _comentarios(accion: str, nombre: str):
+    """nbgrader's ``NbGraderAPI.<nombre>`` (generate/release feedback) with the course's answer to a refusal."""
+    def envoltura(self, assignment_id, student_id=None, *args, **kwargs):
+        from .formgrader_avisos import negativa_por_revision
+        resultado = _originales[f"NbGraderAPI.{nombre}"](self, assignment_id, student_id, *args, **kwargs)
+        try:
+            with self.gradebook as gb:
+                return negativa_por_revision(resultado, gb, self.coursedir.root, assignment_id, student_id, accion)
+        except Exception:  # noqa: BLE001 - never lose nbgrader's own answer
+            self.log.exception("formgrader: no se pudo explicar el resultado de %s", nombre)
+            return resultado
+    envoltura.__name__ = nombre
+    return envoltura
+
+
 def aplicar() -> None:
     """Install the replacements (idempotent).  Called from ``nbgrader_config.py``."""
     if _originales:
@@ -513,7 +537,9 @@ def aplicar() -> None:
                                  (FormgradeExtension, "init_handlers", _init_handlers),
                                  (api.NbGraderAPI, "get_submitted_timestamp", _get_submitted_timestamp),
                                  (api.NbGraderAPI, "get_submission", _get_submission),
-                                 (api.NbGraderAPI, "get_submissions", _get_submissions)):
+                                 (api.NbGraderAPI, "get_submissions", _get_submissions),
+                                 (api.NbGraderAPI, "generate_feedback", _comentarios("generar", "generate_feedback")),
+                                 (api.NbGraderAPI, "release_feedback", _comentarios("publicar", "release_feedback"))):
         _originales[f"{clase.__name__}.{nombre}"] = getattr(clase, nombre)
         setattr(clase, nombre, nuevo)
     _originales["api.as_timezone"] = api.as_timezone

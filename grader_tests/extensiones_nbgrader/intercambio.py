@@ -656,6 +656,11 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
             "(?P<notebook_id>.*).html"])
         fallos = 0
         retenidos = self._retenidos()
+        solo = self.coursedir.student_id
+        if solo and solo != "*":
+            # one student's release (formgrader's row button) is refused only for that student's review
+            import fnmatch
+            retenidos = {a: r for a, r in retenidos.items() if fnmatch.fnmatchcase(a, solo)}
         for html in sorted(glob.glob(os.path.join(self.src_path, "*.html"))):
             m = re.match(patron, html)
             if m is None:

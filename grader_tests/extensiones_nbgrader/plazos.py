@@ -149,6 +149,17 @@ def mostrar(instante: dt.datetime | None, zona: str = ZONA_DEL_CURSO) -> str:
     return f"{DIAS_SEMANA[local.weekday()]} {local:%d/%m/%Y} {hora} (hora de {lugar})"
 
 
+def con_desfase(ingenua_utc: dt.datetime | None, zona: str = ZONA_DEL_CURSO) -> str:
+    """nbgrader's naive UTC → ISO 8601 wall time of ``zona`` with its offset (``""`` for None).
+
+    ``2026-03-29 10:00:00`` → ``2026-03-29 12:00:00+02:00`` (Madrid in summer); microseconds kept
+    when there are any.  For CSV columns a spreadsheet or an LMS reads without guessing the zone.
+    """
+    if ingenua_utc is None:
+        return ""
+    return consciente(ingenua_utc).astimezone(_zona(zona)).isoformat(sep=" ")
+
+
 def duracion(segundos: float) -> str:
     """Elapsed time in Spanish, never rounded up: ``"1 día, 2 h y 5 min"``, ``"3 min y 5 s"``, ``"40 s"``."""
     segundos = int(max(0.0, float(segundos)))

@@ -16,10 +16,14 @@ The course's policy (README, «Entregas nuevas y notas a mano»):
   marked «needs manual grade» in nbgrader's gradebook; the comment box of the
   exercise's answer cell gets a note (:data:`MARCA`) that says what was held.
   The old feedback of that student and assignment is removed.
-* The TA resolves it in formgrader: grading each marked cell again (a score,
-  or the box left empty to accept the automatic one) and replacing or
-  deleting the note.  Regrading the same submission (``make grade`` twice)
-  changes nothing: a manual grade given to this very submission stands.
+* The TA resolves it in formgrader's submission page, whose «⚠ PENDIENTE DE
+  REVISIÓN» box (``formgrader_avisos``, ``plantillas/formgrader``) lists what is
+  held: «Aceptar la nota automática» saves each held cell with no manual score
+  (nbgrader's API: the cell no longer needs manual grading) and empties the
+  comment boxes that still hold the note; or the TA types another score in
+  the marked cell and replaces the note with a comment.  Regrading the same
+  submission (``make grade`` twice) changes nothing: a manual grade given to
+  this very submission stands.
 * Until then, nothing about that submission goes to the student:
   ``generate_feedback`` refuses it (:class:`ComprobarRevision`, also from
   formgrader's buttons), ``release_feedback`` does not publish it
@@ -111,8 +115,9 @@ def nota_para_el_profesorado(fecha: str, notas: dict, comentario: str | None) ->
                       "ahora la nota de la casilla")
     if comentario:
         partes.append(f"- comentario anterior: «{comentario}»")
-    partes.append("Califica otra vez las celdas marcadas (o deja la casilla vacía para aceptar la nota automática) "
-                  "y sustituye esta nota por el comentario de esta entrega, o bórrala.")
+    partes.append("Para aceptar la nota automática, pulsa «Aceptar la nota automática» en el recuadro de arriba; "
+                  "para poner otra, escríbela en la celda marcada y sal de la casilla. Sustituye esta nota por el "
+                  "comentario de esta entrega, o bórrala.")
     return "\n".join(partes)
 
 
@@ -144,10 +149,11 @@ def pendientes_de_cuaderno(gb, carpeta: str, tarea: str, alumno: str, cuaderno, 
     return {"notas": quedan_notas, "comentarios": quedan_coment, "desde": pend.get("desde") if pend else None}
 
 
-def pendientes(gb, carpeta: str, tarea: str, alumno: str) -> list[str]:
+def pendientes(gb, carpeta: str, tarea: str, alumno: str, guardar: bool = True) -> list[str]:
     """Spanish lines about what is still held for review in a student's assignment (empty: nothing).
 
     Reads the student's records first: the gradebook is asked only when one holds something.
+    ``guardar=False``: read only (pages that ask while an autograde may be writing the same records).
     """
     from nbgrader.api import MissingEntry
     carpeta_alumno = ruta(carpeta, tarea, alumno, "x")
@@ -165,7 +171,7 @@ def pendientes(gb, carpeta: str, tarea: str, alumno: str) -> list[str]:
     for cuaderno in sorted(entrega.notebooks, key=lambda n: n.name):
         if cuaderno.name not in con_algo:
             continue
-        p = pendientes_de_cuaderno(gb, carpeta, tarea, alumno, cuaderno)
+        p = pendientes_de_cuaderno(gb, carpeta, tarea, alumno, cuaderno, guardar)
         celdas = sorted(p["notas"]) + [f"comentario de {g}" for g in sorted(p["comentarios"])]
         if celdas:
             lineas.append(f"pendiente de revisión: entrega nueva; lo que se puso a mano en la anterior no se aplica "
@@ -174,8 +180,11 @@ def pendientes(gb, carpeta: str, tarea: str, alumno: str) -> list[str]:
     return lineas
 
 
-def con_pendientes(gb, carpeta: str, tarea: str | None = None) -> set[tuple[str, str]]:
-    """``(alumno, tarea)`` of every submission with something still held (reads the records; linear)."""
+def con_pendientes(gb, carpeta: str, tarea: str | None = None, guardar: bool = True) -> set[tuple[str, str]]:
+    """``(alumno, tarea)`` of every submission with something still held (reads the records; linear).
+
+    ``guardar=False``: read only (see :func:`pendientes`).
+    """
     quien: set[tuple[str, str]] = set()
     if not os.path.isdir(carpeta):
         return quien
@@ -183,7 +192,7 @@ def con_pendientes(gb, carpeta: str, tarea: str | None = None) -> set[tuple[str,
         if (tarea is not None and t != tarea) or not os.path.isdir(os.path.join(carpeta, t)):
             continue
         for a in sorted(os.listdir(os.path.join(carpeta, t))):
-            if pendientes(gb, carpeta, t, a):
+            if pendientes(gb, carpeta, t, a, guardar):
                 quien.add((a, t))
     return quien
 
@@ -277,7 +286,7 @@ class GuardarNotasAutomaticas(SaveAutoGrades):
             destino = destino if destino in cajas else primera
             if destino is not None:
                 por_caja.setdefault(destino, {})[gid] = d
-        fecha = _fecha_legible(actual)
+        fecha = fecha_de_entrega(actual)
         for nombre_caja in sorted(set(por_caja) | set(anteriores)):
             comentarios[nombre_caja] = {"manual_comment": anteriores.get(nombre_caja)}
             cajas[nombre_caja].manual_comment = nota_para_el_profesorado(
@@ -299,7 +308,8 @@ class GuardarNotasAutomaticas(SaveAutoGrades):
             self.log.warning("Se quitan los comentarios de la entrega anterior de %s / %s", alumno, tarea)
 
 
-def _fecha_legible(iso: str | None) -> str:
+def fecha_de_entrega(iso: str | None) -> str:
+    """«entregada el miércoles 02/12/2026 00:34:58 (hora de Madrid)» from nbgrader's naive-UTC ISO time."""
     if not iso:
         return "sin fecha de entrega"
     import datetime as dt

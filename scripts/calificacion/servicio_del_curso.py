@@ -46,6 +46,7 @@ from tornado import ioloop, web
 
 RAIZ = Path(__file__).resolve().parents[2]
 INTERVALO_PUBLICACION = float(os.environ.get("CURSO_PLAZOS_INTERVALO", "5"))
+INTERVALO_PAGINA = 10.0          # seconds between the course page's status checks when nothing runs
 CSP_INFORME = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'"
 
 
@@ -216,7 +217,7 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 <p class="nota">Los plazos y las prórrogas se cambian en <code>nbgrader_config.py</code>
 (<code>c.PlazosDelCurso</code>, hora de Madrid); el alumnado los ve en su pestaña Assignments en unos segundos.</p>
 <h2>Pendientes de revisión</h2>
-{pendientes}
+<div id="pendientes">{pendientes}</div>
 <h2>Toda la clase</h2>
 <p><button id="calificar">Recoger las entregas y calificar toda la clase</button>
 <a class="boton" id="notas" href="{base}curso/grades.csv">Descargar grades.csv</a>
@@ -229,9 +230,37 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 <script>
 (function () {{
   var estado = document.getElementById('estado'), salida = document.getElementById('salida');
-  var boton = document.getElementById('calificar');
+  var boton = document.getElementById('calificar'), cajaPendientes = document.getElementById('pendientes');
+  var siguiente = null;
   function xsrf() {{ var m = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/); return m ? decodeURIComponent(m[1]) : ''; }}
+  // «Pendientes de revisión» as the server reads it now (after a run, a review in the Formgrader, a
+  // terminal's make grade): ids are text, never HTML
+  function pintarPendientes(p) {{
+    if (!p) {{ return; }}
+    var nueva = document.createElement('div');
+    var texto = document.createElement('p');
+    if (p.error) {{
+      texto.textContent = p.error;
+      nueva.appendChild(texto);
+    }} else if (!p.entregas.length) {{
+      texto.textContent = 'Ninguna.';
+      nueva.appendChild(texto);
+    }} else {{
+      texto.textContent = {intro_pendientes};
+      var lista = document.createElement('ul');
+      p.entregas.forEach(function (e) {{
+        var li = document.createElement('li');
+        li.textContent = e.alumno + ' / ' + e.tarea;
+        lista.appendChild(li);
+      }});
+      nueva.appendChild(texto);
+      nueva.appendChild(lista);
+    }}
+    cajaPendientes.replaceChildren.apply(cajaPendientes, Array.prototype.slice.call(nueva.childNodes));
+    document.body.dataset.pendientes = String(p.entregas ? p.entregas.length : '');
+  }}
   function mostrar(d) {{
+    pintarPendientes(d.pendientes);
     salida.textContent = d.salida || '';
     boton.disabled = d.en_marcha;
     if (d.en_marcha) {{ estado.textContent = 'Calificando… (empezó a las ' + new Date(d.inicio * 1000).toLocaleTimeString('es-ES') + ')'; }}
@@ -239,22 +268,31 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
     else if (d.codigo !== null) {{ estado.textContent = 'Terminó con error (código ' + d.codigo + '): mira la salida.'; }}
     else {{ estado.textContent = ''; }}
   }}
+  function programar(ms) {{
+    if (siguiente !== null) {{ clearTimeout(siguiente); }}
+    siguiente = setTimeout(function () {{ siguiente = null; consultar(); }}, ms);
+  }}
   function consultar() {{
+    if (document.visibilityState === 'hidden') {{ return; }}     // again when the TA comes back
     // JupyterHub only accepts a cookie on a script's request with the XSRF token: without it,
     // the request is sent to the login page and the browser refuses the cross-origin redirect.
     fetch('{base}curso/estado', {{credentials: 'same-origin', headers: {{'X-XSRFToken': xsrf()}}}})
       .then(function (r) {{ if (!r.ok) {{ throw new Error(r.status); }} return r.json(); }})
       .then(function (d) {{
         document.body.dataset.estado = 'consultado';
-        mostrar(d); if (d.en_marcha) {{ setTimeout(consultar, 2000); }}
+        // while grading, every 2 s; otherwise every {intervalo_s} s (a review done in the Formgrader)
+        mostrar(d); programar(d.en_marcha ? 2000 : {intervalo_ms});
       }})
       .catch(function () {{
         document.body.dataset.estado = 'error';
         estado.textContent = 'No se pudo consultar el estado de la calificación (¿ha caducado la sesión? ' +
           'Recarga la página). Se vuelve a intentar en unos segundos.';
-        setTimeout(consultar, 5000);
+        programar(5000);
       }});
   }}
+  document.addEventListener('visibilitychange', function () {{
+    if (document.visibilityState === 'visible') {{ programar(0); }}
+  }});
   boton.onclick = function () {{
     boton.disabled = true;
     fetch('{base}curso/calificar', {{method: 'POST', credentials: 'same-origin', headers: {{'X-XSRFToken': xsrf()}}}})
@@ -288,23 +326,39 @@ def _tabla_de_plazos(raiz: Path) -> str:
         return f"<p>No se pueden leer los plazos de nbgrader_config.py: {html.escape(str(error))}</p>"
 
 
-def _pendientes(raiz: Path) -> str:
-    """Submissions held for review (``grader_tests.extensiones_nbgrader.revision``): what the TA has to look at in formgrader."""
+INTRO_PENDIENTES = ("Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no "
+                    "se generan ni se publican hasta que los revises en el Formgrader (en la página de la entrega, "
+                    "el recuadro «⚠ PENDIENTE DE REVISIÓN»; docs/profesorado.md, «Entregas nuevas y notas a mano»).")
+
+
+def pendientes(raiz: Path) -> dict:
+    """Submissions held for review (``grader_tests.extensiones_nbgrader.revision``), read now.
+
+    ``{"entregas": [{"alumno", "tarea"}, ...]}`` sorted; ``{"entregas": [], "error": Spanish text}``
+    when the gradebook cannot be read.  What the page shows when loaded and after every status check.
+    """
     from grader_tests.extensiones_nbgrader import revision
     from scripts.calificacion import libro_de_notas
     try:
         if not libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
-            return "<p>Ninguna.</p>"
+            return {"entregas": []}
         with libro_de_notas.abrir(raiz) as gb:
-            quien = sorted(revision.con_pendientes(gb, str(raiz / revision.CARPETA)))
+            # read only: a grading run may be writing the same records while the page asks
+            quien = sorted(revision.con_pendientes(gb, str(raiz / revision.CARPETA), guardar=False))
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
-        return f"<p>No se pudo leer el libro de notas: {html.escape(str(error))}</p>"
-    if not quien:
+        return {"entregas": [], "error": f"No se pudo leer el libro de notas: {error}"}
+    return {"entregas": [{"alumno": a, "tarea": t} for a, t in quien]}
+
+
+def _pendientes(raiz: Path) -> str:
+    """The «Pendientes de revisión» box as HTML (every value escaped), as the page's script draws it too."""
+    datos = pendientes(raiz)
+    if datos.get("error"):
+        return f"<p>{html.escape(datos['error'])}</p>"
+    if not datos["entregas"]:
         return "<p>Ninguna.</p>"
-    filas = "".join(f"<li>{html.escape(a)} / {html.escape(t)}</li>" for a, t in quien)
-    return (f"<p>Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no se "
-            f"generan ni se publican hasta que los revises en el Formgrader (docs/profesorado.md, «Entregas nuevas y notas a "
-            f"mano»).</p><ul>{filas}</ul>")
+    filas = "".join(f"<li>{html.escape(e['alumno'])} / {html.escape(e['tarea'])}</li>" for e in datos["entregas"])
+    return f"<p>{html.escape(INTRO_PENDIENTES)}</p><ul>{filas}</ul>"
 
 
 class _Base(JupyterHandler):
@@ -323,14 +377,25 @@ class PaginaHandler(_Base):
         base = url_path_join(self.base_url, "/")
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(PAGINA.format(base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
-                                  plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz)))
+                                  plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz),
+                                  intro_pendientes=_en_guion(INTRO_PENDIENTES),
+                                  intervalo_s=f"{INTERVALO_PAGINA:g}", intervalo_ms=int(INTERVALO_PAGINA * 1000)))
+
+
+def _en_guion(texto: str) -> str:
+    """A JavaScript string literal safe inside an HTML <script> (no «</script>», no «<!--»)."""
+    return json.dumps(texto).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 class EstadoHandler(_Base):
+    """The grading run's state and the submissions held for review now (the page asks every few seconds)."""
+
     @web.authenticated
-    def get(self):
+    async def get(self):
+        estado = self.trabajo.estado()
+        estado["pendientes"] = await ioloop.IOLoop.current().run_in_executor(None, pendientes, self.raiz)
         self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps(self.trabajo.estado()))
+        self.finish(json.dumps(estado))
 
 
 class CalificarHandler(_Base):

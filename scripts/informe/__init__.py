@@ -30,26 +30,31 @@ def generar(raiz: Path, destino: Path | None = None, umbral_error: float = datos
     raiz = Path(raiz)
     destino = Path(destino) if destino else raiz / CARPETA_INFORME
     resumenes = [datos.resumir(t, umbral_error, umbral_acierto) for t in datos.leer(raiz)]
+    politica, zona = _politica_y_zona(raiz)
     destino.mkdir(parents=True, exist_ok=True)
     from grader_tests.extensiones_nbgrader.registro_de_veredictos import nombre_seguro
     for resumen in resumenes:
         if nombre_seguro(resumen.tarea):
-            pagina.escribir_csvs(resumen, destino / resumen.tarea)
+            pagina.escribir_csvs(resumen, destino / resumen.tarea, zona)
     ruta = destino / "informe.html"
     temporal = destino / "informe.html.tmp"
-    temporal.write_text(pagina.pagina(resumenes, umbral_error, umbral_acierto, politica=_politica(raiz)),
+    temporal.write_text(pagina.pagina(resumenes, umbral_error, umbral_acierto, politica=politica, zona=zona),
                         encoding="utf-8")
     temporal.replace(ruta)
     return ruta
 
 
-def _politica(raiz: Path) -> str:
-    """The course's late policy in one Spanish sentence (``grader_tests.extensiones_nbgrader.plazos``); empty if unreadable."""
+def _politica_y_zona(raiz: Path) -> tuple[str, str]:
+    """The course's late policy in one Spanish sentence and its time zone (``grader_tests.extensiones_nbgrader.plazos``).
+
+    Unreadable configuration: no sentence, Madrid's zone (the report goes on).
+    """
     from grader_tests.extensiones_nbgrader import plazos
     try:
-        return plazos.leer(raiz)[1].descripcion()
+        config_plazos, politica, _ = plazos.leer(raiz)
+        return politica.descripcion(), config_plazos.zona
     except Exception:  # noqa: BLE001 - the report goes on without the sentence
-        return ""
+        return "", plazos.ZONA_DEL_CURSO
 
 
 def lineas_para_la_terminal(raiz: Path, ruta: Path) -> list[str]:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import csv
 import html
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
-from grader_tests.extensiones_nbgrader.plazos import duracion, mostrar
+from grader_tests.extensiones_nbgrader.plazos import ZONA_DEL_CURSO, duracion, mostrar
 from lms.formatos import celda_inerte
 from scripts.informe import graficos
 from scripts.informe.datos import REGLA, SIN_ENTREGA, Resumen, cuenta, porcentaje
@@ -111,7 +111,7 @@ def _tasa(tasa: float, intentos: int) -> str:
     return porcentaje(tasa) if intentos else "—"
 
 
-def escribir_csvs(resumen: Resumen, carpeta: Path) -> list[Path]:
+def escribir_csvs(resumen: Resumen, carpeta: Path, zona: str = ZONA_DEL_CURSO) -> list[Path]:
     """The CSVs of one assignment in ``carpeta`` (created); returns their paths."""
     carpeta.mkdir(parents=True, exist_ok=True)
     filas = {
@@ -126,7 +126,7 @@ def escribir_csvs(resumen: Resumen, carpeta: Path) -> list[Path]:
                          for f in resumen.preguntas],
         "incidencias": [[i.alumno, i.motivo, " ".join(i.celdas),
                          "" if i.puntos_perdidos is None else i.puntos_perdidos] for i in resumen.incidencias],
-        "plazo": [[x.alumno, _instante(x.entregada), _instante(x.plazo), _prorroga(x.prorroga),
+        "plazo": [[x.alumno, _instante(x.entregada, zona), _instante(x.plazo, zona), _prorroga(x.prorroga),
                    round(x.segundos_tarde, 3), duracion(x.segundos_tarde) if x.segundos_tarde else "",
                    round(x.penalizacion, 4), x.puntos, round(max(0.0, x.puntos - x.penalizacion), 4),
                    "sí" if x.alumno in resumen.pendientes else ""]
@@ -150,27 +150,27 @@ def _con_plazo(r: Resumen) -> list:
     return filas
 
 
-def _instante(ingenua_utc) -> str:
-    return "" if ingenua_utc is None else mostrar(ingenua_utc)
+def _instante(ingenua_utc, zona: str = ZONA_DEL_CURSO) -> str:
+    return "" if ingenua_utc is None else mostrar(ingenua_utc, zona)
 
 
 def _prorroga(delta) -> str:
     return duracion(delta.total_seconds()) if delta else ""
 
 
-def _seccion_de_plazo(r: Resumen, politica: str) -> list[str]:
+def _seccion_de_plazo(r: Resumen, politica: str, zona: str = ZONA_DEL_CURSO) -> list[str]:
     """Due date, late submissions with their penalty, extensions and submissions held for review."""
     partes = []
     if r.plazo is None and not r.tardias and not r.con_prorroga and not r.pendientes:
         return partes
     partes.append("<h3>Plazo, entregas tardías y revisiones pendientes</h3>")
     if r.plazo is not None:
-        partes.append(f'<p class="nota">Plazo: {e(mostrar(r.plazo))}. {e(politica)}</p>')
+        partes.append(f'<p class="nota">Plazo: {e(mostrar(r.plazo, zona))}. {e(politica)}</p>')
     filas = _con_plazo(r)
     if filas:
         partes.append(_tabla(["alumno", "entregada", "plazo (con prórroga)", "prórroga", "retraso", "penalización",
                               "nota", "nota final"],
-                             [[x.alumno, _instante(x.entregada), _instante(x.plazo), _prorroga(x.prorroga) or "—",
+                             [[x.alumno, _instante(x.entregada, zona), _instante(x.plazo, zona), _prorroga(x.prorroga) or "—",
                                duracion(x.segundos_tarde) if x.segundos_tarde else "a tiempo",
                                f"−{num(round(x.penalizacion, 2))}" if x.penalizacion else "—", num(x.puntos),
                                num(round(max(0.0, x.puntos - x.penalizacion), 2))] for x in filas], {5, 6, 7}))
@@ -209,12 +209,13 @@ def _linea_de_entregas(r: Resumen) -> str:
     return texto + f". Nota máxima: {num(r.maximo)} {'punto' if r.maximo == 1 else 'puntos'}."
 
 
-def seccion(resumen: Resumen, umbral_acierto: float, primera: bool = False, politica: str = "") -> str:
+def seccion(resumen: Resumen, umbral_acierto: float, primera: bool = False, politica: str = "",
+            zona: str = ZONA_DEL_CURSO) -> str:
     """The HTML of one assignment."""
     r = resumen
     clase = ' class="primera"' if primera else ""
     partes = [f'<h2 id="{e(r.tarea)}"{clase}>{e(r.tarea)}</h2>', f'<p class="nota">{e(_linea_de_entregas(r))}</p>']
-    partes += _seccion_de_plazo(r, politica)
+    partes += _seccion_de_plazo(r, politica, zona)
     if r.notas:
         partes.append(_figura(graficos.histograma(r.notas, r.maximo), f"Histograma de las notas de {r.tarea}",
                               "Notas del libro de notas (con las correcciones a mano, si las hay; antes de la "
@@ -279,16 +280,20 @@ def seccion(resumen: Resumen, umbral_acierto: float, primera: bool = False, poli
 
 
 def pagina(resumenes: list[Resumen], umbral_error: float, umbral_acierto: float,
-           fecha: datetime | None = None, politica: str = "") -> str:
-    """The whole HTML document (Spanish, self-contained)."""
-    fecha = fecha or datetime.now()
+           fecha: datetime | None = None, politica: str = "", zona: str = ZONA_DEL_CURSO) -> str:
+    """The whole HTML document (Spanish, self-contained).
+
+    ``fecha``: when it was generated (aware, or naive UTC; default now); every time on the page,
+    this one too, is shown in ``zona`` (the course's, ``c.PlazosDelCurso.zona``) and says so.
+    """
+    fecha = (fecha or datetime.now(timezone.utc)).replace(second=0, microsecond=0)
     partes = ['<!DOCTYPE html>', '<html lang="es"><head><meta charset="utf-8">',
               '<meta name="viewport" content="width=device-width, initial-scale=1">',
               "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
               "style-src 'unsafe-inline'\">",
               '<title>Informe de la clase</title>', f"<style>{ESTILO}</style></head><body>",
               "<h1>Informe de la clase</h1>",
-              f'<p class="nota">Generado el {fecha:%d/%m/%Y a las %H:%M} a partir del libro de notas y de los '
+              f'<p class="nota">Generado el {e(mostrar(fecha, zona))} a partir del libro de notas y de los '
               'veredictos guardados por el corrector.</p>',
               f'<p class="aviso"><strong>Sólo para el profesorado.</strong> {e(AVISO)}</p>',
               '<section class="repasar"><h3>Qué repasar</h3>',
@@ -307,7 +312,8 @@ def pagina(resumenes: list[Resumen], umbral_error: float, umbral_acierto: float,
                                                       for r in resumenes) + "</p></nav>")
     else:
         partes.append("<p>El libro de notas no tiene ninguna entrega.</p>")
-    partes += [seccion(r, umbral_acierto, primera=i == 0, politica=politica) for i, r in enumerate(resumenes)]
+    partes += [seccion(r, umbral_acierto, primera=i == 0, politica=politica, zona=zona)
+               for i, r in enumerate(resumenes)]
     partes.append("</body></html>")
     return "\n".join(partes)
 

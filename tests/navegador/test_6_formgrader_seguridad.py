@@ -453,3 +453,173 @@ def test_una_celda_de_30_mib_no_bloquea_formgrader(curso_hostil, pagina, captura
     pagina.locator("input.score").first.wait_for(timeout=60_000)
     assert pagina.locator("text=recortado al mostrarlo").count() >= 1
     captura("entrega-celda-enorme")
+
+
+# --------------------------------------------------------------------------------------------------
+# Late work and held reviews on formgrader's pages (issue 21, TA report): the hostile students are late
+# (the TA sets a due date in nbgrader_config.py, as the docs say), and one of them resubmitted after a
+# manual grade.  Every page that shows a score marks the lateness with the penalty and the score after
+# it; the submission page resolves the review with «Aceptar la nota automática» (one held cell) and a
+# different score typed by hand (the other); Generate Feedback refused meanwhile says why in Spanish.
+
+PLAZO_H = "2026-11-30 10:30"          # Madrid (CET): 09:30 UTC, half an hour before FECHA_BUENA
+COMENTARIO_HOSTIL = "<img src=x onerror=window.__xss=20> corrige la escala"
+
+
+def _js(x: float) -> str:
+    """A number as the course's scripts write it (two decimals at most, JavaScript's String)."""
+    return f"{round(x, 2):g}"
+
+
+def _retener(curso, alumno: str, notas: dict, comentario: str) -> None:
+    """The TA grades ``notas`` by hand with a comment, then the student resubmits: the course's autograde
+    holds them (``GuardarNotasAutomaticas`` on the autograded notebook, as autograde runs it; no kernel)."""
+    import nbformat
+    from traitlets.config import Config
+    from grader_tests.extensiones_nbgrader import revision
+    url = libro_de_notas.url_del_curso(curso)
+    with libro_de_notas.abrir(curso) as gb:
+        nb = gb.find_submission_notebook(CUADERNO_H, TAREA_H, alumno)
+        for g in nb.grades:
+            if g.name in notas:
+                g.manual_score, g.needs_manual_grade = notas[g.name], False
+        [caja] = [c for c in nb.comments if c.name == "positional_encoding"]
+        caja.manual_comment = comentario
+        gb.db.commit()
+    enviado = curso / "submitted" / alumno / TAREA_H / f"{CUADERNO_H}.ipynb"
+    enviado.write_text(enviado.read_text(encoding="utf-8") + "\n", encoding="utf-8")     # another notebook
+    cuaderno = nbformat.read(curso / "autograded" / alumno / TAREA_H / f"{CUADERNO_H}.ipynb", as_version=4)
+    revision.GuardarNotasAutomaticas(config=Config({"CourseDirectory": {"root": str(curso), "db_url": url}})).preprocess(
+        cuaderno, {"nbgrader": {"assignment": TAREA_H, "student": alumno, "notebook": CUADERNO_H, "db_url": url}})
+
+
+def _celda(curso, alumno: str, nombre: str):
+    with libro_de_notas.abrir(curso) as gb:
+        nb = gb.find_submission_notebook(CUADERNO_H, TAREA_H, alumno)
+        g = [g for g in nb.grades if g.name == nombre][0]
+        [caja] = [c for c in nb.comments if c.name == "positional_encoding"]
+        return g.auto_score, g.manual_score, g.needs_manual_grade, caja.manual_comment
+
+
+def _marca(pagina, fila) -> str:
+    marca = fila.locator(".curso-tarde")
+    marca.wait_for(timeout=60_000)
+    return marca.inner_text().strip()
+
+
+def test_formgrader_marca_el_retraso_y_resuelve_la_revision(curso_hostil, pagina, captura):
+    from grader_tests.extensiones_nbgrader import revision
+    curso, servidor = curso_hostil
+    config = curso / "nbgrader_config.py"
+    original = config.read_text(encoding="utf-8")
+    config.write_text(original + f"\nc.PlazosDelCurso.fechas = {{{TAREA_H!r}: {PLAZO_H!r}}}\n", encoding="utf-8")
+    celdas = ("positional_encoding_valores", "positional_encoding_robustez")
+    try:
+        _entrar(pagina, servidor)
+        vigia = Vigilancia(pagina)
+        # Manage Students: the late student's overall score, with the penalty and the score after it
+        pagina.goto(f"{servidor.url}/formgrader/manage_students")
+        fila = pagina.locator("#main-table tr", has_text="window.__xss=1")
+        marca = _marca(pagina, fila)
+        with libro_de_notas.abrir(curso) as gb:
+            alumna = gb.find_student(ID_IMG)
+            entrega = gb.find_submission(TAREA_H, ID_IMG)
+            bruta, penal, maximo = entrega.score, sum(nb.late_submission_penalty or 0 for nb in entrega.notebooks), \
+                entrega.max_score
+            total, total_max = alumna.score, alumna.max_score
+            assert gb.find_assignment(TAREA_H).duedate.isoformat() == "2026-11-30T09:30:00"
+            a_tiempo = gb.find_submission(TAREA_H, "perfecta").total_seconds_late
+        assert penal == pytest.approx(0.1 * bruta) and a_tiempo == 0        # 30 min late: 10 %
+        assert marca == f"⚠ tarde: −{_js(penal)} → {_js(total - penal)} / {_js(total_max)}", marca
+        assert "30 min después del plazo del lunes 30/11/2026 10:30 (hora de Madrid)" in \
+            fila.locator(".curso-tarde").get_attribute("title")
+        assert pagina.locator("#main-table tr", has_text="perfecta").locator(".curso-tarde").count() == 0
+        captura("retraso-alumnos")
+        # the student's assignments and notebooks
+        fila.locator("td.name a").click()
+        fila = pagina.locator("#main-table tr", has_text=TAREA_H)
+        assert _marca(pagina, fila) == f"⚠ tarde: −{_js(penal)} → {_js(bruta - penal)} / {_js(maximo)}"
+        fila.locator("td.name a").click()
+        fila = pagina.locator("#main-table tr", has_text=CUADERNO_H)
+        assert _marca(pagina, fila) == f"⚠ tarde: −{_js(penal)} → {_js(bruta - penal)} / {_js(maximo)}"
+        # the assignment's submissions: both hostile students, nobody else
+        pagina.goto(f"{servidor.url}/formgrader/manage_submissions/{TAREA_H}")
+        pagina.locator("#main-table td.student-id", has_text="perfecta").wait_for(timeout=60_000)
+        marcadas = pagina.locator("#main-table tr", has=pagina.locator(".curso-tarde"))
+        marcadas.nth(1).wait_for(timeout=60_000)
+        assert sorted(marcadas.locator("td.student-id").all_inner_texts()) == sorted([ID_IMG, ID_ATRIBUTO])
+        # Manual Grading's list of submissions
+        pagina.goto(f"{servidor.url}/formgrader/gradebook/{TAREA_H}/{CUADERNO_H}")
+        pagina.locator("#main-table td.name a").first.wait_for(timeout=60_000)
+        marcadas = pagina.locator("#main-table tr", has=pagina.locator(".curso-tarde"))
+        marcadas.nth(1).wait_for(timeout=60_000)
+        assert marcadas.count() == 2
+        captura("retraso-calificacion-manual")
+        vigia.sin_guiones_ajenos("las listas con retrasos")
+
+        # the student resubmits after a manual grade of two cells: held for review
+        _retener(curso, ID_IMG, dict.fromkeys(celdas, 0.5), COMENTARIO_HOSTIL)
+        with libro_de_notas.abrir(curso) as gb:
+            id_cuaderno = gb.find_submission_notebook(CUADERNO_H, TAREA_H, ID_IMG).id
+        assert all(_celda(curso, ID_IMG, n)[1:3] == (None, True) for n in celdas)
+        # Generate Feedback for that student (its row's button): the Spanish reason alone, with a link
+        pagina.goto(f"{servidor.url}/formgrader/manage_submissions/{TAREA_H}")
+        pagina.locator("#main-table tr", has_text="window.__xss=1").locator("td.generate-feedback a").click()
+        dialogo = pagina.locator("#error-modal")
+        dialogo.locator(".modal-title", has_text="pendientes de revisión").wait_for(timeout=180_000)
+        texto = dialogo.inner_text()
+        assert f"No se generaron los comentarios de este alumno en «{TAREA_H}»: {ID_IMG}." in texto, texto
+        assert "Aceptar la nota automática" in texto
+        for ruido in ("Traceback", "Template paths", "[DEBUG]", "[ERROR]", "Log Output", str(curso)):
+            assert ruido not in texto, f"el diálogo enseña «{ruido}»: {texto}"
+        enlace = dialogo.locator("a", has_text=ID_IMG)
+        assert enlace.get_attribute("href") == f"/formgrader/submissions/{id_cuaderno}"
+        captura("comentarios-negados")
+        dialogo.locator(".modal-footer button").click()
+        dialogo.wait_for(state="detached")
+
+        # the submission page: late note and the review box, everything as text
+        pagina.goto(f"{servidor.url}/formgrader/submissions/{id_cuaderno}/?index=0")
+        pagina.wait_for_function("() => window.formgrader && formgrader.loaded", timeout=90_000)
+        retraso = pagina.locator("#curso-retraso")
+        retraso.wait_for(timeout=60_000)
+        assert f"{_js(bruta)} / {_js(maximo)} en el Formgrader" in retraso.inner_text()
+        caja = pagina.locator("#curso-revision")
+        caja.wait_for(timeout=60_000)
+        texto = caja.inner_text()
+        assert texto.startswith(revision.MARCA) and COMENTARIO_HOSTIL in texto, texto
+        assert all(n in texto for n in celdas) and "antes 0.5 a mano" in texto
+        captura("revision-pendiente")
+        # the other way, for one cell: a different score typed by hand (saved on leaving the box)
+        casilla = pagina.locator(f"input.score#{celdas[0]}")
+        casilla.fill("1")
+        casilla.press("Tab")
+        pagina.wait_for_function(f"() => !formgrader.grades.findWhere({{name: '{celdas[0]}'}}).get('needs_manual_grade')",
+                                 timeout=30_000)
+        assert pagina.locator("body[data-curso-avisos='pendiente']").count() == 1
+        # ... and «Aceptar la nota automática» for the rest (the other cell, the note in the comment box)
+        pagina.locator("#curso-aceptar").click()
+        pagina.locator("#curso-revision.alert-success", has_text="Revisada").wait_for(timeout=30_000)
+        captura("revision-resuelta")
+        auto, manual, necesita, comentario = _celda(curso, ID_IMG, celdas[1])
+        assert (manual, necesita, comentario) == (None, False, "")
+        assert _celda(curso, ID_IMG, celdas[0])[1:3] == (1, False)
+        assert pagina.locator(f"textarea#positional_encoding-comment").input_value() == ""
+        with libro_de_notas.abrir(curso) as gb:
+            assert revision.pendientes(gb, str(curso / revision.CARPETA), TAREA_H, ID_IMG) == []
+        # the late note follows the new score (a manual grade changes the penalty)
+        with libro_de_notas.abrir(curso) as gb:
+            nueva = gb.find_submission(TAREA_H, ID_IMG).score
+        pagina.locator("#curso-retraso", has_text=f"{_js(nueva)} / {_js(maximo)} en el Formgrader").wait_for(
+            timeout=30_000)
+        vigia.sin_guiones_ajenos("la revisión en la página de la entrega")
+
+        # now Generate Feedback goes through for that student
+        pagina.goto(f"{servidor.url}/formgrader/manage_submissions/{TAREA_H}")
+        pagina.locator("#main-table tr", has_text="window.__xss=1").locator("td.generate-feedback a").click()
+        pagina.locator("#success-modal, #error-modal").first.wait_for(timeout=180_000)
+        assert pagina.locator("#success-modal").count() == 1, pagina.locator("#error-modal").inner_text()
+        assert "Template paths" not in pagina.locator("#success-modal").inner_text()
+        vigia.sin_guiones_ajenos("Generate Feedback tras la revisión")
+    finally:
+        config.write_text(original, encoding="utf-8")

@@ -18,12 +18,18 @@ machine aborted.  Last, attack report A1: a page served from the student's serve
 origin (what a student who got her server to serve a page would show the TA)
 runs in the TA's Chromium, cannot read the formgrader (another origin) and its
 service worker never controls the formgrader's pages; the course page, on the
-service's origin too, is opened after it.
+service's origin too, is opened after it.  Then a resubmission after a manual
+grade (issue 21, fresh TA's report): the course page lists it without a reload,
+formgrader marks the late score, Generate Feedback says why it refuses in Spanish
+and links the submission, whose «Aceptar la nota automática» resolves it; the
+course page follows and Generate Feedback goes through.  The student's tab gives
+the submission time in her zone, to the second.
 """
 from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import sys
 from urllib.parse import quote, urlparse
 from zoneinfo import ZoneInfo
@@ -123,6 +129,15 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         tardia = entregada.locator(".curso-tarde")
         tardia.wait_for(timeout=60_000)
         assert "Entrega tardía: 2 h" in tardia.inner_text() and "10 %" in tardia.inner_text(), tardia.inner_text()
+        # when it was sent, in her zone (and Madrid's), to the second: not nbgrader's UTC with microseconds
+        hora = entregada.locator(".curso-entregada")
+        hora.wait_for(timeout=60_000)
+        instante = dt.datetime.fromisoformat(
+            alumna_http.tareas()[TAREA]["submissions"][-1]["curso_entregada"].replace("Z", "+00:00"))
+        en_mexico = instante.astimezone(ZoneInfo("America/Mexico_City")).strftime("%H:%M:%S")
+        en_madrid = instante.astimezone(ZoneInfo("Europe/Madrid")).strftime("%H:%M:%S")
+        assert re.fullmatch(rf"Entregada el \w+, \d+ de \w+ de \d{{4}}, {en_mexico} GMT-6 "
+                            rf"\(en Madrid: .*, {en_madrid} CES?T\)\.", hora.inner_text()), hora.inner_text()
         captura("alumna-entregada")
         assert alumna_http.tareas()[TAREA]["status"] == "submitted"
 
@@ -173,6 +188,8 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         pagina_ta.wait_for_function("() => window.formgrader && formgrader.loaded && MathJax.loaded",
                                     timeout=90_000)
         assert pagina_ta.locator("#notebook-container .MathJax").count() > 20
+        # the late note above the notebook, from the course's endpoint under the service
+        assert "Entregada 2 h" in pagina_ta.locator("#curso-retraso").inner_text(timeout=60_000)
         assert not fuera, f"la página de la entrega pide fuera de la máquina: {fuera}"
         captura("profesora-entrega-sin-red")
         enlaces["Submission #1"] = pagina_ta.locator("li.live-notebook a.name-hidden").get_attribute("href")
@@ -232,3 +249,67 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         assert not pagina_ta.locator("button#calificar").is_disabled()
         assert pagina_ta.evaluate("() => navigator.serviceWorker.controller === null")
         captura("profesora-pagina-del-curso")
+        # «Pendientes de revisión»: none yet
+        assert pagina_ta.locator("#pendientes").inner_text().strip() == "Ninguna."
+
+        # --- a manual grade, then a resubmission: held for review (issue 21, fresh TA's report)
+        cuaderno = CUADERNO.removesuffix(".ipynb")
+        [enviado] = [e for e in ta.formgrader("GET", f"submitted_notebooks/{TAREA}/{cuaderno}")
+                     if e["student"] == alumna]
+        [celda] = [g for g in ta.formgrader("GET", f"grades?submission_id={enviado['id']}")
+                   if g["name"] == "positional_encoding_valores"]
+        ta.formgrader("PUT", f"grade/{celda['id']}", json={"manual_score": 1, "extra_credit": None})
+        for c in contenido["cells"]:
+            if c["metadata"].get("nbgrader", {}).get("grade_id") == "positional_encoding":
+                c["source"] = "".join(c["source"]) + "\n# segunda entrega, corregida\n"
+        guardado = alumna_http.put(f"api/contents/{hub.curso}/{TAREA}/{CUADERNO}",
+                                   json={"type": "notebook", "format": "json", "content": contenido})
+        assert guardado.status_code in (200, 201), guardado.text[:300]
+        alumna_http.accion("submit", TAREA)
+        assert ta.formgrader("POST", f"assignment/{TAREA}/collect")["success"]
+        autograde = ta.formgrader("POST", f"submission/{TAREA}/{alumna}/autograde")
+        assert autograde["success"], autograde.get("error") or autograde
+        # the course page lists it without a reload
+        pagina_ta.bring_to_front()
+        pagina_ta.locator("#pendientes li", has_text=f"{alumna} / {TAREA}").wait_for(timeout=60_000)
+        captura("profesora-pagina-del-curso-pendiente")
+
+        # formgrader, in another tab: the late mark on the assignment's submissions
+        pagina_fg = pagina_ta.context.new_page()
+        captura.pagina = pagina_fg
+        pagina_fg.goto(f"{formgrader}formgrader/manage_submissions/{TAREA}")
+        marca = pagina_fg.locator("#main-table tr", has_text=alumna).locator(".curso-tarde")
+        assert marca.inner_text(timeout=60_000).startswith("⚠ tarde: −"), marca.inner_text()
+        # Generate Feedback refused: the Spanish reason and a link to the submission, nothing else
+        pagina_fg.goto(f"{formgrader}formgrader/manage_assignments")
+        pagina_fg.locator("tr", has_text=TAREA).first.locator("td.generate-feedback a").click()
+        dialogo = pagina_fg.locator("#error-modal")
+        dialogo.locator(".modal-title", has_text="pendientes de revisión").wait_for(timeout=300_000)
+        texto = dialogo.inner_text()
+        assert f"No se generaron los comentarios de este alumno en «{TAREA}»: {alumna}." in texto, texto
+        for ruido in ("Traceback", "Template paths", "[DEBUG]", "Log Output", "/tmp/"):
+            assert ruido not in texto, f"el diálogo enseña «{ruido}»: {texto}"
+        captura("profesora-comentarios-negados")
+        href = dialogo.locator("a", has_text=alumna).get_attribute("href")
+        assert href.startswith(f"{servicio}/formgrader/submissions/"), href
+        # the submission page: «Aceptar la nota automática» resolves it
+        pagina_fg.goto(origen_fg + href)
+        pagina_fg.wait_for_function("() => window.formgrader && formgrader.loaded", timeout=90_000)
+        caja = pagina_fg.locator("#curso-revision")
+        assert "positional_encoding_valores" in caja.inner_text(timeout=60_000)
+        pagina_fg.locator("#curso-aceptar").click()
+        pagina_fg.locator("#curso-revision.alert-success", has_text="Revisada").wait_for(timeout=60_000)
+        captura("profesora-revisada")
+        nota = [g for g in ta.formgrader("GET", f"grades?submission_id={enviado['id']}")
+                if g["name"] == "positional_encoding_valores"][0]
+        assert nota["manual_score"] is None and not nota["needs_manual_grade"], nota
+        # the course page's box follows, without a reload
+        pagina_ta.bring_to_front()
+        pagina_ta.wait_for_function("() => document.getElementById('pendientes').innerText.trim() === 'Ninguna.'",
+                                    timeout=60_000)
+        # and Generate Feedback goes through
+        pagina_fg.bring_to_front()
+        pagina_fg.goto(f"{formgrader}formgrader/manage_assignments")
+        pagina_fg.locator("tr", has_text=TAREA).first.locator("td.generate-feedback a").click()
+        pagina_fg.locator("#success-modal, #error-modal").first.wait_for(timeout=300_000)
+        assert pagina_fg.locator("#success-modal").count() == 1, pagina_fg.locator("#error-modal").inner_text()

@@ -6,9 +6,12 @@ besides nbgrader's fields:
 
 * on every assignment, ``curso_plazo``: ``{"plazo": "2026-03-20T22:59:00Z" or
   None, "prorroga": bool, "zona": "Europe/Madrid", "politica": {...}}``;
-* on every submission, ``curso_segundos_tarde`` (after the due date, the
-  student's extension included; 0 when on time) and ``curso_fraccion`` (the
-  part of the score the course's policy would take; 0 within the grace).
+* on every submission, ``curso_entregada`` (its time as an ISO instant in UTC,
+  ``2026-12-01T23:03:25Z``, None when unreadable: the tab shows it in the
+  student's zone, nbgrader shows its own UTC text), ``curso_segundos_tarde``
+  (after the due date, the student's extension included; 0 when on time) and
+  ``curso_fraccion`` (the part of the score the course's policy would take; 0
+  within the grace).
 
 The data come from the exchange: ``<exchange>/<course>/plazos/plazos.json``
 (due dates and policy, published by the formgrader service from the course's
@@ -110,6 +113,27 @@ def fraccion(politica: dict, segundos: float) -> float:
     return min(politica["maximo"], politica["por_dia"] * math.ceil(segundos / 86400))
 
 
+def anotar_entrega(entrega: dict, plazo: dt.datetime | None, politica: dict) -> dict:
+    """Add ``curso_entregada``, ``curso_segundos_tarde`` and ``curso_fraccion`` to one of nbgrader's submissions.
+
+    ``plazo``: the due date that applies to the student (naive UTC, extension included) or None;
+    ``politica``: as :func:`plazos_publicados` gives it.  The submission's ``timestamp`` is
+    nbgrader's text (its folder name), read with nbgrader's ``parse_utc``; an unreadable one
+    gives no time and no delay.
+    """
+    try:
+        marca = parse_utc(str(entrega.get("timestamp")))
+    except Exception:  # noqa: BLE001 - an unreadable time: nothing shown
+        marca = None
+    if not isinstance(marca, dt.datetime):
+        marca = None
+    segundos = max(0.0, (marca - plazo).total_seconds()) if marca is not None and plazo is not None else 0.0
+    entrega["curso_entregada"] = marca.replace(microsecond=0).isoformat() + "Z" if marca is not None else None
+    entrega["curso_segundos_tarde"] = segundos
+    entrega["curso_fraccion"] = fraccion(politica, segundos)
+    return entrega
+
+
 class ListaConPlazos(ExchangeList):
     """``ExchangeList`` whose assignments carry their due date and submissions their delay (module docstring)."""
 
@@ -130,14 +154,5 @@ class ListaConPlazos(ExchangeList):
                 "plazo": plazo.isoformat() + "Z" if plazo is not None else None,
                 "prorroga": datos["prorroga"], "zona": publicados["zona"], "politica": publicados["politica"]}
             for entrega in info.get("submissions") or []:
-                segundos = 0.0
-                if plazo is not None:
-                    try:
-                        marca = parse_utc(str(entrega.get("timestamp")))
-                    except Exception:  # noqa: BLE001 - an unreadable time: no delay shown
-                        marca = None
-                    if marca is not None:
-                        segundos = max(0.0, (marca - plazo).total_seconds())
-                entrega["curso_segundos_tarde"] = segundos
-                entrega["curso_fraccion"] = fraccion(publicados["politica"], segundos)
+                anotar_entrega(entrega, plazo, publicados["politica"])
         return asignaciones

@@ -36,11 +36,20 @@
 
     var raiz = String(datos.base_url || "");
 
+    // GET of one of the course's endpoints (text: JSON.parse it).  With the XSRF token as formgrader's own
+    // Backbone requests send it: under JupyterHub a script's request without it goes to the login page.
+    var leer = function (camino) {
+        var m = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/);
+        return $.ajax({url: raiz + camino, dataType: "text", cache: false,
+                       headers: m ? {"X-XSRFToken": decodeURIComponent(m[1])} : {}});
+    };
+
     window.curso = {
         datos: datos,
         codificar: codificar,
         ruta: ruta,
         raiz: raiz,
+        leer: leer,
         utilidadesSeguras: false,
         endurecerUtilidades: function () {
             if (window.curso.utilidadesSeguras || typeof window.createModal !== "function") {

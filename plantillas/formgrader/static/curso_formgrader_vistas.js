@@ -7,6 +7,15 @@
  * POST URLs unencoded, and one of them into HTML; here each of those is rebuilt
  * with every value encoded as one path segment or written as text.  What the
  * views show as text (jQuery .text()) is left as nbgrader wrote it.
+ *
+ * Two things nbgrader's views do not show, added here from the course's endpoints
+ * (grader_tests/extensiones_nbgrader/formgrader_avisos.py), always as text:
+ * - late work: under each score of a late submission (Manage Students, a student's assignments and
+ *   notebooks, an assignment's submissions, Manual Grading's list of submissions), «⚠ tarde: −1 →
+ *   9 / 18»: the penalty and the score after it (nbgrader's own number is before it), with the TA
+ *   table's sentence as the tooltip;
+ * - Generate / Release Feedback refused only because submissions are held for review: a Spanish
+ *   dialog with who, what to do and a link to each submission page (no log, no traceback).
  */
 (function () {
     "use strict";
@@ -42,6 +51,172 @@
                 .fail(_.bind(this[metodo + "_failure"], this));
         };
     };
+
+    // ------------------------------------------------------------------ late work on the lists
+
+    var numero = function (x) {
+        return String(Math.round(Number(x) * 100) / 100);
+    };
+
+    var retrasos = null;            // the course's endpoint's answer, once it arrives
+    var vistas = [];                // [view, function drawing its mark]
+
+    // «⚠ tarde: −1 → 9 / 18» under a score cell (replacing an earlier mark); the sentence as tooltip
+    var marcar = function (celda, penalizacion, nota, maximo, explicacion) {
+        celda.find(".curso-tarde").remove();
+        var texto = penalizacion > 0
+            ? "⚠ tarde: −" + numero(penalizacion) + " → " + numero(nota) + " / " + numero(maximo)
+            : "⚠ tarde, sin penalización";
+        celda.append($("<div/>").addClass("curso-tarde").attr("title", explicacion)
+            .css({"color": "#b35900", "font-size": "90%", "white-space": "nowrap"}).text(texto));
+    };
+
+    var deAlumno = function (alumno, tarea) {
+        return (retrasos ? retrasos.entregas : []).filter(function (e) {
+            return e.alumno === alumno && (tarea === undefined || e.tarea === tarea);
+        });
+    };
+
+    var conRetrasos = function (vista, dibujar) {
+        despuesDeRender(vista, function () {
+            var esta = this;
+            if (!esta.cursoConRetraso) {
+                esta.cursoConRetraso = true;
+                vistas.push([esta, dibujar]);
+            }
+            if (retrasos) {
+                dibujar.call(esta);
+            }
+        });
+    };
+
+    var pedirRetrasos = function (filtro) {
+        var consulta = Object.keys(filtro).filter(function (k) { return filtro[k]; })
+            .map(function (k) { return k + "=" + enc(filtro[k]); }).join("&");
+        c.leer("/formgrader/curso/api/retrasos" + (consulta ? "?" + consulta : ""))
+            .done(function (texto) {
+                try {
+                    retrasos = JSON.parse(texto);
+                } catch (e) {
+                    return;
+                }
+                vistas.forEach(function (par) { par[1].call(par[0]); });
+                document.body.setAttribute("data-curso-retrasos", String(retrasos.entregas.length));
+            });
+    };
+
+    if (pagina === "manage_students" && window.StudentUI) {
+        conRetrasos(StudentUI, function () {
+            var suyas = deAlumno(this.model.get("id"));
+            if (!suyas.length) {
+                return;
+            }
+            var penalizacion = 0, descuento = 0;
+            suyas.forEach(function (e) {
+                penalizacion += e.penalizacion;
+                descuento += e.puntos - e.nota;
+            });
+            marcar(this.$score, penalizacion, this.model.get("score") - descuento, this.model.get("max_score"),
+                   suyas.map(function (e) { return e.tarea + ": " + e.texto; }).join("\n"));
+        });
+        pedirRetrasos({});
+    }
+
+    if (pagina === "manage_students_assignments" && window.StudentSubmissionUI) {
+        conRetrasos(StudentSubmissionUI, function () {
+            var e = deAlumno(c.datos.student_id, this.model.get("name"))[0];
+            if (e) {
+                marcar(this.$score, e.penalizacion, e.nota, e.maximo, e.texto);
+            }
+        });
+        pedirRetrasos({alumno: c.datos.student_id});
+    }
+
+    if (pagina === "manage_students_notebook_submissions" && window.StudentSubmittedNotebookUI) {
+        conRetrasos(StudentSubmittedNotebookUI, function () {
+            var e = deAlumno(c.datos.student_id, c.datos.assignment_id)[0];
+            var nb = e && e.cuadernos[this.model.get("name")];
+            if (nb) {
+                marcar(this.$score, nb.penalizacion, Math.max(0, nb.puntos - nb.penalizacion),
+                       this.model.get("max_score"), e.texto);
+            }
+        });
+        pedirRetrasos({alumno: c.datos.student_id, tarea: c.datos.assignment_id});
+    }
+
+    if (pagina === "manage_submissions" && window.SubmissionUI) {
+        conRetrasos(SubmissionUI, function () {
+            var e = this.model.get("autograded") && deAlumno(this.model.get("student"), this.model.get("name"))[0];
+            if (e) {
+                marcar(this.$score, e.penalizacion, e.nota, e.maximo, e.texto);
+            }
+        });
+        pedirRetrasos({tarea: c.datos.assignment_id});
+    }
+
+    if (pagina === "gradebook_notebook_submissions" && window.SubmittedNotebookUI) {
+        conRetrasos(SubmittedNotebookUI, function () {
+            var id = this.model.get("id");
+            var e = deAlumno(this.model.get("student"), c.datos.assignment_id)[0];
+            var nb = e && e.cuadernos[c.datos.notebook_id];
+            if (nb && nb.id === id) {
+                marcar(this.$score, nb.penalizacion, Math.max(0, nb.puntos - nb.penalizacion),
+                       this.model.get("max_score"), e.texto);
+            }
+        });
+        pedirRetrasos({tarea: c.datos.assignment_id});
+    }
+
+    // ------------------------------------------------- Generate / Release Feedback held back by review
+
+    var negativa = function (r) {
+        var cuerpo = $("<div/>");
+        cuerpo.append($("<p/>").text(r.mensaje));
+        var lista = $("<ul/>");
+        (r.entregas || []).forEach(function (e) {
+            var li = $("<li/>");
+            if (e.id) {
+                li.append($("<a/>").attr("href", raiz + "/formgrader/submissions/" + enc(e.id))
+                    .attr("target", window === window.top ? "_blank" : "_self").attr("rel", "noopener")
+                    .text(e.alumno + " / " + e.cuaderno));
+            } else {
+                li.text(e.alumno);
+            }
+            lista.append(li);
+        });
+        cuerpo.append(lista);
+        cuerpo.append($("<p/>").text(r.que_hacer));
+        var titulo = r.accion === "generar" ? "Comentarios sin generar: pendientes de revisión"
+                                            : "Comentarios sin publicar: pendientes de revisión";
+        createModal("error-modal", titulo, cuerpo);
+    };
+
+    // nbgrader's «<action>_success» of a view, with the course's dialog when review held it back
+    var conNegativa = function (vista, metodo) {
+        if (!vista || !vista.prototype || typeof vista.prototype[metodo] !== "function") {
+            return;
+        }
+        var original = vista.prototype[metodo];
+        vista.prototype[metodo] = function (respuesta) {
+            var datos = null;
+            try {
+                datos = JSON.parse(respuesta);
+            } catch (e) {
+                datos = null;
+            }
+            if (datos && datos.curso_revision) {
+                this.model.fetch();
+                negativa(datos.curso_revision);
+                return undefined;
+            }
+            return original.apply(this, arguments);
+        };
+    };
+
+    ["generate_feedback_success", "release_feedback_success"].forEach(function (metodo) {
+        conNegativa(window.AssignmentUI, metodo);
+        conNegativa(window.SubmissionUI, metodo);
+    });
 
     if (pagina === "manage_submissions" && window.SubmissionUI) {
         despuesDeRender(SubmissionUI, function () {

@@ -4,10 +4,12 @@
  * A prebuilt JupyterLab 4 extension written by hand (a module-federation container with one
  * plugin that needs no shared module), so the course needs no JavaScript build step.  It reads
  * the fields the course's exchange list adds to nbgrader's own /assignments answer
- * (plazos_assignments/lista.py: curso_plazo, curso_segundos_tarde, curso_fraccion) and writes,
- * under each assignment of the tab, its due date in the browser's time zone (and in Madrid's
- * when they differ), a warning on a fetched assignment whose due date has passed, and on each
- * submission whether it was on time or how late, with the share of the score the policy takes.
+ * (plazos_assignments/lista.py: curso_plazo, curso_entregada, curso_segundos_tarde, curso_fraccion)
+ * and writes, under each assignment of the tab, its due date in the browser's time zone (and in
+ * Madrid's when they differ), a warning on a fetched assignment whose due date has passed, and on
+ * each submission when it was sent, in the same zones and to the second (nbgrader's own text is
+ * UTC with microseconds), and whether it was on time or how late, with the share of the score
+ * the policy takes.
  * Only textContent is written: assignment names and times are never parsed as HTML.
  */
 var _JUPYTERLAB;
@@ -48,11 +50,22 @@ var _JUPYTERLAB;
     return partes.slice(0, -1).join(', ') + ' y ' + partes[partes.length - 1];
   }
 
-  function fecha(instante, zona) {
+  function fecha(instante, zona, conSegundos) {
     var opciones = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric',
                      hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
+    if (conSegundos) { opciones.second = '2-digit'; }
     if (zona) { opciones.timeZone = zona; }
     return new Intl.DateTimeFormat('es-ES', opciones).format(instante);
+  }
+
+  // an instant in the browser's zone, and in the course's when it is another one
+  function enLasDosZonas(instante, zona, conSegundos) {
+    var texto = fecha(instante, '', conSegundos);
+    zona = zona || 'Europe/Madrid';
+    if (zonaDelNavegador() && zonaDelNavegador() !== zona) {
+      texto += ' (en ' + zona.split('/').pop().replace('_', ' ') + ': ' + fecha(instante, zona, conSegundos) + ')';
+    }
+    return texto;
   }
 
   function zonaDelNavegador() {
@@ -75,13 +88,8 @@ var _JUPYTERLAB;
 
   function textoDelPlazo(plazo) {
     if (!plazo || !plazo.plazo) { return 'Sin plazo de entrega fijado.'; }
-    var instante = new Date(plazo.plazo);
-    var texto = 'Plazo de entrega' + (plazo.prorroga ? ' (con tu prórroga)' : '') + ': ' + fecha(instante);
-    var zona = plazo.zona || 'Europe/Madrid';
-    if (zonaDelNavegador() && zonaDelNavegador() !== zona) {
-      texto += ' (en ' + zona.split('/').pop().replace('_', ' ') + ': ' + fecha(instante, zona) + ')';
-    }
-    return texto + '.';
+    return 'Plazo de entrega' + (plazo.prorroga ? ' (con tu prórroga)' : '') + ': ' +
+      enLasDosZonas(new Date(plazo.plazo), plazo.zona) + '.';
   }
 
   function anotarFila(fila, info) {
@@ -107,6 +115,11 @@ var _JUPYTERLAB;
         var e = entregas[j];
         if (!e.timestamp || texto.indexOf(e.timestamp) !== 0) { continue; }
         var lugar = filas[i].querySelector('.item_name') || filas[i];
+        var entregada = e.curso_entregada ? new Date(e.curso_entregada) : null;
+        if (entregada && !isNaN(entregada.getTime())) {
+          lugar.appendChild(linea('curso-entregada', 'Entregada el ' +
+            enLasDosZonas(entregada, (plazo || {}).zona, true) + '.'));
+        }
         var ultima = j === entregas.length - 1 && entregas.length > 1 ? ' Es la última: la que se califica.' : '';
         var gracia = ((plazo || {}).politica || {}).gracia_s || 0;
         if (plazo && plazo.plazo && e.curso_segundos_tarde > gracia) {

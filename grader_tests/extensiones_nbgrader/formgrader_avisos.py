@@ -1,0 +1,253 @@
+"""What formgrader's pages say about late work and held reviews: the course's data, formgrader's login.
+
+nbgrader 0.9.6's formgrader shows every score before the late penalty and
+nothing about a resubmission held for review (``revision``), while grades.csv,
+the TA table and the student's feedback apply the penalty.  The course's
+scripts on formgrader's pages (``plantillas/formgrader/static/``) draw what is
+missing from two read-only endpoints registered next to nbgrader's API by
+``formgrader_seguro`` (same login, JSON served as text, nothing rendered here):
+
+* ``GET /formgrader/curso/api/retrasos[?tarea=…][&alumno=…]`` -- :func:`retrasos`:
+  the late submissions with nbgrader's numbers (``total_seconds_late``, each
+  notebook's ``late_submission_penalty``), after :func:`plazos.sincronizar`
+  brought them up to date with ``nbgrader_config.py`` and with the scores the
+  gradebook has now (a manual grade changes the penalty).  Manage Students,
+  a student's assignments and notebooks, an assignment's submissions and
+  Manual Grading's list mark them «⚠ tarde: −1 → 9 / 18».
+* ``GET /formgrader/curso/api/entrega/<submission id>`` -- :func:`entrega`:
+  for the submission page, the same for its assignment and notebook, and what
+  is still held for review in that notebook (each held grade and comment with
+  formgrader's own ids, so the page's «Aceptar la nota automática» saves them
+  through nbgrader's API, ``PUT /formgrader/api/grade/<id>``).
+
+:func:`negativa_por_revision` turns the result of formgrader's Generate /
+Release Feedback that stopped *only* because of held submissions into the
+Spanish reason (who, and what to do, with a link to each submission page):
+no template paths, no traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from tornado import ioloop, web
+
+from . import notas_en_bloque, plazos, revision
+
+RUTA_RETRASOS = "/formgrader/curso/api/retrasos"
+RUTA_ENTREGA = "/formgrader/curso/api/entrega/"
+
+
+# ------------------------------------------------------------------------------ late submissions
+
+def _sincronizar(gb, raiz: str, tareas, alumnos, log) -> tuple[plazos.PlazosDelCurso, plazos.PenalizacionPorRetraso,
+                                                                  str | None]:
+    """The course's dates and policy, written into the gradebook first; a Spanish warning if that failed."""
+    try:
+        config_plazos, politica, _ = plazos.leer(raiz)
+    except Exception as error:  # noqa: BLE001 - a broken config: nbgrader's numbers as they are
+        return plazos.PlazosDelCurso(), plazos.PenalizacionPorRetraso(), (
+            f"No se pudo leer nbgrader_config.py ({error}): se muestran los retrasos del libro de notas tal cual.")
+    try:
+        plazos.sincronizar(gb, config_plazos, politica, tareas=tareas, alumnos=alumnos, log=log)
+    except Exception as error:  # noqa: BLE001 - a bad date or a busy database: say it, show what is there
+        gb.db.rollback()
+        return config_plazos, politica, (f"No se pudieron poner al día los plazos ({error}): se muestran los "
+                                         "retrasos del libro de notas tal cual.")
+    return config_plazos, politica, None
+
+
+def retrasos(gb, raiz: str, tareas: list[str] | None = None, alumnos: list[str] | None = None, log=None) -> dict:
+    """The late submissions of the gradebook ``gb`` (of these assignments / students), as formgrader draws them.
+
+    Returns ``{"entregas": [...], "politica": Spanish sentence, "aviso": Spanish text or None}``; each
+    submission ``{"tarea", "alumno", "segundos_tarde", "penalizacion", "puntos", "nota", "maximo",
+    "texto", "cuadernos": {name: {"id", "penalizacion", "puntos"}}}``: ``puntos`` is nbgrader's score
+    (what formgrader shows), ``nota`` the score after the penalty (grades.csv), ``texto`` the TA
+    table's observation.  Only submissions after their due date (extension included) are listed.
+    """
+    config_plazos, politica, aviso = _sincronizar(gb, raiz, tareas, alumnos, log)
+    libro = notas_en_bloque.leer(gb, tareas)
+    quienes = set(alumnos) if alumnos is not None else None
+    entregas = []
+    for (tarea, alumno), e in sorted(libro.entregas.items()):
+        if (quienes is not None and alumno not in quienes) or e.segundos_tarde <= 0:
+            continue
+        estado = plazos.EstadoDeEntrega(e.duedate, e.extension, e.timestamp, e.segundos_tarde, e.penalizacion)
+        entregas.append({
+            "tarea": tarea, "alumno": alumno, "segundos_tarde": e.segundos_tarde,
+            "penalizacion": round(e.penalizacion, 6), "puntos": e.puntos, "nota": e.nota, "maximo": e.maximo,
+            "texto": plazos.texto_del_retraso(estado, politica, config_plazos.zona),
+            "cuadernos": {nombre: {"id": snid, "penalizacion": float(e.penalizaciones.get(nombre) or 0.0),
+                                   "puntos": e.puntos_del_cuaderno(nombre)}
+                          for nombre, snid in sorted(e.ids_de_cuaderno.items())}})
+    return {"entregas": entregas, "politica": politica.descripcion(), "aviso": aviso}
+
+
+# ------------------------------------------------------------------------------ one submission page
+
+def revision_de_cuaderno(gb, raiz: str, cuaderno) -> dict | None:
+    """What is still held for review in a ``SubmittedNotebook`` (None: nothing), with formgrader's ids.
+
+    ``{"desde": Spanish date of the new submission, "notas": [{"id", "grade_id", "anterior",
+    "extra_anterior", "auto_score", "max_score"}], "comentarios": [{"id", "grade_id", "anterior"}]}``:
+    ``anterior`` is what the TA had put by hand on the earlier submission.
+    """
+    tarea, alumno = cuaderno.assignment.assignment.name, cuaderno.student.id
+    # read only: formgrader's autograde button or make grade may be writing the same record
+    p = revision.pendientes_de_cuaderno(gb, os.path.join(raiz, revision.CARPETA), tarea, alumno, cuaderno,
+                                        guardar=False)
+    if not p["notas"] and not p["comentarios"]:
+        return None
+    notas = {g.name: g for g in cuaderno.grades}
+    comentarios = {c.name: c for c in cuaderno.comments}
+    return {
+        "desde": revision.fecha_de_entrega(p.get("desde")),
+        "notas": [{"id": notas[gid].id, "grade_id": gid, "anterior": d.get("manual_score"),
+                   "extra_anterior": d.get("extra_credit"), "auto_score": notas[gid].auto_score,
+                   "max_score": notas[gid].max_score} for gid, d in sorted(p["notas"].items())],
+        "comentarios": [{"id": comentarios[gid].id, "grade_id": gid, "anterior": d.get("manual_comment")}
+                        for gid, d in sorted(p["comentarios"].items())],
+    }
+
+
+def entrega(gb, raiz: str, submission_id: str, log=None) -> dict | None:
+    """The submission page's notes: ``{"tarea", "alumno", "cuaderno", "retraso", "revision", "politica", "aviso"}``.
+
+    ``retraso``: the assignment's entry of :func:`retrasos` (None when on time), plus
+    ``cuaderno``: this notebook's ``{"penalizacion", "puntos"}``; ``revision``:
+    :func:`revision_de_cuaderno`.  None when the gradebook has no such submitted notebook.
+    """
+    from nbgrader.api import MissingEntry
+    try:
+        cuaderno = gb.find_submission_notebook_by_id(submission_id)
+    except MissingEntry:
+        return None
+    tarea, alumno, nombre = cuaderno.assignment.assignment.name, cuaderno.student.id, cuaderno.name
+    datos = retrasos(gb, raiz, [tarea], [alumno], log)
+    retraso = next(iter(datos["entregas"]), None)
+    if retraso is not None:
+        retraso["cuaderno"] = retraso["cuadernos"].get(nombre)
+    gb.db.expire_all()
+    cuaderno = gb.find_submission_notebook_by_id(submission_id)
+    return {"tarea": tarea, "alumno": alumno, "cuaderno": nombre, "retraso": retraso,
+            "revision": revision_de_cuaderno(gb, raiz, cuaderno), "politica": datos["politica"],
+            "aviso": datos["aviso"]}
+
+
+# ------------------------------------------------------------------------------ Generate / Release Feedback
+
+_ERROR_DE_NBGRADER = re.compile(r"^\[ERROR\] There was an error processing assignment '(.*)' for student '(.*)'$", re.M)
+_FALLO_AL_PUBLICAR = "Comentarios sin publicar: "          # PublicarComentariosSeguro: another student's failure
+
+
+def _sin_depuracion(log: str) -> str:
+    """A captured log without its DEBUG records (nbconvert's template paths, one per line)."""
+    registros, actual = [], None
+    for linea in log.splitlines():
+        if re.match(r"^\[[A-Z]+\] ", linea):
+            actual = [] if linea.startswith("[DEBUG] ") else [linea]
+            if actual:
+                registros.append(actual)
+        elif actual:
+            actual.append(linea)
+    return "\n".join("\n".join(r) for r in registros) + ("\n" if registros else "")
+
+
+def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: str | None, accion: str) -> dict:
+    """formgrader's result of Generate / Release Feedback, with the Spanish reason when review held it back.
+
+    ``accion``: ``"generar"`` or ``"publicar"``.  When the step failed and every student it failed
+    for is held for review (``revision.con_pendientes``), the result becomes ``{"success": False,
+    "log": Spanish reason, "curso_revision": {"accion", "tarea", "mensaje", "que_hacer",
+    "entregas": [{"alumno", "cuaderno", "id"}]}}``: no template paths, no traceback.  Any other
+    failure keeps nbgrader's log (without DEBUG records) and traceback; a success, its log without
+    DEBUG records.
+    """
+    if not isinstance(resultado, dict):
+        return resultado
+    resultado = dict(resultado)
+    if resultado.get("log"):
+        resultado["log"] = _sin_depuracion(str(resultado["log"]))
+    if resultado.get("success"):
+        return resultado
+    log, error = str(resultado.get("log") or ""), str(resultado.get("error") or "")
+    retenidos = {a for a, t in revision.con_pendientes(gb, os.path.join(raiz, revision.CARPETA), tarea,
+                                                        guardar=False)
+                 if alumno is None or a == alumno}
+    if not retenidos:
+        return resultado
+    if accion == "generar":
+        fallidos = {a for t, a in _ERROR_DE_NBGRADER.findall(log)}
+        if not fallidos or not fallidos <= retenidos:
+            return resultado
+        quienes = sorted(fallidos)
+    else:
+        if "pendientes de revisión" not in error or _FALLO_AL_PUBLICAR in log:
+            return resultado
+        quienes = sorted(retenidos)
+    from nbgrader.api import MissingEntry
+    enlaces = []
+    for a in quienes:
+        try:
+            for nb in sorted(gb.find_submission(tarea, a).notebooks, key=lambda n: n.name):
+                enlaces.append({"alumno": a, "cuaderno": nb.name, "id": nb.id})
+        except MissingEntry:
+            enlaces.append({"alumno": a, "cuaderno": None, "id": None})
+    verbo, resto = (("se generaron", "generaron") if accion == "generar" else ("se publicaron", "publicaron"))
+    n = len(quienes)
+    mensaje = (f"No {verbo} los comentarios de {'este alumno' if n == 1 else f'estos {n} alumnos'} en «{tarea}»: "
+               f"{', '.join(quienes)}. {'Su entrega está' if n == 1 else 'Sus entregas están'} pendiente"
+               f"{'' if n == 1 else 's'} de revisión: {'es una entrega nueva' if n == 1 else 'son entregas nuevas'} "
+               "y lo que se puso a mano en la anterior (notas o comentarios) no se ha aplicado."
+               + ("" if alumno is not None else f" Los del resto de la clase sí se {resto}."))
+    que_hacer = ("Qué hacer: abre la entrega (los enlaces de abajo, o Manage Students → alumno → tarea → cuaderno). "
+                 "En el recuadro rojo «⚠ PENDIENTE DE REVISIÓN», encima del cuaderno, pulsa «Aceptar la nota automática» "
+                 "o escribe tu nota en cada celda marcada, y cambia la nota ⚠ de la casilla de comentario por tu "
+                 "comentario para esta entrega (o bórrala). Cuando el recuadro diga «Revisada», vuelve a pulsar "
+                 + ("Generate Feedback." if accion == "generar" else "Generate Feedback y después Release Feedback."))
+    return {"success": False, "log": mensaje + "\n\n" + que_hacer + "\n",
+            "curso_revision": {"accion": accion, "tarea": tarea, "mensaje": mensaje, "que_hacer": que_hacer,
+                               "entregas": enlaces}}
+
+
+# ------------------------------------------------------------------------------ handlers
+
+def manejadores():
+    """``(pattern, handler)`` of the two endpoints, formgrader's ``BaseApiHandler`` with the course's JSON rules."""
+    from nbgrader.api import Gradebook
+    from nbgrader.server_extensions.formgrader.base import BaseApiHandler, check_notebook_dir, check_xsrf
+
+    from .formgrader_seguro import DatosSeguros
+
+    class _Base(DatosSeguros, BaseApiHandler):
+        def _en_otro_hilo(self, funcion, *args):
+            """``funcion(gradebook, course root, *args, log)`` in a worker thread, with its own gradebook session."""
+            url, curso, raiz, log = self.db_url, self.coursedir.course_id, self.coursedir.root, self.log
+
+            def trabajo():
+                with Gradebook(url, curso) as gb:
+                    return funcion(gb, raiz, *args, log=log)
+            return ioloop.IOLoop.current().run_in_executor(None, trabajo)
+
+    class Retrasos(_Base):
+        @web.authenticated
+        @check_xsrf
+        @check_notebook_dir
+        async def get(self):
+            tarea, alumno = self.get_argument("tarea", None), self.get_argument("alumno", None)
+            datos = await self._en_otro_hilo(retrasos, [tarea] if tarea else None, [alumno] if alumno else None)
+            self.write(json.dumps(datos))
+
+    class Entrega(_Base):
+        @web.authenticated
+        @check_xsrf
+        @check_notebook_dir
+        async def get(self, submission_id):
+            datos = await self._en_otro_hilo(entrega, submission_id)
+            if datos is None:
+                raise web.HTTPError(404, "Invalid submission")
+            self.write(json.dumps(datos))
+
+    return [(RUTA_RETRASOS, Retrasos), (RUTA_ENTREGA + r"([^/]+)", Entrega)]
