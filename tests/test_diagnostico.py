@@ -468,7 +468,10 @@ MAPAS_HONESTOS = {
     "bloque desplazado 2": _cabezas(lambda Q, K, i, d_k, h: Q[:, (np.arange(d_k) + i * d_k + 2) % Q.shape[1]]
                                     @ K[:, (np.arange(d_k) + i * d_k + 2) % Q.shape[1]].T),
     "sin cabezas (Q·Kᵀ entero)": _cabezas(lambda Q, K, i, d_k, h: Q @ K.T / np.sqrt(d_k)),
-    "un grupo cualquiera": _cabezas(lambda Q, K, i, d_k, h: Q[:, [0, 3, 5]] @ K[:, [0, 3, 5]].T),
+    "un grupo cualquiera de d_k − 1": _cabezas(lambda Q, K, i, d_k, h: (
+        lambda J: Q[:, J] @ K[:, J].T)(np.random.default_rng(i).permutation(Q.shape[1])[:max(d_k - 1, 1)])),
+    "escala 1/(50·√d_k)": _cabezas(lambda Q, K, i, d_k, h: Q[:, _bloque(i, d_k)] @ K[:, _bloque(i, d_k)].T
+                                  / (50 * np.sqrt(d_k))),
     "sin softmax": lambda X, Wq, Wk, Wv, Wo, h: (
         lambda A: (_de_sus_mapas(A, X, Wv, Wo, [_bloque(i, X.shape[1] // h) for i in range(h)]), A))(
         np.stack([(X @ Wq)[:, _bloque(i, X.shape[1] // h)] @ (X @ Wk)[:, _bloque(i, X.shape[1] // h)].T
@@ -494,6 +497,34 @@ MAPAS_FIJOS = {
     "V·Vᵀ": _fijos(lambda T, X, Wv, i: _softmax((X @ Wv) @ (X @ Wv).T)),
 }
 
+# maps from Q and K that show no work (issue 19, third attack): the scores shrunk until the maps are uniform,
+# or one column of W^Q for every head; zero output, as the attack returned it
+def _sin_salida(mapas_de):
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        return np.zeros(X.shape), np.stack([mapas_de(X, Wq, Wk)] * h)
+    return multi_head
+
+
+MAPAS_SIN_TRABAJO = {
+    "casi uniformes (1e-9·q₀k₀ᵀ)": _sin_salida(lambda X, Wq, Wk: _softmax(1e-9 * np.outer(X @ Wq[:, 0], X @ Wk[:, 0]))),
+    "casi uniformes (Q·Kᵀ / 10⁴)": _sin_salida(lambda X, Wq, Wk: _softmax((X @ Wq) @ (X @ Wk).T / 1e4)),
+    "una columna de W^Q (q₀q₀ᵀ)": _sin_salida(lambda X, Wq, Wk: _softmax(np.outer(X @ Wq[:, 0], X @ Wq[:, 0]))),
+    "una columna (q₀k₀ᵀ)": _sin_salida(lambda X, Wq, Wk: _softmax(np.outer(X @ Wq[:, 0], X @ Wk[:, 0]))),
+    "dos columnas (q₀k₀ᵀ + q₁k₁ᵀ)": _sin_salida(lambda X, Wq, Wk: _softmax((X @ Wq[:, :2]) @ (X @ Wk[:, :2]).T)),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(MAPAS_SIN_TRABAJO))
+def test_mapas_de_q_y_k_sin_trabajo_no_puntuan(nombre):
+    """Maps that come from Q and K only in name (near-uniform, or a group of fewer than d_k − 1 columns in every
+    head) with a zero output are no work in any case the rule reads: at most the contract."""
+    from grader_tests.juez.propiedades import trabajo_hecho
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        assert not trabajo_hecho(_llamada_mh(MAPAS_SIN_TRABAJO[nombre], caso)), (nombre, caso)
+    veredictos = bateria.corregir("multi_head", MAPAS_SIN_TRABAJO[nombre])
+    assert total(veredictos) <= 1, {g: v.puntos for g, v in veredictos.items()}
+
 
 @pytest.mark.parametrize("nombre", sorted(MAPAS_HONESTOS))
 def test_mapas_que_salen_de_q_y_k_son_trabajo(nombre):
@@ -506,7 +537,7 @@ def test_mapas_que_salen_de_q_y_k_son_trabajo(nombre):
     controles = celdas["multi_head_robustez"].casos_control
     for caso in celdas["multi_head_no_modifica"].casos + controles:
         llamada = _llamada_mh(MAPAS_HONESTOS[nombre], caso)
-        assert de_q_y_k(llamada) or (nombre == "un grupo cualquiera" and caso["T"] == 3), (nombre, caso)
+        assert de_q_y_k(llamada) or (nombre == "un grupo cualquiera de d_k − 1" and caso["T"] == 3), (nombre, caso)
     veredictos = bateria.corregir("multi_head", MAPAS_HONESTOS[nombre])
     for celda in ("no_modifica", "robustez", "generalidad"):
         texto_celda = veredictos[f"multi_head_{celda}"].texto()
@@ -579,6 +610,8 @@ NO_ESCALERAS = {
     "frecuencias 1": lambda T, d: np.ones(d // 2),
     "en grados": lambda T, d: np.pi / 180 * 10000.0 ** (-2 * np.arange(d // 2) / d),
     "pos / T": lambda T, d: 10000.0 ** (-2 * np.arange(d // 2) / d) / T,
+    "r = 0,999 (la pareja 0 casi repetida)": lambda T, d: 0.999 ** np.arange(d // 2),
+    "r = 1,01": lambda T, d: 1.01 ** np.arange(d // 2),
 }
 
 

@@ -180,25 +180,34 @@ def _doble_centrado(M: np.ndarray) -> np.ndarray:
     return M - M.mean(axis=1, keepdims=True) - M.mean(axis=0, keepdims=True) + M.mean()
 
 
-def _coeficientes_de_un_grupo(coeficientes: np.ndarray, con_signo: bool) -> bool:
-    """Los coeficientes valen c > 0 en un grupo de columnas y 0 en las demás (o ±c: dos grupos)."""
+def _escala_de_un_grupo(coeficientes: np.ndarray, con_signo: bool, minimo: int) -> float:
+    """c si los coeficientes valen c > 0 en un grupo de al menos ``minimo`` columnas y 0 en las demás; si no, 0.
+
+    Con ``con_signo`` (el cociente de los mapas de dos cabezas): +c en un
+    grupo y −c en otro, cada uno de al menos ``minimo`` columnas.
+    """
     escala = float(np.max(np.abs(coeficientes) if con_signo else coeficientes))
     if not escala > 0:
-        return False
+        return 0.0
     relativos = coeficientes / escala
     cercanos = np.round(relativos)
-    return bool(np.all(np.isin(cercanos, (-1, 0, 1) if con_signo else (0, 1)))
-                and np.all(np.abs(relativos - cercanos) <= 0.05))
+    if not (np.all(np.isin(cercanos, (-1, 0, 1) if con_signo else (0, 1)))
+            and np.all(np.abs(relativos - cercanos) <= 0.05)):
+        return 0.0
+    grupos = (cercanos == 1, cercanos == -1) if con_signo else (cercanos == 1,)
+    return escala if all(int(np.sum(g)) >= minimo for g in grupos) else 0.0
 
 
 def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int) -> bool:
     """Si algún mapa sale de Q y K como los de la atención, aunque falle la escala, el eje o las columnas.
 
     Es decir, si algún mapa es softmax(c · Q_J K_Jᵀ) para algún grupo J de
-    columnas y alguna escala c > 0, normalizado por filas, por columnas o
-    entero (o con la softmax entre cabezas: entonces lo es el cociente de dos
-    mapas). El log del mapa, sin lo que depende sólo de la fila o de la
-    columna, debe ser c veces las puntuaciones. Se comprueba con mínimos
+    al menos d_k − 1 columnas y alguna escala c no menor que 1/(100·√d_k),
+    normalizado por filas, por columnas o entero (o con la softmax entre
+    cabezas: entonces lo es el cociente de dos mapas). El log del mapa, sin
+    lo que depende sólo de la fila o de la columna, debe ser c veces las
+    puntuaciones. Una sola columna repetida en todas las cabezas, o unas
+    puntuaciones encogidas hasta dejar los mapas uniformes, no cuentan. Se comprueba con mínimos
     cuadrados frente a q_j k_jᵀ de cada columna j (cualquier grupo J) y, uno
     a uno, con los grupos de los repartos equivocados habituales (bloques que
     empiezan en cualquier columna, de d_k o d_k - 1 columnas, columnas
@@ -208,6 +217,7 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
     T, d_model = X.shape
     Q, K = X @ Wq, X @ Wk
     d_k = max(d_model // h, 1)
+    minimo, escala_minima = max(d_k - 1, 1), 0.01 / np.sqrt(d_k)
     grupos = [[(inicio + t) % d_model for t in range(tamano)]
               for tamano in {d_k, d_k - 1} if tamano >= 1 for inicio in range(d_model)]
     grupos += [list(range(i, d_model, h)) for i in range(min(h, d_model))] + [list(range(d_model))]
@@ -237,43 +247,55 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
             for productos, inversa in familias:
                 coeficientes = inversa @ objetivo
                 if (np.linalg.norm(productos @ coeficientes - objetivo) <= 1e-4 * norma
-                        and _coeficientes_de_un_grupo(coeficientes, con_signo)):
+                        and _escala_de_un_grupo(coeficientes, con_signo, minimo) >= escala_minima):
                     return True
             for s in ([] if con_signo else por_grupo):
                 c = float(s @ objetivo) / float(s @ s) if float(s @ s) > 0 else 0.0
-                if c > 0 and np.linalg.norm(objetivo - c * s) <= 1e-4 * norma:
+                if c >= escala_minima and np.linalg.norm(objetivo - c * s) <= 1e-4 * norma:
                     return True
     return False
 
 
-def trabajo_hecho(resultado, entradas: tuple = None, h: int = H) -> bool:
-    """Si lo que devolvió la función con el caso visible tiene algo bien calculado.
+def _mapas_de(resultado, entradas: tuple, h: int) -> list[np.ndarray]:
+    """Cada array devuelto que se lee como h mapas (T, T), en cualquier orden de los ejes."""
+    T = entradas[0].shape[0]
+    return [m for a in _arrays(resultado) for m in _en_cualquier_orden(a, (h, T, T))]
 
-    Es la regla de la nota («puntos sólo por trabajo hecho»), con el caso
-    visible: algún array igual a los mapas o a la salida esperados (en
-    cualquier orden de los ejes o del par), el mapa de alguna cabeza, o unos
-    mapas que salen de Q y K (la softmax de c·Q_J K_Jᵀ de algún grupo J de
-    columnas, con cualquier escala c y por cualquier eje). Unos mapas que no
-    dependen de Q y K (uniformes, la identidad, una permutación fija) no
-    cuentan, aunque la salida sea la que les corresponde.
+
+def trabajo_hecho(resultado, funcion) -> bool:
+    """Si la función calcula algo bien: la regla de la nota («puntos sólo por trabajo hecho»).
+
+    Con el caso visible (``resultado``): algún array igual a los mapas o a la
+    salida esperados (en cualquier orden de los ejes o del par) o el mapa de
+    alguna cabeza. Si no, con T = 5, d_model = 12 y h = 3 (d_k = 4, como en
+    uno de los casos de la nota; en el visible, d_k = 2 y una cabeza de una
+    sola columna se confundiría con un error honrado): unos mapas que salen
+    de Q y K (la softmax de c·Q_J K_Jᵀ de algún grupo J de al menos d_k − 1
+    columnas, con cualquier escala c no menor que 1/(100·√d_k) y por
+    cualquier eje). Unos mapas que no dependen de Q y K (uniformes, la
+    identidad, una permutación fija) no cuentan, aunque la salida sea la que
+    les corresponde.
     """
-    entradas = entradas if entradas is not None else caso()
-    arrays = _arrays(resultado)
-    for array in arrays:
+    for array in _arrays(resultado):
         for esperado in (MAPAS, SALIDA):
             if any(_iguales(c, esperado) for c in _en_cualquier_orden(array, esperado.shape)):
                 return True
-    T = entradas[0].shape[0]
-    mapas = [m for a in arrays for m in _en_cualquier_orden(a, (h, T, T))]
-    if any(_iguales(m[i], MAPAS[j]) for m in mapas for i in range(h) for j in range(H)):
+    if any(_iguales(m[i], MAPAS[j]) for m in _mapas_de(resultado, caso(), H) for i in range(H) for j in range(H)):
         return True
-    return _mapas_de_las_puntuaciones(mapas, entradas, h)
+    entradas = entradas_no_modifica(3)
+    try:
+        with np.errstate(all="ignore"):
+            otro = funcion(*entradas, 3)
+    except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho; la celda lo dice con el caso visible
+        return False
+    return _mapas_de_las_puntuaciones(_mapas_de(otro, entradas_no_modifica(3), 3), entradas_no_modifica(3), 3)
 
 
-SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con el caso visible, tu "
-               "función no calcula bien nada, ni los mapas, ni la salida, ni el mapa de alguna cabeza, ni "
-               "unos mapas que salgan de Q y K (la softmax de Q_J K_Jᵀ de algún grupo J de columnas, con "
-               "cualquier escala y por cualquier eje). Empieza por la celda de los mapas.")
+SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): tu función no calcula bien "
+               "nada, ni los mapas ni la salida del caso visible, ni el mapa de alguna cabeza, ni (con T = 5, "
+               "d_model = 12 y h = 3) unos mapas que salgan de Q y K: la softmax de c·Q_J K_Jᵀ de algún grupo J "
+               "de al menos d_k − 1 columnas, por cualquier eje y con una escala c no menor que 1/(100·√d_k). "
+               "Empieza por la celda de los mapas.")
 
 
 def _diagnostico_de_los_mapas(funcion) -> tuple[str, str] | None:
@@ -472,7 +494,7 @@ def no_modifica(espacio: dict) -> None:
                 fallo(f"Con h = {h}, multi_head ha escrito en `{nombre}`.\n"
                       "Operaciones como `M /= ...`, `M -= ...` o `M[...] = ...` cambian el array de quien "
                       "llama: escribe `M = M / ...` o trabaja sobre una copia (`M = M.copy()`).")
-    if not trabajo_hecho(llamar(funcion, *caso(), H)):
+    if not trabajo_hecho(llamar(funcion, *caso(), H), funcion):
         fallo(SIN_TRABAJO.format(celda="no modificar los argumentos"))
     aprobado("Argumentos intactos con h = 2, 3 y 4.")
 
@@ -506,7 +528,7 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, list[bool]]:
     resultado = llamar(funcion, *caso(), H)
     _par(resultado)
     bien = _acierta_el_caso_visible(resultado)
-    if not bien and not trabajo_hecho(resultado):
+    if not bien and not trabajo_hecho(resultado, funcion):
         fallo(SIN_TRABAJO.format(celda=celda))
     return bien, _formas_bien(resultado)
 

@@ -82,15 +82,20 @@ def _escalera(t: np.ndarray) -> bool:
 
     Cada pareja i con su frecuencia r^i y la pareja 0 con frecuencia 1. La
     fila pos = 1 da el ángulo de la pareja 1 salvo vueltas enteras: se
-    prueban todas hasta 200.
+    prueban todas hasta 200. Las frecuencias tienen que bajar (o subir) al
+    menos un factor 3 de la primera pareja a la última: con r = 0,999 cada
+    pareja repite casi la pareja 0, y eso no es calcular una escalera.
     """
     T, d_model = t.shape
     if T < 3 or d_model < 4 or d_model % 2 or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA:
         return False
     angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
-    return any(angulo + 2 * np.pi * vueltas > 0
-               and np.allclose(tabla_de_razon(T, d_model, angulo + 2 * np.pi * vueltas), t, **TOLERANCIA)
-               for vueltas in range(200))
+    for vueltas in range(200):
+        razon = angulo + 2 * np.pi * vueltas
+        if (razon > 0 and abs(np.log(razon)) * (d_model // 2 - 1) >= np.log(3)
+                and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA)):
+            return True
+    return False
 
 
 def trabajo_hecho(tabla: np.ndarray) -> bool:
@@ -100,8 +105,9 @@ def trabajo_hecho(tabla: np.ndarray) -> bool:
     pareja 0 (una columna de la tabla esperada distinta de sin(pos) y
     cos(pos), esté donde esté), la codificación entera de una posición
     pos >= 1 (una fila, esté donde esté) o la escalera de la lección con otra
-    razón (otra base, multiplicar en vez de dividir…); también si la tabla
-    viene traspuesta. La pareja 0 sola (frecuencia 1, en una columna o en
+    razón (otra base, multiplicar en vez de dividir…, con frecuencias que
+    bajen o suban al menos un factor 3); también si la tabla viene
+    traspuesta. La pareja 0 sola (frecuencia 1, en una columna o en
     todas) no cuenta: no hace falta calcular nada para escribirla.
     """
     if tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
@@ -120,7 +126,8 @@ SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): co
                "(T = 5, d_model = 8), tu función no calcula bien nada, ni una coordenada entera de PE fuera "
                "de la pareja 0 (sin(pos) y cos(pos) salen sin calcular ninguna frecuencia), ni la "
                "codificación entera de ninguna posición pos >= 1 (una fila), ni la escalera de "
-               "frecuencias de la lección con otra razón. Empieza por la celda de los valores.")
+               "frecuencias de la lección con otra razón (con frecuencias que bajen o suban al menos un factor 3 de "
+               "la primera pareja a la última). Empieza por la celda de los valores.")
 
 
 # --------------------------------------------------------------- celdas

@@ -10,12 +10,13 @@ h = 5) is partly checked only at grading time, as the lesson says.
 ``multi_head`` did real work (``grader_tests.juez.propiedades``, points only for
 work done): one head's map right, or maps that come from the scores the way
 attention's do (``mapas_de_las_puntuaciones``: some map, or the quotient of
-two maps, is the softmax of c·Q_J·K_Jᵀ for some group J of columns, c > 0,
-whichever axis the softmax normalises).  A mistake in the maps alone (the
+two maps, is the softmax of c·Q_J·K_Jᵀ for some group J of at least d_k − 1
+columns, c ≥ 1/(100·√d_k), whichever axis the softmax normalises).  A mistake in the maps alone (the
 scale, the softmax's axis, Q and K swapped, K = X·W^Q, heads split into
 other columns) keeps the second; shifted heads keep the first; maps that do
 not depend on Q and K (zeros, uniform, the identity, any fixed permutation)
-keep neither, whatever the output.  The visible tests
+keep neither, whatever the output; nor do maps of a single column repeated
+in every head, or scores shrunk until the maps are uniform.  The visible tests
 (``source/01_atencion_multicabeza/pruebas_multi_head.py``) check the same
 pieces on their visible case.
 """
@@ -59,6 +60,10 @@ def un_mapa_correcto(llamada) -> bool:
 # not come from the scores leaves a residual of the order of the map itself).
 _RESIDUO = 1e-4
 _DISPERSION = 0.05
+# The smallest scale c that counts, in units of the paper's 1/√d_k: maps softmax(1e-9·q·kᵀ) are the
+# uniform maps in disguise (issue 19, third attack); every known wrong scale (√d_model, none, d_k…)
+# is well above it.
+_ESCALA_MINIMA = 1e-2
 
 
 def doble_centrado(M: np.ndarray) -> np.ndarray:
@@ -130,35 +135,51 @@ def _lineas_candidatas(mapas: np.ndarray) -> list[tuple[np.ndarray, bool]]:
     return candidatas
 
 
-def _de_un_grupo_de_columnas(coeficientes: np.ndarray, admite_signos: bool) -> bool:
-    """The coefficients are c on a group of columns and 0 elsewhere (or ±c: two groups), c > 0."""
+def columnas_minimas(d_model: int, h: int) -> int:
+    """How many columns a head's group J needs at least: d_k − 1 (one lost with an odd d_k), 1 if d_k = 1."""
+    return max(max(d_model // max(int(h), 1), 1) - 1, 1)
+
+
+def _escala_de_un_grupo(coeficientes: np.ndarray, admite_signos: bool, minimo: int) -> float:
+    """c if the coefficients are c on a group of at least ``minimo`` columns and 0 elsewhere, else 0.
+
+    With ``admite_signos`` (the quotient of two heads' maps), +c on one group
+    and −c on another, each of at least ``minimo`` columns.
+    """
     escala = float(np.max(np.abs(coeficientes))) if admite_signos else float(np.max(coeficientes))
     if not escala > 0:
-        return False
+        return 0.0
     relativos = coeficientes / escala
     cercanos = np.round(relativos)
     permitidos = (-1, 0, 1) if admite_signos else (0, 1)
-    return bool(np.all(np.isin(cercanos, permitidos)) and np.all(np.abs(relativos - cercanos) <= _DISPERSION))
+    if not (np.all(np.isin(cercanos, permitidos)) and np.all(np.abs(relativos - cercanos) <= _DISPERSION)):
+        return 0.0
+    grupos = (cercanos == 1, cercanos == -1) if admite_signos else (cercanos == 1,)
+    return escala if all(int(np.sum(g)) >= minimo for g in grupos) else 0.0
 
 
-def _proporcional(objetivo: np.ndarray, norma: float, puntuaciones: np.ndarray) -> bool:
-    """``objetivo`` = c · ``puntuaciones`` (both double-centred and flat) for some c > 0."""
+def _escala_proporcional(objetivo: np.ndarray, norma: float, puntuaciones: np.ndarray) -> float:
+    """c if ``objetivo`` = c · ``puntuaciones`` (both double-centred and flat) with c > 0, else 0."""
     cuadrado = float(puntuaciones @ puntuaciones)
     if not cuadrado > 0:
-        return False
+        return 0.0
     escala = float(puntuaciones @ objetivo) / cuadrado
-    return escala > 0 and bool(np.linalg.norm(objetivo - escala * puntuaciones) <= _RESIDUO * norma)
+    return escala if escala > 0 and np.linalg.norm(objetivo - escala * puntuaciones) <= _RESIDUO * norma else 0.0
 
 
 def mapas_de_las_puntuaciones(llamada) -> bool:
     """Some returned map comes from Q and K the way attention's maps do.
 
-    Some head's map A_i is softmax(c · Q_J·K_Jᵀ) for some group J of columns
-    and some scale c > 0, normalised by rows, by columns or as a whole (or
-    shifted by a row or column maximum); or the quotient of two heads' maps
-    is that of two such scores (a softmax across the heads).  The
-    double-centred ``log A_i`` (``doble_centrado``) must then be c times the
-    double-centred scores.  Two checks:
+    Some head's map A_i is softmax(c · Q_J·K_Jᵀ) for some group J of at
+    least d_k − 1 columns (``columnas_minimas``) and some scale
+    c ≥ 1/(100·√d_k) (``_ESCALA_MINIMA`` times the paper's 1/√d_k),
+    normalised by rows, by columns or as a whole (or shifted by a row or
+    column maximum); or the quotient of two heads' maps is that of two such
+    scores (a softmax across the heads).  The double-centred ``log A_i``
+    (``doble_centrado``) must then be c times the double-centred scores.
+    One column of W^Q repeated in every head, or maps softmax(1e-9·q·kᵀ) that
+    are the uniform maps in disguise, do not count (issue 19, third attack).
+    Two checks:
 
     * any group J: least squares of the double-centred ``log A_i`` against
       the products q_j·k_jᵀ of every column (``_productos_por_columna``): the
@@ -180,6 +201,8 @@ def mapas_de_las_puntuaciones(llamada) -> bool:
     inversas = [(productos, np.linalg.pinv(productos)) for productos, dimension in familias
                 if dimension > d_model and np.linalg.matrix_rank(productos) == d_model]
     grupos = _grupos_de_columnas(d_model, h)
+    minimo = columnas_minimas(d_model, h)
+    escala_minima = _ESCALA_MINIMA / np.sqrt(max(d_model // max(h, 1), 1))
     por_grupo = [productos[:, grupo].sum(axis=1) for productos, _ in familias for grupo in grupos]
     for m in mapas:
         for matriz, admite_signos in _lineas_candidatas(m):
@@ -190,15 +213,17 @@ def mapas_de_las_puntuaciones(llamada) -> bool:
             for productos, inversa in inversas:
                 coeficientes = inversa @ objetivo
                 if (np.linalg.norm(productos @ coeficientes - objetivo) <= _RESIDUO * norma
-                        and _de_un_grupo_de_columnas(coeficientes, admite_signos)):
+                        and _escala_de_un_grupo(coeficientes, admite_signos, minimo) >= escala_minima):
                     return True
-            if not admite_signos and any(_proporcional(objetivo, norma, s) for s in por_grupo):
+            if not admite_signos and any(_escala_proporcional(objetivo, norma, s) >= escala_minima
+                                         for s in por_grupo):
                 return True
     return False
 
 
 TRABAJO = (
     pieza("el mapa de atención de alguna cabeza", un_mapa_correcto),
-    pieza("unos mapas que salgan de Q y K (la softmax de c·Q_J·K_Jᵀ de algún grupo J de columnas, con "
-          "cualquier escala c y por cualquier eje)", mapas_de_las_puntuaciones),
+    pieza("unos mapas que salgan de Q y K (la softmax de c·Q_J·K_Jᵀ de algún grupo J de al menos d_k − 1 "
+          "columnas, con cualquier escala c no menor que 1/(100·√d_k) y por cualquier eje)",
+          mapas_de_las_puntuaciones),
 )

@@ -13,8 +13,9 @@ other than sin(pos) and cos(pos), wherever it sits: swapped sine and cosine,
 the exponent 2j or j, pairs counted from 1, sines only); one whole position
 ≥ 1 right (a row of the reference, wherever it sits: positions counted from
 1); or the lesson's ladder with another ratio (``escalera``: sin and cos of
-pos·r^i interleaved, pair by pair, r ≠ 1: another base, multiplying instead
-of dividing, exponents spread with linspace).  Pair 0 alone (ω₀ = 1 needs no
+pos·r^i interleaved, pair by pair, frequencies spanning a factor of 3 or more:
+another base, multiplying instead of dividing, exponents spread with
+linspace; not r = 0.999).  Pair 0 alone (ω₀ = 1 needs no
 computation: sin(pos) and cos(pos) in one column or in all), row 0 ([0, 1,
 0, 1…]) and constant columns show nothing.  A transposed table counts in
 both orientations.  The visible tests
@@ -75,6 +76,11 @@ def tabla_de_razon(T: int, d_model: int, razon: float) -> np.ndarray:
 # How many turns of 2π the frequency of pair 1 may have beyond what row 1 shows (pos = 1 only gives ω_1
 # modulo 2π): multiplying by 10000^(2/d_model) instead of dividing reaches ω_1 = 100 with d_model = 4.
 _VUELTAS = 200
+# How far the ladder must climb or fall from pair 0 to the last pair: a factor of 3 at least.  The
+# paper's spans 10000^(1 − 2/d_model); every known wrong ladder (another base, multiplying, linspace,
+# the exponent j) spans 10 or more; pair 0 repeated with r = 0.999 spans almost nothing (issue 19,
+# third attack).
+_RECORRIDO_MINIMO = 3.0
 
 
 def escalera(llamada) -> bool:
@@ -83,9 +89,10 @@ def escalera(llamada) -> bool:
     Every pair computed with its own frequency ω_i = r^i (another base,
     10000^(+2i/d_model), exponents from np.linspace…), pair 0 with ω₀ = 1.
     r is read from pair 1 at pos = 1 (its angle modulo 2π, every turn tried);
-    the table must then match within the tolerance, and pair 1 must differ
-    from pair 0 (r = 1, every pair sin(pos) and cos(pos), is no work).  Needs
-    T ≥ 3 and d_model ≥ 4.
+    the table must then match within the tolerance, pair 1 must differ from
+    pair 0, and the frequencies must span a factor of 3 at least from the
+    first pair to the last (|log r|·(d_model/2 − 1) ≥ log 3): r = 1 or
+    r = 0.999, pair 0 all over again, is no work.  Needs T ≥ 3 and d_model ≥ 4.
     """
     T, d_model = (int(x) for x in llamada.argumentos)
     if T < 3 or d_model < 4 or d_model % 2:
@@ -96,7 +103,8 @@ def escalera(llamada) -> bool:
         angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
         for vueltas in range(_VUELTAS):
             razon = angulo + 2 * np.pi * vueltas
-            if razon > 0 and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA):
+            if (razon > 0 and abs(np.log(razon)) * (d_model // 2 - 1) >= np.log(_RECORRIDO_MINIMO)
+                    and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA)):
                 return True
     return False
 
@@ -106,5 +114,5 @@ TRABAJO = (
           una_coordenada),
     pieza("la codificación entera de una posición pos ≥ 1 (una fila)", una_posicion),
     pieza("la escalera de frecuencias de la lección con otra razón (cada pareja con su frecuencia r^i, "
-          "r ≠ 1)", escalera),
+          "con frecuencias que bajen o suban al menos un factor 3 de la primera pareja a la última)", escalera),
 )
