@@ -214,6 +214,19 @@ def test_la_celda_de_comprobacion_explica_al_momento(leccion, monkeypatch):
             assert len(fallo.value.lineas()[0]) <= modulo.ANCHO
         with pytest.raises(modulo.PruebaVisibleFallida, match="No se puede leer tu respuesta"):
             _ejecutar_celda(modulo, pregunta.variable, {pregunta.variable: _Raro()})
+        # an answer cell that was run and failed is not «sin contestar»: IPython's In keeps its code
+        # (a student's report, issue 22: a paste that does not compile was called unanswered)
+        v = pregunta.variable
+        rellena = f'# Escribe tu respuesta así: {v} = "a"\n# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()'
+        for celda, esperado in ((f"x = 1\n{v} = ysalida,frenteah·d_model²", "tiene un error de sintaxis en su línea 2"),
+                                (f"{v} = b", "dio un error al ejecutarse"),
+                                (rellena, "sin contestar")):
+            with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+                _ejecutar_celda(modulo, v, {"In": ["", celda, f"{v} == 3"]})
+            texto = " ".join(fallo.value.lineas())
+            assert esperado in texto and texto.startswith(f"✘ Pregunta {numero}"), (celda, texto)
+            if esperado != "sin contestar":
+                assert pregunta.formato().split("`")[0] in texto
 
 
 def test_el_texto_de_la_nota_es_el_de_la_comprobacion():

@@ -464,6 +464,35 @@ def sin_contestar(variable: str) -> str:
     return f"Pregunta {numero} sin contestar: escribe {variable} arriba y ejecuta las dos celdas."
 
 
+def _celda_de_respuesta_con_error(variable: str, espacio: dict, pregunta: Pregunta) -> str | None:
+    """Si la celda que asigna ``variable`` se ejecutó y falló: el fallo que lo dice; si no, None.
+
+    IPython guarda en ``In`` (dentro de ``globals()``) el código de cada celda
+    ejecutada, también el de las que fallaron. Si la última que asigna
+    ``variable`` no compila, o compila pero ``variable`` no llegó a tener
+    valor (una excepción al ejecutarla, como ``NameError`` por una letra sin
+    comillas), la pregunta no está «sin contestar»: su celda tiene un error.
+    """
+    historia = espacio.get("In")
+    if not isinstance(historia, list):
+        return None
+    asigna = re.compile(rf"^\s*{re.escape(variable)}\s*=(?!=)", re.MULTILINE)
+    for fuente in reversed(historia):
+        if not isinstance(fuente, str) or not asigna.search(fuente):
+            continue
+        numero = variable.rsplit("_", 1)[-1]
+        try:
+            compile(fuente, "<celda de respuesta>", "exec")
+        except (SyntaxError, ValueError) as exc:
+            linea = getattr(exc, "lineno", None)
+            donde = f" en su línea {linea}" if linea else ""
+            return (f"Pregunta {numero}: la celda donde escribes {variable} tiene un error de sintaxis{donde} "
+                    f"y no llegó a ejecutarse. {pregunta.formato()}")
+        return (f"Pregunta {numero}: la celda donde escribes {variable} dio un error al ejecutarse y "
+                f"{variable} se quedó sin valor. {pregunta.formato()}")
+    return None
+
+
 def respuesta(variable: str, espacio: dict) -> None:
     """Comprueba en el momento la respuesta ``variable`` del cuaderno (``espacio`` es ``globals()``).
 
@@ -477,7 +506,7 @@ def respuesta(variable: str, espacio: dict) -> None:
     pregunta = preguntas()[variable]
     numero = variable.rsplit("_", 1)[-1]
     if variable not in espacio:
-        fallo(sin_contestar(variable))
+        fallo(_celda_de_respuesta_con_error(variable, espacio, pregunta) or sin_contestar(variable))
     correccion = pregunta.corregir(como_lo_recibe_el_corrector(espacio[variable]))
     if correccion.estado == "sin_contestar":
         fallo(sin_contestar(variable))
