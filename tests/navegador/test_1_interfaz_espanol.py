@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from playwright.sync_api import expect
+
 from . import laboratorio as lab
 from .interfaz import textos_de_la_interfaz
 
@@ -30,10 +32,10 @@ PERMITIDAS = {
     "arrowright", "up", "down", "left", "right", "default",
 }
 # Texts no translation reaches (ajustes_jupyterlab/README.md, «Lo que sigue en inglés»):
-# nbgrader's Validate button and its tooltip (nbgrader has no translations; the lessons call it
-# «Validate»; what its dialog says is issue 22.3's); a session's type, as the server names it; and
+# nbgrader's Validate button (nbgrader has no translations; the lessons call it «Validate»; its
+# tooltip is the course's, ajustes_jupyterlab/labextension; what its dialog says is issue 22.3's); a session's type, as the server names it; and
 # «No Kernel», which JupyterLab 4.6 writes without its translator once a notebook's kernel is shut down.
-TEXTOS_SIN_TRADUCCION = {"Validate", "Validate Assignment", "notebook", "No Kernel"}
+TEXTOS_SIN_TRADUCCION = {"Validate", "notebook", "No Kernel"}
 # English of nbgrader's own interface (it has no translations, so JupyterLab's messages miss it).
 INGLES_DE_NBGRADER = {"assignment", "assignments", "formgrader", "course", "courses", "fetch", "submit",
                       "released", "downloaded", "submitted", "validating", "success", "failed"}
@@ -158,6 +160,21 @@ def test_sin_herramientas_del_profesorado(servidor_alumno, pagina, captura):
     assert pagina.locator("#nbgrader-create_assignemnt, .nbgrader-mainarea-widget").count() == 0
     assert pagina.locator(".jp-NotebookPanel-toolbar").get_by_text("Validate").count() == 1
     captura("sin-herramientas")
+    # the two tooltips hard-coded in English upstream (curso-atencion-interfaz, ajustes_jupyterlab/labextension)
+    expect(pagina.locator('.jp-NotebookPanel-toolbar .validate-button[title], '
+                          '.jp-NotebookPanel-toolbar .validate-button [title]')).to_have_attribute(
+        "title", "Validar la tarea: ejecuta el cuaderno y sus pruebas visibles")
+    tamano = pagina.viewport_size
+    pagina.set_viewport_size({"width": 560, "height": tamano["height"]})   # the toolbar overflows: «…»
+    try:
+        abridor = pagina.locator(".jp-NotebookPanel-toolbar .jp-Toolbar-responsive-opener")
+        expect(abridor).to_be_visible()
+        expect(pagina.locator('.jp-NotebookPanel-toolbar .jp-Toolbar-responsive-opener[title], '
+                              '.jp-NotebookPanel-toolbar .jp-Toolbar-responsive-opener [title]')).to_have_attribute(
+            "title", "Más comandos")
+        captura("barra-estrecha")
+    finally:
+        pagina.set_viewport_size(tamano)
     # nor their server side: formgrader's pages and the exchange's API are not there
     for ruta in ("formgrader", "formgrader/api/assignments", "assignments?course_id=curso", "courses"):
         assert _estado(servidor_alumno, ruta) == 404, ruta

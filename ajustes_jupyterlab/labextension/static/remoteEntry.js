@@ -1,0 +1,76 @@
+/*
+ * curso-atencion-interfaz: the two tooltips a student still met in English in a Spanish JupyterLab
+ * (issue 22, a student's report), both hard-coded upstream, so no translation catalogue reaches them:
+ *   - the notebook toolbar's overflow button («…», narrow windows): JupyterLab 4.6 builds it with
+ *     nullTranslator («More commands»); the language pack has «Más comandos», used here;
+ *   - nbgrader's Validate button: its tooltip is the literal «Validate Assignment». Its label stays
+ *     «Validate», the name the lessons and the guides use for it.
+ * Only while the interface is in Spanish (document.documentElement.lang, which JupyterLab's
+ * translation plugin sets): a student who switches to English keeps JupyterLab's English.
+ * A prebuilt JupyterLab 4 extension written by hand (a module-federation container with one plugin
+ * that needs no shared module), like despliegue/plazos_assignments: the course needs no JavaScript
+ * build step. It only sets the title and aria-label attributes of those two buttons.
+ */
+var _JUPYTERLAB;
+(function () {
+  'use strict';
+  var NOMBRE = 'curso-atencion-interfaz';
+
+  // the button's widget → [English tooltip, Spanish tooltip]; the tooltip sits on the widget's node
+  // or on an element inside it (a <jp-button> whose own button lives in its shadow root)
+  var AYUDAS = [
+    ['.jp-Toolbar-responsive-opener', 'More commands', 'Más comandos'],
+    ['.validate-button', 'Validate Assignment', 'Validar la tarea: ejecuta el cuaderno y sus pruebas visibles']
+  ];
+
+  function enEspanol() {
+    return (document.documentElement.lang || '').toLowerCase().indexOf('es') === 0;
+  }
+
+  function traducir() {
+    if (!enEspanol()) { return; }
+    AYUDAS.forEach(function (ayuda) {
+      document.querySelectorAll(ayuda[0]).forEach(function (widget) {
+        [widget].concat(Array.prototype.slice.call(widget.querySelectorAll('[title], [aria-label]')))
+          .forEach(function (nodo) {
+            ['title', 'aria-label'].forEach(function (atributo) {
+              if (nodo.getAttribute(atributo) === ayuda[1]) { nodo.setAttribute(atributo, ayuda[2]); }
+            });
+          });
+      });
+    });
+  }
+
+  var pendiente = null;
+  function programar() {
+    if (pendiente === null) {
+      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); });
+    }
+  }
+
+  var plugin = {
+    id: NOMBRE + ':plugin',
+    description: 'Ayudas emergentes en español para el botón «…» de la barra del cuaderno y el botón Validate.',
+    autoStart: true,
+    requires: [],
+    optional: [],
+    activate: function () {
+      // React re-renders a button's title when its toolbar is redrawn: watch the attributes too
+      new MutationObserver(programar).observe(document.body, {
+        childList: true, subtree: true, attributes: true, attributeFilter: ['title', 'aria-label']
+      });
+      programar();
+    }
+  };
+
+  _JUPYTERLAB = window._JUPYTERLAB = window._JUPYTERLAB || {};
+  _JUPYTERLAB[NOMBRE] = {
+    init: function () { return Promise.resolve(); },
+    get: function (modulo) {
+      if (modulo === './extension') {
+        return Promise.resolve(function () { return { __esModule: true, default: [plugin] }; });
+      }
+      return Promise.reject(new Error('Module "' + modulo + '" does not exist in container.'));
+    }
+  };
+})();
