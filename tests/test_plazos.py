@@ -314,3 +314,18 @@ def test_formgrader_recibe_los_retrasos_del_libro_de_notas_al_dia(libro, tmp_pat
     (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "mañana"}\n')
     datos = formgrader_avisos.retrasos(libro, str(tmp_path))
     assert datos["entregas"] == [] and "No se pudieron poner al día los plazos" in datos["aviso"]
+
+
+def test_leer_en_bloque_filtra_por_tarea_y_alumno(libro):
+    """notas_en_bloque.leer with ``alumnos`` reads only those students' submissions (one student's table or
+    a grading fragment), with their cells; every student's record (names, LMS id) stays available."""
+    from grader_tests.extensiones_nbgrader import notas_en_bloque
+    todas = notas_en_bloque.leer(libro)
+    assert sorted(todas.entregas) == [("t", "ana"), ("t", "bea")]
+    solo_ana = notas_en_bloque.leer(libro, ["t"], ["ana"])
+    assert sorted(solo_ana.entregas) == [("t", "ana")]
+    assert solo_ana.entregas[("t", "ana")].cuadernos == todas.entregas[("t", "ana")].cuadernos
+    assert solo_ana.entregas[("t", "ana")].cuadernos, "sin las celdas de ana"
+    assert notas_en_bloque.leer(libro, ["t"], []).entregas == {}
+    assert notas_en_bloque.leer(libro, ["otra"], ["ana"]).entregas == {}
+    assert set(solo_ana.alumnos) >= {"ana", "bea"}

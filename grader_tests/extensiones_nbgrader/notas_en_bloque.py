@@ -144,10 +144,10 @@ def leer(gb, tareas: list[str] | None = None, alumnos: list[str] | None = None, 
     maximos = {}
     for a in db.query(Assignment).filter(Assignment.id.in_(list(asignaciones))):
         maximos[a.name] = float(a.max_score or 0.0)
-    alumnos = {s.id: {"first_name": s.first_name, "last_name": s.last_name, "email": s.email,
-                      "lms_user_id": s.lms_user_id}
-               for s in db.query(Student.id, Student.first_name, Student.last_name, Student.email,
-                                 Student.lms_user_id)}
+    fichas = {s.id: {"first_name": s.first_name, "last_name": s.last_name, "email": s.email,
+                     "lms_user_id": s.lms_user_id}
+              for s in db.query(Student.id, Student.first_name, Student.last_name, Student.email,
+                                Student.lms_user_id)}
     entregas: dict[tuple[str, str], EntregaEnBloque] = {}
     por_id: dict[str, EntregaEnBloque] = {}
     consulta = db.query(SubmittedAssignment.id, SubmittedAssignment.assignment_id, SubmittedAssignment.student_id,
@@ -186,4 +186,4 @@ def leer(gb, tareas: list[str] | None = None, alumnos: list[str] | None = None, 
         e, nombre = destino
         e.cuadernos[nombre][celda] = NotaDeCelda(auto, manual, extra, bool(necesita))
     return Libro({n: maximos.get(n, 0.0) for n, _ in asignaciones.values()},
-                 {n: d for n, d in asignaciones.values()}, alumnos, entregas)
+                 {n: d for n, d in asignaciones.values()}, fichas, entregas)
