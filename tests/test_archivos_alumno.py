@@ -8,6 +8,7 @@ installed, the sandbox's environment, identity and process limits
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -534,3 +535,26 @@ def test_una_carpeta_que_no_se_puede_leer_se_dice(tmp_path, presupuesto, monkeyp
         in avisos, avisos
     assert (tmp_path / "copia" / "notas.txt").read_text() == "y"
     assert not (tmp_path / "copia" / "privada" / "apuntes.txt").exists()
+
+
+@pytest.mark.skipif(SIN_BWRAP, reason="sin bubblewrap (apt-get install bubblewrap)")
+def test_cada_caja_empieza_con_la_lista_de_fuentes_de_matplotlib(tmp_path, monkeypatch):
+    """matplotlib's font list is built once by the grading process (with no HOME or setting of the TA's) and
+    each sandbox starts with a copy in its own /tmp/matplotlib, the kernel's MPLCONFIGDIR: no kernel scans
+    the fonts again. Without the list (it could not be built) the sandbox starts as before."""
+    from grader_tests.caja import aislamiento
+    monkeypatch.setitem(aislamiento._FUENTES, "lista", None)
+    del aislamiento._FUENTES["lista"]
+    lista = aislamiento.cache_de_fuentes()
+    assert lista and Path(lista).name.startswith("fontlist-v") and str(Path.home()) not in Path(lista).read_text()
+    assert aislamiento.cache_de_fuentes() == lista                       # once per process
+    alumno = tmp_path / "autograded" / "a" / "t"
+    alumno.mkdir(parents=True)
+    ver = ("import os, json; d = os.environ['MPLCONFIGDIR']; "
+           "print(json.dumps({n: open(os.path.join(d, n)).read() for n in os.listdir(d)} if os.path.isdir(d) else None))")
+    r = aislamiento.KernelAislado(raiz=str(tmp_path)).ejecutar([sys.executable, "-c", ver], str(alumno))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == {Path(lista).name: Path(lista).read_text()}
+    monkeypatch.setitem(aislamiento._FUENTES, "lista", None)              # no list: nothing is copied
+    r = aislamiento.KernelAislado(raiz=str(tmp_path)).ejecutar([sys.executable, "-c", ver], str(alumno))
+    assert r.returncode == 0 and json.loads(r.stdout.strip().splitlines()[-1]) is None, r.stderr[-2000:]

@@ -144,6 +144,8 @@ ENTREGA_DENTRO = DENTRO + "/entrega"          # read-only view of the submission
 CONEXION_DENTRO = DENTRO + "/kernel.json"     # the kernel's connection file (read-only)
 IPC_DENTRO = DENTRO + "/ipc"                  # the kernel's ZeroMQ sockets; the TA reaches them via /proc/PID/root
 LANZADOR_DENTRO = DENTRO + "/lanzador.py"
+FUENTES_DENTRO = DENTRO + "/fontlist.json"    # matplotlib's font list, built once (read-only; cache_de_fuentes)
+FUENTES_MAXIMO = 8 * 1024 ** 2                # bytes; a larger font list is not copied (matplotlib builds its own)
 LANZADOR = Path(__file__).resolve().parent / "lanzador_caja.py"
 DENTRO_MAXIMO = 4 * 1024 ** 2                 # bytes of DENTRO (a few sockets)
 DISPOSITIVOS = ("null", "zero", "full", "random", "urandom")
@@ -304,6 +306,7 @@ class KernelAislado(AsyncKernelManager):
     def ajustes_del_lanzador(self, cwd: str) -> dict:
         """What ``lanzador_caja`` does before the kernel: caps on files, the copy, limits, identity."""
         inodos = int(self.archivos_maximos)
+        fuentes = cache_de_fuentes()
         limites = {"memoria": self.memoria_maxima, "archivo": self.archivo_maximo, "core": 0,
                    "descriptores": self.descriptores_maximos,
                    # without cgroups: processes of this uid (in the sandbox's user namespace)
@@ -319,6 +322,8 @@ class KernelAislado(AsyncKernelManager):
                         "archivos": max(1, inodos - 64)},
             "limites": limites,
             "cwd": cwd,
+            "fuentes": ({"origen": FUENTES_DENTRO, "bytes": FUENTES_MAXIMO,
+                         "destino": "/tmp/matplotlib/" + os.path.basename(fuentes)} if fuentes else None),
         }
 
     def envolver(self, comando: list[str], cwd: str, info_fd: int | None = None) -> list[str]:
@@ -370,6 +375,8 @@ class KernelAislado(AsyncKernelManager):
                  "--ro-bind", cwd, ENTREGA_DENTRO,
                  "--ro-bind", str(LANZADOR), LANZADOR_DENTRO,
                  "--dir", IPC_DENTRO]
+        if cache_de_fuentes():
+            args += ["--ro-bind", cache_de_fuentes(), FUENTES_DENTRO]
         if self.connection_file and os.path.exists(self.connection_file):
             args += ["--ro-bind", self.connection_file, CONEXION_DENTRO]
         args += ["--clearenv"]
@@ -797,6 +804,46 @@ def vista_de_etc(origen: str = "/etc") -> str:
     atexit.register(shutil.rmtree, destino, True)
     _VISTAS_DE_ETC[origen] = destino
     return destino
+
+
+_FUENTES: dict[str, str | None] = {}
+
+
+def cache_de_fuentes() -> str | None:
+    """matplotlib's font list (``fontlist-v<version>.json``), built once per grading process, or None.
+
+    Every sandboxed kernel starts with an empty ``MPLCONFIGDIR`` (``/tmp/matplotlib``
+    in its own tmpfs), so each notebook that imports matplotlib would scan the
+    system's fonts again (``scripts/mediciones/bench_fuentes.py`` measures what
+    that costs each kernel). This builds the
+    list once, with the sandbox's environment (HOME and MPLCONFIGDIR in a private
+    temporary folder, nothing of the TA's), in a process of its own; the sandbox
+    binds it read-only and ``lanzador_caja`` copies it into the kernel's /tmp.
+    Removed when the process ends; made again if it disappeared. None if it
+    cannot be built: each kernel then builds its own, as before.
+    """
+    hecha = _FUENTES.get("lista")
+    if hecha is not None and os.path.isfile(hecha):
+        return hecha
+    if "lista" in _FUENTES and hecha is None:
+        return None
+    import atexit
+    carpeta = tempfile.mkdtemp(prefix="curso-fuentes-")
+    atexit.register(shutil.rmtree, carpeta, True)
+    entorno = {"PATH": os.pathsep.join([os.path.join(os.path.realpath(sys.prefix), "bin"), "/usr/bin", "/bin"]),
+               "HOME": carpeta, "MPLCONFIGDIR": carpeta, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    try:
+        subprocess.run([sys.executable, "-I", "-c", "import matplotlib.font_manager"], env=entorno, cwd=carpeta,
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=120, check=True)
+        listas = [n for n in os.listdir(carpeta) if n.startswith("fontlist-") and n.endswith(".json")]
+    except (OSError, subprocess.SubprocessError):
+        listas = []
+    lista = os.path.join(carpeta, listas[0]) if len(listas) == 1 else None
+    if lista is not None:
+        os.chmod(carpeta, 0o755)
+        os.chmod(lista, 0o644)
+    _FUENTES["lista"] = lista
+    return lista
 
 
 def _error(nombre: str, mensaje: str):

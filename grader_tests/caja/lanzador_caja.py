@@ -15,7 +15,9 @@ order:
 2. the submission's files are read from a read-only view of the real
    autograded folder (regular files and folders only, never a link, within
    the caps), and that view is unmounted: the kernel works on a copy in
-   memory and nothing it writes reaches the TA's disk;
+   memory and nothing it writes reaches the TA's disk; matplotlib's font list,
+   built once by the TA's process, is read the same way and written into the
+   sandbox's ``/tmp`` (each kernel would otherwise rebuild it);
 3. ``oom_score_adj`` 1000 (the out-of-memory killer of the machine or of a
    Kubernetes pod takes the student's processes first) and resource limits;
 4. privileges dropped for good: as root, the real uid/gid ``nobody`` without
@@ -142,6 +144,42 @@ def leer_entrega(origen, bytes_maximos, archivos_maximos, profundidad=16):
                 finally:
                     os.close(fd)
     return carpetas, archivos
+
+
+def leer_archivo(ruta, bytes_maximos):
+    """The bytes of the regular file ``ruta`` (not a link, at most ``bytes_maximos``), or None."""
+    try:
+        fd = os.open(ruta, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        real = os.fstat(fd)
+        if not stat.S_ISREG(real.st_mode) or real.st_size > bytes_maximos:
+            return None
+        partes, leidos = [], 0
+        while leidos < real.st_size:
+            trozo = os.read(fd, min(1 << 20, real.st_size - leidos))
+            if not trozo:
+                break
+            partes.append(trozo)
+            leidos += len(trozo)
+        return b"".join(partes)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def escribir_cache_de_fuentes(destino, contenido):
+    """matplotlib's font list at ``destino`` (in the sandbox's /tmp), as the student: nothing to rebuild.
+
+    Best effort: if it cannot be written, matplotlib builds its own as before.
+    """
+    try:
+        os.makedirs(os.path.dirname(destino), mode=0o700, exist_ok=True)
+        escribir_entrega(os.path.dirname(destino), [], [(os.path.basename(destino), 0o600, contenido)])
+    except OSError:
+        pass
 
 
 def escribir_entrega(destino, carpetas, archivos):
@@ -334,6 +372,8 @@ def main(argv):
     if entrega:
         carpetas, archivos = leer_entrega(entrega["origen"], entrega["bytes"], entrega["archivos"])
         _comprobar(_libc.umount2(entrega["origen"].encode(), MNT_DETACH), "umount")
+    fuentes = ajustes.get("fuentes")
+    cache_de_fuentes = leer_archivo(fuentes["origen"], fuentes["bytes"]) if fuentes else None
     with open("/proc/self/oom_score_adj", "w") as f:
         f.write("1000")
     llavero_nuevo()
@@ -353,6 +393,8 @@ def main(argv):
         signal.pthread_sigmask(signal.SIG_SETMASK, set())
         if entrega:
             escribir_entrega(entrega["destino"], carpetas, archivos)
+        if cache_de_fuentes is not None:
+            escribir_cache_de_fuentes(fuentes["destino"], cache_de_fuentes)
         os.chdir(ajustes["cwd"])
         try:
             os.execv(orden[0], orden)
@@ -365,7 +407,7 @@ def main(argv):
                 signal.signal(numero, signal.SIG_DFL)
             except (OSError, ValueError):
                 pass
-    del carpetas, archivos
+    del carpetas, archivos, cache_de_fuentes
     signal.pthread_sigmask(signal.SIG_SETMASK, set())
     ser_init(hijo)
 
