@@ -75,6 +75,8 @@ class Ejercicio:
         errores: the catalogue of known mistakes, in order.
         trabajo: the pieces of its computation that show work done
             (``propiedades.TRABAJO``, optional; ``grader_tests.juez.propiedades.Pieza``).
+        trabajo_en_cada_control: every control call must show work, not just one
+            (``propiedades.TRABAJO_EN_CADA_CONTROL``, optional, default False).
     """
 
     funcion: str
@@ -87,6 +89,7 @@ class Ejercicio:
     errores: tuple[ErrorConocido, ...]
     especificaciones: dict = field(default_factory=dict)
     trabajo: tuple = ()
+    trabajo_en_cada_control: bool = False
 
     def argumentos(self, caso: dict) -> tuple:
         return self.casos.argumentos(caso)
@@ -194,6 +197,9 @@ def ejercicio(funcion: str) -> Ejercicio:
     if not isinstance(trabajo, (tuple, list)) or not all(isinstance(p, Pieza) for p in trabajo):
         raise ErrorDeCurso(f"{ruta_prop}: TRABAJO debe ser una tupla de pieza(descripcion, comprobar) "
                            "(grader_tests.juez.propiedades.pieza)")
+    en_cada_control = getattr(modulo_prop, "TRABAJO_EN_CADA_CONTROL", False)
+    if not isinstance(en_cada_control, bool):
+        raise ErrorDeCurso(f"{ruta_prop}: TRABAJO_EN_CADA_CONTROL debe ser True o False")
 
     modulo_err = _importar(funcion, "errores")
     ruta_err = _rel(carpeta / "errores.py")
@@ -217,7 +223,7 @@ def ejercicio(funcion: str) -> Ejercicio:
         if error.implementaciones and not error.explicacion:
             raise ErrorDeCurso(f"{ruta_err}: {error.id} necesita su explicación en español")
     return Ejercicio(funcion, carpeta, casos, referencia, tuple(partes), dict(tolerancia), propiedades,
-                     tuple(errores), casos_mod.celdas_de(funcion), tuple(trabajo))
+                     tuple(errores), casos_mod.celdas_de(funcion), tuple(trabajo), en_cada_control)
 
 
 def ejercicios() -> dict[str, Ejercicio]:

@@ -61,7 +61,10 @@ exercise's inputs).  So:
 
 * a robustness or generality cell whose controls fail and where no control
   call does work scores 0 in every case («sin trabajo correcto»), with the
-  known mistakes recognised;
+  known mistakes recognised.  An exercise whose pieces a constant could hit
+  on some inputs declares ``TRABAJO_EN_CADA_CONTROL = True``: then every
+  control call must do work (PE: a fixed frequency 1/10 is a column of the
+  reference when d_model is a multiple of 4, never for all of 16, 6 and 64);
 * a no-modification case passes only if the arguments are untouched *and*
   the call does work.
 
@@ -448,6 +451,10 @@ def _nada_de(ejercicio) -> str:
 
 def texto_sin_trabajo(ejercicio) -> str:
     """The Spanish reason why a robustness or generality cell of ``ejercicio`` pays nothing."""
+    if getattr(ejercicio, "trabajo_en_cada_control", False):
+        return ("tu función no calcula bien nada de lo que comprueban las celdas de valores en alguna de sus "
+                f"entradas (los casos de control): {_nada_de(ejercicio)}. Sin trabajo correcto, esta celda no "
+                "puntúa: tiene que verse con cada tamaño de los casos de control")
     return ("tu función no calcula bien nada de lo que comprueban las celdas de valores: con sus mismas "
             f"entradas (los casos de control), {_nada_de(ejercicio)}. Sin trabajo correcto, esta celda "
             "no puntúa")
@@ -742,7 +749,9 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     cambiante = lo_propio and any(_clave_del_caso(ll) in _ACERTADOS and not _acierta_del_todo(ll)
                                   for ll in controles)
     # points only for work done: nothing right on the controls, nothing earned here
-    sin_trabajo = lo_propio and not cambiante and not any(trabajo_hecho(ll) for ll in controles)
+    en_cada_control = bool(controles) and getattr(controles[0].ejercicio, "trabajo_en_cada_control", False)
+    sin_trabajo = lo_propio and not cambiante and not (all if en_cada_control else any)(
+        trabajo_hecho(ll) for ll in controles)
     ordenes = _formas_en_controles(controles) if lo_propio and not cambiante and not sin_trabajo else None
     lo_propio = lo_propio and ordenes is not None  # nothing usable on ordinary inputs: full values
     resultados: list[ResultadoCaso] = []

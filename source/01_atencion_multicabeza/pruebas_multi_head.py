@@ -217,7 +217,8 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
     T, d_model = X.shape
     Q, K = X @ Wq, X @ Wk
     d_k = max(d_model // h, 1)
-    minimo, escala_minima = max(d_k - 1, 1), 0.01 / np.sqrt(d_k)
+    # 1/(100·√d_k) con un margen de 0,1 %: la escala justa cuenta siempre, como en la nota
+    minimo, escala_minima = max(d_k - 1, 1), 0.01 * (1 - 1e-3) / np.sqrt(d_k)
     grupos = [[(inicio + t) % d_model for t in range(tamano)]
               for tamano in {d_k, d_k - 1} if tamano >= 1 for inicio in range(d_model)]
     grupos += [list(range(i, d_model, h)) for i in range(min(h, d_model))] + [list(range(d_model))]

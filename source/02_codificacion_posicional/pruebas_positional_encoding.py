@@ -92,14 +92,34 @@ def _escalera(t: np.ndarray) -> bool:
     angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
     for vueltas in range(200):
         razon = angulo + 2 * np.pi * vueltas
-        if (razon > 0 and abs(np.log(razon)) * (d_model // 2 - 1) >= np.log(3)
+        if (razon > 0 and abs(np.log(razon)) * (d_model // 2 - 1) >= np.log(3) * (1 - 1e-3)
                 and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA)):
             return True
     return False
 
 
-def trabajo_hecho(tabla: np.ndarray) -> bool:
-    """Si la tabla del caso visible tiene algo bien calculado (la regla de la nota: «sólo por trabajo hecho»).
+def _trabajo_en(tabla: np.ndarray, esperada: np.ndarray) -> bool:
+    """Si ``tabla`` tiene algo de ``esperada`` bien calculado (las tres piezas de ``trabajo_hecho``)."""
+    if tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
+        return False
+    for t in (tabla, tabla.T):
+        if t.shape[0] == esperada.shape[0] and _alguna_linea(t.T, esperada.T[2:]):
+            return True
+        if t.shape[1] == esperada.shape[1] and _alguna_linea(t, esperada[1:]):
+            return True
+        if t.shape == esperada.shape and _escalera(t):
+            return True
+    return False
+
+
+# Un segundo tamaño, como uno de los casos de la nota: con d_model = 8 (el caso visible) las frecuencias
+# son 1, 1/10, 1/100 y 1/1000, y una frecuencia fija como 1/10 coincidiría con una columna sin calcular nada;
+# con d_model = 6 son 1, 10^(-4/3) y 10^(-8/3).
+OTRO_CASO = (13, 6)
+
+
+def trabajo_hecho(tabla: np.ndarray, funcion) -> bool:
+    """Si la función calcula algo bien con d_model = 8 y con d_model = 6 (la regla de la nota: «sólo por trabajo hecho»).
 
     Una frecuencia que sale de d_model: una coordenada entera fuera de la
     pareja 0 (una columna de la tabla esperada distinta de sin(pos) y
@@ -107,27 +127,28 @@ def trabajo_hecho(tabla: np.ndarray) -> bool:
     pos >= 1 (una fila, esté donde esté) o la escalera de la lección con otra
     razón (otra base, multiplicar en vez de dividir…, con frecuencias que
     bajen o suban al menos un factor 3); también si la tabla viene
-    traspuesta. La pareja 0 sola (frecuencia 1, en una columna o en
-    todas) no cuenta: no hace falta calcular nada para escribirla.
+    traspuesta. Con el caso visible (``tabla``) y con T = 13, d_model = 6
+    (``OTRO_CASO``): la nota la pide con cada uno de sus casos de control. La
+    pareja 0 sola (frecuencia 1, en una columna o en todas) no cuenta: no
+    hace falta calcular nada para escribirla; tampoco una frecuencia fija.
     """
-    if tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
+    if not _trabajo_en(tabla, TABLA):
         return False
-    for t in (tabla, tabla.T):
-        if t.shape[0] == TABLA.shape[0] and _alguna_linea(t.T, TABLA.T[2:]):
-            return True
-        if t.shape[1] == TABLA.shape[1] and _alguna_linea(t, TABLA[1:]):
-            return True
-        if t.shape == TABLA.shape and _escalera(t):
-            return True
-    return False
+    try:
+        with np.errstate(all="ignore"):
+            otra = np.asarray(funcion(*OTRO_CASO), dtype=np.float64)
+    except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho
+        return False
+    return _trabajo_en(otra, tabla_de_razon(*OTRO_CASO, 10000.0 ** (-2 / OTRO_CASO[1])))
 
 
 SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con el caso visible "
-               "(T = 5, d_model = 8), tu función no calcula bien nada, ni una coordenada entera de PE fuera "
-               "de la pareja 0 (sin(pos) y cos(pos) salen sin calcular ninguna frecuencia), ni la "
-               "codificación entera de ninguna posición pos >= 1 (una fila), ni la escalera de "
-               "frecuencias de la lección con otra razón (con frecuencias que bajen o suban al menos un factor 3 de "
-               "la primera pareja a la última). Empieza por la celda de los valores.")
+               "(T = 5, d_model = 8) o con T = 13 y d_model = 6, tu función no calcula bien nada: ni una "
+               "coordenada entera de PE fuera de la pareja 0 (sin(pos) y cos(pos) salen sin calcular ninguna "
+               "frecuencia), ni la codificación entera de ninguna posición pos >= 1 (una fila), ni la escalera "
+               "de frecuencias de la lección con otra razón (con frecuencias que bajen o suban al menos un "
+               "factor 3 de la primera pareja a la última). Una frecuencia fija que no sale de d_model no "
+               "cuenta. Empieza por la celda de los valores.")
 
 
 # --------------------------------------------------------------- celdas
@@ -198,7 +219,7 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, bool]:
     """
     pe = _tabla(funcion, 5, 8)
     bien = pe.shape == (5, 8) and bool(np.allclose(pe, TABLA, **TOLERANCIA))
-    if not bien and not trabajo_hecho(pe):
+    if not bien and not trabajo_hecho(pe, funcion):
         fallo(SIN_TRABAJO.format(celda=celda))
     return bien, pe.shape == (5, 8)
 
