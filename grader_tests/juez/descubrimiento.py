@@ -252,6 +252,9 @@ class ArchivoDeBateria:
         # diagnostico: <text>           text that must appear in the feedback (optional)
         # puntos: <total>               exact total of the exercise's cells (optional)
         # celdas: <propiedad>=<puntos>, …   exact points of those cells; the rest, full (optional)
+        # visible: solo_al_calificar      a trick only the grade can see (it hard-codes the published
+                                          sizes; the work-done rule also reads an unpublished one): the
+                                          visible tests still fail it, but not in every cell the grade does
     """
 
     ruta: Path
@@ -260,6 +263,7 @@ class ArchivoDeBateria:
     diagnostico: str | None = None
     puntos: float | None = None
     celdas: dict = field(default_factory=dict)
+    solo_al_calificar: bool = False
 
     @property
     def nombre(self) -> str:
@@ -281,7 +285,7 @@ def leer_bateria(ruta: Path) -> ArchivoDeBateria:
         if not linea.startswith("#"):
             break
         clave, _, valor = linea[1:].partition(":")
-        if clave.strip() in ("espera", "error", "diagnostico", "puntos", "celdas") and valor.strip():
+        if clave.strip() in ("espera", "error", "diagnostico", "puntos", "celdas", "visible") and valor.strip():
             cabecera[clave.strip()] = valor.strip()
     if cabecera.get("espera") not in ESPERAS:
         raise ErrorDeCurso(f"{_rel(ruta)}: falta la cabecera '# espera: completo|parcial|cero'")
@@ -294,7 +298,10 @@ def leer_bateria(ruta: Path) -> ArchivoDeBateria:
     except ValueError as exc:
         raise ErrorDeCurso(f"{_rel(ruta)}: cabecera '# puntos:' o '# celdas:' mal escrita ({exc})") from exc
     errores = tuple(filter(None, (e.strip() for e in cabecera.get("error", "").split(","))))
-    return ArchivoDeBateria(ruta, cabecera["espera"], errores, cabecera.get("diagnostico"), puntos, celdas)
+    if cabecera.get("visible", "solo_al_calificar") != "solo_al_calificar":
+        raise ErrorDeCurso(f"{_rel(ruta)}: la cabecera '# visible:' sólo admite 'solo_al_calificar'")
+    return ArchivoDeBateria(ruta, cabecera["espera"], errores, cabecera.get("diagnostico"), puntos, celdas,
+                            "visible" in cabecera)
 
 
 def problemas_de_bateria(ej: Ejercicio) -> list[str]:

@@ -83,16 +83,22 @@ def _escalera(t: np.ndarray) -> bool:
     Cada pareja i con su frecuencia r^i y la pareja 0 con frecuencia 1. La
     fila pos = 1 da el ángulo de la pareja 1 salvo vueltas enteras: se
     prueban todas hasta 200. Las frecuencias tienen que bajar (o subir) al
-    menos un factor 3 de la primera pareja a la última: con r = 0,999 cada
-    pareja repite casi la pareja 0, y eso no es calcular una escalera.
+    menos un factor 3 y como mucho 10^6 de la primera pareja a la última, y
+    el seno de la pareja 1 tiene que cambiar con la posición: con r = 0,999
+    cada pareja repite casi la pareja 0, y con r = 1e-9 todas menos la
+    primera son constantes; ninguna de las dos es calcular una escalera. Una
+    razón fija, que no sale de d_model, se sale de un límite o del otro con
+    d_model = 6 o con d_model = 64.
     """
     T, d_model = t.shape
-    if T < 3 or d_model < 4 or d_model % 2 or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA:
+    if (T < 3 or d_model < 4 or d_model % 2 or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA
+            or np.ptp(t[:, 2]) <= VARIACION_MINIMA):
         return False
     angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
     for vueltas in range(200):
         razon = angulo + 2 * np.pi * vueltas
-        if (razon > 0 and abs(np.log(razon)) * (d_model // 2 - 1) >= np.log(3) * (1 - 1e-3)
+        recorrido = abs(np.log(razon)) * (d_model // 2 - 1) if razon > 0 else 0.0
+        if (np.log(3) * (1 - 1e-3) <= recorrido <= np.log(1e6) * (1 + 1e-3)
                 and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA)):
             return True
     return False
@@ -112,43 +118,48 @@ def _trabajo_en(tabla: np.ndarray, esperada: np.ndarray) -> bool:
     return False
 
 
-# Un segundo tamaño, como uno de los casos de la nota: con d_model = 8 (el caso visible) las frecuencias
-# son 1, 1/10, 1/100 y 1/1000, y una frecuencia fija como 1/10 coincidiría con una columna sin calcular nada;
-# con d_model = 6 son 1, 10^(-4/3) y 10^(-8/3).
-OTRO_CASO = (13, 6)
+# Otros dos tamaños, como dos casos de la nota: con d_model = 8 (el caso visible) las frecuencias son 1,
+# 1/10, 1/100 y 1/1000, y una frecuencia fija como 1/10 coincidiría con una columna sin calcular nada; con
+# d_model = 6 son 1, 10^(-4/3) y 10^(-8/3). Con d_model = 64 una escalera de razón fija (0,5, que no sale
+# de d_model) recorre un factor 2^31, demasiado.
+OTROS_CASOS = ((13, 6), (16, 64))
 
 
 def trabajo_hecho(tabla: np.ndarray, funcion) -> bool:
-    """Si la función calcula algo bien con d_model = 8 y con d_model = 6 (la regla de la nota: «sólo por trabajo hecho»).
+    """Si la función calcula algo bien con d_model = 8, 6 y 64 (la regla de la nota: «sólo por trabajo hecho»).
 
     Una frecuencia que sale de d_model: una coordenada entera fuera de la
     pareja 0 (una columna de la tabla esperada distinta de sin(pos) y
     cos(pos), esté donde esté), la codificación entera de una posición
     pos >= 1 (una fila, esté donde esté) o la escalera de la lección con otra
     razón (otra base, multiplicar en vez de dividir…, con frecuencias que
-    bajen o suban al menos un factor 3); también si la tabla viene
-    traspuesta. Con el caso visible (``tabla``) y con T = 13, d_model = 6
-    (``OTRO_CASO``): la nota la pide con cada uno de sus casos de control. La
+    bajen o suban entre un factor 3 y un factor 10^6); también si la tabla viene
+    traspuesta. Con el caso visible (``tabla``) y con d_model = 6 y 64
+    (``OTROS_CASOS``): la nota la pide con cada uno de sus casos de control. La
     pareja 0 sola (frecuencia 1, en una columna o en todas) no cuenta: no
     hace falta calcular nada para escribirla; tampoco una frecuencia fija.
     """
     if not _trabajo_en(tabla, TABLA):
         return False
-    try:
-        with np.errstate(all="ignore"):
-            otra = np.asarray(funcion(*OTRO_CASO), dtype=np.float64)
-    except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho
-        return False
-    return _trabajo_en(otra, tabla_de_razon(*OTRO_CASO, 10000.0 ** (-2 / OTRO_CASO[1])))
+    for T, d_model in OTROS_CASOS:
+        try:
+            with np.errstate(all="ignore"):
+                otra = np.asarray(funcion(T, d_model), dtype=np.float64)
+        except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho
+            return False
+        if not _trabajo_en(otra, tabla_de_razon(T, d_model, 10000.0 ** (-2 / d_model))):
+            return False
+    return True
 
 
 SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con el caso visible "
-               "(T = 5, d_model = 8) o con T = 13 y d_model = 6, tu función no calcula bien nada: ni una "
-               "coordenada entera de PE fuera de la pareja 0 (sin(pos) y cos(pos) salen sin calcular ninguna "
-               "frecuencia), ni la codificación entera de ninguna posición pos >= 1 (una fila), ni la escalera "
-               "de frecuencias de la lección con otra razón (con frecuencias que bajen o suban al menos un "
-               "factor 3 de la primera pareja a la última). Una frecuencia fija que no sale de d_model no "
-               "cuenta. Empieza por la celda de los valores.")
+               "(T = 5, d_model = 8), con T = 13 y d_model = 6 o con T = 16 y d_model = 64, tu función no "
+               "calcula bien nada: ni una coordenada entera de PE fuera de la pareja 0 (sin(pos) y cos(pos) "
+               "salen sin calcular ninguna frecuencia), ni la codificación entera de ninguna posición "
+               "pos >= 1 (una fila), ni la escalera de frecuencias de la lección con otra razón (con "
+               "frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera pareja a la "
+               "última). Una frecuencia o una razón fijas, que no salen de d_model, no cuentan. Empieza por "
+               "la celda de los valores.")
 
 
 # --------------------------------------------------------------- celdas

@@ -14,9 +14,9 @@ other than sin(pos) and cos(pos), wherever it sits: swapped sine and cosine,
 the exponent 2j or j, pairs counted from 1, sines only); one whole position
 ≥ 1 right (a row of the reference, wherever it sits: positions counted from
 1); or the lesson's ladder with another ratio (``escalera``: sin and cos of
-pos·r^i interleaved, pair by pair, frequencies spanning a factor of 3 or more:
-another base, multiplying instead of dividing, exponents spread with
-linspace; not r = 0.999).  Pair 0 alone (ω₀ = 1 needs no
+pos·r^i interleaved, pair by pair, frequencies spanning a factor between 3
+and 10^6: another base, multiplying instead of dividing, exponents spread
+with linspace; not r = 0.999, not a fixed r that ignores d_model).  Pair 0 alone (ω₀ = 1 needs no
 computation: sin(pos) and cos(pos) in one column or in all), row 0 ([0, 1,
 0, 1…]) and constant columns show nothing.  A transposed table counts in
 both orientations.  The visible tests
@@ -82,6 +82,13 @@ _VUELTAS = 200
 # the exponent j) spans 10 or more; pair 0 repeated with r = 0.999 spans almost nothing (issue 19,
 # third attack).
 _RECORRIDO_MINIMO = 3.0        # met within 0.1 % of its logarithm, as in the visible tests
+# ... and at most a factor of 10^6.  Every known wrong ladder computes its ratio from d_model and spans
+# between 10 and 10^4 whatever d_model is (another base, multiplying, linspace, the exponent j).  A fixed
+# ratio does not use d_model: its span grows as r^(d_model/2 − 1), so no fixed r spans ≥ 3 with
+# d_model = 6 and ≤ 10^6 with d_model = 64 (r = 0.5 spans 4 and 2^31).  And a ratio that falls faster leaves
+# every pair but the first two constant (r = 1e-9, or pair 0 and constants with one entry of 1e-12 read
+# as r = 1e-12: fifth attack, issue 19).
+_RECORRIDO_MAXIMO = 1e6
 
 
 def escalera(llamada) -> bool:
@@ -91,20 +98,25 @@ def escalera(llamada) -> bool:
     10000^(+2i/d_model), exponents from np.linspace…), pair 0 with ω₀ = 1.
     r is read from pair 1 at pos = 1 (its angle modulo 2π, every turn tried);
     the table must then match within the tolerance, pair 1 must differ from
-    pair 0, and the frequencies must span a factor of 3 at least from the
-    first pair to the last (|log r|·(d_model/2 − 1) ≥ log 3): r = 1 or
-    r = 0.999, pair 0 all over again, is no work.  Needs T ≥ 3 and d_model ≥ 4.
+    pair 0, pair 1's sine must change with the position, and the frequencies
+    must span a factor of 3 at least and 10^6 at most from the first pair to
+    the last (log 3 ≤ |log r|·(d_model/2 − 1) ≤ log 10^6): r = 1 or r = 0.999,
+    pair 0 all over again, is no work, nor is r = 1e-9, pair 0 and constants;
+    a fixed r (0.5) fails one limit or the other on some control.
+    Needs T ≥ 3 and d_model ≥ 4.
     """
     T, d_model = (int(x) for x in llamada.argumentos)
     if T < 3 or d_model < 4 or d_model % 2:
         return False
     for t in _tablas(llamada):
-        if t.shape != (T, d_model) or not np.all(np.isfinite(t)) or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA:
+        if (t.shape != (T, d_model) or not np.all(np.isfinite(t)) or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA
+                or np.ptp(t[:, 2]) <= VARIACION_MINIMA):
             continue
         angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
         for vueltas in range(_VUELTAS):
             razon = angulo + 2 * np.pi * vueltas
-            if (razon > 0 and abs(np.log(razon)) * (d_model // 2 - 1) >= np.log(_RECORRIDO_MINIMO) * (1 - 1e-3)
+            recorrido = abs(np.log(razon)) * (d_model // 2 - 1) if razon > 0 else 0.0
+            if (np.log(_RECORRIDO_MINIMO) * (1 - 1e-3) <= recorrido <= np.log(_RECORRIDO_MAXIMO) * (1 + 1e-3)
                     and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA)):
                 return True
     return False
@@ -121,5 +133,6 @@ TRABAJO = (
           una_coordenada),
     pieza("la codificación entera de una posición pos ≥ 1 (una fila)", una_posicion),
     pieza("la escalera de frecuencias de la lección con otra razón (cada pareja con su frecuencia r^i, "
-          "con frecuencias que bajen o suban al menos un factor 3 de la primera pareja a la última)", escalera),
+          "con frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera pareja a la "
+          "última)", escalera),
 )
