@@ -227,6 +227,31 @@ def test_la_celda_de_comprobacion_explica_al_momento(leccion, monkeypatch):
             assert esperado in texto and texto.startswith(f"✘ Pregunta {numero}"), (celda, texto)
             if esperado != "sin contestar":
                 assert pregunta.formato().split("`")[0] in texto
+        # answered before, then the answer cell broken: the check does not grade the old value
+        with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+            _ejecutar_celda(modulo, v, {v: pregunta.correcta, "In": ["", f"{v} = {pregunta.correcta!r}",
+                                                                    f"{v} = {pregunta.correcta!r})"]})
+        assert "tiene un error de sintaxis en su línea 1" in " ".join(fallo.value.lineas())
+        assert "respuesta anterior" in " ".join(fallo.value.lineas())
+        # fixed again: the right answer is right
+        texto = _ejecutar_celda(modulo, v, {v: pregunta.correcta, "In": ["", f"{v} = x)", f"{v} = {pregunta.correcta!r}"]})
+        assert texto.startswith(f"✔ Pregunta {numero}. Correcto")
+
+
+def test_una_funcion_con_error_de_sintaxis_se_nombra(monkeypatch):
+    """The exercise's cell does not compile: the visible tests say so (with its line), not «no está
+    definida», and never test an older definition that is still in the namespace (student's report)."""
+    def f():
+        return 1
+    celda = "def multi_head(X, Wq, Wk, Wv, Wo, h):\n    return (X\n"
+    for espacio in ({"In": ["", celda]}, {"multi_head": f, "In": ["", "def multi_head(X):\n    return X", celda]}):
+        with pytest.raises(pruebas_visibles.PruebaVisibleFallida) as fallo:
+            pruebas_visibles.funcion_del_cuaderno(espacio, "multi_head")
+        texto = " ".join(fallo.value.lineas())
+        assert "tiene un error de sintaxis en su línea" in texto and "no está definida" not in texto, texto
+    # the definition compiles again: it is the function
+    assert pruebas_visibles.funcion_del_cuaderno({"multi_head": f, "In": ["", celda, "def multi_head():\n  pass"]},
+                                                 "multi_head") is f
 
 
 def test_el_texto_de_la_nota_es_el_de_la_comprobacion():

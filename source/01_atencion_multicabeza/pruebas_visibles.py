@@ -103,12 +103,39 @@ def aprobado(texto: str) -> None:
 
 # --------------------------------------------------- la función del alumno
 
+def _ultima_celda_con_error_de_sintaxis(espacio: dict, patron: str) -> str | None:
+    """Si la última celda ejecutada que casa con ``patron`` no compila: « en su línea N» (o «»); si no, None.
+
+    IPython guarda en ``In`` (dentro de ``globals()``) el código de cada celda
+    ejecutada, también el de las que no compilaron. Una definición que sí se
+    ejecutó antes sigue en el espacio de nombres: sin esto, las pruebas
+    probarían la versión vieja de una celda que el alumno acaba de romper.
+    """
+    historia = espacio.get("In")
+    if not isinstance(historia, list):
+        return None
+    busca = re.compile(patron, re.MULTILINE)
+    for fuente in reversed(historia):
+        if isinstance(fuente, str) and busca.search(fuente):
+            try:
+                compile(fuente, "<celda>", "exec")
+            except (SyntaxError, ValueError) as exc:
+                linea = getattr(exc, "lineno", None)
+                return f" en su línea {linea}" if linea else ""
+            return None
+    return None
+
+
 def funcion_del_cuaderno(espacio: dict, nombre: str):
     """La función ``nombre`` definida en el cuaderno (``espacio`` es ``globals()``).
 
     Raises:
         PruebaVisibleFallida: no está definida o no es una función.
     """
+    error = _ultima_celda_con_error_de_sintaxis(espacio, rf"^\s*def\s+{re.escape(nombre)}\s*\(")
+    if error:
+        fallo(f"La celda donde escribes `{nombre}` tiene un error de sintaxis{error} y no llegó a ejecutarse: "
+              "corrígelo y vuelve a ejecutarla (el mensaje SyntaxError de esa celda dice dónde).")
     if nombre not in espacio:
         fallo(f"`{nombre}` no está definida: ejecuta antes la celda donde la escribes y comprueba que "
               "termina sin errores.")
@@ -507,6 +534,10 @@ def respuesta(variable: str, espacio: dict) -> None:
     numero = variable.rsplit("_", 1)[-1]
     if variable not in espacio:
         fallo(_celda_de_respuesta_con_error(variable, espacio, pregunta) or sin_contestar(variable))
+    error = _ultima_celda_con_error_de_sintaxis(espacio, rf"^\s*{re.escape(variable)}\s*=(?!=)")
+    if error is not None:      # the value in the namespace is an older answer's
+        fallo(f"Pregunta {numero}: la celda donde escribes {variable} tiene un error de sintaxis{error} y no "
+              f"llegó a ejecutarse; {variable} aún tiene tu respuesta anterior. {pregunta.formato()}")
     correccion = pregunta.corregir(como_lo_recibe_el_corrector(espacio[variable]))
     if correccion.estado == "sin_contestar":
         fallo(sin_contestar(variable))
