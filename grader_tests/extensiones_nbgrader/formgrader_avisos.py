@@ -202,7 +202,7 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
                f"{'' if n == 1 else 's'} de revisión: {'es una entrega nueva' if n == 1 else 'son entregas nuevas'} "
                "y lo que se puso a mano en la anterior (notas o comentarios) no se ha aplicado."
                + ("" if alumno is not None else f" Los del resto de la clase sí se {resto}."))
-    que_hacer = ("Qué hacer: abre la entrega (los enlaces de abajo, o Manage Students → alumno → tarea → cuaderno). "
+    que_hacer = ("Qué hacer: abre la entrega (el enlace de cada una en esta ventana, o Manage Students → alumno → tarea → cuaderno). "
                  "En el recuadro rojo «⚠ PENDIENTE DE REVISIÓN», encima del cuaderno, pulsa «Aceptar la nota automática» "
                  "o escribe tu nota en cada celda marcada, y cambia la nota ⚠ de la casilla de comentario por tu "
                  "comentario para esta entrega (o bórrala). Cuando el recuadro diga «Revisada», vuelve a pulsar "
