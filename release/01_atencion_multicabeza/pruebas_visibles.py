@@ -103,27 +103,38 @@ def aprobado(texto: str) -> None:
 
 # --------------------------------------------------- la función del alumno
 
-def _ultima_celda_con_error_de_sintaxis(espacio: dict, patron: str) -> str | None:
-    """Si la última celda ejecutada que casa con ``patron`` no compila: « en su línea N» (o «»); si no, None.
+def _ultima_celda(espacio: dict, patron: str) -> str | None:
+    """El código de la última celda ejecutada que casa con ``patron``, o None.
 
     IPython guarda en ``In`` (dentro de ``globals()``) el código de cada celda
-    ejecutada, también el de las que no compilaron. Una definición que sí se
-    ejecutó antes sigue en el espacio de nombres: sin esto, las pruebas
-    probarían la versión vieja de una celda que el alumno acaba de romper.
+    ejecutada, también el de las que no compilaron o lanzaron una excepción.
     """
     historia = espacio.get("In")
     if not isinstance(historia, list):
         return None
     busca = re.compile(patron, re.MULTILINE)
-    for fuente in reversed(historia):
-        if isinstance(fuente, str) and busca.search(fuente):
-            try:
-                compile(fuente, "<celda>", "exec")
-            except (SyntaxError, ValueError) as exc:
-                linea = getattr(exc, "lineno", None)
-                return f" en su línea {linea}" if linea else ""
-            return None
+    return next((f for f in reversed(historia) if isinstance(f, str) and busca.search(f)), None)
+
+
+def _error_de_sintaxis(fuente: str) -> str | None:
+    """Si ``fuente`` no compila: « en su línea N» (o «» sin línea); si compila, None."""
+    try:
+        compile(fuente, "<celda>", "exec")
+    except (SyntaxError, ValueError) as exc:
+        linea = getattr(exc, "lineno", None)
+        return f" en su línea {linea}" if linea else ""
     return None
+
+
+def _ultima_celda_con_error_de_sintaxis(espacio: dict, patron: str) -> str | None:
+    """Si la última celda ejecutada que casa con ``patron`` no compila: « en su línea N» (o «»); si no, None.
+
+    Una definición que sí se ejecutó antes sigue en el espacio de nombres: sin
+    esto, las pruebas probarían la versión vieja de una celda que el alumno
+    acaba de romper.
+    """
+    fuente = _ultima_celda(espacio, patron)
+    return _error_de_sintaxis(fuente) if fuente is not None else None
 
 
 def funcion_del_cuaderno(espacio: dict, nombre: str):
@@ -494,30 +505,21 @@ def sin_contestar(variable: str) -> str:
 def _celda_de_respuesta_con_error(variable: str, espacio: dict, pregunta: Pregunta) -> str | None:
     """Si la celda que asigna ``variable`` se ejecutó y falló: el fallo que lo dice; si no, None.
 
-    IPython guarda en ``In`` (dentro de ``globals()``) el código de cada celda
-    ejecutada, también el de las que fallaron. Si la última que asigna
-    ``variable`` no compila, o compila pero ``variable`` no llegó a tener
-    valor (una excepción al ejecutarla, como ``NameError`` por una letra sin
-    comillas), la pregunta no está «sin contestar»: su celda tiene un error.
+    Si la última celda que asigna ``variable`` (``_ultima_celda``) no compila,
+    o compila pero ``variable`` no llegó a tener valor (una excepción al
+    ejecutarla, como ``NameError`` por una letra sin comillas), la pregunta no
+    está «sin contestar»: su celda tiene un error.
     """
-    historia = espacio.get("In")
-    if not isinstance(historia, list):
+    fuente = _ultima_celda(espacio, rf"^\s*{re.escape(variable)}\s*=(?!=)")
+    if fuente is None:
         return None
-    asigna = re.compile(rf"^\s*{re.escape(variable)}\s*=(?!=)", re.MULTILINE)
-    for fuente in reversed(historia):
-        if not isinstance(fuente, str) or not asigna.search(fuente):
-            continue
-        numero = variable.rsplit("_", 1)[-1]
-        try:
-            compile(fuente, "<celda de respuesta>", "exec")
-        except (SyntaxError, ValueError) as exc:
-            linea = getattr(exc, "lineno", None)
-            donde = f" en su línea {linea}" if linea else ""
-            return (f"Pregunta {numero}: la celda donde escribes {variable} tiene un error de sintaxis{donde} "
-                    f"y no llegó a ejecutarse. {pregunta.formato()}")
-        return (f"Pregunta {numero}: la celda donde escribes {variable} dio un error al ejecutarse y "
-                f"{variable} se quedó sin valor. {pregunta.formato()}")
-    return None
+    numero = variable.rsplit("_", 1)[-1]
+    donde = _error_de_sintaxis(fuente)
+    if donde is not None:
+        return (f"Pregunta {numero}: la celda donde escribes {variable} tiene un error de sintaxis{donde} "
+                f"y no llegó a ejecutarse. {pregunta.formato()}")
+    return (f"Pregunta {numero}: la celda donde escribes {variable} dio un error al ejecutarse y "
+            f"{variable} se quedó sin valor. {pregunta.formato()}")
 
 
 def respuesta(variable: str, espacio: dict) -> None:
