@@ -97,6 +97,18 @@ def limitar_archivos(montajes):
                    f"mount -o remount {m['ruta']}")
 
 
+def _leer_hasta(fd, tamano):
+    """At most ``tamano`` bytes of ``fd`` (the size ``fstat`` gave: a file that grows is not read further)."""
+    partes, leidos = [], 0
+    while leidos < tamano:
+        trozo = os.read(fd, min(1 << 20, tamano - leidos))
+        if not trozo:
+            break
+        partes.append(trozo)
+        leidos += len(trozo)
+    return b"".join(partes)
+
+
 def leer_entrega(origen, bytes_maximos, archivos_maximos, profundidad=16):
     """The submission under ``origen``: ``([folders], [(path, mode, bytes)])``, relative, within the caps.
 
@@ -131,16 +143,10 @@ def leer_entrega(origen, bytes_maximos, archivos_maximos, profundidad=16):
                     real = os.fstat(fd)
                     if not stat.S_ISREG(real.st_mode) or total + real.st_size > bytes_maximos:
                         continue
-                    partes, leidos = [], 0
-                    while leidos < real.st_size:
-                        trozo = os.read(fd, min(1 << 20, real.st_size - leidos))
-                        if not trozo:
-                            break
-                        partes.append(trozo)
-                        leidos += len(trozo)
-                    total += leidos
+                    contenido = _leer_hasta(fd, real.st_size)
+                    total += len(contenido)
                     cuenta += 1
-                    archivos.append((ruta, stat.S_IMODE(real.st_mode) & 0o755 | 0o600, b"".join(partes)))
+                    archivos.append((ruta, stat.S_IMODE(real.st_mode) & 0o755 | 0o600, contenido))
                 finally:
                     os.close(fd)
     return carpetas, archivos
@@ -156,14 +162,7 @@ def leer_archivo(ruta, bytes_maximos):
         real = os.fstat(fd)
         if not stat.S_ISREG(real.st_mode) or real.st_size > bytes_maximos:
             return None
-        partes, leidos = [], 0
-        while leidos < real.st_size:
-            trozo = os.read(fd, min(1 << 20, real.st_size - leidos))
-            if not trozo:
-                break
-            partes.append(trozo)
-            leidos += len(trozo)
-        return b"".join(partes)
+        return _leer_hasta(fd, real.st_size)
     except OSError:
         return None
     finally:
