@@ -158,10 +158,7 @@ def test_las_celdas_no_repite_tienen_un_control_igual_a_un_caso_de_valores(funci
             assert espec.n_controles >= 1, gid
             assert len(espec.casos_puntuados) + espec.n_controles == len(espec.casos)
             for control in espec.casos_control:
-                # every control is a main case, except a declared unpublished one (work shown with a size
-                # no lesson lists: positional_encoding, TRABAJO_EN_CADA_CONTROL)
-                assert (any(control in casos for casos in principales)
-                        or control in getattr(ej.casos, "CONTROLES_SIN_PUBLICAR", ())), gid
+                assert any(control in casos for casos in principales), gid
         else:
             assert espec.n_controles == 0, gid
 
@@ -639,3 +636,26 @@ def test_la_escalera_de_positional_encoding(nombre):
             assert resultados[-1], (nombre, caso)
     # every control must show work (TRABAJO_EN_CADA_CONTROL): a fixed ratio fails on some size
     assert all(resultados) == (nombre in ESCALERAS), (nombre, resultados)
+
+
+@pytest.mark.parametrize("funcion", list(EJERCICIOS))
+def test_los_casos_sin_publicar_no_salen_en_lo_que_recibe_el_alumno(funcion):
+    """A size an exercise keeps unpublished (``CASOS_SIN_PUBLICAR``) is named by no file of release/."""
+    import re
+
+    ej = EJERCICIOS[funcion]
+    sin_publicar = getattr(ej.casos, "CASOS_SIN_PUBLICAR", ())
+    todos = [c for casos in (celda.casos + celda.controles for celda in ej.casos.CELDAS) for c in casos]
+    for caso in sin_publicar:
+        assert caso in todos, caso
+        for clave, valor in caso.items():
+            # d_model = 46, "d_model": 46, and the lesson's LaTeX $d_{\text{model}} = 46$
+            nombre = re.escape(clave).replace("_", r"_\{?(\\text\{)?") + r"(\}\})?"
+            patron = re.compile(rf"{nombre}[\"']?\s*[:=]\s*{valor}\b")
+            for archivo in (RAIZ / "release").rglob("*"):
+                if archivo.is_file() and archivo.suffix in (".py", ".ipynb", ".json", ".md", ".txt"):
+                    texto = archivo.read_text(encoding="utf-8")
+                    assert not patron.search(texto) or clave == "T", (archivo, clave, valor)
+        tupla = re.compile(r"\(\s*" + r"\s*,\s*".join(str(v) for v in caso.values()) + r"\s*\)")
+        for archivo in (RAIZ / "release").rglob("*.py"):
+            assert not tupla.search(archivo.read_text(encoding="utf-8")), archivo

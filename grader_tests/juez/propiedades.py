@@ -65,6 +65,9 @@ exercise's inputs).  So:
   on some inputs declares ``TRABAJO_EN_CADA_CONTROL = True``: then every
   control call must do work (PE: a fixed frequency 1/10 is a column of the
   reference when d_model is a multiple of 4, never for all of 16, 6 and 64);
+* in such an exercise a value cell pays nothing when its values are right
+  in some case and some other call does no work: a table written for the
+  published sizes, wrong with the one its cell keeps unpublished (PE);
 * a no-modification case passes only if the arguments are untouched *and*
   the call does work.
 
@@ -404,6 +407,25 @@ def alguna_linea_igual(lineas: np.ndarray, referencias: np.ndarray, tol: dict) -
     return bool(np.any(np.all(cerca, axis=-1)))
 
 
+def lineas_iguales(lineas: np.ndarray, referencias: np.ndarray, tol: dict) -> tuple[int, int]:
+    """``(iguales, total)``: how many of the rows of ``referencias`` that vary some row of ``lineas`` equals.
+
+    ``total`` counts the rows of the reference that vary more than
+    ``VARIACION_MINIMA``; ``iguales``, those among them that appear, wherever,
+    in ``lineas``.  ``tol``: ``np.allclose`` keywords.
+    """
+    lineas, referencias = np.asarray(lineas, dtype=np.float64), np.asarray(referencias, dtype=np.float64)
+    if lineas.ndim != 2 or referencias.ndim != 2 or lineas.shape[1] != referencias.shape[1]:
+        return 0, 0
+    referencias = referencias[np.ptp(referencias, axis=1) > VARIACION_MINIMA]
+    if not len(lineas) or not len(referencias):
+        return 0, len(referencias)
+    with np.errstate(all="ignore"):
+        cerca = np.abs(lineas[:, None, :] - referencias[None, :, :]) <= (
+            tol["atol"] + tol["rtol"] * np.abs(referencias[None, :, :]))
+    return int(np.sum(np.any(np.all(cerca, axis=-1), axis=0))), len(referencias)
+
+
 def algun_array_correcto(llamada: Llamada) -> bool:
     """Some returned array equals a part of the reference that is not constant.
 
@@ -458,6 +480,18 @@ def texto_sin_trabajo(ejercicio) -> str:
     return ("tu función no calcula bien nada de lo que comprueban las celdas de valores: con sus mismas "
             f"entradas (los casos de control), {_nada_de(ejercicio)}. Sin trabajo correcto, esta celda "
             "no puntúa")
+
+
+def texto_sin_trabajo_en_valores(ejercicio, llamadas: list) -> str:
+    """The Spanish reason why a value cell pays nothing: some of its calls does no work (``trabajo_en_cada_control``).
+
+    ``llamadas``: the cell's scored calls; the reason names the cases without work.
+    """
+    sin_trabajo = [ll.describir_caso() for ll in llamadas if not trabajo_hecho(ll)]
+    return ("tu función acierta con algún tamaño, pero con " + " y con ".join(sin_trabajo)
+            + f" no calcula bien nada: {_nada_de(ejercicio)}. Sólo puntúa el trabajo hecho: una tabla "
+            "que acierta con unos tamaños y no calcula nada con otro no sale de la fórmula, así que esta "
+            "celda no puntúa en ninguno de sus casos")
 
 
 @dataclass(frozen=True)
@@ -752,6 +786,12 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     en_cada_control = bool(controles) and getattr(controles[0].ejercicio, "trabajo_en_cada_control", False)
     sin_trabajo = lo_propio and not cambiante and not (all if en_cada_control else any)(
         trabajo_hecho(ll) for ll in controles)
+    # a value cell of such an exercise pays nothing when some of its calls does no work: values right with
+    # the published sizes and nothing computed with the unpublished one are a table written for the first
+    sin_trabajo_en_valores = (
+        propiedad.tipo == "valores" and not propiedad.no_repite and bool(puntuadas)
+        and getattr(puntuadas[0].ejercicio, "trabajo_en_cada_control", False)
+        and any(_acierta_del_todo(ll) for ll in puntuadas) and not all(trabajo_hecho(ll) for ll in puntuadas))
     ordenes = _formas_en_controles(controles) if lo_propio and not cambiante and not sin_trabajo else None
     lo_propio = lo_propio and ordenes is not None  # nothing usable on ordinary inputs: full values
     resultados: list[ResultadoCaso] = []
@@ -767,6 +807,12 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
         if sin_trabajo:
             r.aprobado, r.problemas = False, [texto_sin_trabajo(llamada.ejercicio)]
             r.diagnosticos = _reconocer(propiedad, llamada)
+            continue
+        if sin_trabajo_en_valores:
+            r.aprobado = False
+            r.problemas = [texto_sin_trabajo_en_valores(llamada.ejercicio, puntuadas)] + (
+                list(problemas) if problemas else [])
+            r.diagnosticos = _reconocer(propiedad, llamada) if problemas else []
             continue
         if not problemas:
             continue

@@ -16,10 +16,13 @@ tamaños.
 Si tu función ya falla con el caso visible, la robustez y la generalidad no
 vuelven a cobrarlo (sólo miran que no haya excepciones, ``nan`` ni ``inf`` y
 que la forma sea la del contrato), salvo que no calcule bien nada: sin
-trabajo hecho (ni una coordenada entera fuera de la pareja 0, ni la
-codificación entera de una posición, ni la escalera de frecuencias con otra
-razón), esas celdas no puntúan. Es la misma regla que aplica la nota
-(README del curso, «Cómo se califica»).
+trabajo hecho (ni la cuarta parte de las coordenadas fuera de la pareja 0,
+ni la codificación entera de una posición, ni la escalera de frecuencias con
+otra razón), esas celdas no puntúan. El trabajo tiene que verse también con
+un tamaño elegido al azar en cada ejecución (``caso_al_azar``), y sin él
+tampoco puntúan los valores: al calificar se usa un tamaño que no se
+publica. Es la misma regla que aplica la nota (README del curso, «Cómo se
+califica»).
 
 Al calificar se usan otros tamaños (la tabla del ejercicio dice cuáles) y la
 copia del curso de este archivo: editar la tuya no cambia la nota.
@@ -69,6 +72,22 @@ def _alguna_linea(lineas: np.ndarray, referencias: np.ndarray) -> bool:
     return bool(np.any(np.all(cerca, axis=-1)))
 
 
+def _cuarta_parte_de_las_columnas(columnas: np.ndarray, referencias: np.ndarray) -> bool:
+    """Al menos la cuarta parte de las filas de ``referencias`` que varían están, donde sea, entre las de ``columnas``.
+
+    Con una sola columna bien no basta: una tabla fija de exponentes 1/p (p
+    primo) tiene una columna de la tabla esperada con cualquier d_model par,
+    sin calcular nada a partir de d_model.
+    """
+    referencias = referencias[np.ptp(referencias, axis=1) > VARIACION_MINIMA]
+    if columnas.ndim != 2 or columnas.shape[1] != referencias.shape[1] or not len(referencias):
+        return False
+    cerca = np.abs(columnas[:, None, :] - referencias[None]) <= TOLERANCIA["atol"] + TOLERANCIA["rtol"] * np.abs(
+        referencias[None])
+    iguales = int(np.sum(np.any(np.all(cerca, axis=-1), axis=0)))
+    return iguales >= max(1, -(-len(referencias) // 4))
+
+
 def tabla_de_razon(T: int, d_model: int, razon: float) -> np.ndarray:
     """La tabla de la lección con frecuencias ω_i = razon^i (con razon = 10000^(-2/d_model), la esperada)."""
     angulos = np.arange(T)[:, None] * razon ** np.arange(d_model // 2)
@@ -109,7 +128,7 @@ def _trabajo_en(tabla: np.ndarray, esperada: np.ndarray) -> bool:
     if tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
         return False
     for t in (tabla, tabla.T):
-        if t.shape[0] == esperada.shape[0] and _alguna_linea(t.T, esperada.T[2:]):
+        if t.shape[0] == esperada.shape[0] and _cuarta_parte_de_las_columnas(t.T, esperada.T[2:]):
             return True
         if t.shape[1] == esperada.shape[1] and _alguna_linea(t, esperada[1:]):
             return True
@@ -128,9 +147,9 @@ OTROS_CASOS = ((13, 6), (16, 64))
 def trabajo_hecho(tabla: np.ndarray, funcion) -> bool:
     """Si la función calcula algo bien con d_model = 8, 6 y 64 (la regla de la nota: «sólo por trabajo hecho»).
 
-    Una frecuencia que sale de d_model: una coordenada entera fuera de la
-    pareja 0 (una columna de la tabla esperada distinta de sin(pos) y
-    cos(pos), esté donde esté), la codificación entera de una posición
+    Una frecuencia que sale de d_model: la cuarta parte de las coordenadas fuera
+    de la pareja 0, enteras (columnas de la tabla esperada distintas de
+    sin(pos) y cos(pos), estén donde estén), la codificación entera de una posición
     pos >= 1 (una fila, esté donde esté) o la escalera de la lección con otra
     razón (otra base, multiplicar en vez de dividir…, con frecuencias que
     bajen o suban entre un factor 3 y un factor 10^6); también si la tabla viene
@@ -152,10 +171,36 @@ def trabajo_hecho(tabla: np.ndarray, funcion) -> bool:
     return True
 
 
+# Un tamaño elegido al azar en cada ejecución, como el que la nota no publica: d_model = 2p con p primo. Las
+# parejas tienen exponentes j/p, así que ninguna tabla escrita a mano para los tamaños que se nombran aquí,
+# ni una tabla fija de fracciones sencillas, calcula nada con él; la fórmula sí, con cualquier tamaño. Con
+# p >= 23, una razón fija como 0,5 recorre más de un factor 10^6 (2^22) y no pasa por escalera.
+PRIMOS_AL_AZAR = (23, 29, 31, 37, 41, 43, 47)
+
+
+def caso_al_azar(generador: np.random.Generator | None = None) -> tuple[int, int]:
+    """``(T, d_model)`` al azar: T entre 7 y 15 y d_model = 2p con p de ``PRIMOS_AL_AZAR``."""
+    generador = np.random.default_rng() if generador is None else generador
+    return int(generador.integers(7, 16)), 2 * int(generador.choice(PRIMOS_AL_AZAR))
+
+
+def trabajo_con(funcion, T: int, d_model: int) -> bool:
+    """Si ``funcion(T, d_model)`` calcula algo bien (las piezas de ``trabajo_hecho``); si lanza, el fallo lo dice."""
+    return _trabajo_en(_tabla(funcion, T, d_model), tabla_de_razon(T, d_model, 10000.0 ** (-2 / d_model)))
+
+
+SIN_TRABAJO_AL_AZAR = (
+    "Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con T = {T} y d_model = {d_model}, un tamaño "
+    "elegido al azar en cada ejecución (al calificar se usa otro que no se publica), tu función no calcula "
+    "bien nada: ni la cuarta parte de las coordenadas de PE fuera de la pareja 0, ni la codificación entera "
+    "de ninguna posición pos >= 1, ni la escalera de frecuencias de la lección con otra razón. Con los "
+    "tamaños que nombran estas pruebas sí: unas tablas escritas para unos tamaños no son la fórmula, que "
+    "funciona con cualquiera.")
+
 SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con el caso visible "
                "(T = 5, d_model = 8), con T = 13 y d_model = 6 o con T = 16 y d_model = 64, tu función no "
-               "calcula bien nada: ni una coordenada entera de PE fuera de la pareja 0 (sin(pos) y cos(pos) "
-               "salen sin calcular ninguna frecuencia), ni la codificación entera de ninguna posición "
+               "calcula bien nada: ni la cuarta parte de las coordenadas de PE fuera de la pareja 0 (sin(pos) y "
+               "cos(pos) salen sin calcular ninguna frecuencia), ni la codificación entera de ninguna posición "
                "pos >= 1 (una fila), ni la escalera de frecuencias de la lección con otra razón (con "
                "frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera pareja a la "
                "última). Una frecuencia o una razón fijas, que no salen de d_model, no cuentan. Empieza por "
@@ -219,7 +264,11 @@ def valores(espacio: dict) -> None:
               "la misma fórmula, pos / 10000^(2i/d_model).",
               f"La mayor diferencia está en la columna {j} (pareja i = {j // 2}): se esperaba "
               f"{FILA_9_DE_16[j]:.6f} y es {pe[9, j]:.6f}.")
-    aprobado("Valores correctos en el caso visible y con d_model = 16.")
+    T, d_model = caso_al_azar()
+    if not trabajo_con(funcion, T, d_model):
+        fallo(SIN_TRABAJO_AL_AZAR.format(celda="la celda de los valores", T=T, d_model=d_model))
+    aprobado("Valores correctos en el caso visible y con d_model = 16 (al corregir se comprueban también otros "
+             "tamaños, uno de ellos sin publicar).")
 
 
 def _regla_de_control(funcion, celda: str) -> tuple[bool, bool]:
@@ -232,6 +281,9 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, bool]:
     bien = pe.shape == (5, 8) and bool(np.allclose(pe, TABLA, **TOLERANCIA))
     if not bien and not trabajo_hecho(pe, funcion):
         fallo(SIN_TRABAJO.format(celda=celda))
+    T, d_model = caso_al_azar()
+    if not trabajo_con(funcion, T, d_model):
+        fallo(SIN_TRABAJO_AL_AZAR.format(celda=celda, T=T, d_model=d_model))
     return bien, pe.shape == (5, 8)
 
 

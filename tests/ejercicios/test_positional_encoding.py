@@ -45,3 +45,51 @@ def test_pe_float32_al_final_no_se_confunde_con_angulos_float32():
 def test_redaccion_singular():
     veredictos = corregir(lambda *a: None)
     assert "0 de 1 caso correcto." in veredictos["positional_encoding_contrato"].texto()
+
+
+def _pruebas_visibles_de_la_leccion():
+    """``pruebas_positional_encoding`` as the student's kernel imports it (from its lesson folder)."""
+    import importlib.util
+
+    from conftest import RAIZ
+
+    ruta = RAIZ / "source" / "02_codificacion_posicional" / "pruebas_positional_encoding.py"
+    carpeta = str(ruta.parent)
+    import sys
+    if carpeta not in sys.path:
+        sys.path.append(carpeta)
+    spec = importlib.util.spec_from_file_location("pruebas_positional_encoding", ruta)
+    modulo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(modulo)
+    return modulo
+
+
+def test_el_tamano_al_azar_de_las_pruebas_visibles_dice_lo_mismo_que_el_que_no_se_publica():
+    """Validate draws d_model = 2p at random; the grade uses one unpublished size. Whatever the draw, every
+    battery file does work on it exactly when it does work on the unpublished size (no flaky Validate, and
+    the visible tests say what the grade will), and the draw covers that size's kind."""
+    from grader_tests.ejercicios.positional_encoding.casos import CASOS_SIN_PUBLICAR
+    from grader_tests.juez.propiedades import Llamada, trabajo_hecho  # noqa: F401  (the judge's own rule)
+
+    visibles = _pruebas_visibles_de_la_leccion()
+    ocultos = [(c["T"], c["d_model"]) for c in CASOS_SIN_PUBLICAR]
+    assert all(d % 2 == 0 and d // 2 in visibles.PRIMOS_AL_AZAR for _, d in ocultos), ocultos
+    generador = np.random.default_rng(0)
+    sorteados = {visibles.caso_al_azar(generador) for _ in range(200)}
+    assert {d for _, d in sorteados} == {2 * p for p in visibles.PRIMOS_AL_AZAR}
+    assert {t for t, _ in sorteados} == set(range(7, 16))
+    vistos = {True: 0, False: 0}
+    for archivo in EJ.bateria():
+        funcion = bateria.cargar(archivo, "positional_encoding")
+
+        def trabaja(T, d_model):
+            try:
+                with np.errstate(all="ignore"):
+                    return visibles.trabajo_con(funcion, T, d_model)
+            except AssertionError:       # the visible failure of an exception or a wrong form
+                return False
+        esperado = all(trabaja(T, d) for T, d in ocultos)
+        vistos[esperado] += 1
+        for p in visibles.PRIMOS_AL_AZAR:
+            assert trabaja(11, 2 * p) == esperado, (archivo.nombre, p)
+    assert vistos[True] and vistos[False], vistos

@@ -15,18 +15,21 @@ def argumentos(caso: dict) -> tuple:
     return int(caso["T"]), int(caso["d_model"])
 
 
-_PRINCIPALES = ({"T": 9, "d_model": 16}, {"T": 13, "d_model": 6}, {"T": 16, "d_model": 64})
-# One more control for the work-done rule (every control must show work: TRABAJO_EN_CADA_CONTROL), of a size
-# no lesson lists: its frequencies 10^(-4i/7) are none of those of d_model = 6, 8, 16 or 64, so a table
-# of frequencies hard-coded for the published sizes shows no work here (issue 19, fifth attack).
-_SIN_PUBLICAR = {"T": 11, "d_model": 14}
-CONTROLES_SIN_PUBLICAR = (_SIN_PUBLICAR,)      # the only controls that are not a case of the values cell
+# The values cell ends with a size no lesson lists (the visible tests and their comments name the other
+# three): a table written for the published sizes gets it wrong, and the work-done rule
+# (TRABAJO_EN_CADA_CONTROL) pays no value, robustness or generality point to a function that computes
+# nothing with it (issue 19, fifth and sixth attacks).  d_model = 46 = 2·23: the exponents of its pairs are
+# j/23, none of those of a fixed table of simple fractions 1/2, 1/3, 2/3… that fits in 46 columns, and its
+# frequencies are none of those of d_model = 6, 8, 16 or 64.
+_SIN_PUBLICAR = {"T": 11, "d_model": 46}
+CASOS_SIN_PUBLICAR = (_SIN_PUBLICAR,)
+_PRINCIPALES = ({"T": 9, "d_model": 16}, {"T": 13, "d_model": 6}, {"T": 16, "d_model": 64}, _SIN_PUBLICAR)
 
 CELDAS = (
     Celda("contrato", ({"T": 7, "d_model": 12},)),
     Celda("valores", _PRINCIPALES),
     # many positions: angles up to ~1000 rad, where float32 loses the 1e-6 tolerance
-    Celda("robustez", ({"T": 1000, "d_model": 16},), control=_PRINCIPALES + (_SIN_PUBLICAR,)),
+    Celda("robustez", ({"T": 1000, "d_model": 16},), control=_PRINCIPALES),
     Celda("generalidad", ({"T": 1, "d_model": 8}, {"T": 5, "d_model": 2}, {"T": 31, "d_model": 10}),
-          control=_PRINCIPALES + (_SIN_PUBLICAR,)),
+          control=_PRINCIPALES),
 )

@@ -25,8 +25,8 @@ the same pieces on their visible table.
 """
 import numpy as np
 
-from grader_tests.juez.propiedades import (VARIACION_MINIMA, alguna_linea_igual, arrays_devueltos, contrato, pieza,
-                                      resultado, valores)
+from grader_tests.juez.propiedades import (VARIACION_MINIMA, alguna_linea_igual, arrays_devueltos, contrato,
+                                      lineas_iguales, pieza, resultado, valores)
 
 RESULTADO = resultado(("PE", ("T", "d_model")))
 TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}
@@ -46,14 +46,24 @@ def _tablas(llamada) -> list[np.ndarray]:
 
 
 def una_coordenada(llamada) -> bool:
-    """Some column equals a column of the reference beyond pair 0 that changes with the position.
+    """At least a quarter of the reference's columns beyond pair 0 that change with the position are columns of the table.
 
-    Columns 0 and 1 of the reference, sin(pos) and cos(pos), do not count:
-    their frequency is 1 whatever d_model is.
+    Wherever they sit (swapped sine and cosine, pairs counted from 1, the
+    concatenated layout, sines only, the column index in the exponent keep a quarter or more).  Columns 0 and 1 of
+    the reference, sin(pos) and cos(pos), do not count: their frequency is 1
+    whatever d_model is.  A quarter, not one: a fixed table of exponents 1/p for
+    primes p holds one column of the reference for every even d_model (the
+    pair j = m/p of d_model = 2m), without computing anything from d_model
+    (issue 19, sixth attack).
     """
     referencia = llamada.referencia()
-    return any(t.shape[0] == referencia.shape[0] and alguna_linea_igual(t.T, referencia.T[2:], TOLERANCIA)
-               for t in _tablas(llamada))
+    for t in _tablas(llamada):
+        if t.shape[0] != referencia.shape[0]:
+            continue
+        iguales, total = lineas_iguales(t.T, referencia.T[2:], TOLERANCIA)
+        if total and iguales >= max(1, -(-total // 4)):
+            return True
+    return False
 
 
 def una_posicion(llamada) -> bool:
@@ -129,8 +139,8 @@ def escalera(llamada) -> bool:
 TRABAJO_EN_CADA_CONTROL = True
 
 TRABAJO = (
-    pieza("una coordenada entera de PE fuera de la pareja 0 (una columna cuya frecuencia sale de d_model)",
-          una_coordenada),
+    pieza("la cuarta parte de las coordenadas de PE fuera de la pareja 0, enteras (columnas cuya frecuencia sale de "
+          "d_model)", una_coordenada),
     pieza("la codificación entera de una posición pos ≥ 1 (una fila)", una_posicion),
     pieza("la escalera de frecuencias de la lección con otra razón (cada pareja con su frecuencia r^i, "
           "con frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera pareja a la "
