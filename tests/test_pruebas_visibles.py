@@ -127,3 +127,56 @@ def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archi
                 gid, fallan.get(gid))
         if gid in fallan and "Sin trabajo hecho" in fallan[gid][1]:
             assert veredictos[gid].puntos < veredictos[gid].maximo, (gid, veredictos[gid].texto())
+
+
+def _plano(texto: str) -> str:
+    return " ".join(texto.split()).lower()
+
+
+def _reconocibles() -> list:
+    """The battery files that make a mistake some checker module recognises (``ERRORES_CONOCIDOS``)."""
+    import importlib
+
+    salida = []
+    for funcion, archivo in ARCHIVOS:
+        conocidos = getattr(importlib.import_module(f"pruebas_{funcion}"), "ERRORES_CONOCIDOS", ())
+        if {e.partition(":")[0] for e, _ in conocidos} & set(archivo.errores):
+            salida.append((funcion, archivo))
+    return salida
+
+
+RECONOCIBLES = _reconocibles()
+
+
+@pytest.mark.parametrize("funcion,archivo", RECONOCIBLES, ids=[f"{f}/{a.nombre}" for f, a in RECONOCIBLES])
+def test_un_error_que_la_prueba_visible_reconoce_se_nombra_como_en_la_nota(funcion, archivo):
+    """A known mistake the checker module recognises (``ERRORES_CONOCIDOS``) is named as the grade names it.
+
+    The wording comes from the exercise's catalogue through ``diagnosticos.json``
+    (``make release``): when the hidden tests name one of those mistakes and the
+    visible values cell fails, the visible failure carries the same explanation.
+    """
+    import importlib
+
+    from pruebas_visibles import diagnostico
+
+    conocidos = getattr(importlib.import_module(f"pruebas_{funcion}"), "ERRORES_CONOCIDOS", ())
+    textos = {e: diagnostico(funcion, e, str(LECCIONES[funcion].carpeta)) for e, _ in conocidos}
+    assert all(textos.values()), f"sin explicación en diagnosticos.json: {[e for e, t in textos.items() if not t]}"
+    veredictos = bateria.corregir(funcion, bateria.cargar(archivo, funcion))
+    nota = _plano(" ".join(v.texto() for v in veredictos.values()))
+    nombrados = [t for t in textos.values() if _plano(t) in nota]
+    valores = f"{funcion}_valores"
+    fallan = ejecutar_visibles(funcion, archivo.codigo)
+    if nombrados and valores in fallan:
+        assert any(_plano(t) in _plano(fallan[valores][1]) for t in nombrados), (nombrados, fallan[valores][1])
+
+
+def test_las_pruebas_visibles_nombran_el_seno_cambiado_y_el_2_que_falta():
+    """The two honest mistakes of the student's report (issue 22): named, not a list of generic causes."""
+    for nombre, dice in (("e02_sin_cos_intercambiados", "intercambias seno y coseno"),
+                         ("e29_exponente_i", "falta el 2 del exponente")):
+        archivo = next(a for f, a in ARCHIVOS if f == "positional_encoding" and a.nombre == nombre)
+        fallan = ejecutar_visibles("positional_encoding", archivo.codigo)
+        texto = _plano(fallan["positional_encoding_valores"][1])
+        assert dice in texto and "causas probables" not in texto, texto

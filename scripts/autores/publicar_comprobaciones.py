@@ -10,6 +10,12 @@ For each lesson ``source/<tarea>/`` (``grader_tests.juez.descubrimiento.leccione
   truth (``grader_tests.juez.quiz.exportar``).  A lesson without a quiz gets none.
 * ``respaldo_explorable.py``: a copy of ``plantillas/leccion/respaldo_explorable.py``
   (the explorables' static fallback and ``mas_tarde``), for a lesson with an explorable.
+* ``diagnosticos.json``: for each graded function of the lesson, the Spanish
+  diagnoses of its known mistakes as the hidden tests word them
+  (``grader_tests/ejercicios/<función>/errores.py``: every ``explicacion`` of
+  ``ERRORES`` by id, and the detectors' texts of ``EXPLICACIONES_DE_DETECTORES``),
+  so that a visible test that recognises a mistake names it with the same words
+  (``pruebas_visibles.diagnostico``).  A lesson whose functions have none gets none.
 
 ``nbgrader generate_assignment`` then publishes them with the notebook, and
 at grading time ``nbgrader autograde`` puts the course's copies back over a
@@ -38,6 +44,30 @@ ORIGEN_MODULO = f"grader_tests/en_el_kernel/{MODULO}"
 RESPALDO = "respaldo_explorable.py"
 ORIGEN_RESPALDO = f"plantillas/leccion/{RESPALDO}"
 CUESTIONARIO = "cuestionario.json"
+DIAGNOSTICOS = "diagnosticos.json"
+
+
+def diagnosticos(funciones: list[str]) -> dict[str, dict[str, str]]:
+    """``{función: {id: explicación}}``: the known mistakes' Spanish diagnoses of ``funciones`` (graded ones)."""
+    import importlib
+
+    from grader_tests.juez import descubrimiento
+
+    salida: dict[str, dict[str, str]] = {}
+    for funcion in funciones:
+        if funcion not in descubrimiento.nombres_de_ejercicios():
+            continue
+        ejercicio = descubrimiento.ejercicio(funcion)
+        textos = {e.id: e.explicacion for e in ejercicio.errores if e.explicacion}
+        modulo = importlib.import_module(f"grader_tests.ejercicios.{funcion}.errores")
+        textos.update(getattr(modulo, "EXPLICACIONES_DE_DETECTORES", {}))
+        if textos:
+            salida[funcion] = dict(sorted(textos.items()))
+    return salida
+
+
+def _json(datos: dict) -> bytes:
+    return (json.dumps(datos, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
 def contenidos(raiz: Path = RAIZ) -> dict[Path, tuple[bytes, str]]:
@@ -56,8 +86,13 @@ def contenidos(raiz: Path = RAIZ) -> dict[Path, tuple[bytes, str]]:
             origen = f"grader_tests/cuestionarios/{leccion.cuaderno.stem}.py"
             datos = {"_origen": f"{origen} (lo escribe make release: no lo edites aquí)"}
             datos.update(quiz.exportar(preguntas))
-            salida[leccion.carpeta / CUESTIONARIO] = (
-                (json.dumps(datos, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), origen)
+            salida[leccion.carpeta / CUESTIONARIO] = (_json(datos), origen)
+        textos = diagnosticos(leccion.funciones)
+        if textos:
+            origen = "grader_tests/ejercicios/<función>/errores.py"
+            datos = {"_origen": f"{origen} (lo escribe make release: no lo edites aquí)"}
+            datos.update(textos)
+            salida[leccion.carpeta / DIAGNOSTICOS] = (_json(datos), origen)
     return salida
 
 
@@ -86,7 +121,8 @@ def publicar(raiz: Path = RAIZ) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Copia en cada lección pruebas_visibles.py, respaldo_explorable.py y su cuestionario.json.")
+        description="Copia en cada lección pruebas_visibles.py, respaldo_explorable.py, su cuestionario.json "
+                    "y su diagnosticos.json.")
     parser.add_argument("--comprobar", action="store_true", help="sólo dice qué falta o está desfasado")
     args = parser.parse_args(argv)
     if args.comprobar:
