@@ -247,6 +247,18 @@ def test_nota_con_d_model_2_dice_que_las_disposiciones_coinciden():
     assert "diferencia máxima" in esc.texto_disposicion(10, 4, "concatenada")
 
 
+@pytest.mark.parametrize("disposicion", ["intercalada", "concatenada"])
+def test_con_d_model_2_los_textos_hablan_de_una_columna_y_una_pareja(disposicion):
+    """d_model = 2 has one pair: no «columnas 0…0», no fast and slow pairs (student's report 4, issue 22)."""
+    nota = esc.texto_disposicion(10, 2, disposicion)
+    rotulo = esc.etiqueta_columnas(disposicion, 2)
+    assert "el seno va en la columna 0 y el coseno en la 1" in nota
+    assert "…" not in nota and "2i" not in nota
+    assert "una sola pareja" in rotulo and "rápidas" not in rotulo
+    assert "0…1" in esc.texto_disposicion(10, 4, "concatenada")
+    assert "rápidas" in esc.etiqueta_columnas(disposicion, 4)
+
+
 # ---- typed values: refused visibly, the value in use stays
 
 def test_revisar_valor_acepta_lo_que_vale():

@@ -427,7 +427,9 @@ def texto_disposicion(T: int, d_model: int, disposicion: str) -> str:
     disposiciones son la misma matriz, y la nota lo dice en vez de comparar.
     """
     d_model = _comprobar_d_model(d_model)
-    if disposicion == "intercalada":
+    if d_model == 2:
+        donde = "el seno va en la columna 0 y el coseno en la 1"
+    elif disposicion == "intercalada":
         donde = "la pareja i ocupa las columnas 2i y 2i+1 (así lo escribe el artículo)"
     else:
         donde = (f"los senos van en las columnas 0…{d_model // 2 - 1} y los cosenos en "
@@ -457,13 +459,18 @@ def titulo_mapa(disposicion: str) -> str:
     raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
 
 
-def etiqueta_columnas(disposicion: str) -> str:
+def etiqueta_columnas(disposicion: str, d_model: int | None = None) -> str:
     """Rótulo del eje de columnas: dónde quedan las parejas rápidas y las lentas.
 
     Sección «El explorable». En la disposición intercalada las rápidas están a
     la izquierda y las lentas a la derecha; en la concatenada eso pasa dentro
-    de cada mitad (senos, luego cosenos).
+    de cada mitad (senos, luego cosenos). Con ``d_model = 2`` hay una sola
+    pareja y el rótulo lo dice (no hay rápidas ni lentas).
     """
+    if disposicion not in DISPOSICIONES:
+        raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
+    if d_model == 2:
+        return "columna de PE\n(una sola pareja: el seno en la 0 y el coseno en la 1)"
     if disposicion == "intercalada":
         return "columna de PE\n(parejas rápidas a la izquierda, lentas a la derecha)"
     if disposicion == "concatenada":
@@ -789,7 +796,8 @@ class _FiguraEscalera:
         x, y_rotulo, y_titulo, y_curvas = _CORTE_X * W, _CORTE_ROTULO * H, _CORTE_TITULO * H, _CORTE_Y * H
         self._trozos = {
             "titulo": (Bbox.from_extents(0, y_titulo, x, H), lambda e: e[3], [self.titulo_mapa], 2),
-            "rotulo": (Bbox.from_extents(0, 0, x, y_rotulo), lambda e: e[3], [self.rotulo_columnas], 2),
+            "rotulo": (Bbox.from_extents(0, 0, x, y_rotulo), lambda e: (e[3], e[1] == 2),   # d_model = 2: otro
+                       [self.rotulo_columnas], 4),
             "mapa": (Bbox.from_extents(0, y_rotulo, x, y_titulo), lambda e: (e[0], e[1], e[3]),
                      [ax_mapa], self.MAX_MAPAS),
             "curvas": (Bbox.from_extents(x, y_curvas, W, H), lambda e: self._puesto_curvas,
@@ -838,7 +846,7 @@ class _FiguraEscalera:
         ax.xaxis.set_major_locator(FixedLocator(marcas_enteras(d_model, 8)))
         ax.yaxis.set_major_locator(FixedLocator(marcas_enteras(T, 8)))
         self.titulo_mapa.set_text(titulo_mapa(disposicion))
-        self.rotulo_columnas.set_text(etiqueta_columnas(disposicion))
+        self.rotulo_columnas.set_text(etiqueta_columnas(disposicion, d_model))
         self.division.set_xdata([d_model / 2 - 0.5] * 2)
         self.division.set_visible(disposicion == "concatenada")
         self._puesto_mapa = (T, d_model, disposicion)
