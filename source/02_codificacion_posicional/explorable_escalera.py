@@ -1088,11 +1088,11 @@ def _casilla(nombre: str, valor: int) -> widgets.Text:
     Una casilla de texto y no de número (``IntText`` es un ``<input type="number">``):
     con el foco en ella, la rueda del ratón cambiaría el número sin que la figura lo
     siguiera hasta perder el foco; en una de texto la rueda desplaza la página. El
-    valor llega al núcleo con Intro o al salir de la casilla (``continuous_update=False``).
+    valor llega al núcleo con Enter o al salir de la casilla (``continuous_update=False``).
     """
     descripcion, clase = _RASGOS_CONTROL[nombre]
     casilla = widgets.Text(value=str(valor), continuous_update=False, layout=widgets.Layout(width="72px"),
-                           tooltip=f"Escribe {descripcion} y pulsa Intro")
+                           tooltip=f"Escribe {descripcion} y pulsa Enter")
     casilla.add_class(f"explorable-escalera-{clase}-texto")
     return casilla
 
