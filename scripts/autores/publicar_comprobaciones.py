@@ -48,7 +48,11 @@ DIAGNOSTICOS = "diagnosticos.json"
 
 
 def diagnosticos(funciones: list[str]) -> dict[str, dict[str, str]]:
-    """``{función: {id: explicación}}``: the known mistakes' Spanish diagnoses of ``funciones`` (graded ones)."""
+    """``{función: {id: explicación}}``: the known mistakes' Spanish diagnoses of ``funciones`` (graded ones).
+
+    An exercise folder that does not load (``ErrorDeCurso``) is left out here: ``make comprobar``
+    names its problem (this function must not stop that check on the first broken folder).
+    """
     import importlib
 
     from grader_tests.juez import descubrimiento
@@ -57,9 +61,12 @@ def diagnosticos(funciones: list[str]) -> dict[str, dict[str, str]]:
     for funcion in funciones:
         if funcion not in descubrimiento.nombres_de_ejercicios():
             continue
-        ejercicio = descubrimiento.ejercicio(funcion)
+        try:
+            ejercicio = descubrimiento.ejercicio(funcion)
+            modulo = importlib.import_module(f"grader_tests.ejercicios.{funcion}.errores")
+        except descubrimiento.ErrorDeCurso:
+            continue
         textos = {e.id: e.explicacion for e in ejercicio.errores if e.explicacion}
-        modulo = importlib.import_module(f"grader_tests.ejercicios.{funcion}.errores")
         textos.update(getattr(modulo, "EXPLICACIONES_DE_DETECTORES", {}))
         if textos:
             salida[funcion] = dict(sorted(textos.items()))
