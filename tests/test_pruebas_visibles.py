@@ -133,14 +133,20 @@ def _plano(texto: str) -> str:
     return " ".join(texto.split()).lower()
 
 
-def _reconocibles() -> list:
-    """The battery files that make a mistake some checker module recognises (``ERRORES_CONOCIDOS``)."""
+def _nombrados(funcion: str) -> list[str]:
+    """The known mistakes a checker module names with the grade's words: ``ERRORES_CONOCIDOS``
+    (recognised by their table on the visible case) and ``ERRORES_NOMBRADOS`` (by its own test)."""
     import importlib
 
+    modulo = importlib.import_module(f"pruebas_{funcion}")
+    return [e for e, _ in getattr(modulo, "ERRORES_CONOCIDOS", ())] + list(getattr(modulo, "ERRORES_NOMBRADOS", ()))
+
+
+def _reconocibles() -> list:
+    """The battery files that make a mistake some checker module names (``_nombrados``)."""
     salida = []
     for funcion, archivo in ARCHIVOS:
-        conocidos = getattr(importlib.import_module(f"pruebas_{funcion}"), "ERRORES_CONOCIDOS", ())
-        if {e.partition(":")[0] for e, _ in conocidos} & set(archivo.errores):
+        if {e.partition(":")[0] for e in _nombrados(funcion)} & set(archivo.errores):
             salida.append((funcion, archivo))
     return salida
 
@@ -150,26 +156,25 @@ RECONOCIBLES = _reconocibles()
 
 @pytest.mark.parametrize("funcion,archivo", RECONOCIBLES, ids=[f"{f}/{a.nombre}" for f, a in RECONOCIBLES])
 def test_un_error_que_la_prueba_visible_reconoce_se_nombra_como_en_la_nota(funcion, archivo):
-    """A known mistake the checker module recognises (``ERRORES_CONOCIDOS``) is named as the grade names it.
+    """A known mistake the checker module names (``_nombrados``) is named as the grade names it.
 
     The wording comes from the exercise's catalogue through ``diagnosticos.json``
-    (``make release``): when the hidden tests name one of those mistakes and the
-    visible values cell fails, the visible failure carries the same explanation.
+    (``make release``): when the hidden tests name one of those mistakes and a
+    visible cell fails, the first failing cell after the contract carries the same explanation
+    when the grade names that mistake and it is the battery file's main one (first in its header).
     """
-    import importlib
-
     from pruebas_visibles import diagnostico
 
-    conocidos = getattr(importlib.import_module(f"pruebas_{funcion}"), "ERRORES_CONOCIDOS", ())
-    textos = {e: diagnostico(funcion, e, str(LECCIONES[funcion].carpeta)) for e, _ in conocidos}
+    textos = {e: diagnostico(funcion, e, str(LECCIONES[funcion].carpeta)) for e in _nombrados(funcion)}
     assert all(textos.values()), f"sin explicación en diagnosticos.json: {[e for e, t in textos.items() if not t]}"
     veredictos = bateria.corregir(funcion, bateria.cargar(archivo, funcion))
     nota = _plano(" ".join(v.texto() for v in veredictos.values()))
-    nombrados = [t for t in textos.values() if _plano(t) in nota]
-    valores = f"{funcion}_valores"
+    # the file's main mistake (the first of its header), when the grade words it as the checker would
+    nombrados = [t for e, t in textos.items() if e.partition(":")[0] == archivo.errores[0] and _plano(t) in nota]
     fallan = ejecutar_visibles(funcion, archivo.codigo)
-    if nombrados and valores in fallan:
-        assert any(_plano(t) in _plano(fallan[valores][1]) for t in nombrados), (nombrados, fallan[valores][1])
+    celda = next((g for g in pruebas_visibles(funcion) if g in fallan and not g.endswith("_contrato")), None)
+    if nombrados and celda:
+        assert any(_plano(t) in _plano(fallan[celda][1]) for t in nombrados), (nombrados, celda, fallan[celda][1])
 
 
 def test_las_pruebas_visibles_nombran_el_seno_cambiado_y_el_2_que_falta():

@@ -223,9 +223,9 @@ def diagnostico(funcion: str, error: str, carpeta: str | None = None) -> str | N
 
 
 def causa(funcion: str, error: str, carpeta: str | None = None) -> str | None:
-    """«Causa: …» con la explicación de ``diagnostico`` (en mayúscula), o None si no la hay."""
+    """«Causa probable: …» con la explicación de ``diagnostico``, o None si no la hay."""
     texto = diagnostico(funcion, error, carpeta)
-    return f"Causa: {texto[0].upper()}{texto[1:]}" if texto else None
+    return f"Causa probable: {texto}" if texto else None
 
 
 # ----------------------------------------------------- el cuestionario
