@@ -185,3 +185,18 @@ def test_las_pruebas_visibles_nombran_el_seno_cambiado_y_el_2_que_falta():
         fallan = ejecutar_visibles("positional_encoding", archivo.codigo)
         texto = _plano(fallan["positional_encoding_valores"][1])
         assert dice in texto and "causas probables" not in texto, texto
+
+
+def test_diagnosticos_json_tiene_justo_los_errores_que_nombran_las_pruebas_visibles():
+    """Each named mistake has its explanation in the assignment's diagnosticos.json, and nothing more of the
+    trusted catalogue leaves it (make release reads the ids from the checker's source)."""
+    import json
+
+    from scripts.autores import publicar_comprobaciones
+
+    for funcion, leccion in LECCIONES.items():
+        nombrados = publicar_comprobaciones.nombrados_por_el_comprobador(leccion.carpeta / f"pruebas_{funcion}.py")
+        assert nombrados == _nombrados(funcion), funcion
+        ruta = leccion.carpeta / "diagnosticos.json"
+        publicados = json.loads(ruta.read_text(encoding="utf-8")).get(funcion, {}) if ruta.exists() else {}
+        assert sorted(publicados) == sorted(nombrados), (funcion, sorted(publicados), nombrados)
