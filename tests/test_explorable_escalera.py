@@ -247,6 +247,18 @@ def test_nota_con_d_model_2_dice_que_las_disposiciones_coinciden():
     assert "diferencia máxima" in esc.texto_disposicion(10, 4, "concatenada")
 
 
+@pytest.mark.parametrize("disposicion", ["intercalada", "concatenada"])
+def test_con_d_model_2_los_textos_hablan_de_una_columna_y_una_pareja(disposicion):
+    """d_model = 2 has one pair: no «columnas 0…0», no fast and slow pairs (student's report 4, issue 22)."""
+    nota = esc.texto_disposicion(10, 2, disposicion)
+    rotulo = esc.etiqueta_columnas(disposicion, 2)
+    assert "el seno va en la columna 0 y el coseno en la 1" in nota
+    assert "…" not in nota and "2i" not in nota
+    assert "una sola pareja" in rotulo and "rápidas" not in rotulo
+    assert "0…1" in esc.texto_disposicion(10, 4, "concatenada")
+    assert "rápidas" in esc.etiqueta_columnas(disposicion, 4)
+
+
 # ---- typed values: refused visibly, the value in use stays
 
 def test_revisar_valor_acepta_lo_que_vale():
@@ -455,7 +467,7 @@ def test_explorable_con_valores_por_defecto(caja):
     assert caja.control_T.description == "T (posiciones)"
     assert caja.control_pareja.description == "pareja i"
     assert caja.control_disposicion.description == "disposición"
-    assert (caja.texto_d_model.value, caja.texto_T.value, caja.texto_pareja.value) == (32, 64, 0)
+    assert (caja.texto_d_model.value, caja.texto_T.value, caja.texto_pareja.value) == ("32", "64", "0")
     for control in (caja.control_d_model, caja.control_T, caja.control_pareja):
         # the box beside each slider shows its number, live while dragging (issue 22.1)
         assert control.continuous_update and not control.readout
@@ -478,7 +490,7 @@ def test_longitud_mostrada_sigue_la_formula(caja, d_model, pareja):
     assert caja.estado["longitud"] == pytest.approx(esperado)
     assert f"≈ {esc.formatear_posiciones(esperado)} posiciones" in caja.etiqueta_longitud.value
     assert f"Pareja {pareja} " in caja.etiqueta_longitud.value
-    assert (caja.texto_d_model.value, caja.texto_pareja.value) == (d_model, pareja)
+    assert (caja.texto_d_model.value, caja.texto_pareja.value) == (str(d_model), str(pareja))
 
 
 def test_pareja_elegida_resalta_sus_columnas(caja):
@@ -492,7 +504,7 @@ def test_cambiar_d_model_ajusta_el_maximo_de_la_pareja(caja):
     caja.control_d_model.value = 8
     assert caja.control_pareja.max == 3
     assert caja.estado["pareja"] == 3 and caja.estado["d_model"] == 8
-    assert caja.texto_pareja.value == 3
+    assert caja.texto_pareja.value == "3"
     caja.control_d_model.value = 64
     assert caja.control_pareja.max == 31
 
@@ -504,7 +516,7 @@ def test_solo_se_ofrecen_d_model_pares(caja):
 def test_cambiar_T_redibuja(caja):
     antes = caja.imagen.value
     caja.control_T.value = 120
-    assert caja.estado["T"] == 120 and caja.texto_T.value == 120
+    assert caja.estado["T"] == 120 and caja.texto_T.value == "120"
     assert caja.imagen.value != antes
 
 
@@ -523,11 +535,11 @@ def test_alternar_disposicion(caja):
 
 
 def test_teclear_un_valor_valido_lo_usa(caja):
-    caja.texto_d_model.value = 48
+    caja.texto_d_model.value = "48"
     assert caja.control_d_model.value == 48 and caja.estado["d_model"] == 48
     assert caja.aviso.value == ""
-    caja.texto_T.value = 7
-    caja.texto_pareja.value = 20
+    caja.texto_T.value = "7"
+    caja.texto_pareja.value = "20"
     assert (caja.estado["T"], caja.estado["pareja"]) == (7, 20)
 
 
@@ -536,20 +548,20 @@ def test_teclear_d_model_que_no_vale_se_rechaza_a_la_vista(caja, valor, palabra)
     """Typed odd / out-of-range d_model: Spanish message, nothing changes, and the box goes back to the
     value in force, the one the picture and the message show («Sigue d_model = 32»)."""
     antes = caja.imagen.value
-    caja.texto_d_model.value = valor
-    assert caja.texto_d_model.value == 32 and caja.control_d_model.value == 32
+    caja.texto_d_model.value = str(valor)
+    assert caja.texto_d_model.value == "32" and caja.control_d_model.value == 32
     assert caja.estado["d_model"] == 32 and caja.imagen.value == antes
     assert palabra in caja.aviso.value and "Sigue d_model = 32" in caja.aviso.value
     caja.control_T.value = 65      # the next accepted change clears the message
-    assert caja.aviso.value == "" and caja.texto_d_model.value == 32
+    assert caja.aviso.value == "" and caja.texto_d_model.value == "32"
 
 
 def test_teclear_T_o_pareja_fuera_de_rango_se_rechaza(caja):
-    caja.texto_T.value = 500
-    assert caja.texto_T.value == 64 and caja.estado["T"] == 64 and "de 1 a 200" in caja.aviso.value
+    caja.texto_T.value = "500"
+    assert caja.texto_T.value == "64" and caja.estado["T"] == 64 and "de 1 a 200" in caja.aviso.value
     assert "Sigue T = 64" in caja.aviso.value
-    caja.texto_pareja.value = 16
-    assert caja.texto_pareja.value == 0 and caja.texto_T.value == 64 and caja.estado["pareja"] == 0
+    caja.texto_pareja.value = "16"
+    assert caja.texto_pareja.value == "0" and caja.texto_T.value == "64" and caja.estado["pareja"] == 0
     assert "de 0 a 15" in caja.aviso.value and "hay 16 parejas" in caja.aviso.value
     assert "Sigue pareja i = 0" in caja.aviso.value
 
@@ -557,16 +569,16 @@ def test_teclear_T_o_pareja_fuera_de_rango_se_rechaza(caja):
 def test_el_aviso_se_va_con_el_siguiente_valor_que_se_usa(caja):
     """No stale warning: after a refused value (the box back at 32), the next value used clears it,
     typed or from a slider, and a value typed twice is refused twice."""
-    caja.texto_d_model.value = 33
-    assert "no vale" in caja.aviso.value and caja.texto_d_model.value == 32
-    caja.texto_d_model.value = 33
-    assert "d_model = 33 no vale" in caja.aviso.value and caja.texto_d_model.value == 32
-    caja.texto_d_model.value = 34
+    caja.texto_d_model.value = "33"
+    assert "no vale" in caja.aviso.value and caja.texto_d_model.value == "32"
+    caja.texto_d_model.value = "33"
+    assert "d_model = 33 no vale" in caja.aviso.value and caja.texto_d_model.value == "32"
+    caja.texto_d_model.value = "34"
     assert caja.aviso.value == "" and caja.estado["d_model"] == 34
-    caja.texto_T.value = 0
-    assert "T = 0 no vale" in caja.aviso.value and caja.texto_T.value == 64
+    caja.texto_T.value = "0"
+    assert "T = 0 no vale" in caja.aviso.value and caja.texto_T.value == "64"
     caja.control_pareja.value = 3
-    assert caja.aviso.value == "" and caja.estado["pareja"] == 3 and caja.texto_T.value == 64
+    assert caja.aviso.value == "" and caja.estado["pareja"] == 3 and caja.texto_T.value == "64"
 
 
 def test_la_pareja_respeta_el_maximo_con_cualquier_d_model(caja):
@@ -579,13 +591,13 @@ def test_la_pareja_respeta_el_maximo_con_cualquier_d_model(caja):
     assert "explorable-escalera-pareja" in nuevo._dom_classes and nuevo.description == "pareja i"
     assert nuevo in caja.children[0].children[2].children
     nuevo.value = 63                                          # what End sends
-    assert caja.estado["pareja"] == 63 and caja.texto_pareja.value == 63
+    assert caja.estado["pareja"] == 63 and caja.texto_pareja.value == "63"
     assert "Pareja 63 " in caja.etiqueta_longitud.value
     caja.control_T.value = 200
     assert caja.control_pareja is nuevo                       # unchanged range: the same slider
     caja.control_d_model.value = 2
     assert caja.control_pareja.max == 0 and caja.estado["pareja"] == 0
-    caja.texto_pareja.value = 1
+    caja.texto_pareja.value = "1"
     assert "aquí sólo vale 0" in caja.aviso.value and "hay una sola pareja, la 0" in caja.aviso.value
 
 
@@ -854,3 +866,46 @@ def test_curvas_legibles_con_T_200():
     assert figura.ax_curvas.get_xlim() == (0, 199)
     assert not figura.seno_pos.get_visible() and not figura.coseno_pos.get_visible()
     assert figura.rotulo_curvas.get_text() == "posición pos"
+
+
+# ---- the typed boxes are text, so the mouse wheel scrolls the page instead of changing a number
+
+def test_las_casillas_son_de_texto_y_la_rueda_no_las_cambia(caja):
+    """A focused <input type="number"> changes with the wheel while the figure does not follow
+    (student's report 4, issue 22): the boxes are text inputs that send on Enter or blur."""
+    import ipywidgets as widgets
+    for casilla in (caja.texto_d_model, caja.texto_T, caja.texto_pareja):
+        assert type(casilla) is widgets.Text and casilla.continuous_update is False
+
+
+@pytest.mark.parametrize("texto, entero", [("64", 64), (" 64 ", 64), ("+8", 8), ("64.0", 64), ("64,", 64),
+                                           ("−3", -3), (12, 12)])
+def test_leer_entero_acepta_enteros_escritos(texto, entero):
+    assert esc.leer_entero(texto) == entero
+
+
+@pytest.mark.parametrize("texto", ["", "abc", "6.5", "1e3", "3 2", "True", True, None, "9" * 12])
+def test_leer_entero_rechaza_lo_que_no_es_un_entero(texto):
+    assert esc.leer_entero(texto) is None
+
+
+@pytest.mark.parametrize("texto", ["abc", "6.5", ""])
+def test_teclear_algo_que_no_es_un_numero_se_rechaza_a_la_vista(caja, texto):
+    antes = caja.imagen.value
+    caja.texto_T.value = texto
+    assert caja.texto_T.value == "64" and caja.estado["T"] == 64 and caja.imagen.value == antes
+    assert "cifras" in caja.aviso.value and "Sigue T = 64" in caja.aviso.value
+    caja.texto_T.value = " 65 "
+    assert caja.estado["T"] == 65 and caja.texto_T.value == "65" and caja.aviso.value == ""
+
+
+def test_en_un_cuaderno_estrecho_la_imagen_no_se_encoge_hasta_no_leerse(caja):
+    """A 900 px window with the sidebar open left the figure at ~470 px and its labels at ~5 px
+    (student's report 4, issue 22): it shrinks at most to ESCALA_MINIMA, inside a frame that scrolls
+    sideways."""
+    ancho = int(caja.imagen.layout.width.removesuffix("px"))
+    minimo = int(caja.imagen.layout.min_width.removesuffix("px"))
+    assert minimo == round(ancho * esc.ESCALA_MINIMA) and minimo >= 750
+    assert esc.LETRA_PEQUENA * esc.PPP / 72 * esc.ESCALA_MINIMA >= 10       # the small labels stay ≥ 10 px
+    marco = next(c for c in caja.children if caja.imagen in getattr(c, "children", ()))
+    assert marco.layout.overflow.split()[0] == "auto" and "explorable-escalera-marco-imagen" in marco._dom_classes

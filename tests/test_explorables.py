@@ -71,6 +71,9 @@ def test_se_crea_sin_navegador_y_deja_su_salida_fija(explorable, monkeypatch):
     html = fija[1][0]["text/html"]
     assert "no está activo" in html and "ejecuta esta celda otra vez" in html
     assert "data:image/png;base64," in html
+    # after the tab is reopened with a live kernel JupyterLab no longer renews it (the display_id is not
+    # saved): the notice says what the picture shows and that it may be older, never «la última»
+    assert "última imagen" not in html and "puede ser anterior a tus últimos cambios" in html
     # dead controls (kernel restarted or shut down: ipywidgets marks them) give way to the fallback
     assert ":has(.explorable-vivo:not(.jupyter-widgets-disconnected)) .explorable-respaldo{display:none}" in html
     assert ":has(.explorable-vivo.jupyter-widgets-disconnected){display:none}" in html

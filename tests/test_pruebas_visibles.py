@@ -127,3 +127,76 @@ def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archi
                 gid, fallan.get(gid))
         if gid in fallan and "Sin trabajo hecho" in fallan[gid][1]:
             assert veredictos[gid].puntos < veredictos[gid].maximo, (gid, veredictos[gid].texto())
+
+
+def _plano(texto: str) -> str:
+    return " ".join(texto.split()).lower()
+
+
+def _nombrados(funcion: str) -> list[str]:
+    """The known mistakes a checker module names with the grade's words: ``ERRORES_CONOCIDOS``
+    (recognised by their table on the visible case) and ``ERRORES_NOMBRADOS`` (by its own test)."""
+    import importlib
+
+    modulo = importlib.import_module(f"pruebas_{funcion}")
+    return [e for e, _ in getattr(modulo, "ERRORES_CONOCIDOS", ())] + list(getattr(modulo, "ERRORES_NOMBRADOS", ()))
+
+
+def _reconocibles() -> list:
+    """The battery files that make a mistake some checker module names (``_nombrados``)."""
+    salida = []
+    for funcion, archivo in ARCHIVOS:
+        if {e.partition(":")[0] for e in _nombrados(funcion)} & set(archivo.errores):
+            salida.append((funcion, archivo))
+    return salida
+
+
+RECONOCIBLES = _reconocibles()
+
+
+@pytest.mark.parametrize("funcion,archivo", RECONOCIBLES, ids=[f"{f}/{a.nombre}" for f, a in RECONOCIBLES])
+def test_un_error_que_la_prueba_visible_reconoce_se_nombra_como_en_la_nota(funcion, archivo):
+    """A known mistake the checker module names (``_nombrados``) is named as the grade names it.
+
+    The wording comes from the exercise's catalogue through ``diagnosticos.json``
+    (``make release``): when the hidden tests name one of those mistakes and a
+    visible cell fails, the first failing cell after the contract carries the same explanation
+    when the grade names that mistake and it is the battery file's main one (first in its header).
+    """
+    from pruebas_visibles import diagnostico
+
+    textos = {e: diagnostico(funcion, e, str(LECCIONES[funcion].carpeta)) for e in _nombrados(funcion)}
+    assert all(textos.values()), f"sin explicación en diagnosticos.json: {[e for e, t in textos.items() if not t]}"
+    veredictos = bateria.corregir(funcion, bateria.cargar(archivo, funcion))
+    nota = _plano(" ".join(v.texto() for v in veredictos.values()))
+    # the file's main mistake (the first of its header), when the grade words it as the checker would
+    nombrados = [t for e, t in textos.items() if e.partition(":")[0] == archivo.errores[0] and _plano(t) in nota]
+    fallan = ejecutar_visibles(funcion, archivo.codigo)
+    celda = next((g for g in pruebas_visibles(funcion) if g in fallan and not g.endswith("_contrato")), None)
+    if nombrados and celda:
+        assert any(_plano(t) in _plano(fallan[celda][1]) for t in nombrados), (nombrados, celda, fallan[celda][1])
+
+
+def test_las_pruebas_visibles_nombran_el_seno_cambiado_y_el_2_que_falta():
+    """The two honest mistakes of the student's report (issue 22): named, not a list of generic causes."""
+    for nombre, dice in (("e02_sin_cos_intercambiados", "intercambias seno y coseno"),
+                         ("e29_exponente_i", "falta el 2 del exponente")):
+        archivo = next(a for f, a in ARCHIVOS if f == "positional_encoding" and a.nombre == nombre)
+        fallan = ejecutar_visibles("positional_encoding", archivo.codigo)
+        texto = _plano(fallan["positional_encoding_valores"][1])
+        assert dice in texto and "causas probables" not in texto, texto
+
+
+def test_diagnosticos_json_tiene_justo_los_errores_que_nombran_las_pruebas_visibles():
+    """Each named mistake has its explanation in the assignment's diagnosticos.json, and nothing more of the
+    trusted catalogue leaves it (make release reads the ids from the checker's source)."""
+    import json
+
+    from scripts.autores import publicar_comprobaciones
+
+    for funcion, leccion in LECCIONES.items():
+        nombrados = publicar_comprobaciones.nombrados_por_el_comprobador(leccion.carpeta / f"pruebas_{funcion}.py")
+        assert nombrados == _nombrados(funcion), funcion
+        ruta = leccion.carpeta / "diagnosticos.json"
+        publicados = json.loads(ruta.read_text(encoding="utf-8")).get(funcion, {}) if ruta.exists() else {}
+        assert sorted(publicados) == sorted(nombrados), (funcion, sorted(publicados), nombrados)

@@ -16,6 +16,10 @@ Qué hay aquí:
 * ``funcion_del_cuaderno`` y ``llamar``: buscar la función del alumno y
   llamarla; si lanza una excepción, el fallo lo cuenta en español y enseña
   sólo las líneas de tu código.
+* ``diagnostico``: cómo nombran las pruebas ocultas un error conocido
+  (``diagnosticos.json``, junto a este archivo, lo escribe ``make release``
+  desde el catálogo de errores de cada ejercicio), para que una prueba
+  visible que lo reconoce lo diga con las mismas palabras que la nota.
 * El cuestionario: cada tipo de pregunta (``Opcion``, ``Varias``, ``Entero``,
   ``VerdaderoFalso``) sabe leer lo que escribes (``"b"``, ``"opción b"``,
   ``["b"]``, ``{"a", "c"}``, ``"abd"``, ``2359296``, ``"2 359 296"``,
@@ -196,6 +200,32 @@ def matriz(array, decimales: int = 4) -> str:
     """Un array redondeado, como lo imprime NumPy, para un mensaje."""
     with np.printoptions(precision=decimales, suppress=True, linewidth=ANCHO - 2):
         return str(np.round(np.asarray(array, dtype=np.float64), decimales))
+
+
+# ------------------------------------------------------ los errores conocidos
+
+def diagnostico(funcion: str, error: str, carpeta: str | None = None) -> str | None:
+    """La explicación del error conocido ``error`` de ``funcion``, como la da la nota, o None.
+
+    La lee de ``diagnosticos.json`` (en ``carpeta``; por defecto, la de este
+    archivo), que ``make release`` escribe a partir de
+    ``grader_tests/ejercicios/<funcion>/errores.py``: la prueba visible y la
+    nota nombran el error con las mismas palabras. Sin ese archivo, o sin ese
+    error, devuelve None (la prueba visible da entonces su mensaje general).
+    """
+    ruta = os.path.join(carpeta or os.path.dirname(os.path.abspath(__file__)), "diagnosticos.json")
+    try:
+        with open(ruta, encoding="utf-8") as f:
+            texto = json.load(f).get(funcion, {}).get(error)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return texto if isinstance(texto, str) and texto else None
+
+
+def causa(funcion: str, error: str, carpeta: str | None = None) -> str | None:
+    """«Causa probable: …» con la explicación de ``diagnostico``, o None si no la hay."""
+    texto = diagnostico(funcion, error, carpeta)
+    return f"Causa probable: {texto}" if texto else None
 
 
 # ----------------------------------------------------- el cuestionario

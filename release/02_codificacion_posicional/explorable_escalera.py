@@ -32,6 +32,7 @@ import contextlib
 import html
 import io
 import math
+import re
 
 import ipywidgets as widgets
 import numpy as np
@@ -361,7 +362,19 @@ def motivo_de_rango(nombre: str, d_model: int) -> str:
     return ""
 
 
-def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False) -> dict:
+def leer_entero(texto: object) -> int | None:
+    """Lo tecleado en una casilla como entero (``" 64 "``, ``"+8"``, ``"64.0"``), o None si no lo es."""
+    if isinstance(texto, (int, np.integer)) and not isinstance(texto, bool):
+        return int(texto)
+    limpio = str(texto).strip().replace("\u2212", "-")
+    if re.fullmatch(r"[+-]?\d{1,9}", limpio):
+        return int(limpio)
+    if re.fullmatch(r"[+-]?\d{1,9}[.,]0*", limpio):
+        return int(re.split(r"[.,]", limpio)[0])
+    return None
+
+
+def aplicar_cambio(en_uso: dict, nombre: str, valor: int | str, tecleado: bool = False) -> dict:
     """Lo que pasa en los controles cuando se mueve un deslizador o se teclea en una casilla.
 
     Sección «El explorable». Es toda la lógica de los controles numéricos,
@@ -369,7 +382,8 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False
 
     - Deslizador (ratón o teclado): el valor se ajusta a los límites de
       ``limites`` (por si llega de una vista con límites viejos) y se usa.
-    - Casilla: se revisa con ``revisar_valor``. Si vale, se usa; si no, todo
+    - Casilla: el texto se lee con ``leer_entero`` (si no es un entero, se
+      rechaza como un valor que no vale) y se revisa con ``revisar_valor``. Si vale, se usa; si no, todo
       sigue como estaba, la casilla vuelve al valor en uso (el que dicen la
       imagen y el aviso: «Sigue d_model = 32») y hay aviso. El aviso se va con
       el siguiente valor que se use (tecleado o con un deslizador).
@@ -379,7 +393,7 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False
     Parámetros:
         en_uso: dict con "d_model", "T" y "pareja" (int), los valores en uso.
         nombre: el control que cambia (de ``CONTROLES``).
-        valor: el valor nuevo (int).
+        valor: el valor nuevo (int; de una casilla, el texto tecleado).
         tecleado: True si viene de la casilla; False, del deslizador.
 
     Devuelve:
@@ -387,8 +401,16 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int, tecleado: bool = False
         "casillas" (lo que enseña cada casilla, dict) y "aviso" (str o None).
     """
     en_uso = {clave: int(en_uso[clave]) for clave in CONTROLES}
-    valor = int(valor)
     minimo, maximo, paso = limites(nombre, en_uso["d_model"])
+    leido = leer_entero(valor)
+    if leido is None:
+        visible = nombre if nombre != "pareja" else "pareja i"
+        texto = str(valor).strip()[:20]
+        aviso = (f"«{texto}» no es un número entero: escribe {visible} con cifras. "
+                 f"Sigue {visible} = {en_uso[nombre]}.") if texto else f"Escribe {visible} con cifras. " \
+            f"Sigue {visible} = {en_uso[nombre]}."
+        return {"en_uso": en_uso, "casillas": dict(en_uso), "aviso": aviso}
+    valor = leido
     if tecleado:
         usado, aviso = revisar_valor(nombre if nombre != "pareja" else "pareja i", valor,
                                      en_uso[nombre], minimo, maximo, par=paso == 2,
@@ -427,7 +449,9 @@ def texto_disposicion(T: int, d_model: int, disposicion: str) -> str:
     disposiciones son la misma matriz, y la nota lo dice en vez de comparar.
     """
     d_model = _comprobar_d_model(d_model)
-    if disposicion == "intercalada":
+    if d_model == 2:
+        donde = "el seno va en la columna 0 y el coseno en la 1"
+    elif disposicion == "intercalada":
         donde = "la pareja i ocupa las columnas 2i y 2i+1 (así lo escribe el artículo)"
     else:
         donde = (f"los senos van en las columnas 0…{d_model // 2 - 1} y los cosenos en "
@@ -457,13 +481,18 @@ def titulo_mapa(disposicion: str) -> str:
     raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
 
 
-def etiqueta_columnas(disposicion: str) -> str:
+def etiqueta_columnas(disposicion: str, d_model: int | None = None) -> str:
     """Rótulo del eje de columnas: dónde quedan las parejas rápidas y las lentas.
 
     Sección «El explorable». En la disposición intercalada las rápidas están a
     la izquierda y las lentas a la derecha; en la concatenada eso pasa dentro
-    de cada mitad (senos, luego cosenos).
+    de cada mitad (senos, luego cosenos). Con ``d_model = 2`` hay una sola
+    pareja y el rótulo lo dice (no hay rápidas ni lentas).
     """
+    if disposicion not in DISPOSICIONES:
+        raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
+    if d_model == 2:
+        return "columna de PE\n(una sola pareja: el seno en la 0 y el coseno en la 1)"
     if disposicion == "intercalada":
         return "columna de PE\n(parejas rápidas a la izquierda, lentas a la derecha)"
     if disposicion == "concatenada":
@@ -558,6 +587,9 @@ PPP = 100
 TAMANO = (10.0, 5.6)
 COLORES_MAPA = "RdBu_r"
 """El mapa de colores del mapa de calor, de −1 (azul) a +1 (rojo)."""
+ESCALA_MINIMA = 0.78
+"""Lo más que se encoge la imagen en un cuaderno estrecho: los rótulos pequeños (9,5 puntos, unos
+13 px) se quedan en unos 10 px y se leen; lo que no cabe se ve desplazando la imagen de lado."""
 LETRA = 10.5      # puntos: unos 15 píxeles a 100 ppp
 LETRA_PEQUENA = 9.5
 ENCIMA = 2.6      # por encima de los bordes (2.5): se puede pintar sobre un fondo guardado
@@ -789,7 +821,8 @@ class _FiguraEscalera:
         x, y_rotulo, y_titulo, y_curvas = _CORTE_X * W, _CORTE_ROTULO * H, _CORTE_TITULO * H, _CORTE_Y * H
         self._trozos = {
             "titulo": (Bbox.from_extents(0, y_titulo, x, H), lambda e: e[3], [self.titulo_mapa], 2),
-            "rotulo": (Bbox.from_extents(0, 0, x, y_rotulo), lambda e: e[3], [self.rotulo_columnas], 2),
+            "rotulo": (Bbox.from_extents(0, 0, x, y_rotulo), lambda e: (e[3], e[1] == 2),   # d_model = 2: otro
+                       [self.rotulo_columnas], 4),
             "mapa": (Bbox.from_extents(0, y_rotulo, x, y_titulo), lambda e: (e[0], e[1], e[3]),
                      [ax_mapa], self.MAX_MAPAS),
             "curvas": (Bbox.from_extents(x, y_curvas, W, H), lambda e: self._puesto_curvas,
@@ -838,7 +871,7 @@ class _FiguraEscalera:
         ax.xaxis.set_major_locator(FixedLocator(marcas_enteras(d_model, 8)))
         ax.yaxis.set_major_locator(FixedLocator(marcas_enteras(T, 8)))
         self.titulo_mapa.set_text(titulo_mapa(disposicion))
-        self.rotulo_columnas.set_text(etiqueta_columnas(disposicion))
+        self.rotulo_columnas.set_text(etiqueta_columnas(disposicion, d_model))
         self.division.set_xdata([d_model / 2 - 0.5] * 2)
         self.division.set_visible(disposicion == "concatenada")
         self._puesto_mapa = (T, d_model, disposicion)
@@ -1049,10 +1082,17 @@ def _deslizador(nombre: str, valor: int, d_model: int) -> widgets.IntSlider:
     return deslizador
 
 
-def _casilla(nombre: str, valor: int) -> widgets.IntText:
+def _casilla(nombre: str, valor: int) -> widgets.Text:
+    """La casilla donde se teclea el valor de un control: texto, que ``aplicar_cambio`` lee.
+
+    Una casilla de texto y no de número (``IntText`` es un ``<input type="number">``):
+    con el foco en ella, la rueda del ratón cambiaría el número sin que la figura lo
+    siguiera hasta perder el foco; en una de texto la rueda desplaza la página. El
+    valor llega al núcleo con Enter o al salir de la casilla (``continuous_update=False``).
+    """
     descripcion, clase = _RASGOS_CONTROL[nombre]
-    casilla = widgets.IntText(value=valor, layout=widgets.Layout(width="72px"),
-                              tooltip=f"Escribe {descripcion} y pulsa Enter")
+    casilla = widgets.Text(value=str(valor), continuous_update=False, layout=widgets.Layout(width="72px"),
+                           tooltip=f"Escribe {descripcion} y pulsa Enter")
     casilla.add_class(f"explorable-escalera-{clase}-texto")
     return casilla
 
@@ -1104,9 +1144,15 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     # etiqueta alineada con las de arriba y los botones a su derecha, no debajo.
     control_disposicion.add_class("widget-inline-hbox")
     figura = _FiguraEscalera(T, d_model, pareja, disposicion)
-    # La imagen se enseña a su tamaño en píxeles: estirada se vería borrosa.
+    # La imagen se enseña a su tamaño en píxeles: estirada se vería borrosa. En un cuaderno estrecho
+    # (una ventana de 900 px con la barra lateral abierta) se encoge, pero no por debajo de
+    # ESCALA_MINIMA: a la mitad, sus rótulos medirían unos 6 px. Lo que no cabe se ve desplazando
+    # la imagen de lado (su marco tiene barra horizontal).
     imagen = widgets.Image(format="png", layout=widgets.Layout(
-        width=f"{figura.ancho_px}px", max_width="100%", height="auto"))
+        width=f"{figura.ancho_px}px", max_width="100%",
+        min_width=f"{round(figura.ancho_px * ESCALA_MINIMA)}px", height="auto"))
+    marco_imagen = widgets.Box([imagen], layout=widgets.Layout(overflow="auto hidden", max_width="100%"))
+    marco_imagen.add_class("explorable-escalera-marco-imagen")
     etiqueta_longitud = widgets.HTML()
     nota_disposicion = widgets.HTML(layout=widgets.Layout(max_width="900px"))
     aviso = widgets.HTML()
@@ -1119,7 +1165,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
                               aviso])
     controles.add_class("explorable-escalera-controles")
 
-    caja = ExplorableEscalera(children=[controles, etiqueta_longitud, imagen, nota_disposicion])
+    caja = ExplorableEscalera(children=[controles, etiqueta_longitud, marco_imagen, nota_disposicion])
     caja.add_class("explorable-escalera")
     caja.add_class("explorable-vivo")
     caja.texto_d_model, caja.texto_T, caja.texto_pareja = (casillas[n] for n in CONTROLES)
@@ -1170,7 +1216,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
                     viejo.close()
                 else:
                     deslizadores[nombre].value = valor
-                casillas[nombre].value = resultado["casillas"][nombre]
+                casillas[nombre].value = str(resultado["casillas"][nombre])
             aviso.value = ("" if resultado["aviso"] is None else
                            f'<span style="color:#b35c00">⚠ {html.escape(resultado["aviso"])}</span>')
         finally:

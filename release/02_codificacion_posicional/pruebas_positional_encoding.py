@@ -29,10 +29,13 @@ copia del curso de este archivo: editar la tuya no cambia la nota.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
-from pruebas_visibles import aprobado, como_array, fallo, funcion_del_cuaderno, llamar, matriz
+from pruebas_visibles import aprobado, causa, como_array, fallo, funcion_del_cuaderno, llamar, matriz
 
+CARPETA = os.path.dirname(os.path.abspath(__file__))     # la de la tarea: su diagnosticos.json
 TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}      # la del ejercicio: np.allclose(..., rtol=1e-6, atol=1e-6)
 
 # La tabla con T = 5 y d_model = 8 (frecuencias 1, 1/10, 1/100 y 1/1000): el caso visible.
@@ -137,6 +140,17 @@ def _trabajo_en(tabla: np.ndarray, esperada: np.ndarray) -> bool:
     return False
 
 
+# Errores conocidos que se reconocen en el caso visible: su tabla con T = 5 y d_model = 8. La explicación es
+# la de la nota (diagnosticos.json, que make release escribe desde el catálogo de errores del ejercicio).
+_PAREJA_CAMBIADA = [j ^ 1 for j in range(8)]           # columnas 1, 0, 3, 2…: seno y coseno cambiados
+ERRORES_CONOCIDOS = (
+    ("concatenado", np.hstack([TABLA[:, 0::2], TABLA[:, 1::2]])),
+    ("sin_cos_intercambiados", TABLA[:, _PAREJA_CAMBIADA]),
+    ("otra_base:base_100", tabla_de_razon(5, 8, 10000.0 ** (-1 / 8))),    # exponente i/d_model: falta el 2
+    ("posiciones_desde_1", tabla_de_razon(6, 8, 10000.0 ** (-2 / 8))[1:]),
+)
+
+
 # Otros dos tamaños, como dos casos de la nota: con d_model = 8 (el caso visible) las frecuencias son 1,
 # 1/10, 1/100 y 1/1000, y una frecuencia fija como 1/10 coincidiría con una columna sin calcular nada; con
 # d_model = 6 son 1, 10^(-4/3) y 10^(-8/3). Con d_model = 64 una escalera de razón fija (0,5, que no sale
@@ -237,9 +251,11 @@ def valores(espacio: dict) -> None:
         fallo(f"Tu tabla es constante (todo {pe.flat[0]:g}): aún no calculas los senos y cosenos.",
               "La fila pos debería ser [sin(pos·ω_0), cos(pos·ω_0), sin(pos·ω_1), ...] con "
               "ω_i = 1 / 10000^(2i/d_model).")
-    if np.allclose(pe, np.hstack([TABLA[:, 0::2], TABLA[:, 1::2]]), **TOLERANCIA):
-        fallo("Pones todos los senos a la izquierda y todos los cosenos a la derecha ([sin | cos]): la "
-              "columna 2i lleva el seno y la 2i+1 el coseno del mismo ángulo.")
+    for error, tabla in ERRORES_CONOCIDOS:
+        explicacion = causa("positional_encoding", error, CARPETA)
+        if explicacion and np.allclose(pe, tabla, **TOLERANCIA):
+            fallo("Con T = 5 y d_model = 8, tu tabla no coincide con la esperada.\n" + explicacion,
+                  f"Fila pos = 1 esperada:\n{matriz(TABLA[1])}\nLa tuya:\n{matriz(pe[1])}")
     if not np.allclose(pe[0], [0, 1] * 4, **TOLERANCIA):
         fallo("La fila pos = 0 debería ser [0, 1, 0, 1, 0, 1, 0, 1] (todos los ángulos valen 0).\n"
               "Causas probables: las posiciones empiezan en 0 (np.arange(T)); el seno va en las columnas "

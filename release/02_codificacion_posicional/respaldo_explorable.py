@@ -1,8 +1,14 @@
 """Lo que comparten los explorables del curso: su salida fija y cómo dejar algo para luego.
 
 Cada explorable (``explorable_*.py``) deja, debajo del widget, una salida fija
-con la última imagen que mostró (``html_respaldo``), que sólo se ve cuando el
-widget ya no está vivo; y pinta lo costoso un momento después (``mas_tarde``).
+con su imagen (``html_respaldo``), que sólo se ve cuando el widget ya no está
+vivo; y pinta lo costoso un momento después (``mas_tarde``).
+
+La salida fija se renueva con cada cambio (``display_id``) mientras la pestaña
+que ejecutó la celda siga abierta. JupyterLab no guarda el ``display_id`` en el
+archivo: si la pestaña se cierra y se vuelve a abrir con el núcleo vivo, el
+widget sigue funcionando pero su salida fija ya no se renueva. Por eso el aviso
+no dice que sea «la última imagen»: dice qué muestra y que puede ser anterior.
 
 Este archivo viaja con cada tarea (está en la carpeta de cada lección de
 ``source/`` y, por tanto, en ``release/``); el original es
@@ -32,11 +38,12 @@ _ESTILO_RESPALDO = (
 
 
 def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
-    """La salida fija de un explorable: un aviso en español y la última imagen, en HTML.
+    """La salida fija de un explorable: un aviso en español y su imagen, en HTML.
 
     Es lo que ve quien abre el cuaderno guardado sin que el explorable esté vivo
     (sin núcleo, o con uno nuevo): le dice que vuelva a ejecutar la celda y le
-    enseña la imagen que mostró por última vez.
+    enseña la imagen que quedó en la celda, diciendo qué muestra y que puede
+    ser anterior a los últimos cambios (ver la nota del módulo).
 
     Parámetros:
         png: bytes PNG de la figura; nombre: nombre del explorable (str);
@@ -53,8 +60,8 @@ def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
         "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
         "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
         "(Shift+Enter). "
-        "Mientras tanto, esta es la última imagen que mostró "
-        f"({html.escape(estado)}):</p>"
+        f"Mientras tanto, esta es la imagen que quedó en la celda ({html.escape(estado)}); "
+        "si cerraste la pestaña y la volviste a abrir, puede ser anterior a tus últimos cambios:</p>"
         f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/>{extra}</div>')
 
 

@@ -10,6 +10,15 @@ For each lesson ``source/<tarea>/`` (``grader_tests.juez.descubrimiento.leccione
   truth (``grader_tests.juez.quiz.exportar``).  A lesson without a quiz gets none.
 * ``respaldo_explorable.py``: a copy of ``plantillas/leccion/respaldo_explorable.py``
   (the explorables' static fallback and ``mas_tarde``), for a lesson with an explorable.
+* ``diagnosticos.json``: for each graded function of the lesson, the Spanish
+  diagnoses of the known mistakes its visible checker names
+  (``pruebas_<función>.py``: the ids of ``ERRORES_CONOCIDOS`` and
+  ``ERRORES_NOMBRADOS``), as the hidden tests word them
+  (``grader_tests/ejercicios/<función>/errores.py``: the ``explicacion`` of
+  ``ERRORES`` by id, or the detectors' texts of ``EXPLICACIONES_DE_DETECTORES``),
+  so that the visible test names the mistake with the same words
+  (``pruebas_visibles.diagnostico``).  Only those: the rest of the catalogue
+  stays on the trusted side.  A lesson whose checkers name none gets none.
 
 ``nbgrader generate_assignment`` then publishes them with the notebook, and
 at grading time ``nbgrader autograde`` puts the course's copies back over a
@@ -38,6 +47,65 @@ ORIGEN_MODULO = f"grader_tests/en_el_kernel/{MODULO}"
 RESPALDO = "respaldo_explorable.py"
 ORIGEN_RESPALDO = f"plantillas/leccion/{RESPALDO}"
 CUESTIONARIO = "cuestionario.json"
+DIAGNOSTICOS = "diagnosticos.json"
+
+
+def nombrados_por_el_comprobador(ruta: Path) -> list[str]:
+    """The ids of known mistakes a visible checker names (read from its source, not imported).
+
+    ``ERRORES_CONOCIDOS = (("id", tabla), …)`` and ``ERRORES_NOMBRADOS = ("id", …)`` at the
+    module's top level; a missing file or name gives none.
+    """
+    import ast
+
+    if not ruta.is_file():
+        return []
+    ids: list[str] = []
+    for nodo in ast.parse(ruta.read_text(encoding="utf-8")).body:
+        if not isinstance(nodo, ast.Assign) or not isinstance(nodo.value, (ast.Tuple, ast.List)):
+            continue
+        nombres = {t.id for t in nodo.targets if isinstance(t, ast.Name)}
+        for elemento in nodo.value.elts:
+            if "ERRORES_CONOCIDOS" in nombres and isinstance(elemento, (ast.Tuple, ast.List)) and elemento.elts:
+                elemento = elemento.elts[0]
+            elif "ERRORES_NOMBRADOS" not in nombres:
+                continue
+            if isinstance(elemento, ast.Constant) and isinstance(elemento.value, str):
+                ids.append(elemento.value)
+    return ids
+
+
+def diagnosticos(funciones: list[str], carpeta: Path) -> dict[str, dict[str, str]]:
+    """``{función: {id: explicación}}``: the Spanish diagnoses of the known mistakes that the visible
+    checkers of lesson folder ``carpeta`` name (``nombrados_por_el_comprobador``), for ``funciones``.
+
+    An exercise folder that does not load (``ErrorDeCurso``) is left out here: ``make comprobar``
+    names its problem (this function must not stop that check on the first broken folder).
+    """
+    import importlib
+
+    from grader_tests.juez import descubrimiento
+
+    salida: dict[str, dict[str, str]] = {}
+    for funcion in funciones:
+        if funcion not in descubrimiento.nombres_de_ejercicios():
+            continue
+        try:
+            ejercicio = descubrimiento.ejercicio(funcion)
+            modulo = importlib.import_module(f"grader_tests.ejercicios.{funcion}.errores")
+        except descubrimiento.ErrorDeCurso:
+            continue
+        catalogo = {e.id: e.explicacion for e in ejercicio.errores if e.explicacion}
+        catalogo.update(getattr(modulo, "EXPLICACIONES_DE_DETECTORES", {}))
+        nombrados = nombrados_por_el_comprobador(Path(carpeta) / f"pruebas_{funcion}.py")
+        textos = {e: catalogo[e] for e in nombrados if e in catalogo}
+        if textos:
+            salida[funcion] = dict(sorted(textos.items()))
+    return salida
+
+
+def _json(datos: dict) -> bytes:
+    return (json.dumps(datos, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
 def contenidos(raiz: Path = RAIZ) -> dict[Path, tuple[bytes, str]]:
@@ -56,8 +124,13 @@ def contenidos(raiz: Path = RAIZ) -> dict[Path, tuple[bytes, str]]:
             origen = f"grader_tests/cuestionarios/{leccion.cuaderno.stem}.py"
             datos = {"_origen": f"{origen} (lo escribe make release: no lo edites aquí)"}
             datos.update(quiz.exportar(preguntas))
-            salida[leccion.carpeta / CUESTIONARIO] = (
-                (json.dumps(datos, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), origen)
+            salida[leccion.carpeta / CUESTIONARIO] = (_json(datos), origen)
+        textos = diagnosticos(leccion.funciones, leccion.carpeta)
+        if textos:
+            origen = "grader_tests/ejercicios/<función>/errores.py"
+            datos = {"_origen": f"{origen} (lo escribe make release: no lo edites aquí)"}
+            datos.update(textos)
+            salida[leccion.carpeta / DIAGNOSTICOS] = (_json(datos), origen)
     return salida
 
 
@@ -86,7 +159,8 @@ def publicar(raiz: Path = RAIZ) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Copia en cada lección pruebas_visibles.py, respaldo_explorable.py y su cuestionario.json.")
+        description="Copia en cada lección pruebas_visibles.py, respaldo_explorable.py, su cuestionario.json "
+                    "y su diagnosticos.json.")
     parser.add_argument("--comprobar", action="store_true", help="sólo dice qué falta o está desfasado")
     args = parser.parse_args(argv)
     if args.comprobar:

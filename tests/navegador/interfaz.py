@@ -2,8 +2,9 @@
 
 ``textos_de_la_interfaz(pagina, servidor, cuaderno)`` opens a notebook and walks what a
 student can reach: the menu bar and every submenu, the context menus (cell, file browser,
-tab), the toolbars, the side panels, the status bar, a launcher and the dialogs of the
-notebook's usual commands (restart, shut down, close, rename, change kernel).  It returns
+tab), the toolbars, the side panels, the status bar, a launcher, the dialogs of the
+notebook's usual commands (restart, shut down, close, rename, change kernel) and the command
+palette (every command it lists, and its message when a search finds nothing).  It returns
 ``{texto: {dónde, …}}`` with the visible text, ``title``, ``aria-label`` and ``placeholder``
 of each element (tooltips included; not ``aria-label``, read only by screen readers and in
 places hard-coded in English by JupyterLab), not the notebook's own content (cells, outputs).
@@ -20,13 +21,13 @@ from . import laboratorio as lab
 RAICES = ("#jp-top-panel", "#jp-menu-panel", "#jp-main-statusbar", "#jp-left-stack", "#jp-right-stack",
           ".jp-SideBar", ".lm-DockPanel-tabBar", ".jp-NotebookPanel-toolbar", ".jp-Toolbar",
           ".jp-cell-toolbar", ".jp-Dialog", ".lm-Menu", ".jp-Launcher", ".jp-Notification",
-          ".jp-toast-container", ".Toastify")
+          ".jp-toast-container", ".Toastify", ".lm-CommandPalette")
 
 RECOGER = """(raices) => {
     const fuera = '.jp-Cell-inputArea .cm-content, .jp-OutputArea, .jp-RenderedMarkdown, .jp-RenderedHTMLCommon';
     const textos = [];
     // whole labels: a menu item's mnemonic is a separate span («O» + «pen»)
-    const enteras = '.lm-Menu-itemLabel, .lm-MenuBar-itemLabel, .lm-TabBar-tabLabel';
+    const enteras = '.lm-Menu-itemLabel, .lm-MenuBar-itemLabel, .lm-TabBar-tabLabel, .lm-CommandPalette-itemLabel';
     for (const raiz of document.querySelectorAll(raices.join(','))) {
         for (const e of [raiz, ...raiz.querySelectorAll('*')]) {
             if (e.closest(fuera)) continue;
@@ -155,6 +156,16 @@ def textos_de_la_interfaz(pagina, servidor, cuaderno: str) -> Textos:
                     "docmanager:reload", "filemenu:close-and-cleanup", "filebrowser:open-path",
                     "filebrowser:open-url", "notebook:delete-cell", "apputils:display-shortcuts"):
         _dialogo(pagina, textos, comando)
+    # The command palette (Ver ▸ Abrir la paleta de comandos): every command it lists, then a search
+    # that finds nothing (its message).
+    _comando(pagina, "apputils:activate-command-palette")
+    paleta = pagina.locator(".lm-CommandPalette .lm-CommandPalette-input")
+    paleta.wait_for()
+    _recoger(pagina, textos, "paleta de comandos")
+    paleta.fill("zzzqqq")
+    pagina.wait_for_timeout(300)
+    _recoger(pagina, textos, "paleta de comandos sin resultados")
+    _escape(pagina)
     # The status bar's pop-ups: the kernel's (change kernel) and the cell counter's (go to cell).
     for selector in ("#jp-main-statusbar .jp-StatusBar-TextItem[title]", ):
         for elemento in pagina.locator(selector).all()[:6]:

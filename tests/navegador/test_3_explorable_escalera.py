@@ -143,6 +143,19 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     imagen = nueva
     captura("d64", caja)
 
+    # The mouse wheel over a focused box scrolls the page and leaves the number alone (a focused
+    # <input type="number"> took 64 to 63 while the picture stayed at 64; student's report 4, issue 22).
+    caja_T = caja.locator(".explorable-escalera-t-texto input")
+    caja_T.click()
+    caja_T.hover()
+    for _ in range(3):
+        pagina.mouse.wheel(0, -120)
+    pagina.wait_for_timeout(300)
+    assert caja_T.input_value() == "64", caja_T.input_value()
+    caja_T.press("Tab")
+    lab.esperar_nucleo_libre(pagina)
+    assert casilla("t") == 64 and lab.huella_imagen(pagina, IMAGEN)["sha"] == imagen["sha"]
+
     # T: drag the slider's handle to the right with the mouse. Before the button is released,
     # the box and the picture already follow the handle.
     asa = caja.locator(".explorable-escalera-t .noUi-handle")

@@ -10,6 +10,16 @@
  * A prebuilt JupyterLab 4 extension written by hand (a module-federation container with one plugin
  * that needs no shared module), like despliegue/plazos_assignments: the course needs no JavaScript
  * build step. It only sets the title and aria-label attributes of those two buttons.
+ *
+ * And two things of the command palette (issue 22, the fourth student's report), also while the
+ * interface is in Spanish:
+ *   - lumino writes its empty-search message as a literal («No commands found that match 'x'»): it
+ *     becomes «Ningún comando coincide con «x»»;
+ *   - «Guardar … como…» (docmanager:save-as) leaves the palette, as it left the menus and its
+ *     shortcut (default_setting_overrides.d): its dialog is built with nullTranslator in JupyterLab 4.6
+ *     (getSavePath is called without a translator), so it opens in English whatever the catalogue
+ *     says. The palette skips the commands that are not visible, so the command's isVisible answers
+ *     false for it; nothing else changes (it can still be run by id).
  */
 var _JUPYTERLAB;
 (function () {
@@ -41,20 +51,44 @@ var _JUPYTERLAB;
     });
   }
 
+  // lumino's CommandPalette.Renderer.formatEmptyMessage, hard-coded in English
+  var SIN_RESULTADOS = /^No commands found that match '([\s\S]*)'$/;
+  // commands the palette must not offer in Spanish: their dialog cannot be translated
+  var FUERA_DE_LA_PALETA = ['docmanager:save-as'];
+
+  function traducirPaleta() {
+    if (!enEspanol()) { return; }
+    document.querySelectorAll('.lm-CommandPalette-emptyMessage').forEach(function (mensaje) {
+      mensaje.childNodes.forEach(function (nodo) {
+        var partes = nodo.nodeType === Node.TEXT_NODE && SIN_RESULTADOS.exec(nodo.nodeValue);
+        if (partes) { nodo.nodeValue = 'Ningún comando coincide con «' + partes[1] + '»'; }
+      });
+    });
+  }
+
   var pendiente = null;
   function programar() {
     if (pendiente === null) {
-      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); });
+      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); traducirPaleta(); });
     }
   }
 
   var plugin = {
     id: NOMBRE + ':plugin',
-    description: 'Ayudas emergentes en español para el botón «…» de la barra del cuaderno y el botón Validate.',
+    description: 'Ayudas emergentes en español para el botón «…» de la barra del cuaderno y el botón Validate, ' +
+      'y la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español.',
     autoStart: true,
     requires: [],
     optional: [],
-    activate: function () {
+    activate: function (app) {
+      var comandos = app && app.commands;
+      if (comandos && typeof comandos.isVisible === 'function') {
+        var esVisible = comandos.isVisible.bind(comandos);
+        comandos.isVisible = function (id, args) {
+          if (FUERA_DE_LA_PALETA.indexOf(id) >= 0 && enEspanol()) { return false; }
+          return esVisible(id, args);
+        };
+      }
       // React re-renders a button's title when its toolbar is redrawn: watch the attributes too
       new MutationObserver(programar).observe(document.body, {
         childList: true, subtree: true, attributes: true, attributeFilter: ['title', 'aria-label']

@@ -80,15 +80,22 @@ def _float32_angulos(llamada, parte):
             "mayor que 1e-6). Calcula en float64.")
 
 
+# 100^(2i/d_model) = 10000^(i/d_model): the same table, two ways to write it
+FALTA_EL_2 = ("tu tabla es la de base 100, que es lo mismo que usar el exponente i/d_model en lugar de "
+              "2i/d_model (100^(2i/d_model) = 10000^(i/d_model)): ¿falta el 2 del exponente o cambiaste "
+              "la base? El ángulo es pos / 10000^(2i/d_model).")
+
+# What a detector says in some cases, by name, for the visible tests: make release publishes it with
+# every explanation of ERRORES in the lesson's diagnosticos.json (scripts/autores/publicar_comprobaciones.py).
+EXPLICACIONES_DE_DETECTORES = {"otra_base:base_100": FALTA_EL_2}
+
+
 def _otra_base(llamada, parte):
     T, d_model = llamada.argumentos
     for base in (1000, 100, 100000, 10, 1e6, 512, 10000 * np.pi):
         if coincide(llamada, _pe(T, d_model, base=base), parte):
             if base == 100:
-                # 100^(2i/d_model) = 10000^(i/d_model): the same table, two ways to write it
-                return ("tu tabla es la de base 100, que es lo mismo que usar el exponente i/d_model "
-                        "en lugar de 2i/d_model (100^(2i/d_model) = 10000^(i/d_model)): ¿falta el 2 "
-                        "del exponente o cambiaste la base? El ángulo es pos / 10000^(2i/d_model).")
+                return FALTA_EL_2
             return (f"usas una base distinta de 10000 (tu resultado es el de base {base:g}): el ángulo "
                     "es pos / 10000^(2i/d_model).")
     return None
