@@ -11,10 +11,10 @@ def trampa(*args, **kwargs):
 
 # --- nombres públicos de grader_tests (scripts/autores/nombres_del_corrector.py) ---
 ANCHO = aprobado = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = ArraySubclase = caja \
-    = CARPETA = CARPETA_EJERCICIOS = casos = Celda = CELDAS = celdas_de = cliente = como_array = \
+    = CARPETA = CARPETA_EJERCICIOS = casos = causa = Celda = CELDAS = celdas_de = cliente = como_array = \
     como_lo_recibe_el_corrector = comun = Correccion = corregir = cuestionarios = describir = \
-    describir_caso = deserializar = ejercicio_de = ejercicios = en_el_kernel = Entero = envolver = \
-    Especificacion = especificacion = especificaciones = extensiones_nbgrader = fallo = \
+    describir_caso = deserializar = diagnostico = ejercicio_de = ejercicios = en_el_kernel = Entero = \
+    envolver = Especificacion = especificacion = especificaciones = extensiones_nbgrader = fallo = \
     funcion_del_cuaderno = grader_tests = juez = llamar = matriz = MAX_ELEMENTOS = MAX_LONGITUD = \
     MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = modulos_publicos = \
     MODULOS_PUBLICOS_DEL_MOTOR = NoAdmitida = nombres_de_argumentos = nombres_de_ejercicios = Opcion = \
