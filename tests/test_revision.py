@@ -282,3 +282,26 @@ def test_generate_feedback_negado_por_revision_solo_da_el_motivo_en_español(cur
         r = formgrader_avisos.negativa_por_revision(_resultado_de_generar("ana"), gb, str(raiz), TAREA, None,
                                                     "generar")
         assert "curso_revision" not in r and r["error"] == TRAZA
+
+
+def test_la_pagina_del_curso_enlaza_cada_pendiente_con_su_entrega_en_formgrader(curso):
+    """«Pendientes de revisión» on the hub's course page: each held submission links to its page in the
+    Formgrader, where the TA reviews it (issue 21's TA report: it was plain text); ids and names escaped."""
+    from nbgrader.api import Gradebook
+    from scripts.calificacion import servicio_del_curso as servicio
+    raiz = curso[0]
+    assert servicio.pendientes(raiz) == {"entregas": []}
+    _autograde(curso, "def f(): return 1")
+    _a_mano(curso, 1, "f devuelve 1 y no 2")
+    _autograde(curso, "def f(): return 2")
+    with Gradebook(curso[1]) as gb:
+        id_cuaderno = gb.find_submission_notebook(CUADERNO, TAREA, "ana").id
+    assert servicio.pendientes(raiz) == {"entregas": [
+        {"alumno": "ana", "tarea": TAREA, "cuadernos": [{"cuaderno": CUADERNO, "id": id_cuaderno}]}]}
+    caja = servicio._pendientes(raiz, "/services/curso/")
+    assert f'<li><a href="/services/curso/formgrader/submissions/{id_cuaderno}">ana / {TAREA}</a></li>' in caja, caja
+    assert "Cada enlace abre la entrega en el Formgrader" in caja
+    # the page's script draws the same links when it refreshes the box
+    pagina = servicio.PAGINA
+    assert "'{base}formgrader/submissions/' + encodeURIComponent(c.id)" in pagina
+    assert "textContent = i === 0 ? e.alumno + ' / ' + e.tarea : c.cuaderno" in pagina
