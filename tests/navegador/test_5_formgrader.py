@@ -84,6 +84,9 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
             fila = tabla.nth(i)
             vistas[fila.locator("td.student-id").inner_text().strip()] = (
                 fila.locator("td.status").inner_text().strip(), fila.locator("td.score").inner_text().strip())
+            # the samples have no names (as on the hub): the id, never «None, None» (issue 21's TA report)
+            assert fila.locator("td.student-name").inner_text().strip() == \
+                fila.locator("td.student-id").inner_text().strip()
         assert sorted(vistas) == sorted(muestras), vistas
         for alumno, (estado, nota) in vistas.items():
             assert estado == "graded", f"{tarea}/{alumno}: {estado}"
@@ -101,6 +104,11 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
     texto = _marco(pagina, "/formgrader/manage_students").locator("table").first.inner_text()
     for alumno in muestras:
         assert alumno in texto
+    # without names or email: the id and «—», never «None»
+    assert "None" not in texto, texto
+    fila = _marco(pagina, "/formgrader/manage_students").locator("#main-table tr", has_text="perfecta").first
+    assert fila.locator("td.name").inner_text().strip() == "perfecta"
+    assert fila.locator("td.email").inner_text().strip() == "—"
     captura("gestionar-alumnos")
     assert not fuera, f"JupyterLab o formgrader piden fuera de la máquina: {fuera}"
 
