@@ -406,7 +406,7 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     enlace = f'formgrader/submissions/{retenidas[0]["cuadernos"][0]["id"]}">{tarde} / {TAREA}</a>'
     assert enlace in pendientes, pendientes
     abierta = ta.s.get(f"{ta.servicio}formgrader/submissions/{retenidas[0]['cuadernos'][0]['id']}", timeout=120)
-    assert abierta.status_code == 200 and 'id="f-comment"' in abierta.text, abierta.text[:300]
+    assert abierta.status_code == 200 and 'id="positional_encoding-comment"' in abierta.text, abierta.text[:300]
     # formgrader's Generate / Release Feedback: the Spanish reason, who and a link, no traceback
     generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
     assert not generada["success"] and "error" not in generada and "pendiente de revisión" in generada["log"], generada
