@@ -31,10 +31,18 @@ blank: the LMS keeps whatever it has for them; so are those whose new
 submission is held for the TA's review (``grader_tests.extensiones_nbgrader.revision``), with a warning.  ``--to`` names the output
 (``{tarea}`` is replaced when there are several assignments);
 ``--assignment`` / ``--student`` restrict it as for nbgrader's CSV exporter.
+
+Only published assignments are exported (:func:`tareas_publicadas`): one that
+no student has received (it is not in the exchange's ``outbound/``) and nobody
+has handed in is left out, and the exporter says so; otherwise every student
+would get a 0 in the LMS for work never assigned (``make grade`` generates
+every lesson of ``source/``, so drafts are in the gradebook too).  Naming it
+with ``--assignment`` exports it anyway.
 """
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
@@ -53,6 +61,44 @@ def _raiz_del_curso(plugin) -> Path:
         return Path(coursedir.root)
     from nbgrader.coursedir import CourseDirectory
     return Path(CourseDirectory(config=plugin.config).root)
+
+
+def _cursos_e_intercambios(plugin) -> tuple[set[str], set[Path]]:
+    """Course ids and exchange roots to look in: the configuration's and, on the course's hub, its environment.
+
+    ``make grade`` reads only the course's ``nbgrader_config.py``; on the hub the
+    exchange root and course id come from the environment (``CURSO_HUB_INTERCAMBIO``,
+    ``CURSO_HUB_CURSO``: ``despliegue/hub/jupyter/comun/nbgrader_config.py``).
+    """
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.exchange.default.exchange import Exchange
+    coursedir = getattr(plugin.parent, "coursedir", None) or CourseDirectory(config=plugin.config)
+    cursos = {c for c in (coursedir.course_id, os.environ.get("CURSO_HUB_CURSO")) if c}
+    raices = {Path(r) for r in (Exchange(config=plugin.config).root, os.environ.get("CURSO_HUB_INTERCAMBIO")) if r}
+    return cursos, raices
+
+
+def tareas_publicadas(plugin, tareas: list[str], entregadas: set[str]) -> list[str]:
+    """Of ``tareas`` (gradebook names), those students have: released to the exchange or handed in by anyone.
+
+    Released: ``<Exchange.root>/<course_id>/outbound/<tarea>`` is a folder (what
+    formgrader's *Release* and ``nbgrader release_assignment`` create; nbgrader's
+    ``NbGraderAPI.get_released_assignments`` lists the same folder, through the
+    hub's authentication).  Handed in: ``entregadas``, the assignments with at
+    least one submission in the gradebook (the exchange, an LMS download or the
+    sample submissions).  An assignment named with ``--assignment`` counts as published.
+    """
+    nombradas = {str(a) for a in getattr(plugin, "assignment", []) or []}
+    cursos, raices = _cursos_e_intercambios(plugin)
+
+    def publicada(tarea: str) -> bool:
+        if tarea in entregadas or tarea in nombradas:
+            return True
+        try:
+            return any((raiz / curso / "outbound" / tarea).is_dir() for raiz in raices for curso in cursos)
+        except OSError:         # an exchange we may not read: only the submissions count
+            return False
+    return [t for t in tareas if publicada(t)]
 
 
 class _ExportadorLMS(ExportPlugin):
@@ -260,6 +306,15 @@ class LibroDeCalificacionesCanvas(_ExportadorLMS):
         self.log.info("LMS: libro de calificaciones de Canvas: %s", destino)
 
 
+def aviso_de_omitidas(omitidas: list[str], archivo: str = "grades.csv") -> str:
+    """The Spanish line that names the assignments left out of ``archivo`` (unpublished)."""
+    una = len(omitidas) == 1
+    return (f"{archivo} no incluye {', '.join(omitidas)}: ningún alumno "
+            f"{'la' if una else 'las'} ha recibido (no {'está publicada' if una else 'están publicadas'} en el "
+            f"intercambio) ni entregado, y el LMS pondría un 0 a toda la clase. Para "
+            f"exportar{'la' if una else 'las'} igualmente: nbgrader export --assignment {omitidas[0]}")
+
+
 class NotasCsv(CsvExportPlugin):
     """nbgrader's ``grades.csv``, quoted and inert in a spreadsheet, with the late and review marks.
 
@@ -276,7 +331,11 @@ class NotasCsv(CsvExportPlugin):
     Before exporting, the course's due dates,
     extensions and penalties are brought up to date (``grader_tests.extensiones_nbgrader.plazos``).
     The gradebook is read in bulk (``grader_tests.extensiones_nbgrader.notas_en_bloque``): linear in the class.
+    Assignments not published (:func:`tareas_publicadas`) are left out: their names end in
+    ``omitidas`` and a warning says so.
     """
+
+    omitidas: list[str] = []
 
     COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
                 "raw_score", "late_submission_penalty", "score", "max_score",
@@ -295,8 +354,12 @@ class NotasCsv(CsvExportPlugin):
         retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
         filas = [self.COLUMNAS]
         # nbgrader's order: assignments by due date (none first) and name; students by last and first name
-        orden_tareas = sorted(libro.tareas, key=lambda t: (libro.duedates[t] is not None,
-                                                           libro.duedates[t] or dt.datetime.min, t))
+        publicadas = tareas_publicadas(self, list(libro.tareas), {t for (t, _) in libro.entregas})
+        self.omitidas = sorted(t for t in libro.tareas if t not in publicadas and (not tareas or t in tareas))
+        if self.omitidas:
+            self.log.warning("%s", aviso_de_omitidas(self.omitidas, destino.name), extra={"omitidas": self.omitidas})
+        orden_tareas = sorted(publicadas, key=lambda t: (libro.duedates[t] is not None,
+                                                         libro.duedates[t] or dt.datetime.min, t))
         orden_alumnos = sorted(libro.alumnos.items(), key=lambda par: (
             par[1]["last_name"] is not None, par[1]["last_name"] or "", par[1]["first_name"] is not None,
             par[1]["first_name"] or "", par[0]))

@@ -160,6 +160,32 @@ def test_pagina_de_entrega_escapa_el_nombre_y_carga_mathjax_del_servidor():
     assert 'id="f-comment"' in html
 
 
+def test_pagina_de_entrega_sin_la_nota_suelta_de_cada_celda_de_prueba():
+    """Manual Grading showed «Out[42]: 1» under every graded test cell (the number nbgrader reads as its
+    score; issue 21's TA report): not shown, the cell's header has the score; other outputs are."""
+    nb = _cuaderno_con_nbgrader()
+    prueba = nbformat.v4.new_code_cell("comprobar()", execution_count=42, metadata={"nbgrader": {
+        "solution": False, "grade": True, "locked": True, "grade_id": "f_prueba", "points": 3, "schema_version": 3}})
+    prueba.outputs = [nbformat.v4.new_output("stream", text="✔ Puntos: 1 de 3\n"),
+                      nbformat.v4.new_output("execute_result", data={"text/plain": "1"}, execution_count=42)]
+    libre = nbformat.v4.new_code_cell("2 + 2", execution_count=43)
+    libre.outputs = [nbformat.v4.new_output("execute_result", data={"text/plain": "4"}, execution_count=43)]
+    nb.cells += [prueba, libre]
+    base = "/services/curso"
+    recursos = {
+        "assignment_id": "tarea", "notebook_id": "cuaderno", "submission_id": "abc", "index": 0, "total": 1,
+        "base_url": base, "student": "ana", "last_name": "", "first_name": "", "csp_nonce": NONCE,
+        "notebook_path": "./autograded/ana/tarea/cuaderno.ipynb",
+        "curso_datos": {"base_url": base, "pagina": "entrega", "student_id": "ana"},
+        "curso_estaticos": base + fs.RUTA_ESTATICOS,
+        "curso_mathjax": f"{base}{fs.RUTA_MATHJAX}MathJax.js?config={fs.CONFIG_MATHJAX}",
+    }
+    html, _ = exportador_de_formgrader().from_notebook_node(nb, resources=recursos)
+    assert "Puntos: 1 de 3" in html
+    assert "Out[42]" not in html, "el número que lee nbgrader no se enseña"
+    assert "Out[43]" in html, "las demás salidas se enseñan como siempre"
+
+
 def test_mathjax_del_entorno_esta_donde_lo_sirve_formgrader():
     raiz = Path(fs.ruta_mathjax())
     assert (raiz / "MathJax.js").is_file()

@@ -399,8 +399,14 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     assert _con_celda(ta, tarde, "positional_encoding", "comments")["manual_comment"].startswith("⚠ PENDIENTE")
     pendientes = ta.s.get(pagina, timeout=60).text.split("Pendientes de revisión</h2>")[1].split("<h2>")[0]
     assert f"{tarde} / {TAREA}" in pendientes, pendientes            # the course page lists it too
-    assert ta.s.get(f"{pagina}estado", timeout=60).json()["pendientes"]["entregas"] == [
-        {"alumno": tarde, "tarea": TAREA}]                             # what the page redraws without a reload
+    retenidas = ta.s.get(f"{pagina}estado", timeout=60).json()["pendientes"]["entregas"]   # redrawn without a reload
+    assert [(e["alumno"], e["tarea"], [c["cuaderno"] for c in e["cuadernos"]]) for e in retenidas] == [
+        (tarde, TAREA, [CUADERNO.replace(".ipynb", "")])], retenidas
+    # each one links to its submission in the formgrader, where the TA reviews it
+    enlace = f'formgrader/submissions/{retenidas[0]["cuadernos"][0]["id"]}">{tarde} / {TAREA}</a>'
+    assert enlace in pendientes, pendientes
+    abierta = ta.s.get(f"{ta.servicio}formgrader/submissions/{retenidas[0]['cuadernos'][0]['id']}", timeout=120)
+    assert abierta.status_code == 200 and 'id="positional_encoding-comment"' in abierta.text, abierta.text[:300]
     # formgrader's Generate / Release Feedback: the Spanish reason, who and a link, no traceback
     generada = ta.formgrader("POST", f"assignment/{TAREA}/generate_feedback")
     assert not generada["success"] and "error" not in generada and "pendiente de revisión" in generada["log"], generada

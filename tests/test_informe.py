@@ -415,7 +415,9 @@ def test_el_informe_marca_las_entregas_tardias_con_su_penalizacion_y_las_prorrog
         gb.db.commit()
     html = informe.generar(copia, tmp_path / "informe").read_text(encoding="utf-8")
     assert "Plazo: viernes 20/03/2026 23:59 (hora de Madrid)" in html
-    assert "1 día, 2 h y 1 min" in html and "−0,6" in html
+    assert "1 día, 2 h y 1 min" in html and "−0.6" in html
+    # one decimal mark in every TA-facing output (the make grade table, formgrader, grades.csv): the point
+    assert not re.search(r"\d,\d", html), re.findall(r".{30}\d,\d.{30}", html)
     filas = {f["alumno"]: f for f in csv.DictReader(open(tmp_path / "informe" / TAREA / "plazo.csv",
                                                          encoding="utf-8"))}
     assert set(filas) == {"bea", "carlos"}

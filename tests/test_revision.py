@@ -282,3 +282,83 @@ def test_generate_feedback_negado_por_revision_solo_da_el_motivo_en_español(cur
         r = formgrader_avisos.negativa_por_revision(_resultado_de_generar("ana"), gb, str(raiz), TAREA, None,
                                                     "generar")
         assert "curso_revision" not in r and r["error"] == TRAZA
+
+
+def test_la_pagina_del_curso_enlaza_cada_pendiente_con_su_entrega_en_formgrader(curso):
+    """«Pendientes de revisión» on the hub's course page: each held submission links to its page in the
+    Formgrader, where the TA reviews it (issue 21's TA report: it was plain text); ids and names escaped."""
+    from nbgrader.api import Gradebook
+    from scripts.calificacion import servicio_del_curso as servicio
+    raiz = curso[0]
+    assert servicio.pendientes(raiz) == {"entregas": []}
+    _autograde(curso, "def f(): return 1")
+    _a_mano(curso, 1, "f devuelve 1 y no 2")
+    _autograde(curso, "def f(): return 2")
+    with Gradebook(curso[1]) as gb:
+        id_cuaderno = gb.find_submission_notebook(CUADERNO, TAREA, "ana").id
+    assert servicio.pendientes(raiz) == {"entregas": [
+        {"alumno": "ana", "tarea": TAREA, "cuadernos": [{"cuaderno": CUADERNO, "id": id_cuaderno}]}]}
+    caja = servicio._pendientes(raiz, "/services/curso/")
+    assert f'<li><a href="/services/curso/formgrader/submissions/{id_cuaderno}">ana / {TAREA}</a></li>' in caja, caja
+    assert "Cada enlace abre la entrega en el Formgrader" in caja
+    # the page's script draws the same links when it refreshes the box
+    pagina = servicio.PAGINA
+    assert "'{base}formgrader/submissions/' + encodeURIComponent(c.id)" in pagina
+    assert "textContent = i === 0 ? e.alumno + ' / ' + e.tarea : c.cuaderno" in pagina
+
+
+def test_la_negativa_deja_una_sola_linea_en_el_registro_sin_traza(curso, tmp_path):
+    """Generate Feedback refused for a held submission, as formgrader runs it (nbgrader's API, capture_log):
+    the server's log (the hub's) gets the refusal's Spanish line and no traceback or nbgrader's «error
+    processing» lines (issue 21's TA report); the formgrader dialog still names who; another student's
+    real failure in the same run keeps nbgrader's lines."""
+    import logging
+    from nbgrader.api import Gradebook
+    from nbgrader.apps.api import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from grader_tests.extensiones_nbgrader import formgrader_avisos
+    raiz, url, _ = curso
+    _autograde(curso, "def f(): return 1")
+    _a_mano(curso, 1, "f devuelve 1 y no 2")
+    _autograde(curso, "def f(): return 2")
+    calificada = raiz / "autograded" / "ana" / TAREA
+    calificada.mkdir(parents=True)
+    shutil.copy(raiz / "submitted" / "ana" / TAREA / f"{CUADERNO}.ipynb", calificada)
+    config = Config({"CourseDirectory": {"root": str(raiz), "db_url": url},
+                     "GenerateFeedback": {"preprocessors": [revision.ComprobarRevision]}})
+    registro = logging.getLogger(f"servidor-de-prueba-{tmp_path.name}")
+    registro.setLevel(logging.INFO)
+    registro.propagate = False
+    consola = []
+
+    class Consola(logging.Handler):
+        def emit(self, record):
+            consola.append(self.format(record))
+    registro.addHandler(Consola())
+    api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config, log=registro)
+    resultado = api.generate_feedback(TAREA)
+    assert resultado["success"] is False
+    texto = "\n".join(consola)
+    assert "No se generan los comentarios de 'ana' en 't': pendiente de revisión" in texto, texto
+    for ruido in ("Traceback", "There was an error processing", "Please see the", "PendienteDeRevision"):
+        assert ruido not in texto, (ruido, texto)
+    assert len([l for l in consola if "ana" in l and not l.startswith("Converting notebook")]) == 1, consola
+    with Gradebook(url) as gb:
+        dialogo = formgrader_avisos.negativa_por_revision(resultado, gb, str(raiz), TAREA, None, "generar")
+    assert [e["alumno"] for e in dialogo["curso_revision"]["entregas"]] == ["ana"], dialogo
+    # a second run in the same server: the same, one line
+    consola.clear()
+    api.generate_feedback(TAREA)
+    assert "Traceback" not in "\n".join(consola) and len(consola) >= 1, consola
+    # a student whose notebook breaks feedback for another reason: nbgrader's summary and traceback stay
+    with Gradebook(url) as gb:
+        gb.add_student("bea")
+        gb.add_submission(TAREA, "bea")
+    rota = raiz / "autograded" / "bea" / TAREA
+    rota.mkdir(parents=True)
+    (rota / f"{CUADERNO}.ipynb").write_text("{ no es un cuaderno", encoding="utf-8")
+    consola.clear()
+    api.generate_feedback(TAREA)
+    texto = "\n".join(consola)
+    assert "for student 'bea'" in texto and "Please see the" in texto, texto
+    assert "for student 'ana'" not in texto, texto

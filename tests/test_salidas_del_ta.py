@@ -56,6 +56,7 @@ def test_grades_csv_va_entrecomillado_e_inerte(tmp_path):
         gb.add_assignment("tarea")
         gb.add_student("ana", first_name='=HYPERLINK("http://x")', last_name="Pérez, López\nzz,0,0")
         gb.add_student("luis")
+        gb.add_submission("tarea", "ana")       # handed in by someone: a published assignment
         NotasCsv(to=str(tmp_path / "grades.csv")).export(gb)
     filas = list(csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8", newline="")))
     assert sorted(f["student_id"] for f in filas) == ["ana", "luis"]
@@ -64,6 +65,73 @@ def test_grades_csv_va_entrecomillado_e_inerte(tmp_path):
     assert ana["first_name"] == '\'=HYPERLINK("http://x")'
     assert ana["last_name"] == "Pérez, López\nzz,0,0"
     assert luis["score"] == "0.0" and luis["timestamp"] == ""
+
+
+def test_grades_csv_deja_fuera_las_tareas_sin_publicar_y_lo_dice(tmp_path, monkeypatch, caplog):
+    """A TA uploads grades.csv to the LMS: an assignment no student has received (not in the exchange's
+    outbound/) and nobody handed in must not give the whole class a 0; it is named in the output.
+    Released but not handed in yet: exported (0 for everyone, nbgrader's rule); named with --assignment: exported."""
+    from traitlets.config import Config
+    from lms.exportadores import aviso_de_omitidas
+    monkeypatch.delenv("CURSO_HUB_INTERCAMBIO", raising=False)
+    monkeypatch.delenv("CURSO_HUB_CURSO", raising=False)
+    intercambio = tmp_path / "intercambio"
+    (intercambio / "curso" / "outbound" / "publicada").mkdir(parents=True)
+    config = Config({"Exchange": {"root": str(intercambio)}, "CourseDirectory": {"course_id": "curso"}})
+    libro_de_notas.herramientas_en_path()
+    destino = tmp_path / "grades.csv"
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+        for tarea in ("entregada", "publicada", "borrador"):
+            gb.add_assignment(tarea)
+        gb.add_student("ana")
+        gb.add_student("luis")
+        gb.add_submission("entregada", "ana")
+        exportador = NotasCsv(to=str(destino), config=config)
+        with caplog.at_level("WARNING"):
+            exportador.export(gb)
+        filas = list(csv.DictReader(open(destino, encoding="utf-8", newline="")))
+        assert sorted({f["assignment"] for f in filas}) == ["entregada", "publicada"]
+        assert len(filas) == 4
+        assert exportador.omitidas == ["borrador"]
+        assert aviso_de_omitidas(["borrador"]) in caplog.text
+        assert "grades.csv no incluye borrador: ningún alumno la ha recibido" in caplog.text
+        # the other course's exchange is not ours
+        (intercambio / "otro" / "outbound" / "borrador").mkdir(parents=True)
+        NotasCsv(to=str(destino), config=config).export(gb)
+        assert "borrador" not in {f["assignment"] for f in csv.DictReader(open(destino, encoding="utf-8"))}
+        # named on purpose: exported
+        NotasCsv(to=str(destino), config=config, assignment=["borrador"]).export(gb)
+        assert [f["assignment"] for f in csv.DictReader(open(destino, encoding="utf-8"))] == ["borrador"] * 2
+    # on the hub, make grade reads only the course's config: the exchange comes from the environment
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+        monkeypatch.setenv("CURSO_HUB_INTERCAMBIO", str(intercambio))
+        monkeypatch.setenv("CURSO_HUB_CURSO", "curso")
+        exportador = NotasCsv(to=str(destino))
+        exportador.export(gb)
+        assert exportador.omitidas == ["borrador"]
+        assert "publicada" in {f["assignment"] for f in csv.DictReader(open(destino, encoding="utf-8"))}
+    assert "las ha recibido (no están publicadas" in aviso_de_omitidas(["a", "b"])
+
+
+def test_make_grade_exporta_con_el_exportador_del_curso_y_devuelve_las_omitidas(tmp_path, monkeypatch, capfd):
+    """make grade's export (grade.exportar) leaves out the draft, returns it for the table and the
+    message, and does not print the warning itself (main prints it once)."""
+    import shutil
+    from pathlib import Path
+    from scripts.calificacion import grade
+    monkeypatch.delenv("CURSO_HUB_INTERCAMBIO", raising=False)
+    monkeypatch.delenv("CURSO_DB_URL", raising=False)
+    raiz = tmp_path / "curso"
+    raiz.mkdir()
+    shutil.copy(Path(grade.RAIZ) / "nbgrader_config.py", raiz)
+    with libro_de_notas.abrir(raiz) as gb:
+        gb.add_assignment("01_entregada")
+        gb.add_assignment("02_borrador")
+        gb.add_student("ana")
+        gb.add_submission("01_entregada", "ana")
+    assert grade.exportar(raiz, raiz / "grades.csv") == ["02_borrador"]
+    assert {f["assignment"] for f in csv.DictReader(open(raiz / "grades.csv", encoding="utf-8"))} == {"01_entregada"}
+    assert "no incluye" not in capfd.readouterr().err
 
 
 def test_un_nombre_con_caracteres_de_control_no_se_copia(tmp_path):

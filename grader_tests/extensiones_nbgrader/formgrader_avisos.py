@@ -139,6 +139,8 @@ def entrega(gb, raiz: str, submission_id: str, log=None) -> dict | None:
 # ------------------------------------------------------------------------------ Generate / Release Feedback
 
 _ERROR_DE_NBGRADER = re.compile(r"^\[ERROR\] There was an error processing assignment '(.*)' for student '(.*)'$", re.M)
+# the refusal's own line (revision.ComprobarRevision); nbgrader's lines for it are filtered out of the log
+_NEGATIVA_DE_REVISION = re.compile(r"^\[ERROR\] No se generan los comentarios de '(.*)' en '(.*)': ", re.M)
 _FALLO_AL_PUBLICAR = "Comentarios sin publicar: "          # PublicarComentariosSeguro: another student's failure
 
 
@@ -179,7 +181,7 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
     if not retenidos:
         return resultado
     if accion == "generar":
-        fallidos = {a for t, a in _ERROR_DE_NBGRADER.findall(log)}
+        fallidos = {a for t, a in _ERROR_DE_NBGRADER.findall(log)} | {a for a, t in _NEGATIVA_DE_REVISION.findall(log)}
         if not fallidos or not fallidos <= retenidos:
             return resultado
         quienes = sorted(fallidos)

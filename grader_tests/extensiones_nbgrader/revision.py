@@ -37,8 +37,11 @@ course's autograde pipeline (same work, plus the hold);
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import shutil
+import sys
 
 from nbgrader.converters.base import NbGraderException
 from nbgrader.preprocessors import NbGraderPreprocessor, SaveAutoGrades
@@ -339,9 +342,60 @@ class ComprobarRevision(NbGraderPreprocessor):
         if lineas:
             texto = (f"No se generan los comentarios de '{datos['student']}' en '{datos['assignment']}': "
                      + "; ".join(lineas))
+            filtro = SinTrazaDeLaNegativa.en(self.log)
+            filtro.negadas.add((str(datos["assignment"]), str(datos["student"])))
             self.log.error(texto)
             raise PendienteDeRevision(texto)
         return nb, resources
+
+
+class SinTrazaDeLaNegativa(logging.Filter):
+    """On the converter's logger: an expected refusal (:class:`PendienteDeRevision`) logs one line, ours.
+
+    nbgrader's ``convert_notebooks`` logs every failed submission with «There was an error processing
+    assignment», its traceback, «Removing failed assignment», then «… for student '…'» and «Please see the
+    the above traceback»: in the hub's log, a traceback for a refusal the TA asked for.  This filter drops
+    what nbgrader logs while a ``PendienteDeRevision`` is being handled and the summary lines of the refused
+    students (a run where something else failed keeps its summary and traceback).  The Spanish line
+    «No se generan los comentarios de '<alumno>' en '<tarea>': …» stays: formgrader's dialog
+    (``formgrader_avisos.negativa_por_revision``) reads the refused students from it.
+    """
+
+    _RESUMEN = re.compile(r"^There was an error processing assignment '(.*)' for student '(.*)'$", re.S)
+
+    def __init__(self):
+        super().__init__()
+        self.negadas: set[tuple[str, str]] = set()
+        self.otros_fallos = False
+
+    @classmethod
+    def en(cls, log) -> "SinTrazaDeLaNegativa":
+        """The filter on ``log`` (a ``logging.Logger`` or an adapter of one), added once."""
+        logger = getattr(log, "logger", log)
+        for f in logger.filters:
+            if isinstance(f, cls):
+                return f
+        filtro = cls()
+        logger.addFilter(filtro)
+        return filtro
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.negadas:
+            return True
+        if isinstance(sys.exc_info()[1], PendienteDeRevision):
+            return False                   # nbgrader's «error processing», traceback, «Removing failed …»
+        mensaje = record.getMessage()
+        resumen = self._RESUMEN.match(mensaje)
+        if resumen:
+            if (resumen.group(1), resumen.group(2)) in self.negadas:
+                return False
+            self.otros_fallos = True
+            return True
+        if mensaje.startswith("Please see the"):    # the run's last line: the next one starts afresh
+            otros = self.otros_fallos
+            self.negadas, self.otros_fallos = set(), False
+            return otros
+        return True
 
 
 class NotaAManoEnComentarios(NbGraderPreprocessor):

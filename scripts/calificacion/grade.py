@@ -373,20 +373,32 @@ def _comprobar_tareas_publicadas(raiz: Path, ids: list[str]) -> None:
                                  "notas. Publícala antes (nbgrader generate_assignment o el Formgrader).") from None
 
 
-def exportar(raiz: Path, destino: Path) -> None:
+def exportar(raiz: Path, destino: Path) -> list[str]:
     """``nbgrader export --to destino`` in this process: the course's exporter on its gradebook.
 
     The exporter is the one ``nbgrader export`` would use (``c.ExportApp.plugin_class``
     of the course's ``nbgrader_config.py``: ``lms.exportadores.NotasCsv``), with the
-    same configuration; only nbgrader's start-up (seconds) is saved.
+    same configuration; only nbgrader's start-up (seconds) is saved.  Returns the
+    assignments it left out because no student has them (``NotasCsv.omitidas``;
+    the caller says so), its warnings are not printed twice.
     """
+    import logging
     from traitlets.config.loader import PyFileConfigLoader
     from traitlets.utils.importstring import import_item
     config = PyFileConfigLoader("nbgrader_config.py", path=str(raiz)).load_config()
     clase = config.get("ExportApp", {}).get("plugin_class", "nbgrader.plugins.CsvExportPlugin")
     plugin = (import_item(clase) if isinstance(clase, str) else clase)(config=config, to=str(destino))
+    registro = logging.getLogger("curso.exportar")
+    registro.propagate = False
+    if not registro.handlers:
+        manejador = logging.StreamHandler(sys.stderr)
+        manejador.addFilter(lambda r: not hasattr(r, "omitidas"))     # main prints that one itself
+        registro.addHandler(manejador)
+    registro.setLevel(logging.WARNING)
+    plugin.log = registro
     with libro_de_notas.abrir(raiz) as gb:
         plugin.export(gb)
+    return list(getattr(plugin, "omitidas", []))
 
 
 def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
@@ -501,7 +513,12 @@ def main(argv: list[str] | None = None) -> int:
     resultado = calificar(args.muestras, args.trabajadores, fragmento, sin_muestras=args.sin_muestras)
     if fragmento is None:
         with fase("exportar"):
-            exportar(RAIZ, RAIZ / "grades.csv")
+            omitidas = exportar(RAIZ, RAIZ / "grades.csv")
+        if omitidas:            # not released, nobody handed them in: out of grades.csv and of the table
+            from lms.exportadores import aviso_de_omitidas
+            print(observaciones.legible(aviso_de_omitidas(omitidas)))
+            resultado.tareas = [t for t in resultado.tareas if t not in omitidas]
+            resultado.razones = {k: v for k, v in resultado.razones.items() if k[1] not in omitidas}
     print()
     with fase("tabla"):
         print(tabla(resultado))

@@ -248,9 +248,17 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
     }} else {{
       texto.textContent = {intro_pendientes};
       var lista = document.createElement('ul');
+      // each one links to its page in the Formgrader (the «⚠ PENDIENTE DE REVISIÓN» box), one per notebook
       p.entregas.forEach(function (e) {{
-        var li = document.createElement('li');
-        li.textContent = e.alumno + ' / ' + e.tarea;
+        var li = document.createElement('li'), cuadernos = e.cuadernos || [];
+        cuadernos.forEach(function (c, i) {{
+          var a = document.createElement('a');
+          a.href = '{base}formgrader/submissions/' + encodeURIComponent(c.id);
+          a.textContent = i === 0 ? e.alumno + ' / ' + e.tarea : c.cuaderno;
+          if (i > 0) {{ li.appendChild(document.createTextNode(i === 1 ? ' — también: ' : ', ')); }}
+          li.appendChild(a);
+        }});
+        if (!cuadernos.length) {{ li.textContent = e.alumno + ' / ' + e.tarea; }}
         lista.appendChild(li);
       }});
       nueva.appendChild(texto);
@@ -327,14 +335,17 @@ def _tabla_de_plazos(raiz: Path) -> str:
 
 
 INTRO_PENDIENTES = ("Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no "
-                    "se generan ni se publican hasta que los revises en el Formgrader (en la página de la entrega, "
-                    "el recuadro «⚠ PENDIENTE DE REVISIÓN»; docs/profesorado.md, «Entregas nuevas y notas a mano»).")
+                    "se generan ni se publican hasta que los revises. Cada enlace abre la entrega en el Formgrader, "
+                    "con el recuadro «⚠ PENDIENTE DE REVISIÓN» (docs/profesorado.md, «Entregas nuevas y notas a "
+                    "mano»).")
 
 
 def pendientes(raiz: Path) -> dict:
     """Submissions held for review (``grader_tests.extensiones_nbgrader.revision``), read now.
 
-    ``{"entregas": [{"alumno", "tarea"}, ...]}`` sorted; ``{"entregas": [], "error": Spanish text}``
+    ``{"entregas": [{"alumno", "tarea", "cuadernos": [{"cuaderno", "id"}]}, ...]}`` sorted, with the
+    submitted notebooks that hold something (``id``: formgrader's ``/formgrader/submissions/<id>``);
+    ``{"entregas": [], "error": Spanish text}``
     when the gradebook cannot be read.  What the page shows when loaded and after every status check.
     """
     from grader_tests.extensiones_nbgrader import revision
@@ -342,22 +353,43 @@ def pendientes(raiz: Path) -> dict:
     try:
         if not libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
             return {"entregas": []}
+        carpeta = str(raiz / revision.CARPETA)
+        entregas = []
         with libro_de_notas.abrir(raiz) as gb:
             # read only: a grading run may be writing the same records while the page asks
-            quien = sorted(revision.con_pendientes(gb, str(raiz / revision.CARPETA), guardar=False))
+            for alumno, tarea in sorted(revision.con_pendientes(gb, carpeta, guardar=False)):
+                entrega = gb.find_submission(tarea, alumno)
+                cuadernos = [{"cuaderno": nb.name, "id": nb.id} for nb in sorted(entrega.notebooks, key=lambda n: n.name)
+                             if any(revision.pendientes_de_cuaderno(gb, carpeta, tarea, alumno, nb, guardar=False)[k]
+                                    for k in ("notas", "comentarios"))]
+                entregas.append({"alumno": alumno, "tarea": tarea, "cuadernos": cuadernos})
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
         return {"entregas": [], "error": f"No se pudo leer el libro de notas: {error}"}
-    return {"entregas": [{"alumno": a, "tarea": t} for a, t in quien]}
+    return {"entregas": entregas}
 
 
-def _pendientes(raiz: Path) -> str:
-    """The «Pendientes de revisión» box as HTML (every value escaped), as the page's script draws it too."""
+def _pendientes(raiz: Path, base: str) -> str:
+    """The «Pendientes de revisión» box as HTML (every value escaped), as the page's script draws it too.
+
+    Each submission links to its page in the Formgrader (``{base}formgrader/submissions/<id>``), where
+    the TA reviews it; an assignment with several notebooks held gets one link per notebook.
+    """
+    from urllib.parse import quote
     datos = pendientes(raiz)
     if datos.get("error"):
         return f"<p>{html.escape(datos['error'])}</p>"
     if not datos["entregas"]:
         return "<p>Ninguna.</p>"
-    filas = "".join(f"<li>{html.escape(e['alumno'])} / {html.escape(e['tarea'])}</li>" for e in datos["entregas"])
+
+    def fila(e: dict) -> str:
+        enlaces = [f'<a href="{html.escape(base)}formgrader/submissions/{html.escape(quote(str(c["id"]), safe=""))}">'
+                   f'{html.escape(e["alumno"] + " / " + e["tarea"] if i == 0 else c["cuaderno"])}</a>'
+                   for i, c in enumerate(e["cuadernos"])]
+        if not enlaces:
+            return f"<li>{html.escape(e['alumno'])} / {html.escape(e['tarea'])}</li>"
+        resto = f" — también: {', '.join(enlaces[1:])}" if len(enlaces) > 1 else ""
+        return f"<li>{enlaces[0]}{resto}</li>"
+    filas = "".join(fila(e) for e in datos["entregas"])
     return f"<p>{html.escape(INTRO_PENDIENTES)}</p><ul>{filas}</ul>"
 
 
@@ -377,7 +409,7 @@ class PaginaHandler(_Base):
         base = url_path_join(self.base_url, "/")
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(PAGINA.format(base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
-                                  plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz),
+                                  plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz, base),
                                   intro_pendientes=_en_guion(INTRO_PENDIENTES),
                                   intervalo_s=f"{INTERVALO_PAGINA:g}", intervalo_ms=int(INTERVALO_PAGINA * 1000)))
 

@@ -76,8 +76,8 @@ def histograma(notas: list[float], maximo: float) -> str:
     colores = [AZUL] * (len(barras_) - 1) + [VERDE]
     ejes.bar(centros, cuentas, width=0.8 * ancho, color=colores, edgecolor="white")
     if len(centros) <= 21:
-        ejes.set_xticks(centros, [f"{c:g}".replace(".", ",") for c in centros])
-    ejes.set_xlabel(f"puntos (de {maximo:g})".replace(".", ","))
+        ejes.set_xticks(centros, [f"{c:g}" for c in centros])        # decimal point: pagina.num
+    ejes.set_xlabel(f"puntos (de {maximo:g})")
     ejes.set_ylabel("entregas")
     ejes.set_xlim(centros[0] - 0.6 * ancho, centros[-1] + 0.6 * ancho)
     ejes.yaxis.get_major_locator().set_params(integer=True)

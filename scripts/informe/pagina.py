@@ -75,8 +75,14 @@ def e(texto: object) -> str:
 
 
 def num(x: float) -> str:
-    """A score for Spanish readers: ``7.5`` → ``"7,5"``, ``3.0`` → ``"3"``."""
-    return f"{x:g}".replace(".", ",")
+    """A score as every TA-facing output of the course writes it: ``7.5`` → ``"7.5"``, ``3.0`` → ``"3"``.
+
+    Decimal point, not the Spanish comma: the same number must read the same in this report, the
+    ``make grade`` table, formgrader (nbgrader's), the feedback and ``grades.csv`` (an LMS import
+    needs the point), so a TA can compare them at a glance (issue 21's TA report).  The one
+    exception is Moodle's worksheet, written with the mark of the worksheet the TA downloaded.
+    """
+    return f"{x:g}"
 
 
 def celda_csv(valor: object) -> object:

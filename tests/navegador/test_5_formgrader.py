@@ -84,6 +84,9 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
             fila = tabla.nth(i)
             vistas[fila.locator("td.student-id").inner_text().strip()] = (
                 fila.locator("td.status").inner_text().strip(), fila.locator("td.score").inner_text().strip())
+            # the samples have no names (as on the hub): the id, never «None, None» (issue 21's TA report)
+            assert fila.locator("td.student-name").inner_text().strip() == \
+                fila.locator("td.student-id").inner_text().strip()
         assert sorted(vistas) == sorted(muestras), vistas
         for alumno, (estado, nota) in vistas.items():
             assert estado == "graded", f"{tarea}/{alumno}: {estado}"
@@ -101,5 +104,75 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
     texto = _marco(pagina, "/formgrader/manage_students").locator("table").first.inner_text()
     for alumno in muestras:
         assert alumno in texto
+    # without names or email: the id and «—», never «None»
+    assert "None" not in texto, texto
+    fila = _marco(pagina, "/formgrader/manage_students").locator("#main-table tr", has_text="perfecta").first
+    assert fila.locator("td.name").inner_text().strip() == "perfecta"
+    assert fila.locator("td.email").inner_text().strip() == "—"
     captura("gestionar-alumnos")
     assert not fuera, f"JupyterLab o formgrader piden fuera de la máquina: {fuera}"
+
+
+def test_mathjax_de_la_entrega_no_pide_fuentes_que_no_estan(pagina):
+    """Every formula of every lesson, typeset by the submission page's MathJax as formgrader serves it
+    (the course's config and the environment's MathJax on formgrader's routes, under a hub service's
+    base URL): no request fails.  The -full config's NativeMML styles asked for TeX .otf fonts
+    (``…/formgrader/curso/mathjax/fonts/HTML-CSS/TeX/otf/MathJax_AMS-Regular.otf``: 404 in the
+    issue 21 TA report) for the hidden MathML of screen readers as soon as a formula used \\mathbb."""
+    import asyncio
+    import html
+    import threading
+
+    import nbformat
+    import tornado.web
+    from grader_tests.extensiones_nbgrader import formgrader_seguro as fs
+
+    base = "/services/curso"
+    formulas = []
+    for tarea, cuaderno in TAREAS.items():
+        nb = nbformat.read(RAIZ / "release" / tarea / cuaderno, as_version=4)
+        formulas += [c.source for c in nb.cells if c.cell_type == "markdown" and "$" in c.source]
+    assert any("\\mathbb" in f for f in formulas), "ninguna lección usa \\mathbb: la prueba no vería el fallo"
+    cuerpo = "".join(f"<div>{html.escape(f)}</div>" for f in formulas)
+    documento = ('<!DOCTYPE html><html><head><meta charset="utf-8">'
+                 f'<script src="{base}{fs.RUTA_ESTATICOS}curso_mathjax.js"></script>'
+                 f'<script src="{base}{fs.RUTA_MATHJAX}MathJax.js?config={fs.CONFIG_MATHJAX}"></script>'
+                 f'</head><body>{cuerpo}</body></html>')
+
+    class Pagina(tornado.web.RequestHandler):
+        def get(self):
+            self.write(documento)
+
+    puerto = lab.puerto_libre()
+    listo, bucle = threading.Event(), []
+
+    def servir():
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        app = tornado.web.Application([
+            (f"{base}/", Pagina),
+            (f"{base}{fs.RUTA_ESTATICOS}(.*)", fs.EstaticosDelCurso, {"path": fs.ESTATICOS}),
+            (f"{base}{fs.RUTA_MATHJAX}(.*)", fs.EstaticosDelCurso, {"path": fs.ruta_mathjax()})])
+        app.listen(puerto, "127.0.0.1")
+        bucle.append(asyncio.get_event_loop())
+        listo.set()
+        bucle[0].run_forever()
+
+    hilo = threading.Thread(target=servir, daemon=True)
+    hilo.start()
+    assert listo.wait(30)
+    try:
+        fallidas = []
+        pagina.on("response", lambda r: fallidas.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        pagina.on("requestfailed", lambda r: fallidas.append(f"{r.failure} {r.url}")
+                  if not r.url.startswith("about:") else None)     # MathJax's web-font probe
+        pagina.goto(f"http://127.0.0.1:{puerto}{base}/")
+        pagina.wait_for_function("() => window.MathJax && MathJax.isReady && MathJax.Hub.queue.pending === 0",
+                                 timeout=90_000)
+        assert pagina.locator(".MathJax").count() > 20
+        assert pagina.locator(".MJX_Assistive_MathML [mathvariant='double-struck']").count() > 0
+        pagina.wait_for_load_state("networkidle")
+        pagina.wait_for_timeout(500)
+        assert fallidas == [], fallidas
+    finally:
+        bucle[0].call_soon_threadsafe(bucle[0].stop)
+        hilo.join(10)

@@ -272,6 +272,8 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         # the course page lists it without a reload
         pagina_ta.bring_to_front()
         pagina_ta.locator("#pendientes li", has_text=f"{alumna} / {TAREA}").wait_for(timeout=60_000)
+        # as a link to the submission in the formgrader (where it is reviewed), drawn by the page's script
+        enlace_pendiente = pagina_ta.locator("#pendientes li a", has_text=f"{alumna} / {TAREA}").get_attribute("href")
         captura("profesora-pagina-del-curso-pendiente")
 
         # formgrader, in another tab: the late mark on the assignment's submissions
@@ -292,6 +294,7 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         captura("profesora-comentarios-negados")
         href = dialogo.locator("a", has_text=alumna).get_attribute("href")
         assert href.startswith(f"{servicio}/formgrader/submissions/"), href
+        assert enlace_pendiente == f"{servicio}/formgrader/submissions/{href.rsplit('/', 1)[1]}", enlace_pendiente
         # the submission page: «Aceptar la nota automática» resolves it
         pagina_fg.goto(origen_fg + href)
         pagina_fg.wait_for_function("() => window.formgrader && formgrader.loaded", timeout=90_000)

@@ -14,6 +14,9 @@
  *   notebooks, an assignment's submissions, Manual Grading's list of submissions), «⚠ tarde: −1 →
  *   9 / 18»: the penalty and the score after it (nbgrader's own number is before it), with the TA
  *   table's sentence as the tooltip;
+ * - a student without names (the hub passes none to nbgrader): Manage Submissions and Manage Students
+ *   showed «None, None» and the email «None»; the name is the student's id (or the one name given)
+ *   and a missing email «—»;
  * - Generate / Release Feedback refused only because submissions are held for review: a Spanish
  *   dialog with who, what to do and a link to each submission page (no log, no traceback).
  */
@@ -36,6 +39,25 @@
             arreglo.call(this);
             return resultado;
         };
+    };
+
+    // a student's name as the lists show it: nbgrader's «last, first» when both are there, the one
+    // given, else the student id (nbgrader wrote «None, None»); in the cell's link if it has one, as text
+    var nombreVisible = function (modelo, id) {
+        var partes = [modelo.get("last_name"), modelo.get("first_name")].filter(function (x) {
+            return x !== null && x !== undefined && String(x).trim() !== "";
+        });
+        return partes.length ? partes.join(", ") : String(id);
+    };
+    var conNombre = function (celda, modelo, id) {
+        var nombre = nombreVisible(modelo, id);
+        var enlace = celda.find("a");
+        celda.attr("data-order", nombre);
+        if (enlace.length) {
+            enlace.text(nombre);
+        } else if (celda.text() !== "Please wait...") {
+            celda.text(nombre);
+        }
     };
 
     // a view's POST action (autograde, release...): nbgrader's, with the URL built from encoded parts
@@ -222,6 +244,7 @@
         despuesDeRender(SubmissionUI, function () {
             this.$student_name.find("a").attr("href", raiz + "/formgrader/manage_students/" +
                 enc(this.model.get("student")) + "/" + enc(this.model.get("name")));
+            conNombre(this.$student_name, this.model, this.model.get("student"));
         });
         ["autograde", "generate_feedback", "release_feedback"].forEach(function (metodo) {
             var api = metodo === "autograde" ? "/formgrader/api/submission/" : "/formgrader/api/assignment/";
@@ -292,6 +315,11 @@
     if (pagina === "manage_students" && window.StudentUI) {
         despuesDeRender(StudentUI, function () {
             this.$name.find("a").attr("href", raiz + "/formgrader/manage_students/" + enc(this.model.get("id")));
+            conNombre(this.$name, this.model, this.model.get("id"));
+            var email = this.model.get("email");
+            if (email === null || email === undefined || email === "") {
+                this.$email.attr("data-order", "").text("—");
+            }
         });
         $(document).on("click", "#curso-nuevo-alumno", function (evento) {
             evento.preventDefault();

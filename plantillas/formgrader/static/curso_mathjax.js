@@ -19,5 +19,17 @@ window.MathJax = {
     messageStyle: "none",
     menuSettings: {zoom: "None"},
     CommonHTML: {linebreaks: {automatic: true}},
+    // The -full config carries NativeMML too, and its styles give the hidden MathML that screen readers
+    // read (AssistiveMML) @font-face rules with TeX .otf fonts jupyter-server-mathjax does not ship: a 404
+    // per font as soon as a formula uses \mathbb, \mathcal, \mathfrak or \mathscr (issue 21's TA report).
+    // The same faces from installed fonts only: nothing to fetch, and that MathML is never drawn.
+    NativeMML: {styles: {
+        "@font-face /*1*/": {"font-family": "MathJax_Caligraphic-WEB", src: "local('MathJax_Caligraphic')"},
+        "@font-face /*2*/": {"font-family": "MathJax_Caligraphic-WEB", "font-weight": "bold", src: "local('MathJax_Caligraphic Bold')"},
+        "@font-face /*3*/": {"font-family": "MathJax_AMS-WEB", src: "local('MathJax_AMS')"},
+        "@font-face /*4*/": {"font-family": "MathJax_Script-WEB", src: "local('MathJax_Script')"},
+        "@font-face /*5*/": {"font-family": "MathJax_Fraktur-WEB", src: "local('MathJax_Fraktur')"},
+        "@font-face /*6*/": {"font-family": "MathJax_Fraktur-WEB", "font-weight": "bold", src: "local('MathJax_Fraktur Bold')"}
+    }},
     "HTML-CSS": {linebreaks: {automatic: true}, availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null}
 };
