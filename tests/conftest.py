@@ -127,6 +127,27 @@ def bateria_autocalificada(_segundo_plano, tmp_path_factory):
     return _resultado(_segundo_plano, "bateria_autocalificada", tmp_path_factory)
 
 
+@pytest.fixture
+def sin_esperas(monkeypatch):
+    """``time.sleep`` returns at once in the test's own thread (other threads still wait).
+
+    For the in-process runs of the battery: ``c08_lenta`` sleeps 32 s on its first call to be slower than
+    nbgrader's default cell timeout and faster than the course's, which only a real kernel can show
+    (tests/test_bateria.py, under autograde and Validate); in-process nothing measures the time, so the
+    verdicts are the same and the tests no longer wait for nothing.
+    """
+    import threading
+    import time
+    esperar = time.sleep
+    principal = threading.current_thread()
+
+    def sleep(segundos):
+        if threading.current_thread() is not principal:
+            esperar(segundos)
+
+    monkeypatch.setattr(time, "sleep", sleep)
+
+
 @pytest.fixture(autouse=True)
 def _cada_prueba_es_un_cuaderno_nuevo():
     """The control rule remembers the value cells of the notebook being judged: never across tests."""

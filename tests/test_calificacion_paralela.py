@@ -9,9 +9,11 @@ a plain ``postgresql://`` URL, which the course rewrites).  Every grade, comment
 and manual-grade flag, the TA table with its observations, ``grades.csv`` and
 the feedback files must be identical, and so must the class report (issue 15:
 two battery submissions repeat the samples' planted mistakes, so each is
-counted twice across both workers).  Then the Kubernetes Job's entry point:
-two ``--fragmento I/2`` processes at once on the PostgreSQL gradebook, and
-``make informe`` on it.
+counted twice across both workers).  And the Kubernetes Job's entry point: the
+assignment released into a second, empty PostgreSQL gradebook, two
+``--fragmento I/2`` processes at once on it, and ``make informe``: the same
+grades, comments and report, written by the shards alone.  The four gradings
+(1 worker, 2 workers, PostgreSQL, shards) are independent and run at once.
 """
 from __future__ import annotations
 
@@ -110,6 +112,25 @@ def _calificar(base: Path, destino: Path, url: str | None = None, **variables: s
             "comentarios": _comentarios(curso), "informe": _informe(curso)}
 
 
+def _fragmentos(base: Path, destino: Path, url: str) -> dict:
+    """The Kubernetes Indexed Job on its own copy: ``nbgrader generate_assignment`` into the empty
+    PostgreSQL gradebook ``url``, then two ``--fragmento I/2`` processes at once (one worker each) and
+    ``make informe`` (``python -m scripts.informe``) from the shards' verdicts and that gradebook."""
+    curso = destino / "curso"
+    shutil.copytree(base, curso, symlinks=True)
+    ejecutar(curso, "nbgrader", "generate_assignment", TAREA, "--force", env={"CURSO_DB_URL": url})
+    variables = {**entorno(), "CURSO_DB_URL": url, "CURSO_TRABAJADORES": "1"}
+    procesos = [subprocess.Popen([sys.executable, "scripts/calificacion/grade.py", "--fragmento", f"{i}/2"], cwd=curso,
+                                 env=variables, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                for i in range(2)]
+    salidas = [p.communicate(timeout=900)[0] for p in procesos]
+    resultado = {"curso": curso, "salidas": salidas, "codigos": [p.returncode for p in procesos]}
+    if resultado["codigos"] == [0, 0]:
+        ejecutar(curso, "python", "-m", "scripts.informe", env={"CURSO_DB_URL": url})
+        resultado.update(notas=_volcado(url), comentarios=_comentarios(curso), informe=_informe(curso))
+    return resultado
+
+
 def _se_usa(request, prueba: str) -> bool:
     """Whether the session runs (and does not skip) the test of this module called ``prueba``."""
     return any(item.name == prueba and item.module.__name__ == __name__ and not item.get_closest_marker("skip")
@@ -118,25 +139,29 @@ def _se_usa(request, prueba: str) -> bool:
 
 @pytest.fixture(scope="module")
 def calificaciones(base, tmp_path_factory, request):
-    """The three gradings of the same submissions, started at once, each in its own copy.
+    """The gradings of the same submissions, started at once, each in its own copy.
 
     With 1 worker, with 2 and (when its test runs and PostgreSQL is there) with 2 writing into
-    PostgreSQL: independent runs of ``grade.py``, so they share the machine instead of waiting for each
-    other (the one-worker run alone leaves a core idle).  A failure of the PostgreSQL run is kept for its
-    own test (``calificaciones["pg"]`` holds the exception), never raised here.
+    PostgreSQL and the two shards of a Kubernetes Job on a second PostgreSQL gradebook: independent runs
+    of ``grade.py``, so they share the machine instead of waiting for each other (the one-worker run alone
+    leaves a core idle).  A failure of a PostgreSQL run is kept for its own test
+    (``calificaciones["pg"]``, ``calificaciones["fragmentos"]`` hold the exception), never raised here.
     """
-    destinos = {clave: tmp_path_factory.mktemp(clave) for clave in ("k1", "k2", "pg")}
-    url = None
+    destinos = {clave: tmp_path_factory.mktemp(clave) for clave in ("k1", "k2", "pg", "fragmentos")}
+    url = url_fragmentos = None
     if _se_usa(request, "test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo") \
             and postgresql_temporal.que_falta() is None:
-        url = request.getfixturevalue("postgresql").crear_base("gradebook_atencion")
-    with ThreadPoolExecutor(max_workers=3) as hilos:
+        cluster = request.getfixturevalue("postgresql")
+        url = cluster.crear_base("gradebook_atencion")
+        url_fragmentos = cluster.crear_base("gradebook_fragmentos")
+    with ThreadPoolExecutor(max_workers=4) as hilos:
         futuros = {"k1": hilos.submit(_calificar, base, destinos["k1"], CURSO_TRABAJADORES="1"),
                    "k2": hilos.submit(_calificar, base, destinos["k2"], CURSO_TRABAJADORES="2")}
         if url:
             # the documented rewrite: a plain postgresql:// URL becomes postgresql+psycopg2://
             futuros["pg"] = hilos.submit(_calificar, base, destinos["pg"], url=url, CURSO_TRABAJADORES="2",
                                          CURSO_DB_URL=url.replace("postgresql+psycopg2://", "postgresql://"))
+            futuros["fragmentos"] = hilos.submit(_fragmentos, base, destinos["fragmentos"], url_fragmentos)
         resultados = {clave: futuro.exception() or futuro.result() for clave, futuro in futuros.items()}
     for clave in ("k1", "k2"):
         if isinstance(resultados[clave], BaseException):
@@ -206,7 +231,7 @@ def postgresql():
 @pytest.mark.slow
 def test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo(
         postgresql, calificaciones, un_trabajador):
-    # graded with the other two (``calificaciones``): 2 workers, CURSO_DB_URL a plain postgresql:// URL
+    # graded with the others (``calificaciones``): 2 workers, CURSO_DB_URL a plain postgresql:// URL
     assert "pg" in calificaciones, "la calificación con PostgreSQL no se lanzó"
     resultado, url = calificaciones["pg"], calificaciones["url"]
     if isinstance(resultado, BaseException):
@@ -222,23 +247,22 @@ def test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo(
     assert resultado["comentarios"] == un_trabajador["comentarios"]
     assert resultado["informe"] == un_trabajador["informe"]
 
-    # the Kubernetes Indexed Job: two shards at once, each writing its students into PostgreSQL
-    variables = {**entorno(), "CURSO_DB_URL": url, "CURSO_TRABAJADORES": "1"}
-    procesos = [subprocess.Popen([sys.executable, "scripts/calificacion/grade.py", "--fragmento", f"{i}/2"], cwd=curso,
-                                 env=variables, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-                for i in range(2)]
-    salidas = [p.communicate(timeout=600)[0] for p in procesos]
-    assert [p.returncode for p in procesos] == [0, 0], salidas
+    # the Kubernetes Indexed Job: two shards at once, each writing its students into a gradebook that only
+    # held the released assignment (graded with the others: ``_fragmentos``)
+    fragmentos = calificaciones["fragmentos"]
+    if isinstance(fragmentos, BaseException):
+        raise fragmentos
+    salidas = fragmentos["salidas"]
+    assert fragmentos["codigos"] == [0, 0], salidas
     assert f"Fragmento 1/2: 3 alumnos de {len(MUESTRAS) + len(BATERIA) + 1}." in salidas[1]
     filas = [l.split()[0] for s in salidas for l in _tabla(s)[2:] if l and not l.startswith(("  ", "Obs"))]
     assert sorted(filas) == sorted([*MUESTRAS, *BATERIA, ROTA])
     observaciones = sorted(l for s in salidas for l in _tabla(s) if l.startswith("  "))
     assert observaciones == sorted(l for l in _tabla(un_trabajador["salida"]) if l.startswith("  "))
-    assert _volcado(url) == un_trabajador["notas"]
-    assert _comentarios(curso) == un_trabajador["comentarios"]
+    assert fragmentos["notas"] == un_trabajador["notas"]
+    assert fragmentos["comentarios"] == un_trabajador["comentarios"]
     # the report from the shards' verdicts and the PostgreSQL gradebook (make informe)
-    ejecutar(curso, "python", "-m", "scripts.informe", env={"CURSO_DB_URL": url})
-    assert _informe(curso) == un_trabajador["informe"]
+    assert fragmentos["informe"] == un_trabajador["informe"]
 
 
 def test_sin_aislamiento_no_se_califica_a_nadie(tmp_path):

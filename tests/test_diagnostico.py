@@ -33,6 +33,9 @@ from grader_tests.juez import bateria, descubrimiento, diagnostico, juez
 from grader_tests.en_el_kernel.casos import argumentos, celdas_de
 from grader_tests.juez.propiedades import Llamada
 
+# c08_lenta's 32 s sleep proves something only in a real kernel (tests/test_bateria.py)
+pytestmark = pytest.mark.usefixtures("sin_esperas")
+
 EJERCICIOS = descubrimiento.ejercicios()
 ARCHIVOS = [(f, a) for f, ej in EJERCICIOS.items() for a in ej.bateria()]
 NOTAS_DE_REFERENCIA = json.loads((RAIZ / "tests" / "notas_de_referencia.json").read_text(encoding="utf-8"))

@@ -30,6 +30,9 @@ from grader_tests.juez import bateria, descubrimiento
 
 from conftest import RAIZ
 
+# c08_lenta's 32 s sleep proves something only in a real kernel (tests/test_bateria.py)
+pytestmark = pytest.mark.usefixtures("sin_esperas")
+
 OCULTO = re.compile(r"### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", re.S)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 ANCHO = 80
