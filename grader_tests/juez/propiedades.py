@@ -146,6 +146,9 @@ class Llamada:
     avisos: list = field(default_factory=list)
     modificados: dict = field(default_factory=dict)
     _referencia: object = field(default=None, repr=False)
+    # the other calls judged together with this one (a cell's controls, or a value cell's cases), for the
+    # pieces of work that compare sizes (PE's ladder: its ratio must follow d_model); empty: judged alone
+    otras: tuple = field(default=(), repr=False)
 
     @classmethod
     def desde_evidencia(cls, ejercicio, caso: dict, registro: dict) -> "Llamada":
@@ -758,6 +761,12 @@ def _preferir_los_constantes(resultados: list[ResultadoCaso]) -> None:
             r.diagnosticos = [d for d in r.diagnosticos if cuenta[d.error.id] == mejor]
 
 
+def _juntas(llamadas: list[Llamada]) -> None:
+    """Tell each call which others are judged with it (``Llamada.otras``)."""
+    for llamada in llamadas:
+        llamada.otras = tuple(o for o in llamadas if o is not llamada)
+
+
 def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo: float) -> Veredicto:
     """Score a property over its calls: the fraction of scored cases that pass.
 
@@ -783,6 +792,8 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     cambiante = lo_propio and any(_clave_del_caso(ll) in _ACERTADOS and not _acierta_del_todo(ll)
                                   for ll in controles)
     # points only for work done: nothing right on the controls, nothing earned here
+    _juntas(controles)
+    _juntas(puntuadas)
     en_cada_control = bool(controles) and getattr(controles[0].ejercicio, "trabajo_en_cada_control", False)
     sin_trabajo = lo_propio and not cambiante and not (all if en_cada_control else any)(
         trabajo_hecho(ll) for ll in controles)

@@ -99,8 +99,8 @@ def tabla_de_razon(T: int, d_model: int, razon: float) -> np.ndarray:
     return tabla
 
 
-def _escalera(t: np.ndarray) -> bool:
-    """Si la tabla es la escalera de la lección con otra razón r ≠ 1 (otra base, multiplicar, linspace…).
+def _razon(t: np.ndarray) -> float | None:
+    """La razón r si la tabla es la escalera de la lección con otra razón r ≠ 1 (otra base, multiplicar, linspace…).
 
     Cada pareja i con su frecuencia r^i y la pareja 0 con frecuencia 1. La
     fila pos = 1 da el ángulo de la pareja 1 salvo vueltas enteras: se
@@ -108,34 +108,46 @@ def _escalera(t: np.ndarray) -> bool:
     menos un factor 3 y como mucho 10^6 de la primera pareja a la última, y
     el seno de la pareja 1 tiene que cambiar con la posición: con r = 0,999
     cada pareja repite casi la pareja 0, y con r = 1e-9 todas menos la
-    primera son constantes; ninguna de las dos es calcular una escalera. Una
-    razón fija, que no sale de d_model, se sale de un límite o del otro con
-    d_model = 6 o con d_model = 64.
+    primera son constantes; ninguna de las dos es calcular una escalera.
+    None si no lo es (o si T < 3 o d_model < 4).
     """
     T, d_model = t.shape
     if (T < 3 or d_model < 4 or d_model % 2 or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA
             or np.ptp(t[:, 2]) <= VARIACION_MINIMA):
-        return False
+        return None
     angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
     for vueltas in range(200):
         razon = angulo + 2 * np.pi * vueltas
         recorrido = abs(np.log(razon)) * (d_model // 2 - 1) if razon > 0 else 0.0
         if (np.log(3) * (1 - 1e-3) <= recorrido <= np.log(1e6) * (1 + 1e-3)
                 and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA)):
-            return True
-    return False
+            return razon
+    return None
+
+
+def _razon_de(tabla, T: int, d_model: int) -> float | None:
+    """La razón de la escalera que es ``tabla`` (tal cual o traspuesta) con esos tamaños, o None."""
+    if tabla is None or tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
+        return None
+    for t in (tabla, tabla.T):
+        if t.shape == (T, d_model):
+            razon = _razon(t)
+            if razon is not None:
+                return razon
+    return None
 
 
 def _trabajo_en(tabla: np.ndarray, esperada: np.ndarray) -> bool:
-    """Si ``tabla`` tiene algo de ``esperada`` bien calculado (las tres piezas de ``trabajo_hecho``)."""
+    """Si ``tabla`` tiene algo de ``esperada`` bien calculado: la cuarta parte de las columnas o una fila.
+
+    (La escalera, la tercera pieza de ``sin_trabajo``, se juzga con todos los tamaños a la vez.)
+    """
     if tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
         return False
     for t in (tabla, tabla.T):
         if t.shape[0] == esperada.shape[0] and _cuarta_parte_de_las_columnas(t.T, esperada.T[2:]):
             return True
         if t.shape[1] == esperada.shape[1] and _alguna_linea(t, esperada[1:]):
-            return True
-        if t.shape == esperada.shape and _escalera(t):
             return True
     return False
 
@@ -151,45 +163,24 @@ ERRORES_CONOCIDOS = (
 )
 
 
-# Otros dos tamaños, como dos casos de la nota: con d_model = 8 (el caso visible) las frecuencias son 1,
-# 1/10, 1/100 y 1/1000, y una frecuencia fija como 1/10 coincidiría con una columna sin calcular nada; con
+# Otros tres tamaños, como casos de la nota: con d_model = 8 (el caso visible) las frecuencias son 1, 1/10,
+# 1/100 y 1/1000, y una frecuencia fija como 1/10 coincidiría con una columna sin calcular nada; con
 # d_model = 6 son 1, 10^(-4/3) y 10^(-8/3). Con d_model = 64 una escalera de razón fija (0,5, que no sale
-# de d_model) recorre un factor 2^31, demasiado.
-OTROS_CASOS = ((13, 6), (16, 64))
+# de d_model) recorre un factor 2^31, demasiado; entre d_model = 16 y 64, una razón fija no sigue la ley
+# de d_model (FACTOR_ENTRE_TAMANOS).
+OTROS_CASOS = ((13, 6), (10, 16), (16, 64))
 
+# Un tamaño elegido al azar en cada ejecución, como los dos que la nota no publica (que quedan a uno y otro
+# lado): d_model = 2p con p primo. Las parejas tienen exponentes j/p, así que ninguna tabla escrita a mano
+# para los tamaños que se nombran aquí, ni una tabla fija de fracciones sencillas, calcula nada con él; la
+# fórmula sí, con cualquier tamaño.
+PRIMOS_AL_AZAR = (13, 17, 19, 23, 29)
 
-def trabajo_hecho(tabla: np.ndarray, funcion) -> bool:
-    """Si la función calcula algo bien con d_model = 8, 6 y 64 (la regla de la nota: «sólo por trabajo hecho»).
-
-    Una frecuencia que sale de d_model: la cuarta parte de las coordenadas fuera
-    de la pareja 0, enteras (columnas de la tabla esperada distintas de
-    sin(pos) y cos(pos), estén donde estén), la codificación entera de una posición
-    pos >= 1 (una fila, esté donde esté) o la escalera de la lección con otra
-    razón (otra base, multiplicar en vez de dividir…, con frecuencias que
-    bajen o suban entre un factor 3 y un factor 10^6); también si la tabla viene
-    traspuesta. Con el caso visible (``tabla``) y con d_model = 6 y 64
-    (``OTROS_CASOS``): la nota la pide con cada uno de sus casos de control. La
-    pareja 0 sola (frecuencia 1, en una columna o en todas) no cuenta: no
-    hace falta calcular nada para escribirla; tampoco una frecuencia fija.
-    """
-    if not _trabajo_en(tabla, TABLA):
-        return False
-    for T, d_model in OTROS_CASOS:
-        try:
-            with np.errstate(all="ignore"):
-                otra = np.asarray(funcion(T, d_model), dtype=np.float64)
-        except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho
-            return False
-        if not _trabajo_en(otra, tabla_de_razon(T, d_model, 10000.0 ** (-2 / d_model))):
-            return False
-    return True
-
-
-# Un tamaño elegido al azar en cada ejecución, como el que la nota no publica: d_model = 2p con p primo. Las
-# parejas tienen exponentes j/p, así que ninguna tabla escrita a mano para los tamaños que se nombran aquí,
-# ni una tabla fija de fracciones sencillas, calcula nada con él; la fórmula sí, con cualquier tamaño. Con
-# p >= 23, una razón fija como 0,5 recorre más de un factor 10^6 (2^22) y no pasa por escalera.
-PRIMOS_AL_AZAR = (23, 29, 31, 37, 41, 43, 47)
+# Una escalera con otra razón cuenta si la razón sale de d_model: con todos los tamaños de d_model >= 16,
+# |log r|·(d_model − 1)/2 cambia menos de un factor 1,25 (otra base, multiplicar, el exponente j, linspace:
+# menos de 1,1). Una razón fija, que no sale de d_model, lo multiplica por (d_model − 1): no cuenta.
+FACTOR_ENTRE_TAMANOS = 1.25
+TAMANO_MINIMO_DE_LA_LEY = 16
 
 
 def caso_al_azar(generador: np.random.Generator | None = None) -> tuple[int, int]:
@@ -198,27 +189,81 @@ def caso_al_azar(generador: np.random.Generator | None = None) -> tuple[int, int
     return int(generador.integers(7, 16)), 2 * int(generador.choice(PRIMOS_AL_AZAR))
 
 
-def trabajo_con(funcion, T: int, d_model: int) -> bool:
-    """Si ``funcion(T, d_model)`` calcula algo bien (las piezas de ``trabajo_hecho``); si lanza, el fallo lo dice."""
-    return _trabajo_en(_tabla(funcion, T, d_model), tabla_de_razon(T, d_model, 10000.0 ** (-2 / d_model)))
+def sin_trabajo(tablas: dict) -> tuple[int, int] | None:
+    """El primer tamaño ``(T, d_model)`` de ``tablas`` en el que la función no calcula nada bien, o None.
+
+    ``tablas``: ``{(T, d_model): tabla o None}`` (None: la llamada lanzó o no
+    devolvió un array). Trabajo es una frecuencia que sale de d_model: la
+    cuarta parte de las coordenadas fuera de la pareja 0, enteras (columnas de
+    la tabla esperada distintas de sin(pos) y cos(pos), estén donde estén), la
+    codificación entera de una posición pos >= 1 (una fila, esté donde esté)
+    o la escalera de la lección con otra razón (otra base, multiplicar en vez
+    de dividir…, con frecuencias que bajen o suban entre un factor 3 y un
+    factor 10^6), si la escalera sigue la misma ley con todos los tamaños de
+    d_model >= 16 (``FACTOR_ENTRE_TAMANOS``); también si la tabla viene
+    traspuesta. La pareja 0 sola (frecuencia 1, en una columna o en todas) no
+    cuenta: no hace falta calcular nada para escribirla; tampoco una
+    frecuencia o una razón fijas. Es la regla de la nota con sus casos de
+    control.
+    """
+    razones = {tamano: _razon_de(tabla, *tamano) for tamano, tabla in tablas.items()}
+    ley = [tamano for tamano in tablas if tamano[0] >= 3 and tamano[1] >= TAMANO_MINIMO_DE_LA_LEY]
+    pasos = [abs(np.log(razones[t])) * (t[1] - 1) / 2 for t in ley if razones[t] is not None]
+    sigue_la_ley = len(pasos) == len(ley) and (not pasos or max(pasos) <= FACTOR_ENTRE_TAMANOS * min(pasos))
+    for (T, d_model), tabla in tablas.items():
+        if tabla is not None and _trabajo_en(tabla, tabla_de_razon(T, d_model, 10000.0 ** (-2 / d_model))):
+            continue
+        if razones[(T, d_model)] is not None and sigue_la_ley:
+            continue
+        return T, d_model
+    return None
+
+
+def _tabla_o_nada(funcion, T: int, d_model: int):
+    """``positional_encoding(T, d_model)`` como array float64, o None si lanza o no es un array de números."""
+    try:
+        with np.errstate(all="ignore"):
+            tabla = np.asarray(funcion(T, d_model), dtype=np.float64)
+    except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho
+        return None
+    return tabla
+
+
+def comprobar_trabajo(funcion, tabla_visible: np.ndarray, celda: str, al_azar: tuple[int, int] | None = None) -> None:
+    """Falla (``SIN_TRABAJO``) si no calcula nada bien con el caso visible, ``OTROS_CASOS`` o un tamaño al azar.
+
+    ``tabla_visible``: lo que devolvió con T = 5 y d_model = 8. ``al_azar``:
+    el tamaño al azar (``caso_al_azar()`` si no se da). Si la llamada con él
+    lanza, el fallo lo dice.
+    """
+    al_azar = caso_al_azar() if al_azar is None else al_azar
+    tablas = {(5, 8): tabla_visible}
+    tablas.update({(T, d_model): _tabla_o_nada(funcion, T, d_model) for T, d_model in OTROS_CASOS})
+    tablas[al_azar] = _tabla(funcion, *al_azar)
+    falta = sin_trabajo(tablas)
+    if falta == al_azar:
+        fallo(SIN_TRABAJO_AL_AZAR.format(celda=celda, T=al_azar[0], d_model=al_azar[1]))
+    if falta is not None:
+        fallo(SIN_TRABAJO.format(celda=celda))
 
 
 SIN_TRABAJO_AL_AZAR = (
     "Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con T = {T} y d_model = {d_model}, un tamaño "
-    "elegido al azar en cada ejecución (al calificar se usa otro que no se publica), tu función no calcula "
+    "elegido al azar en cada ejecución (al calificar se usan otros que no se publican), tu función no calcula "
     "bien nada: ni la cuarta parte de las coordenadas de PE fuera de la pareja 0, ni la codificación entera "
-    "de ninguna posición pos >= 1, ni la escalera de frecuencias de la lección con otra razón. Con los "
-    "tamaños que nombran estas pruebas sí: unas tablas escritas para unos tamaños no son la fórmula, que "
-    "funciona con cualquiera.")
+    "de ninguna posición pos >= 1, ni la escalera de frecuencias de la lección con una razón que salga de "
+    "d_model (la misma ley con todos los tamaños). Con los tamaños que nombran estas pruebas sí: unas tablas "
+    "escritas para unos tamaños, o una razón fija, no son la fórmula, que funciona con cualquiera.")
 
 SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con el caso visible "
-               "(T = 5, d_model = 8), con T = 13 y d_model = 6 o con T = 16 y d_model = 64, tu función no "
+               "(T = 5, d_model = 8), con T = 13 y d_model = 6, con T = 10 y d_model = 16 o con T = 16 y "
+               "d_model = 64, tu función no "
                "calcula bien nada: ni la cuarta parte de las coordenadas de PE fuera de la pareja 0 (sin(pos) y "
                "cos(pos) salen sin calcular ninguna frecuencia), ni la codificación entera de ninguna posición "
-               "pos >= 1 (una fila), ni la escalera de frecuencias de la lección con otra razón (con "
-               "frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera pareja a la "
-               "última). Una frecuencia o una razón fijas, que no salen de d_model, no cuentan. Empieza por "
-               "la celda de los valores.")
+               "pos >= 1 (una fila), ni la escalera de frecuencias de la lección con otra razón que salga de "
+               "d_model (con frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera "
+               "pareja a la última, y la misma ley con todos los tamaños). Una frecuencia o una razón fijas, "
+               "que no salen de d_model, no cuentan. Empieza por la celda de los valores.")
 
 
 # --------------------------------------------------------------- celdas
@@ -280,9 +325,7 @@ def valores(espacio: dict) -> None:
               "la misma fórmula, pos / 10000^(2i/d_model).",
               f"La mayor diferencia está en la columna {j} (pareja i = {j // 2}): se esperaba "
               f"{FILA_9_DE_16[j]:.6f} y es {pe[9, j]:.6f}.")
-    T, d_model = caso_al_azar()
-    if not trabajo_con(funcion, T, d_model):
-        fallo(SIN_TRABAJO_AL_AZAR.format(celda="la celda de los valores", T=T, d_model=d_model))
+    comprobar_trabajo(funcion, _tabla(funcion, 5, 8), "la celda de los valores")
     aprobado("Valores correctos en el caso visible y con d_model = 16 (al corregir se comprueban también otros "
              "tamaños, uno de ellos sin publicar).")
 
@@ -290,16 +333,13 @@ def valores(espacio: dict) -> None:
 def _regla_de_control(funcion, celda: str) -> tuple[bool, bool]:
     """La regla de la nota con el caso visible: ``(caso visible bien, forma bien)``.
 
-    Si la función ya falla con el caso visible y no hace ningún trabajo, la
-    celda falla aquí mismo (sin trabajo hecho no puntúa).
+    Si la función no hace ningún trabajo con alguno de los tamaños de
+    ``comprobar_trabajo``, la celda falla aquí mismo (sin trabajo hecho no
+    puntúa).
     """
     pe = _tabla(funcion, 5, 8)
     bien = pe.shape == (5, 8) and bool(np.allclose(pe, TABLA, **TOLERANCIA))
-    if not bien and not trabajo_hecho(pe, funcion):
-        fallo(SIN_TRABAJO.format(celda=celda))
-    T, d_model = caso_al_azar()
-    if not trabajo_con(funcion, T, d_model):
-        fallo(SIN_TRABAJO_AL_AZAR.format(celda=celda, T=T, d_model=d_model))
+    comprobar_trabajo(funcion, pe, celda)
     return bien, pe.shape == (5, 8)
 
 

@@ -64,32 +64,52 @@ def _pruebas_visibles_de_la_leccion():
     return modulo
 
 
+def _trabajo_al_calificar(funcion) -> bool:
+    """What the grade decides: every case of the values cell (its controls too) does work, judged together."""
+    from grader_tests.en_el_kernel.serializacion import deserializar, serializar
+    from grader_tests.juez.propiedades import Llamada, trabajo_hecho
+
+    llamadas = []
+    for caso in next(c for c in EJ.casos.CELDAS if c.propiedad == "valores").casos:
+        argumentos = EJ.argumentos(caso)
+        llamada = Llamada(caso=caso, argumentos=argumentos, ejercicio=EJ)
+        try:
+            with np.errstate(all="ignore"):
+                llamada.resultado = deserializar(serializar(funcion(*argumentos)))   # as the kernel sends it
+        except Exception as exc:  # noqa: BLE001 - the student's function
+            llamada.excepcion = {"clase": type(exc).__name__}
+        llamadas.append(llamada)
+    for llamada in llamadas:
+        llamada.otras = tuple(o for o in llamadas if o is not llamada)
+    return all(trabajo_hecho(ll) for ll in llamadas)
+
+
 def test_el_tamano_al_azar_de_las_pruebas_visibles_dice_lo_mismo_que_el_que_no_se_publica():
-    """Validate draws d_model = 2p at random; the grade uses one unpublished size. Whatever the draw, every
-    battery file does work on it exactly when it does work on the unpublished size (no flaky Validate, and
-    the visible tests say what the grade will), and the draw covers that size's kind."""
+    """Validate draws d_model = 2p at random; the grade uses two unpublished sizes on either side of that
+    range.  Whatever the draw, the visible work check of every battery file says what the grade says (no
+    flaky Validate, and the visible tests never fail what the grade accepts)."""
     from grader_tests.ejercicios.positional_encoding.casos import CASOS_SIN_PUBLICAR
-    from grader_tests.juez.propiedades import Llamada, trabajo_hecho  # noqa: F401  (the judge's own rule)
 
     visibles = _pruebas_visibles_de_la_leccion()
-    ocultos = [(c["T"], c["d_model"]) for c in CASOS_SIN_PUBLICAR]
-    assert all(d % 2 == 0 and d // 2 in visibles.PRIMOS_AL_AZAR for _, d in ocultos), ocultos
+    ocultos = sorted(c["d_model"] for c in CASOS_SIN_PUBLICAR)
+    sorteables = [2 * p for p in visibles.PRIMOS_AL_AZAR]
+    assert ocultos[0] < min(sorteables) and max(sorteables) < ocultos[-1], (ocultos, sorteables)
+    assert all(d // 2 > 2 and all((d // 2) % k for k in range(2, d // 2)) for d in ocultos + sorteables)
     generador = np.random.default_rng(0)
     sorteados = {visibles.caso_al_azar(generador) for _ in range(200)}
-    assert {d for _, d in sorteados} == {2 * p for p in visibles.PRIMOS_AL_AZAR}
+    assert {d for _, d in sorteados} == set(sorteables)
     assert {t for t, _ in sorteados} == set(range(7, 16))
     vistos = {True: 0, False: 0}
     for archivo in EJ.bateria():
         funcion = bateria.cargar(archivo, "positional_encoding")
-
-        def trabaja(T, d_model):
+        esperado = _trabajo_al_calificar(funcion)
+        vistos[esperado] += 1
+        for d_model in sorteables:
             try:
                 with np.errstate(all="ignore"):
-                    return visibles.trabajo_con(funcion, T, d_model)
-            except AssertionError:       # the visible failure of an exception or a wrong form
-                return False
-        esperado = all(trabaja(T, d) for T, d in ocultos)
-        vistos[esperado] += 1
-        for p in visibles.PRIMOS_AL_AZAR:
-            assert trabaja(11, 2 * p) == esperado, (archivo.nombre, p)
+                    visibles.comprobar_trabajo(funcion, visibles._tabla(funcion, 5, 8), "la celda", (11, d_model))
+                visible = True
+            except AssertionError:       # the visible failure («Sin trabajo hecho», or an exception named)
+                visible = False
+            assert visible == esperado, (archivo.nombre, d_model, esperado)
     assert vistos[True] and vistos[False], vistos

@@ -1,6 +1,6 @@
 # espera: parcial
 # error: exponente_distinto_en_columnas_altas
-# celdas: valores=0.75
+# celdas: valores=0.6
 # Error (de las pruebas de alumnado): a partir de la pareja 4 usa la base 10000 con el exponente i/d_model
 import numpy as np
 

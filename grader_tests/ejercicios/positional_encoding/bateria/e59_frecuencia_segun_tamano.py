@@ -2,12 +2,10 @@
 # puntos: 1
 # celdas: contrato=1, valores=0, robustez=0, generalidad=0
 # diagnostico: Sin trabajo correcto, esta celda no puntúa
-# visible: solo_al_calificar
 # Trampa (issue 19, quinto ataque): una frecuencia elegida según los tamaños publicados, 1/10 cuando
 # d_model es múltiplo de 4 (una pareja de la referencia con 8, 16 y 64) y 10^(-4/3) si no (la pareja 1
 # con 6), en todas las parejas. No calcula ninguna frecuencia a partir de d_model: con un tamaño que no se
-# publica, ninguna columna coincide. Las pruebas visibles sólo ven los tamaños publicados: fallan en la
-# celda de los valores, pero no dicen «sin trabajo» en robustez y generalidad.
+# publica, ninguna columna coincide. Las pruebas visibles lo ven con su tamaño elegido al azar.
 import numpy as np
 
 
