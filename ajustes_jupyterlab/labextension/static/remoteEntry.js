@@ -51,6 +51,27 @@ var _JUPYTERLAB;
     });
   }
 
+  // the Property Inspector's JSON editors: their <label>, as MetadataEditorTool writes it
+  var ROTULOS_DE_METADATOS = { 'Cell metadata': 'Metadatos de la celda', 'Notebook metadata': 'Metadatos del cuaderno' };
+
+  // and its cell-tags field, which the celltags renderer builds with JupyterLab's null translator
+  var ETIQUETAS = { 'Cell Tags': 'Etiquetas de la celda' };
+
+  function traducirInspector() {
+    if (!enEspanol()) { return; }
+    document.querySelectorAll('.jp-MetadataEditorTool > label').forEach(function (rotulo) {
+      var espanol = ROTULOS_DE_METADATOS[rotulo.textContent];
+      if (espanol) { rotulo.textContent = espanol; }
+    });
+    document.querySelectorAll('.jp-PropertyInspector .jp-FormGroup-fieldLabel').forEach(function (rotulo) {
+      var espanol = ETIQUETAS[rotulo.textContent];
+      if (espanol) { rotulo.textContent = espanol; }
+    });
+    document.querySelectorAll('.jp-PropertyInspector input[placeholder="Add Tag"]').forEach(function (entrada) {
+      entrada.setAttribute('placeholder', 'Añadir etiqueta');
+    });
+  }
+
   // lumino's CommandPalette.Renderer.formatEmptyMessage, hard-coded in English
   var SIN_RESULTADOS = /^No commands found that match '([\s\S]*)'$/;
   // commands the palette must not offer in Spanish: their dialog cannot be translated
@@ -69,14 +90,15 @@ var _JUPYTERLAB;
   var pendiente = null;
   function programar() {
     if (pendiente === null) {
-      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); traducirPaleta(); });
+      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); traducirPaleta(); traducirInspector(); });
     }
   }
 
   var plugin = {
     id: NOMBRE + ':plugin',
     description: 'Ayudas emergentes en español para el botón «…» de la barra del cuaderno y el botón Validate, ' +
-      'y la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español.',
+      'la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español, ' +
+      'y los rótulos de los editores de metadatos del inspector de propiedades en español.',
     autoStart: true,
     requires: [],
     optional: [],
