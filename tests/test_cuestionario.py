@@ -114,7 +114,9 @@ VALORES = ["a", "b", "c", "d", "e", " B ", "b)", "(c)", "opción b", "Opción D.
            "256", " 2 359 296 ", "2.359.296", "2_359_296", "2359296.0", "2.56e2", "2,56e2", "256,0", "25.6",
            "9" * 5000, "1" * 61, "b" * 2000,
            True, False, np.True_, np.False_, "verdadero", "Falso", "v", "f", "sí", "no", "True", "cierto",
-           None, ..., _Raro(), b"b", 1j, {"a": 1}, range(3)]
+           None, ..., _Raro(), b"b", 1j, {"a": 1}, range(3),
+           # the exact lax forms of issue 22's fifth student's report (B10): ✔ in the notebook, and the grade?
+           "B", "d)", "2359296", ["a", "b", "d"], "True", 6912.0, "6912", np.float64(6912.0)]
 
 
 def _como_lo_juzga_la_nota(pregunta, valor):

@@ -909,3 +909,26 @@ def test_en_un_cuaderno_estrecho_la_imagen_no_se_encoge_hasta_no_leerse(caja):
     assert esc.LETRA_PEQUENA * esc.PPP / 72 * esc.ESCALA_MINIMA >= 10       # the small labels stay ≥ 10 px
     marco = next(c for c in caja.children if caja.imagen in getattr(c, "children", ()))
     assert marco.layout.overflow.split()[0] == "auto" and "explorable-escalera-marco-imagen" in marco._dom_classes
+
+
+def _intro(casilla, texto):
+    """What the browser sends for «texto» + Enter in a box: «submit» first (keypress), then the new
+    value only if it differs from the box's (change)."""
+    casilla._handle_custom_msg({"event": "submit"}, None)
+    if str(texto) != casilla.value:
+        casilla.value = str(texto)
+
+
+def test_volver_a_escribir_el_valor_en_uso_quita_el_aviso(caja):
+    """Issue 22, fifth student's report (M3): «T = 0» is rejected; re-typing 64 (the value in use,
+    so the box sends no new value) clears the warning, and so does re-typing another box's value."""
+    _intro(caja.texto_T, "0")
+    assert "T = 0 no vale" in caja.aviso.value and caja.texto_T.value == "64"
+    _intro(caja.texto_T, "64")
+    assert caja.aviso.value == "" and caja.estado["T"] == 64
+    _intro(caja.texto_pareja, "-1")
+    assert "pareja i = -1 no vale" in caja.aviso.value
+    _intro(caja.texto_d_model, "32")
+    assert caja.aviso.value == "" and caja.estado["d_model"] == 32
+    _intro(caja.texto_d_model, "33")           # a value that is not valid still warns after the submit
+    assert "d_model = 33 no vale" in caja.aviso.value and caja.texto_d_model.value == "32"

@@ -22,8 +22,15 @@ Installed with the language pack (``ajustes_jupyterlab/``) and turned on by its
   to the contents manager when it uses jupyter_server's standard file checkpoints (a deployment
   with checkpoints of its own keeps them).
 
-Public names: ``locale_en_uso``, ``PuntoDeControlInicial`` and the server extension's entry
-points.  Tests: ``tests/test_entorno.py`` (without a browser) and
+- **The Property Inspector's forms are translated.**  Its sections and fields (*Common Tools*,
+  *Slide Type*, *Not deletable*, *Cell metadata*…) come from the ``jupyter.lab.metadataforms`` of
+  the settings schemas, which jupyterlab_server 2.28 never passes through the catalogue (its
+  ``DEFAULT_SCHEMA_SELECTORS`` cover titles, descriptions, menus and toolbars only).
+  ``SELECTORES_DE_METADATOS`` adds their labels and titles, with context ``settings``, to those
+  selectors in the server's process; their Spanish is in ``traducciones/curso.po``.
+
+Public names: ``locale_en_uso``, ``PuntoDeControlInicial``, ``SELECTORES_DE_METADATOS`` and the
+server extension's entry points.  Tests: ``tests/test_entorno.py`` (without a browser) and
 ``tests/navegador/test_1_interfaz_espanol.py`` (what the student sees).
 """
 from __future__ import annotations
@@ -32,7 +39,15 @@ import os
 
 from jupyter_server.services.contents.filecheckpoints import AsyncFileCheckpoints
 
-__all__ = ["PuntoDeControlInicial", "locale_en_uso"]
+__all__ = ["PuntoDeControlInicial", "SELECTORES_DE_METADATOS", "locale_en_uso"]
+
+# jupyterlab_server's selector syntax (a regular expression on the JSON path, anchored, where a list's
+# item is «[i]»: «/jupyter.lab.metadataforms[0]/label»; the value is the catalogue's context): a metadata
+# form's section label and its fields' and choices' titles.
+SELECTORES_DE_METADATOS = {
+    r"jupyter\.lab\.metadataforms\[\d+\]/label": "settings",
+    r"jupyter\.lab\.metadataforms\[\d+\]/metadataSchema/properties/.*/title": "settings",
+}
 
 
 def locale_en_uso(ajustes: dict, del_sistema: str) -> str:
@@ -115,8 +130,19 @@ def _jupyter_server_extension_points():
     return [{"module": "curso_atencion_jupyterlab_es"}]
 
 
+def _traducir_formularios_de_metadatos() -> None:
+    """Add ``SELECTORES_DE_METADATOS`` to jupyterlab_server's schema selectors (idempotent)."""
+    from jupyterlab_server import translation_utils
+
+    if all(translation_utils.DEFAULT_SCHEMA_SELECTORS.get(k) == v for k, v in SELECTORES_DE_METADATOS.items()):
+        return
+    translation_utils.DEFAULT_SCHEMA_SELECTORS.update(SELECTORES_DE_METADATOS)
+    translation_utils._get_default_schema_selectors.cache_clear()
+
+
 def _load_jupyter_server_extension(serverapp) -> None:
     _poner_locale_en_uso()
+    _traducir_formularios_de_metadatos()
     gestor = serverapp.contents_manager
     if type(getattr(gestor, "checkpoints", None)) is AsyncFileCheckpoints:
         gestor.checkpoints_class = PuntoDeControlInicial

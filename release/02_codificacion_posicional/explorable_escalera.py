@@ -1235,6 +1235,17 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
                 redibujar()
         return al_cambiar
 
+    def al_pulsar_intro(_casilla, contenido, _buffers) -> None:
+        """Intro en una casilla: el valor tecleado es válido o llega después y dice que no.
+
+        El navegador manda «submit» (keypress) antes que el valor nuevo (change), y si lo
+        tecleado es el valor en uso no manda nada más: sin esto, volver a escribir el valor en
+        uso dejaba el aviso viejo, de esa casilla o de otra. Aquí el aviso se va; un valor que
+        no vale llega justo después y pone el suyo.
+        """
+        if isinstance(contenido, dict) and contenido.get("event") == "submit" and not en_curso["si"]:
+            aviso.value = ""
+
     def al_cambiar_disposicion(_cambio) -> None:
         poner_controles({"en_uso": caja.en_uso, "casillas": caja.en_uso, "aviso": None})
         redibujar()
@@ -1242,6 +1253,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     for nombre in CONTROLES:
         deslizadores[nombre].observe(respuesta(nombre, tecleado=False), names="value")
         casillas[nombre].observe(respuesta(nombre, tecleado=True), names="value")
+        casillas[nombre].on_msg(al_pulsar_intro)
     control_disposicion.observe(al_cambiar_disposicion, names="value")
     nombrar_deslizadores()
     redibujar()

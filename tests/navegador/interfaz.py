@@ -24,7 +24,9 @@ RAICES = ("#jp-top-panel", "#jp-menu-panel", "#jp-main-statusbar", "#jp-left-sta
           ".jp-toast-container", ".Toastify", ".lm-CommandPalette")
 
 RECOGER = """(raices) => {
-    const fuera = '.jp-Cell-inputArea .cm-content, .jp-OutputArea, .jp-RenderedMarkdown, .jp-RenderedHTMLCommon';
+    // the cell's source and the metadata (JSON) the Property Inspector shows are the notebook, not the interface
+    const fuera = '.jp-Cell-inputArea .cm-content, .jp-OutputArea, .jp-RenderedMarkdown, .jp-RenderedHTMLCommon, ' +
+        '.jp-ActiveCellTool-Content, .jp-MetadataEditorTool .cm-editor';
     const textos = [];
     // whole labels: a menu item's mnemonic is a separate span («O» + «pen»)
     const enteras = '.lm-Menu-itemLabel, .lm-MenuBar-itemLabel, .lm-TabBar-tabLabel, .lm-CommandPalette-itemLabel';
@@ -107,6 +109,16 @@ def _dialogo(pagina, textos: Textos, comando: str, args: dict | None = None) -> 
     pagina.wait_for_timeout(300)
 
 
+def abrir_inspector_de_propiedades(pagina) -> None:
+    """Show the Property Inspector and unfold each of its sections (``Common Tools``…)."""
+    _comando(pagina, "property-inspector:show-panel")
+    pagina.locator("#jp-property-inspector").wait_for()
+    plegadas = pagina.locator("#jp-property-inspector .jp-Collapse-header-collapsed")
+    for _ in range(plegadas.count()):
+        plegadas.first.click()
+        pagina.wait_for_timeout(300)
+
+
 def textos_de_la_interfaz(pagina, servidor, cuaderno: str) -> Textos:
     textos = Textos()
     lab.abrir_cuaderno(pagina, servidor, cuaderno)
@@ -143,7 +155,10 @@ def textos_de_la_interfaz(pagina, servidor, cuaderno: str) -> Textos:
     for comando in ("running:show-panel", "toc:show-panel", "filebrowser:activate"):
         _comando(pagina, comando)
         _recoger(pagina, textos, f"panel de {comando}")
-    # A launcher, then back to the notebook.
+    # The Property Inspector (the right sidebar's gear, Ctrl+Shift+U): every section unfolded.
+    abrir_inspector_de_propiedades(pagina)
+    _recoger(pagina, textos, "inspector de propiedades")
+    # A launcher (the inspector, with no notebook, shows its placeholder), then back to the notebook.
     _comando(pagina, "launcher:create")
     _recoger(pagina, textos, "lanzador")
     pagina.evaluate("() => { window.jupyterapp.commands.execute('application:close'); }")

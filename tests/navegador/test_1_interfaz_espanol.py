@@ -67,6 +67,32 @@ def _palabras(texto: str) -> set[str]:
     return {p.lower() for p in re.findall(r"[^\W\d_]{2,}", texto)}
 
 
+def _textos_de_formularios_de_metadatos(datos: Path) -> set[str]:
+    """The Property Inspector's English (issue 22, fifth student's report): the section labels and the
+    fields' and choices' titles of every ``jupyter.lab.metadataforms`` in the installed schemas.
+    They are not in JupyterLab's messages (the course's server extension translates them)."""
+    def recorrer(valor, ruta):
+        if isinstance(valor, dict):
+            for k, v in valor.items():
+                yield from recorrer(v, f"{ruta}/{k}")
+        elif isinstance(valor, list):
+            for i, v in enumerate(valor):
+                yield from recorrer(v, f"{ruta}/{i}")
+        elif isinstance(valor, str):
+            yield ruta, valor
+
+    textos = set()
+    for esquema in [*(datos / "lab" / "schemas").rglob("*.json"), *(datos / "labextensions").rglob("schemas/**/*.json")]:
+        try:
+            formularios = json.loads(esquema.read_text(encoding="utf-8")).get("jupyter.lab.metadataforms", [])
+        except (ValueError, AttributeError):
+            continue
+        for ruta, texto in recorrer(formularios, ""):
+            if re.fullmatch(r"/\d+/label|/\d+/metadataSchema/properties/.*/title", ruta):
+                textos.add(texto)
+    return textos
+
+
 @pytest.fixture(scope="module")
 def palabras_inglesas() -> set[str]:
     """English words of the interface: JupyterLab's messages minus the words of their Spanish."""
@@ -81,6 +107,7 @@ def palabras_inglesas() -> set[str]:
         for clave, formas in json.loads(catalogo.read_text(encoding="utf-8")).items():
             if clave:
                 espanol |= set().union(*(_palabras(f) for f in formas))
+    ingles |= set().union(*(_palabras(t) for t in _textos_de_formularios_de_metadatos(datos)))
     return (ingles | INGLES_DE_NBGRADER | VALORES_SUELTOS | _nombres_de_idiomas_y_paises()) - espanol - PERMITIDAS
 
 
@@ -116,6 +143,38 @@ def test_ningun_texto_en_ingles(servidor_alumno, pagina, captura, palabras_ingle
     assert "Español (España)" in textos and MENU_IDIOMA in textos["Español (España)"], \
         [t for t, l in textos.items() if MENU_IDIOMA in l]
     assert any(t.startswith("Último punto de control: ") for t in textos), "sin la ayuda de la pestaña"
+
+
+def test_inspector_de_propiedades_en_espanol(servidor_alumno, pagina, captura):
+    """The right sidebar's gear (Ctrl+Shift+U): its sections, fields and choices, and its placeholder
+    with no notebook, in Spanish (translated by the catalogue; the forms' labels via the course's
+    server extension, ajustes_jupyterlab/curso_atencion_jupyterlab_es)."""
+    from .interfaz import abrir_inspector_de_propiedades
+
+    lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
+    lab.cerrar_dialogos(pagina)
+    abrir_inspector_de_propiedades(pagina)
+    inspector = pagina.locator("#jp-property-inspector")
+    # another cell becomes active (the inspector shows the active cell's fields)
+    pagina.locator(".jp-Notebook .jp-CodeCell .jp-InputPrompt").first.click(force=True)
+    pagina.locator(".jp-Notebook .jp-Cell .jp-InputPrompt").nth(1).click(force=True)
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('notebook:move-cursor-down'); }")
+    expect(inspector).to_contain_text("Tipo de diapositiva")
+    inspector = pagina.locator("#jp-property-inspector")
+    expect(inspector).to_contain_text("Herramientas comunes")
+    expect(inspector).to_contain_text("Herramientas avanzadas")
+    expect(inspector).to_contain_text("Metadatos de la celda")
+    texto = inspector.inner_text() + " ".join(inspector.locator("option").all_inner_texts())
+    captura("inspector-de-propiedades")
+    for ingles in ("Common Tools", "Advanced Tools", "Slide Type", "Cell metadata", "Notebook metadata",
+                   "Not deletable", "Table of content"):
+        assert ingles.lower() not in texto.lower(), (ingles, texto)
+    assert "Tipo de diapositiva" in texto and "No se puede borrar" in texto, texto
+    expect(inspector).to_contain_text("Etiquetas de la celda")
+    assert "Cell Tags" not in texto
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('launcher:create'); }")
+    expect(inspector).to_contain_text("Sin propiedades")
+    expect(inspector).not_to_contain_text("property inspector allows")
 
 
 def test_menus_de_jupyterlab_en_espanol(servidor_alumno, pagina, captura):

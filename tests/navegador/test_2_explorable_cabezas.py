@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 from . import laboratorio as lab
 
 CUADERNO = "01_atencion_multicabeza/atencion_multicabeza.ipynb"
@@ -85,6 +87,25 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     assert imagen["sha"] != vistas["Cabeza 2"]
     assert "Mapa: Cabeza 2" in leyenda.inner_text() and "fila: persiguen" in leyenda.inner_text()
     captura("cabeza2-persiguen", caja)
+
+    # By keyboard (issue 22, fifth student's report, M2): from a button, Tab reaches «Fila» and ↓ picks
+    # the next word, in command mode, without JupyterLab taking the arrow to select another cell.
+    lista = caja.locator(".explorable-cabezas-fila select")
+    palabras = lista.locator("option").all_inner_texts()
+    siguiente = palabras[palabras.index("persiguen") + 1]
+    celda = pagina.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex")
+    caja.locator(".explorable-cabezas-boton", has_text="Suma").click()
+    imagen = lab.esperar_imagen_tras_accion(pagina, MAPA, imagen)
+    for _ in range(5):                       # Tab from «Suma» to the list, whatever lies between
+        if lista.evaluate("e => e === document.activeElement"):
+            break
+        pagina.keyboard.press("Tab")
+    assert lista.evaluate("e => e === document.activeElement"), "el tabulador no llega a «Fila»"
+    pagina.keyboard.press("ArrowDown")
+    expect(lista.locator("option:checked")).to_have_text(siguiente)
+    imagen = lab.esperar_imagen_tras_accion(pagina, MAPA, imagen)
+    assert f"fila: {siguiente}" in leyenda.inner_text()
+    assert pagina.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex") == celda
 
     # The kernel restarts: the dead controls give way to the Spanish hint and the last picture
     # (no broken-link icons); running only the explorable's cell brings it back.

@@ -133,6 +133,18 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     pagina.wait_for_function("(e) => e.value === '64'",
                              arg=caja.locator(".explorable-escalera-t-texto input").element_handle())
     assert "Sigue T = 64" in aviso.inner_text()
+    # Re-typing the value in use clears it too (only Enter reaches the kernel: the box already says 64),
+    # and so does re-typing another box's value in use (issue 22, fifth student's report, M3).
+    _teclear(caja, "t", 64)
+    expect(aviso).not_to_contain_text("no vale")
+    _teclear(caja, "t", 0)
+    aviso.filter(has_text="T = 0 no vale").wait_for()
+    lab.esperar_nucleo_libre(pagina)
+    pagina.wait_for_function("(e) => e.value === '64'",
+                             arg=caja.locator(".explorable-escalera-t-texto input").element_handle())
+    _teclear(caja, "d-model", 32)
+    expect(aviso).not_to_contain_text("no vale")
+    assert lab.huella_imagen(pagina, IMAGEN)["sha"] == imagen["sha"], "volver a escribir un valor no redibuja"
 
     # d_model typed: 32 -> 64 (more rungs, the heatmap gets twice the columns); the warning goes.
     _teclear(caja, "d-model", 64)

@@ -51,6 +51,40 @@ var _JUPYTERLAB;
     });
   }
 
+  // the Property Inspector's JSON editors: their <label>, as MetadataEditorTool writes it
+  var ROTULOS_DE_METADATOS = { 'Cell metadata': 'Metadatos de la celda', 'Notebook metadata': 'Metadatos del cuaderno' };
+
+  // and its cell-tags field, which the celltags renderer builds with JupyterLab's null translator
+  var ETIQUETAS = { 'Cell Tags': 'Etiquetas de la celda' };
+
+  function traducirInspector() {
+    if (!enEspanol()) { return; }
+    document.querySelectorAll('.jp-MetadataEditorTool > label').forEach(function (rotulo) {
+      var espanol = ROTULOS_DE_METADATOS[rotulo.textContent];
+      if (espanol) { rotulo.textContent = espanol; }
+    });
+    document.querySelectorAll('.jp-PropertyInspector .jp-FormGroup-fieldLabel').forEach(function (rotulo) {
+      var espanol = ETIQUETAS[rotulo.textContent];
+      if (espanol) { rotulo.textContent = espanol; }
+    });
+    document.querySelectorAll('.jp-PropertyInspector input[placeholder="Add Tag"]').forEach(function (entrada) {
+      entrada.setAttribute('placeholder', 'Añadir etiqueta');
+    });
+  }
+
+  // ipywidgets' drop-down lists in a notebook's outputs (lesson 1's «Fila»; issue 22, the fifth student's
+  // report): ipywidgets 8 lets their keydown bubble, so in command mode JupyterLab took ↑/↓ (another cell)
+  // instead of the list (another row). Lumino skips its shortcuts for an element marked
+  // data-lm-suppress-shortcuts, so the native <select> keeps its arrows, Home/End and letters. In any
+  // language: it is behaviour, not text.
+  var LISTAS_DE_WIDGETS = '.jp-OutputArea .widget-dropdown select, .jp-OutputArea .widget-select select';
+
+  function protegerListas() {
+    document.querySelectorAll(LISTAS_DE_WIDGETS).forEach(function (lista) {
+      if (!lista.hasAttribute('data-lm-suppress-shortcuts')) { lista.setAttribute('data-lm-suppress-shortcuts', 'true'); }
+    });
+  }
+
   // lumino's CommandPalette.Renderer.formatEmptyMessage, hard-coded in English
   var SIN_RESULTADOS = /^No commands found that match '([\s\S]*)'$/;
   // commands the palette must not offer in Spanish: their dialog cannot be translated
@@ -69,14 +103,16 @@ var _JUPYTERLAB;
   var pendiente = null;
   function programar() {
     if (pendiente === null) {
-      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); traducirPaleta(); });
+      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); });
     }
   }
 
   var plugin = {
     id: NOMBRE + ':plugin',
     description: 'Ayudas emergentes en español para el botón «…» de la barra del cuaderno y el botón Validate, ' +
-      'y la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español.',
+      'la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español, ' +
+      'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
+      'y las flechas para las listas desplegables de los widgets de un cuaderno.',
     autoStart: true,
     requires: [],
     optional: [],
