@@ -1236,7 +1236,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
         return al_cambiar
 
     def al_pulsar_intro(_casilla, contenido, _buffers) -> None:
-        """Intro en una casilla: el valor tecleado es válido o llega después y dice que no.
+        """Enter en una casilla: el valor tecleado es válido o llega después y dice que no.
 
         El navegador manda «submit» (keypress) antes que el valor nuevo (change), y si lo
         tecleado es el valor en uso no manda nada más: sin esto, volver a escribir el valor en
