@@ -398,16 +398,7 @@ def alguna_linea_igual(lineas: np.ndarray, referencias: np.ndarray, tol: dict) -
     Rows of the reference that vary less than ``VARIACION_MINIMA`` are left
     out (a constant line shows nothing computed).  ``tol``: ``np.allclose`` keywords.
     """
-    lineas, referencias = np.asarray(lineas, dtype=np.float64), np.asarray(referencias, dtype=np.float64)
-    if lineas.ndim != 2 or referencias.ndim != 2 or lineas.shape[1] != referencias.shape[1]:
-        return False
-    referencias = referencias[np.ptp(referencias, axis=1) > VARIACION_MINIMA]
-    if not len(lineas) or not len(referencias):
-        return False
-    with np.errstate(all="ignore"):
-        cerca = np.abs(lineas[:, None, :] - referencias[None, :, :]) <= (
-            tol["atol"] + tol["rtol"] * np.abs(referencias[None, :, :]))
-    return bool(np.any(np.all(cerca, axis=-1)))
+    return lineas_iguales(lineas, referencias, tol)[0] > 0
 
 
 def lineas_iguales(lineas: np.ndarray, referencias: np.ndarray, tol: dict) -> tuple[int, int]:

@@ -65,14 +65,19 @@ def _tabla(funcion, T: int, d_model: int) -> np.ndarray:
     return como_array(llamar(funcion, T, d_model), f"Con T = {T} y d_model = {d_model}, la tabla")
 
 
-def _alguna_linea(lineas: np.ndarray, referencias: np.ndarray) -> bool:
-    """Alguna fila de ``lineas`` es igual a alguna fila de ``referencias`` que varía."""
+def _lineas_iguales(lineas: np.ndarray, referencias: np.ndarray) -> tuple[int, int]:
+    """``(iguales, total)``: cuántas filas de ``referencias`` que varían están, donde sea, entre las de ``lineas``."""
     referencias = referencias[np.ptp(referencias, axis=1) > VARIACION_MINIMA]
     if lineas.ndim != 2 or lineas.shape[1] != referencias.shape[1] or not len(referencias):
-        return False
+        return 0, len(referencias)
     cerca = np.abs(lineas[:, None, :] - referencias[None]) <= TOLERANCIA["atol"] + TOLERANCIA["rtol"] * np.abs(
         referencias[None])
-    return bool(np.any(np.all(cerca, axis=-1)))
+    return int(np.sum(np.any(np.all(cerca, axis=-1), axis=0))), len(referencias)
+
+
+def _alguna_linea(lineas: np.ndarray, referencias: np.ndarray) -> bool:
+    """Alguna fila de ``lineas`` es igual a alguna fila de ``referencias`` que varía."""
+    return _lineas_iguales(lineas, referencias)[0] > 0
 
 
 def _cuarta_parte_de_las_columnas(columnas: np.ndarray, referencias: np.ndarray) -> bool:
@@ -82,13 +87,8 @@ def _cuarta_parte_de_las_columnas(columnas: np.ndarray, referencias: np.ndarray)
     primo) tiene una columna de la tabla esperada con cualquier d_model par,
     sin calcular nada a partir de d_model.
     """
-    referencias = referencias[np.ptp(referencias, axis=1) > VARIACION_MINIMA]
-    if columnas.ndim != 2 or columnas.shape[1] != referencias.shape[1] or not len(referencias):
-        return False
-    cerca = np.abs(columnas[:, None, :] - referencias[None]) <= TOLERANCIA["atol"] + TOLERANCIA["rtol"] * np.abs(
-        referencias[None])
-    iguales = int(np.sum(np.any(np.all(cerca, axis=-1), axis=0)))
-    return iguales >= max(1, -(-len(referencias) // 4))
+    iguales, total = _lineas_iguales(columnas, referencias)
+    return total > 0 and iguales >= max(1, -(-total // 4))
 
 
 def tabla_de_razon(T: int, d_model: int, razon: float) -> np.ndarray:
