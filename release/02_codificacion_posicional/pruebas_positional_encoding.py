@@ -145,7 +145,9 @@ def _trabajo_en(tabla: np.ndarray, esperada: np.ndarray) -> bool:
     if tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
         return False
     for t in (tabla, tabla.T):
-        if t.shape[0] == esperada.shape[0] and _cuarta_parte_de_las_columnas(t.T, esperada.T[2:]):
+        # como mucho d_model columnas: un banco fijo de frecuencias más ancho que la tabla no cuenta
+        if (t.shape[0] == esperada.shape[0] and t.shape[1] <= esperada.shape[1]
+                and _cuarta_parte_de_las_columnas(t.T, esperada.T[2:])):
             return True
         if t.shape[1] == esperada.shape[1] and _alguna_linea(t, esperada[1:]):
             return True

@@ -60,7 +60,9 @@ def una_coordenada(llamada) -> bool:
     """
     referencia = llamada.referencia()
     for t in _tablas(llamada):
-        if t.shape[0] != referencia.shape[0]:
+        # at most d_model columns: a fixed bank of frequencies wider than the table holds a quarter of
+        # the reference's columns for any size without computing any (issue 19, eighth attack)
+        if t.shape[0] != referencia.shape[0] or t.shape[1] > referencia.shape[1]:
             continue
         iguales, total = lineas_iguales(t.T, referencia.T[2:], TOLERANCIA)
         if total and iguales >= max(1, -(-total // 4)):
