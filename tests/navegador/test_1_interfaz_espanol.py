@@ -311,3 +311,31 @@ def test_licencias_tree_y_paginas_de_error_en_espanol(servidor_alumno, pagina, c
         assert "Not Found" not in texto and "requesting" not in texto, texto
     captura("404")
 
+
+def test_la_columna_modificado_del_explorador_sigue_el_reloj(servidor_alumno, pagina, captura):
+    """The file browser's relative dates move on with time (issue 22, fifth student's report B5: «hace 53 s»
+    a quarter of an hour later, even after «Actualizar»): JupyterLab 4.6 only writes them when it draws a
+    row; the course's labextension writes them again. The page's clock jumps 20 minutes ahead."""
+    pagina.clock.install()
+    lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
+    lab.cerrar_dialogos(pagina)
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('filebrowser:activate'); }")
+    # a file nobody opens or saves (the notebook's own row is drawn again when it is saved)
+    fila = pagina.locator("#filebrowser .jp-DirListing-item", has_text="pruebas_visibles.py")
+    fecha = fila.locator(".jp-DirListing-itemModified")
+    fecha.wait_for()
+    antes = fecha.inner_text()
+    pagina.clock.fast_forward("20:00")
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('filebrowser:refresh'); }")
+    expect(fecha).not_to_have_text(antes, timeout=40_000)
+    despues = fecha.inner_text()
+    captura("modificado")
+    assert _minutos(despues) - _minutos(antes) >= 19, (antes, despues)
+
+
+def _minutos(fecha: str) -> float:
+    """«hace 53 s», «hace 20 min», «hace 2 h», «ahora» (the narrow relative dates) in minutes."""
+    if fecha.strip() == "ahora":
+        return 0.0
+    numero, unidad = re.fullmatch(r"hace (\d+) (s|min|h)\.?", fecha.strip()).groups()
+    return int(numero) * {"s": 1 / 60, "min": 1, "h": 60}[unidad]
