@@ -14,10 +14,13 @@ Inputs (``traducciones/``):
 - ``curso.po``: the course's translations (gettext), which win over the pack's: every string
   on the student's path in JupyterLab 4.6, with one word per idea (núcleo, cuaderno, celda,
   salida, pestaña).
+- ``curso-jupyterlab_widgets.po`` and ``curso-notebook.po``: the course's translations of the
+  ``jupyterlab_widgets`` domain (ipywidgets) and of Jupyter Notebook 7's own ``notebook`` domain
+  (/tree and ``jupyter notebook``; the rest of those pages uses ``jupyterlab``).
 
 Output (the language pack the course environment installs, package ``jupyterlab_language_pack_es_ES``
-of ``ajustes_jupyterlab/``): ``locale/es_ES/LC_MESSAGES/jupyterlab.json`` (what JupyterLab's
-interface reads) and ``jupyterlab.mo`` (what jupyterlab_server reads for the settings' titles
+of ``ajustes_jupyterlab/``): ``locale/es_ES/LC_MESSAGES/<dominio>.json`` (what JupyterLab's
+interface reads) and ``<dominio>.mo`` (what jupyterlab_server reads for the settings' titles
 and the menus declared in settings: «Archivo», «Ejecutar», «Núcleo»…).  Deterministic: the same
 inputs give the same bytes.
 """
@@ -43,6 +46,8 @@ DOMINIOS = {
     # domain: (the language pack's catalogue or None, the course's translations)
     "jupyterlab": (BASE, CURSO),
     "jupyterlab_widgets": (None, TRADUCCIONES / "curso-jupyterlab_widgets.po"),
+    # Jupyter Notebook 7 (/tree, `jupyter notebook`): its own few messages; the rest is «jupyterlab»
+    "notebook": (None, TRADUCCIONES / "curso-notebook.po"),
 }
 DESTINO = AQUI / "jupyterlab_language_pack_es_ES" / "locale" / "es_ES" / "LC_MESSAGES"
 CONTEXTO = "\u0004"      # gettext's separator between msgctxt and msgid (JupyterLab's JSON keys)

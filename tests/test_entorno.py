@@ -107,7 +107,9 @@ def test_las_traducciones_del_curso_tienen_la_forma_que_pide_jupyterlab():
     import sys
     traducir = _traducir()
     datos = Path(sys.prefix) / "share" / "jupyter"
-    pedidos = traducir.mensajes_de_jupyterlab([datos / "lab" / "static", datos / "labextensions"])
+    import notebook
+    pedidos = traducir.mensajes_de_jupyterlab([datos / "lab" / "static", datos / "labextensions",
+                                               Path(notebook.__file__).parent / "static"])
     assert len(pedidos) > 1000
     for dominio, (_, po) in traducir.DOMINIOS.items():
         for clave, formas in traducir.traducciones_del_curso(po).items():
@@ -149,6 +151,8 @@ def test_el_alumno_no_tiene_herramientas_del_profesorado_y_el_profesorado_si():
     apagadas = {k for k, v in alumno["disabledExtensions"].items() if v}
     assert {"@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:course-list",
             "@jupyter/nbgrader:assignment-list", "@jupyter/nbgrader:menu"} <= apagadas
+    # nor the Settings Editor (its hundreds of settings are described in English; ajustes_jupyterlab/README.md)
+    assert "@jupyterlab/settingeditor-extension" in apagadas
     assert "@jupyter/nbgrader:validate-assignment" not in apagadas
     servidor = json.loads((ALUMNADO / "jupyter_server_config.d" / "zz-curso-atencion-alumnado.json").read_text())
     extensiones = servidor["ServerApp"]["jpserver_extensions"]
@@ -158,8 +162,12 @@ def test_el_alumno_no_tiene_herramientas_del_profesorado_y_el_profesorado_si():
     # after nbgrader's own file in the same folder: sorted() order is the order they are read in
     assert sorted(["nbgrader.json", "zz-curso-atencion-alumnado.json"])[-1] == "zz-curso-atencion-alumnado.json"
     profesor = json.loads((PROFESORADO / "labconfig" / "page_config.json").read_text())
-    for plugin in ("@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:menu"):
+    for plugin in ("@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:menu",
+                   "@jupyterlab/settingeditor-extension"):
         assert profesor["disabledExtensions"][plugin] is False
+    for perfil in ("profesorado", "servicio"):            # the hub's teacher and grading-service profiles
+        hub = json.loads((RAIZ / "despliegue" / "hub" / "jupyter" / perfil / "labconfig" / "page_config.json").read_text())
+        assert hub["disabledExtensions"]["@jupyterlab/settingeditor-extension"] is False, perfil
     servidor = json.loads((PROFESORADO / "jupyter_server_config.d" / "nbgrader.json").read_text())
     assert servidor["ServerApp"]["jpserver_extensions"]["nbgrader.server_extensions.formgrader"] is True
     assert "ajustes_jupyterlab/profesorado" in (RAIZ / "Makefile").read_text()
@@ -207,6 +215,60 @@ def test_el_servidor_del_alumno_nombra_los_idiomas_en_espanol(tmp_path):
     eleccion.parent.mkdir(parents=True)
     eleccion.write_text('{"locale": "en"}')
     assert handler.get_current_locale() == "en"
+
+
+def _extension_del_curso():
+    """``curso_atencion_jupyterlab_es`` from this checkout (not the installed copy): its templates are these."""
+    import importlib.util
+    ruta = AJUSTES_JUPYTERLAB / "curso_atencion_jupyterlab_es" / "__init__.py"
+    spec = importlib.util.spec_from_file_location("curso_atencion_jupyterlab_es_local", ruta)
+    modulo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(modulo)
+    return modulo
+
+
+def test_las_paginas_de_error_del_servidor_en_espanol():
+    """The server's 404 and other error pages (fifth student's report B4: «404 : Not Found — You are
+    requesting a page that does not exist!»): the course's templates go first in jupyter_server's own
+    Jinja environment (built as ServerApp builds it), once; the page is Spanish, the server's message
+    stays escaped, and the templates ship with the package."""
+    import gettext
+    import os
+    import types
+
+    import jupyter_server
+    from jinja2 import Environment, FileSystemLoader
+
+    curso = _extension_del_curso()
+    entorno = Environment(loader=FileSystemLoader(os.path.join(os.path.dirname(jupyter_server.__file__), "templates")),
+                          extensions=["jinja2.ext.i18n"], autoescape=True)
+    entorno.install_gettext_translations(gettext.NullTranslations(), newstyle=False)
+    servidor = types.SimpleNamespace(web_app=types.SimpleNamespace(settings={"jinja2_env": entorno}))
+    espacio = {"static_url": lambda ruta: f"/static/{ruta}", "default_url": "/lab", "logged_in": False,
+               "token": "", "exception": None}
+    ingles = re.compile(r"Not Found|Forbidden|requesting a page|The error was|Jupyter Server'", re.I)
+
+    def pagina(plantilla, codigo, estado, mensaje=""):
+        html = entorno.get_template(plantilla).render(status_code=codigo, status_message=estado, message=mensaje,
+                                                      **espacio)
+        return re.sub(r"<script.*?</script>|<noscript>.*?</noscript>", "", html, flags=re.S)
+
+    assert "You are requesting a page that does not exist" in pagina("404.html", 404, "Not Found")
+    curso._paginas_de_error_en_espanol(servidor)
+    curso._paginas_de_error_en_espanol(servidor)           # idempotent: one folder in front
+    assert len(entorno.loader.loaders) == 2
+    no_existe = pagina("404.html", 404, "Not Found")
+    assert "404 : No existe" in no_existe and "La página que pides no existe" in no_existe, no_existe
+    assert not ingles.search(no_existe), no_existe
+    prohibida = pagina("error.html", 403, "Forbidden", "'_xsrf' <script>alert(1)</script>")
+    assert "403 : Acceso denegado" in prohibida and "El error fue:" in prohibida, prohibida
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in prohibida and "<script>alert" not in prohibida
+    assert not ingles.search(prohibida), prohibida
+    assert "500 : Error interno del servidor" in pagina("error.html", 500, "Internal Server Error")
+    assert sorted(p.name for p in Path(curso.PLANTILLAS).glob("*.html")) == ["404.html", "error.html"]
+    assert 'curso_atencion_jupyterlab_es = ["plantillas/*.html"]' in (AJUSTES_JUPYTERLAB / "pyproject.toml").read_text()
+    # a server without a Jinja environment (nothing to do) is not an error
+    curso._paginas_de_error_en_espanol(types.SimpleNamespace())
 
 
 def test_un_cuaderno_tiene_punto_de_control_desde_que_se_abre(tmp_path):

@@ -126,8 +126,8 @@ def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archi
             and veredictos[gid].puntos == 0)
         if sin_trabajo and not propiedad.solo_al_calificar and not archivo.solo_al_calificar:
             # (a function that raises on the visible case fails with its exception before that)
-            assert gid in fallan and ("Sin trabajo hecho" in fallan[gid][1] or " lanzó " in fallan[gid][1]), (
-                gid, fallan.get(gid))
+            assert gid in fallan and any(t in fallan[gid][1] for t in (
+                "Sin trabajo hecho", " lanzó ", "Aún no has escrito", "aún llega al raise")), (gid, fallan.get(gid))
         if gid in fallan and "Sin trabajo hecho" in fallan[gid][1]:
             assert veredictos[gid].puntos < veredictos[gid].maximo, (gid, veredictos[gid].texto())
 
@@ -188,6 +188,97 @@ def test_las_pruebas_visibles_nombran_el_seno_cambiado_y_el_2_que_falta():
         fallan = ejecutar_visibles("positional_encoding", archivo.codigo)
         texto = _plano(fallan["positional_encoding_valores"][1])
         assert dice in texto and "causas probables" not in texto, texto
+
+
+def _plantilla(funcion: str) -> str:
+    """The exercise cell as the student receives it (the release's stub: docstring and raise)."""
+    cuaderno = RAIZ / "release" / LECCIONES[funcion].carpeta.name / LECCIONES[funcion].cuaderno.name
+    nb = nbformat.read(cuaderno, as_version=4)
+    return next(c.source for c in nb.cells
+                if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == funcion)
+
+
+@pytest.mark.parametrize("funcion", sorted(LECCIONES))
+def test_la_funcion_sin_escribir_falla_con_una_linea_en_cada_celda(funcion):
+    """The untouched exercise (fifth student's report, B9): every visible cell the grade marks down fails
+    with one Spanish line that says the function is not written yet (not «lanzó NotImplementedError» and
+    the traceback, four times); with code above the template's raise left in place, one line says to
+    delete it. Validate fails exactly the cells the grade gives no points."""
+    plantilla = _plantilla(funcion)
+    assert "raise NotImplementedError()" in plantilla
+    veredictos = bateria.corregir(funcion, _definir(funcion, plantilla))
+    pierde = {g for g, v in veredictos.items() if v.puntos < v.maximo}
+    fallan = ejecutar_visibles(funcion, plantilla)
+    assert set(fallan) == pierde & set(pruebas_visibles(funcion)), (sorted(fallan), sorted(pierde))
+    for gid, (asercion, texto) in fallan.items():
+        assert asercion and texto == f"✘ Aún no has escrito `{funcion}`: cambia su raise por tu código.", (gid, texto)
+        assert len(texto) <= ANCHO
+
+    a_medias = plantilla.replace("    raise NotImplementedError()", "    x = 1\n    raise NotImplementedError()")
+    for gid, (_, texto) in ejecutar_visibles(funcion, a_medias).items():
+        assert texto == f"✘ `{funcion}` aún llega al raise NotImplementedError(): bórralo.", (gid, texto)
+
+    # an exception of the student's own (here, with a message) keeps its «lanzó»
+    propia = plantilla.replace("raise NotImplementedError()", "raise NotImplementedError('me falta la máscara')")
+    for gid, (_, texto) in ejecutar_visibles(funcion, propia).items():
+        assert texto.startswith(f"✘ `{funcion}` lanzó NotImplementedError: me falta la máscara"), (gid, texto)
+
+
+def _definir(funcion: str, codigo: str):
+    espacio: dict = {}
+    exec(compile(codigo, funcion, "exec"), espacio)
+    return espacio[funcion]
+
+
+# The other three mistakes of the fifth student's report (B8), each written the ways a student writes it.
+_PE = """
+import math
+import numpy as np
+
+def positional_encoding(T, d_model):
+    PE = np.zeros((T, d_model))
+{cuerpo}
+    return PE
+"""
+VARIANTES_DEL_INFORME = {
+    "el índice de pareja i empieza en 1": (
+        "    for pos in range(T):\n"
+        "        for i in range(1, d_model // 2 + 1):\n"
+        "            PE[pos, 2 * (i - 1)] = math.sin(pos / 10000 ** (2 * i / d_model))\n"
+        "            PE[pos, 2 * (i - 1) + 1] = math.cos(pos / 10000 ** (2 * i / d_model))",
+        "    i = np.arange(1, d_model // 2 + 1)\n"
+        "    angulo = np.arange(T)[:, None] / np.power(10000.0, 2 * i / d_model)\n"
+        "    PE[:, 0::2], PE[:, 1::2] = np.sin(angulo), np.cos(angulo)"),
+    "multiplicas pos por 10000^(2i/d_model)": (
+        "    angulo = np.arange(T)[:, None] / 10000 ** (-2 * np.arange(d_model // 2) / d_model)\n"
+        "    PE[:, 0::2], PE[:, 1::2] = np.sin(angulo), np.cos(angulo)",
+        "    omega = np.exp(np.arange(0, d_model, 2) * math.log(10000.0) / d_model)\n"
+        "    PE[:, 0::2] = np.sin(np.arange(T)[:, None] * omega)\n"
+        "    PE[:, 1::2] = np.cos(np.arange(T)[:, None] * omega)"),
+    "como si estuviera en grados": (
+        "    angulo = np.deg2rad(np.arange(T)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model))\n"
+        "    PE[:, 0::2], PE[:, 1::2] = np.sin(angulo), np.cos(angulo)",
+        "    for pos in range(T):\n"
+        "        for i in range(d_model // 2):\n"
+        "            a = pos / 10000 ** (2 * i / d_model) * math.pi / 180\n"
+        "            PE[pos, 2 * i], PE[pos, 2 * i + 1] = math.sin(a), math.cos(a)"),
+}
+
+
+@pytest.mark.parametrize("dice", sorted(VARIANTES_DEL_INFORME))
+def test_las_pruebas_visibles_nombran_la_pareja_desde_1_el_signo_y_los_grados(dice):
+    """Pairs from 1, multiplying (the exponent's sign) and degrees (fifth student's report, B8): the values
+    cell names each, with the grade's words, in its first lines and without the list of generic causes;
+    the grade names the same mistake for the same code."""
+    for cuerpo in VARIANTES_DEL_INFORME[dice]:
+        codigo = _PE.format(cuerpo=cuerpo)
+        fallan = ejecutar_visibles("positional_encoding", codigo)
+        texto = fallan["positional_encoding_valores"][1]
+        assert dice in _plano(" ".join(texto.splitlines()[:6])), texto
+        assert "causas probables" not in _plano(texto), texto
+        assert "positional_encoding_contrato" not in fallan, fallan
+        veredictos = bateria.corregir("positional_encoding", _definir("positional_encoding", codigo))
+        assert dice in _plano(veredictos["positional_encoding_valores"].texto()), cuerpo
 
 
 def test_diagnosticos_json_tiene_justo_los_errores_que_nombran_las_pruebas_visibles():

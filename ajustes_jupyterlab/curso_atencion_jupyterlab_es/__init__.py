@@ -29,8 +29,16 @@ Installed with the language pack (``ajustes_jupyterlab/``) and turned on by its
   ``SELECTORES_DE_METADATOS`` adds their labels and titles, with context ``settings``, to those
   selectors in the server's process; their Spanish is in ``traducciones/curso.po``.
 
-Public names: ``locale_en_uso``, ``PuntoDeControlInicial``, ``SELECTORES_DE_METADATOS`` and the
-server extension's entry points.  Tests: ``tests/test_entorno.py`` (without a browser) and
+- **The server's error pages are Spanish.**  jupyter_server renders «404 : Not Found — You are
+  requesting a page that does not exist!» (and «403 : Forbidden»…) from its ``error.html`` and
+  ``404.html``, whose ``{% trans %}`` texts it translates with a catalogue of its own package that
+  has no Spanish.  ``PLANTILLAS`` holds the same two templates in Spanish (they extend
+  jupyter_server's ``page.html``); the server extension puts that folder before jupyter_server's
+  templates in the server's Jinja loader, as ``ServerApp.extra_template_paths`` would, so every
+  page a handler renders with ``error.html`` or ``404.html`` comes out in Spanish.
+
+Public names: ``locale_en_uso``, ``PuntoDeControlInicial``, ``SELECTORES_DE_METADATOS``, ``PLANTILLAS``
+and the server extension's entry points.  Tests: ``tests/test_entorno.py`` (without a browser) and
 ``tests/navegador/test_1_interfaz_espanol.py`` (what the student sees).
 """
 from __future__ import annotations
@@ -39,7 +47,10 @@ import os
 
 from jupyter_server.services.contents.filecheckpoints import AsyncFileCheckpoints
 
-__all__ = ["PuntoDeControlInicial", "SELECTORES_DE_METADATOS", "locale_en_uso"]
+__all__ = ["PLANTILLAS", "PuntoDeControlInicial", "SELECTORES_DE_METADATOS", "locale_en_uso"]
+
+# The Spanish error pages (error.html, 404.html), looked up before jupyter_server's own templates.
+PLANTILLAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plantillas")
 
 # jupyterlab_server's selector syntax (a regular expression on the JSON path, anchored, where a list's
 # item is «[i]»: «/jupyter.lab.metadataforms[0]/label»; the value is the catalogue's context): a metadata
@@ -140,9 +151,24 @@ def _traducir_formularios_de_metadatos() -> None:
     translation_utils._get_default_schema_selectors.cache_clear()
 
 
+def _paginas_de_error_en_espanol(serverapp) -> None:
+    """Put ``PLANTILLAS`` first in the server's Jinja loader (idempotent; nothing if there is none)."""
+    from jinja2 import ChoiceLoader, FileSystemLoader
+
+    entorno = (getattr(getattr(serverapp, "web_app", None), "settings", None) or {}).get("jinja2_env")
+    if entorno is None:
+        return
+    actual = entorno.loader
+    if isinstance(actual, ChoiceLoader) and any(
+            isinstance(c, FileSystemLoader) and PLANTILLAS in c.searchpath for c in actual.loaders):
+        return
+    entorno.loader = ChoiceLoader([FileSystemLoader(PLANTILLAS), actual])
+
+
 def _load_jupyter_server_extension(serverapp) -> None:
     _poner_locale_en_uso()
     _traducir_formularios_de_metadatos()
+    _paginas_de_error_en_espanol(serverapp)
     gestor = serverapp.contents_manager
     if type(getattr(gestor, "checkpoints", None)) is AsyncFileCheckpoints:
         gestor.checkpoints_class = PuntoDeControlInicial

@@ -15,7 +15,8 @@ Qué hay aquí:
   ``_render_traceback_``).
 * ``funcion_del_cuaderno`` y ``llamar``: buscar la función del alumno y
   llamarla; si lanza una excepción, el fallo lo cuenta en español y enseña
-  sólo las líneas de tu código.
+  sólo las líneas de tu código (si aún no la has escrito, una sola línea
+  lo dice).
 * ``diagnostico``: cómo nombran las pruebas ocultas un error conocido
   (``diagnosticos.json``, junto a este archivo, lo escribe ``make release``
   desde el catálogo de errores de cada ejercicio), para que una prueba
@@ -169,16 +170,56 @@ def _lineas_del_alumno(excepcion: BaseException) -> str:
     return "\n".join(lineas[-4:])
 
 
+def _solo_lanza(funcion) -> bool:
+    """Si el cuerpo de ``funcion`` es sólo el relleno de la plantilla: ``raise NotImplementedError()``.
+
+    Lo dice su código compilado (no hace falta el texto de la celda): no usa
+    más nombre que ``NotImplementedError``, no crea variables y no define
+    nada dentro. Un docstring o comentarios no cuentan como código.
+    """
+    codigo = getattr(funcion, "__code__", None)
+    if codigo is None:
+        return False
+    argumentos = codigo.co_argcount + codigo.co_kwonlyargcount
+    return (codigo.co_names == ("NotImplementedError",) and codigo.co_nlocals == argumentos
+            and not codigo.co_freevars and not any(hasattr(c, "co_code") for c in codigo.co_consts))
+
+
+def _sin_escribir(funcion, exc: BaseException) -> str | None:
+    """El fallo de una línea si ``exc`` es el ``raise NotImplementedError()`` de la plantilla, o None.
+
+    Sólo si lo lanza la propia función del alumno, sin mensaje: entonces no
+    es un error de su código sino el relleno que aún no ha cambiado (la
+    plantilla entera, o el ``raise`` que quedó al final de su código).
+    """
+    if type(exc) is not NotImplementedError or str(exc).strip():
+        return None
+    marco = exc.__traceback__
+    while marco is not None and marco.tb_next is not None:
+        marco = marco.tb_next
+    if marco is None or marco.tb_frame.f_code is not getattr(funcion, "__code__", None):
+        return None
+    nombre = getattr(funcion, "__name__", "tu función")
+    if _solo_lanza(funcion):
+        return f"Aún no has escrito `{nombre}`: cambia su raise por tu código."
+    return f"`{nombre}` aún llega al raise NotImplementedError(): bórralo."
+
+
 def llamar(funcion, *argumentos):
     """``funcion(*argumentos)``; si lanza una excepción, un fallo en español con tus líneas.
 
     Los avisos de NumPy (desbordamientos, divisiones entre cero) no se
-    convierten en errores: al calificar tampoco restan.
+    convierten en errores: al calificar tampoco restan. La función sin
+    escribir (el ``raise NotImplementedError()`` de la plantilla) falla con
+    una sola línea que lo dice (``_sin_escribir``).
     """
     try:
         with np.errstate(all="ignore"):
             return funcion(*argumentos)
     except Exception as exc:  # la excepción del alumno se cuenta, no se propaga en inglés
+        sin_escribir = _sin_escribir(funcion, exc)
+        if sin_escribir:
+            raise PruebaVisibleFallida(sin_escribir) from None
         nombre = getattr(funcion, "__name__", "tu función")
         mensaje = str(exc).strip()
         detalle = _lineas_del_alumno(exc)

@@ -154,6 +154,16 @@ def _trabajo_en(tabla: np.ndarray, esperada: np.ndarray) -> bool:
     return False
 
 
+def _tabla_de_angulos(angulos: np.ndarray) -> np.ndarray:
+    """La tabla intercalada [sin, cos, sin, cos…] de unos ángulos (T, d_model/2), en radianes."""
+    tabla = np.empty((angulos.shape[0], 2 * angulos.shape[1]))
+    tabla[:, 0::2], tabla[:, 1::2] = np.sin(angulos), np.cos(angulos)
+    return tabla
+
+
+# Los ángulos del caso visible, pos / 10000^(2i/d_model), y sus variantes de los errores de la sección 4.
+_POS, _PAREJAS = np.arange(5.0)[:, None], np.arange(4.0)[None, :]
+
 # Errores conocidos que se reconocen en el caso visible: su tabla con T = 5 y d_model = 8. La explicación es
 # la de la nota (diagnosticos.json, que make release escribe desde el catálogo de errores del ejercicio).
 _PAREJA_CAMBIADA = [j ^ 1 for j in range(8)]           # columnas 1, 0, 3, 2…: seno y coseno cambiados
@@ -162,6 +172,9 @@ ERRORES_CONOCIDOS = (
     ("sin_cos_intercambiados", TABLA[:, _PAREJA_CAMBIADA]),
     ("otra_base:base_100", tabla_de_razon(5, 8, 10000.0 ** (-1 / 8))),    # exponente i/d_model: falta el 2
     ("posiciones_desde_1", tabla_de_razon(6, 8, 10000.0 ** (-2 / 8))[1:]),
+    ("pareja_desde_1", _tabla_de_angulos(_POS / 10000.0 ** (2 * (_PAREJAS + 1) / 8))),    # i = 1…d_model/2
+    ("multiplica", _tabla_de_angulos(_POS * 10000.0 ** (2 * _PAREJAS / 8))),    # el signo del exponente
+    ("grados", _tabla_de_angulos(np.deg2rad(_POS / 10000.0 ** (2 * _PAREJAS / 8)))),    # np.radians, ·π/180
 )
 
 

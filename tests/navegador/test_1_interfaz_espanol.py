@@ -259,3 +259,83 @@ def test_sin_herramientas_del_profesorado(servidor_alumno, pagina, captura):
     for ruta in ("formgrader", "formgrader/api/assignments", "assignments?course_id=curso", "courses"):
         assert _estado(servidor_alumno, ruta) == 404, ruta
     assert _estado(servidor_alumno, "lab") == 200
+
+
+def _textos(pagina, selector: str) -> list[str]:
+    """The visible text and the tooltips under ``selector``, one line each."""
+    return pagina.locator(selector).first.evaluate(
+        """raiz => [raiz, ...raiz.querySelectorAll('*')].flatMap(e => [
+               ...[...e.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent.trim()),
+               e.getAttribute('title') || '']).filter(t => t)""")
+
+
+def test_licencias_tree_y_paginas_de_error_en_espanol(servidor_alumno, pagina, captura):
+    """What the fifth student's report still found in English (issue 22, B2-B4): Ayuda ▸ Licencias,
+    Jupyter Notebook's /tree (one address away, or `jupyter notebook`) and the server's error pages; and
+    no Settings Editor, whose hundreds of settings JupyterLab describes in English (ajustes_jupyterlab/README.md)."""
+    lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
+    lab.cerrar_dialogos(pagina)
+    comandos = pagina.evaluate("() => window.jupyterapp.commands.listCommands()")
+    assert not [c for c in comandos if c.startswith("settingeditor:")], "el alumno tiene el editor de la configuración"
+    pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text="Configuración").first.click()
+    opciones = pagina.locator(".lm-Menu:not(.lm-mod-hidden) .lm-Menu-itemLabel").all_inner_texts()
+    pagina.keyboard.press("Escape")
+    assert "Tema" in opciones and not [o for o in opciones if "Editor" in o], opciones
+
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('help:licenses'); }")
+    pagina.locator(".jp-Licenses-Filters-title, .jp-Licenses").first.wait_for()
+    pagina.locator(".jp-Licenses-Grid tbody tr").first.wait_for(timeout=60_000)
+    textos = _textos(pagina, "#jp-main-dock-panel .lm-DockPanel-widget:visible")
+    captura("licencias")
+    for espanol in ("Filtrar las licencias por", "Paquete", "Versión", "Licencia", "Distribuciones",
+                    "Actualizar las licencias", "Descargar todas las licencias en formato CSV"):
+        assert espanol in textos, (espanol, textos[:40])
+    for ingles in ("Filter Licenses By", "Package", "Version", "License", "Distributions", "Refresh Licenses"):
+        assert ingles not in textos, ingles
+    assert not [t for t in textos if t.startswith("Download")], textos
+
+    pagina.goto(servidor_alumno.enlace("tree"))
+    pagina.locator(".jp-DirListing-headerItem").first.wait_for(timeout=60_000)
+    pagina.wait_for_timeout(1000)
+    textos = _textos(pagina, "body")
+    captura("tree")
+    for espanol in ("Archivos", "En marcha", "Nuevo", "Cargar", "Nombre", "Tamaño del archivo"):
+        assert espanol in textos, (espanol, textos)
+    for ingles in ("Files", "Running", "New", "Upload", "File Size", "Select items to perform actions on them."):
+        assert ingles not in textos, (ingles, textos)
+
+    for ruta in ("formgrader", "files/no_existe.txt"):
+        pagina.goto(servidor_alumno.enlace(ruta))
+        texto = pagina.locator("body").inner_text()
+        assert "404 : No existe" in texto and "La página que pides no existe" in texto, texto
+        assert "Not Found" not in texto and "requesting" not in texto, texto
+    captura("404")
+
+
+def test_la_columna_modificado_del_explorador_sigue_el_reloj(servidor_alumno, pagina, captura):
+    """The file browser's relative dates move on with time (issue 22, fifth student's report B5: «hace 53 s»
+    a quarter of an hour later, even after «Actualizar»): JupyterLab 4.6 only writes them when it draws a
+    row; the course's labextension writes them again. The page's clock jumps 20 minutes ahead."""
+    pagina.clock.install()
+    lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
+    lab.cerrar_dialogos(pagina)
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('filebrowser:activate'); }")
+    # a file nobody opens or saves (the notebook's own row is drawn again when it is saved)
+    fila = pagina.locator("#filebrowser .jp-DirListing-item", has_text="pruebas_visibles.py")
+    fecha = fila.locator(".jp-DirListing-itemModified")
+    fecha.wait_for()
+    antes = fecha.inner_text()
+    pagina.clock.fast_forward("20:00")
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('filebrowser:refresh'); }")
+    expect(fecha).not_to_have_text(antes, timeout=40_000)
+    despues = fecha.inner_text()
+    captura("modificado")
+    assert _minutos(despues) - _minutos(antes) >= 19, (antes, despues)
+
+
+def _minutos(fecha: str) -> float:
+    """«hace 53 s», «hace 20 min», «hace 2 h», «ahora» (the narrow relative dates) in minutes."""
+    if fecha.strip() == "ahora":
+        return 0.0
+    numero, unidad = re.fullmatch(r"hace (\d+) (s|min|h)\.?", fecha.strip()).groups()
+    return int(numero) * {"s": 1 / 60, "min": 1, "h": 60}[unidad]

@@ -52,6 +52,9 @@ def test_release_sin_contestar_no_pasa_la_validacion(servidor_alumno, pagina, ca
     texto, clase = _validar(pagina, servidor_alumno, f"{tarea}/{TAREAS[tarea]}", captura, "en-blanco")
     assert EXITO not in texto
     assert "The following cell failed" in texto or "NotImplementedError" in texto, texto[:2000]
+    # the untouched exercise: one Spanish line per visible cell, not «lanzó NotImplementedError» and its lines
+    assert "✘ Aún no has escrito `positional_encoding`: cambia su raise por tu código." in texto, texto[:3000]
+    assert "lanzó NotImplementedError" not in texto, texto[:3000]
 
 
 # --------------------------------------------- JupyterLab opened in the assignment folder

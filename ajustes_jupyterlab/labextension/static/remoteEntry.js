@@ -100,6 +100,60 @@ var _JUPYTERLAB;
     });
   }
 
+  // The file browser's «Modificado» column (issue 22, the fifth student's report B5): JupyterLab 4.6 writes a
+  // row's relative date («hace 53 s») when it draws the row, and it skips a row whose file did not change
+  // (its renderer remembers what it drew), so unless the column is resized the date stays what it was when
+  // the page loaded, even after «Actualizar». Every 30 s, when the page comes back into view and after each
+  // refresh of the listing's model, each row's date is written again by JupyterLab's own renderer
+  // (updateItemModified, with the listing's current style: «hace 15 min», «hace 15 minutos»). In any language.
+  // The renderer also remembers the date and style it wrote in each cell (_modifiedColumnLastUpdate, a
+  // WeakMap) and writes nothing when they are the same: that memory is forgotten first. Both names are
+  // JupyterLab 4.6's (the version the course pins; tests/navegador/test_1_interfaz_espanol.py checks it).
+  var CADA_MS = 30000;
+  var conectados = new WeakSet();
+
+  function listados(app) {
+    var salida = [];
+    ['left', 'right', 'main'].forEach(function (zona) {
+      var widgets;
+      try { widgets = Array.from(app.shell.widgets(zona)); } catch (error) { return; }
+      widgets.forEach(function (widget) {
+        var listado = widget && widget.listing;
+        if (listado && typeof listado.sortedItems === 'function' && listado.node) { salida.push(listado); }
+      });
+    });
+    return salida;
+  }
+
+  function refrescarFechas(listado) {
+    var dibujante = listado.renderer || listado._renderer;
+    if (!dibujante || typeof dibujante.updateItemModified !== 'function') { return; }
+    var estilo = listado._modifiedStyle || 'short';
+    var recuerdo = dibujante._modifiedColumnLastUpdate;
+    // the rows are in the order of sortedItems() (JupyterLab pairs them the same way)
+    var filas = listado.node.querySelectorAll('.jp-DirListing-content > .jp-DirListing-item');
+    Array.from(listado.sortedItems()).forEach(function (item, i) {
+      var celda = filas[i] && filas[i].querySelector('.jp-DirListing-itemModified');
+      if (!celda || !item || !item.last_modified) { return; }
+      if (recuerdo && typeof recuerdo.delete === 'function') { recuerdo.delete(celda); }
+      dibujante.updateItemModified(celda, item.last_modified, estilo);
+    });
+  }
+
+  function refrescarListados(app) {
+    if (document.hidden) { return; }
+    listados(app).forEach(function (listado) {
+      var modelo = listado.model;
+      if (!conectados.has(listado) && modelo && modelo.refreshed && typeof modelo.refreshed.connect === 'function') {
+        conectados.add(listado);
+        modelo.refreshed.connect(function () {
+          requestAnimationFrame(function () { refrescarFechas(listado); });
+        });
+      }
+      refrescarFechas(listado);
+    });
+  }
+
   var pendiente = null;
   function programar() {
     if (pendiente === null) {
@@ -112,7 +166,8 @@ var _JUPYTERLAB;
     description: 'Ayudas emergentes en español para el botón «…» de la barra del cuaderno y el botón Validate, ' +
       'la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español, ' +
       'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
-      'y las flechas para las listas desplegables de los widgets de un cuaderno.',
+      'las flechas para las listas desplegables de los widgets de un cuaderno ' +
+      'y la fecha relativa de la columna «Modificado» del explorador, al día.',
     autoStart: true,
     requires: [],
     optional: [],
@@ -130,6 +185,13 @@ var _JUPYTERLAB;
         childList: true, subtree: true, attributes: true, attributeFilter: ['title', 'aria-label']
       });
       programar();
+      if (app && app.shell && typeof app.shell.widgets === 'function') {
+        setInterval(function () { refrescarListados(app); }, CADA_MS);
+        document.addEventListener('visibilitychange', function () { refrescarListados(app); });
+        if (app.restored && typeof app.restored.then === 'function') {
+          app.restored.then(function () { refrescarListados(app); });
+        }
+      }
     }
   };
 
