@@ -59,6 +59,22 @@ def _sincronizar(gb, raiz: str, tareas, alumnos, log) -> tuple[plazos.PlazosDelC
     return config_plazos, politica, None
 
 
+def plazos_al_dia(gb, raiz: str, fuentes, log=None) -> str | None:
+    """The course's due dates in the gradebook now, drafts of ``fuentes`` included (formgrader's list).
+
+    Returns the Spanish warning when the configuration could not be applied (None when it was).
+    """
+    try:
+        config_plazos, politica, _ = plazos.leer(raiz)
+        plazos.sincronizar(gb, config_plazos, politica, log=log, crear=sorted(fuentes))
+    except Exception as error:  # noqa: BLE001 - a bad date or a busy database: the gradebook as it is
+        gb.db.rollback()
+        if log is not None:
+            log.warning("Plazos: no se pudieron poner al día (%s)", error)
+        return f"No se pudieron poner al día los plazos ({error})."
+    return None
+
+
 def retrasos(gb, raiz: str, tareas: list[str] | None = None, alumnos: list[str] | None = None, log=None) -> dict:
     """The late submissions of the gradebook ``gb`` (of these assignments / students), as formgrader draws them.
 

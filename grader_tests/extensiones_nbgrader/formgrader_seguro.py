@@ -28,6 +28,10 @@ nbgrader 0.9.6                                  here
 ``NbGraderAPI.get_submitted_timestamp``         a garbled, special or out-of-range
                                                 ``timestamp.txt`` is no timestamp, not a 500
 ``NbGraderAPI.get_submission(s)``               that submission shows «fecha ilegible»
+``NbGraderAPI.get_assignments``                 the course's due dates (``nbgrader_config.py``) written
+                                                into the gradebook first (``formgrader_avisos.
+                                                plazos_al_dia``): Manage Assignments never shows a
+                                                date the course page already replaced
 ``NbGraderAPI.generate_feedback``,              the log without DEBUG records (template paths); a
 ``NbGraderAPI.release_feedback``                refusal only because of submissions held for review
                                                 (``revision``), the Spanish reason alone
@@ -506,6 +510,22 @@ def _get_submissions(self, assignment_id):
     return [_marcar(self, assignment_id, e) for e in entregas]
 
 
+def _get_assignments(self):
+    """nbgrader's list of Manage Assignments, after the course's due dates reached the gradebook.
+
+    A due date saved in ``nbgrader_config.py`` is written into the gradebook by the hub's service every
+    few seconds; meanwhile the page said «None» where the course page already showed the date (fifth
+    TA's report, P5).  Reading the configuration here costs one bulk read when nothing changed.
+    """
+    from .formgrader_avisos import plazos_al_dia
+    try:
+        with self.gradebook as gb:
+            plazos_al_dia(gb, self.coursedir.root, self.get_source_assignments(), self.log)
+    except Exception:  # noqa: BLE001 - never lose nbgrader's own list
+        self.log.exception("formgrader: no se pudieron poner al día los plazos")
+    return _originales["NbGraderAPI.get_assignments"](self)
+
+
 def _comentarios(accion: str, nombre: str):
     """nbgrader's ``NbGraderAPI.<nombre>`` (generate/release feedback) with the course's answer to a refusal."""
     def envoltura(self, assignment_id, student_id=None, *args, **kwargs):
@@ -538,6 +558,7 @@ def aplicar() -> None:
                                  (api.NbGraderAPI, "get_submitted_timestamp", _get_submitted_timestamp),
                                  (api.NbGraderAPI, "get_submission", _get_submission),
                                  (api.NbGraderAPI, "get_submissions", _get_submissions),
+                                 (api.NbGraderAPI, "get_assignments", _get_assignments),
                                  (api.NbGraderAPI, "generate_feedback", _comentarios("generar", "generate_feedback")),
                                  (api.NbGraderAPI, "release_feedback", _comentarios("publicar", "release_feedback"))):
         _originales[f"{clase.__name__}.{nombre}"] = getattr(clase, nombre)
