@@ -351,3 +351,24 @@ def test_manage_assignments_da_el_plazo_de_la_configuracion_sin_esperar(libro, t
     api = NbGraderAPI(coursedir=coursedir, config=Config({"NbGraderAPI": {"timezone": "Europe/Madrid"}}))
     fechas = {a["name"]: a["display_duedate"] for a in api.get_assignments()}
     assert fechas == {"t": "2026-03-29 12:00:00 CEST", "borrador": "2026-04-02 09:30:00 CEST"}, fechas
+
+
+def test_manage_students_solo_suma_las_tareas_publicadas(libro, tmp_path):
+    """Manage Students and a student's page (NbGraderAPI.get_students / get_student): the maximum counts
+    the assignments released or handed in, as grades.csv; a lesson make grade generated but nobody has
+    seen is not summed (fifth TA's report, P4: «18 / 29» with one assignment of 18 published)."""
+    from nbgrader.apps.api import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from grader_tests.extensiones_nbgrader import formgrader_seguro
+    formgrader_seguro.aplicar()
+    libro.add_assignment("sin_publicar")
+    libro.add_notebook("nb", "sin_publicar")
+    libro.add_grade_cell("c", "nb", "sin_publicar", max_score=11, cell_type="code")
+    url = str(libro.db.bind.url)
+    libro.close()
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    api = NbGraderAPI(coursedir=CourseDirectory(root=str(tmp_path), db_url=url),
+                      config=Config({"Exchange": {"root": str(tmp_path / "intercambio")}}))
+    alumnos = {a["id"]: a for a in api.get_students()}
+    assert {a: (d["score"], d["max_score"]) for a, d in alumnos.items()} == {"ana": (10, 10), "bea": (10, 10)}
+    assert api.get_student("ana")["max_score"] == 10
