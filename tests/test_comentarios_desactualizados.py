@@ -152,8 +152,11 @@ def test_release_feedback_retiene_lo_desactualizado_y_publica_al_resto(curso):
     assert r["curso_revision"]["titulo"] == "Comentarios sin publicar: desactualizados"
     assert [e["alumno"] for e in r["curso_revision"]["entregas"]] == ["ana", "luis"]
 
-    # Generate Feedback again: everybody's, with the grade that is true now
+    # Generate Feedback again: the pages are right; what marta got is still right, nobody else got any
     ejecutar(raiz, "nbgrader", "generate_feedback", TAREA, "--force")
+    with _libro(url) as gb:
+        assert hc.desactualizados(gb, str(raiz / "feedback"), carpeta_publicada=str(curso["salida"])) == {}
+    # ... and everybody's is released, with the grade that is true now
     publicar = ejecutar(raiz, "nbgrader", "release_feedback", TAREA, check=False)
     assert publicar.returncode == 0, publicar.stdout + publicar.stderr
     publicados = _publicados(curso)
@@ -163,6 +166,19 @@ def test_release_feedback_retiene_lo_desactualizado_y_publica_al_resto(curso):
     assert "Puntos: 7.0 / 10.0" in _cabecera(publicados["ana"]) and "Falta un caso." in publicados["ana"]
     with _libro(url) as gb:
         assert hc.desactualizados(gb, str(raiz / "feedback")) == {}
+        # a manual grade after the release, then Generate Feedback but no Release: the student still has the
+        # old page in the exchange, and the course page says to press Release Feedback
+        gb.find_grade("f_prueba", CUADERNO, TAREA, "marta").manual_score = 8.0
+        gb.db.commit()
+    ejecutar(raiz, "nbgrader", "generate_feedback", TAREA, "--force", "--student", "marta")
+    with _libro(url) as gb:
+        assert hc.desactualizados(gb, str(raiz / "feedback")) == {}
+        assert hc.desactualizados(gb, str(raiz / "feedback"), carpeta_publicada=str(curso["salida"])) == {
+            ("marta", TAREA): f"{CUADERNO}: {hc.MOTIVO_PUBLICADOS}"}
+    ejecutar(raiz, "nbgrader", "release_feedback", TAREA)
+    assert "Puntos: 8.0 / 10.0" in _cabecera(_publicados(curso)["marta"])
+    with _libro(url) as gb:
+        assert hc.desactualizados(gb, str(raiz / "feedback"), carpeta_publicada=str(curso["salida"])) == {}
 
 
 # ------------------------------------------------------------------------------ the fingerprint itself

@@ -26,7 +26,8 @@ The course's policy (docs/profesorado.md, «Comentarios desactualizados»):
   are brought up to date (``plazos.sincronizar``) and each page's fingerprint is
   compared with the gradebook's now: a student whose page differs or has none
   is not published, with the Spanish reason :data:`MOTIVO`; the rest of the class is.
-  The course page of the hub lists them (:func:`desactualizados`).
+  The course page of the hub lists them (:func:`desactualizados`), and also the students whose
+  page in the exchange (what they fetch) is older than the current one in ``feedback/``.
 
 Nothing of the page but that one tag is read, and only from its first bytes,
 before ``<title>``: the template writes it there, ahead of anything that
@@ -53,6 +54,8 @@ MOTIVO = ("comentarios desactualizados: la nota cambió después de Generate Fee
           "Generate Feedback")
 MOTIVO_SIN_HUELLA = ("comentarios sin huella (generados antes de esta comprobación, o el archivo no es el que "
                      "escribió Generate Feedback): vuelve a pulsar Generate Feedback")
+MOTIVO_PUBLICADOS = ("los comentarios publicados son de antes del último Generate Feedback: pulsa Release "
+                     "Feedback")
 MOTIVO_SIN_ENTREGA = ("comentarios de una entrega que no está en el libro de notas: vuelve a pulsar "
                       "Generate Feedback")
 
@@ -187,11 +190,25 @@ def motivo(en_el_html: str | None, en_el_libro: str | None) -> str | None:
     return None if hmac.compare_digest(en_el_html, en_el_libro) else MOTIVO
 
 
-def desactualizados(gb, carpeta_feedback: str, tarea: str | None = None) -> dict[tuple[str, str], str]:
-    """``{(alumno, tarea): Spanish reason}`` of the feedback in ``feedback/`` that Release Feedback would withhold.
+def _publicada(carpeta_publicada: str, carpeta: str, cuaderno: str) -> str | None:
+    """Where ``release_feedback`` put this page in the exchange (``<hash of the secret and notebook>.html``)."""
+    from nbgrader.utils import notebook_hash
+    from ..caja import archivos_alumno as aa
+    secreto = aa.leer_pequeño(os.path.join(carpeta, "submission_secret.txt"), 1024)
+    if not secreto or not secreto.strip():
+        return None
+    return os.path.join(carpeta_publicada, f"{notebook_hash(secret=secreto, notebook_id=cuaderno)}.html")
 
-    ``carpeta_feedback``: nbgrader's ``feedback/`` (``<alumno>/<tarea>/<cuaderno>.html``).  Reads the
-    gradebook in bulk per assignment and the first bytes of each page.
+
+def desactualizados(gb, carpeta_feedback: str, tarea: str | None = None,
+                    carpeta_publicada: str | None = None) -> dict[tuple[str, str], str]:
+    """``{(alumno, tarea): Spanish reason}`` of the feedback that no longer states what the gradebook says.
+
+    ``carpeta_feedback``: nbgrader's ``feedback/`` (``<alumno>/<tarea>/<cuaderno>.html``): a page there
+    that Release Feedback would withhold.  ``carpeta_publicada``: the exchange's
+    ``<course>/feedback/``, where ``release_feedback`` copied them: a page there (the one the student
+    fetches) that is not the current one, when the one in ``feedback/`` is («pulsa Release Feedback»).
+    Reads the gradebook in bulk per assignment and the first bytes of each page.
     """
     resultado: dict[tuple[str, str], str] = {}
     if not os.path.isdir(carpeta_feedback):
@@ -205,7 +222,12 @@ def desactualizados(gb, carpeta_feedback: str, tarea: str | None = None) -> dict
     for t, lista in sorted(paginas.items()):
         del_libro = huellas(gb, t)
         for alumno, cuaderno, ruta in sorted(lista):
-            razon = motivo(leer_de_html(ruta), del_libro.get((alumno, cuaderno)))
+            actual = del_libro.get((alumno, cuaderno))
+            razon = motivo(leer_de_html(ruta), actual)
+            if razon is None and carpeta_publicada:
+                publicada = _publicada(carpeta_publicada, os.path.dirname(ruta), cuaderno)
+                if publicada is not None and os.path.lexists(publicada) and motivo(leer_de_html(publicada), actual):
+                    razon = MOTIVO_PUBLICADOS
             if razon and (alumno, t) not in resultado:
                 resultado[(alumno, t)] = f"{cuaderno}: {razon}"
     return resultado

@@ -375,7 +375,8 @@ def pendientes(raiz: Path) -> dict:
     ``{"entregas": [{"alumno", "tarea", "cuadernos": [{"cuaderno", "id"}]}, ...]}`` sorted, with the
     submitted notebooks that hold something (``id``: formgrader's ``/formgrader/submissions/<id>``);
     ``"desactualizados": [{"alumno", "tarea", "motivo"}, ...]``: the feedback in ``feedback/`` that no longer
-    states what the gradebook says (``huella_de_comentarios``: Release Feedback withholds it), held
+    states what the gradebook says (``huella_de_comentarios``: Release Feedback withholds it), or whose
+    released copy in the exchange is older than it (Release Feedback not pressed since), held
     submissions left out; ``{"entregas": [], "desactualizados": [], "error": Spanish text}``
     when the gradebook cannot be read.  What the page shows when loaded and after every status check.
     """
@@ -394,8 +395,10 @@ def pendientes(raiz: Path) -> dict:
                              if any(revision.pendientes_de_cuaderno(gb, carpeta, tarea, alumno, nb, guardar=False)[k]
                                     for k in ("notas", "comentarios"))]
                 entregas.append({"alumno": alumno, "tarea": tarea, "cuadernos": cuadernos})
+            intercambio, curso = os.environ.get("CURSO_HUB_INTERCAMBIO"), os.environ.get("CURSO_HUB_CURSO")
+            publicada = os.path.join(intercambio, curso, "feedback") if intercambio and curso else None
             desactualizados = [{"alumno": a, "tarea": t, "motivo": m} for (a, t), m in sorted(
-                huella_de_comentarios.desactualizados(gb, str(raiz / "feedback")).items())
+                huella_de_comentarios.desactualizados(gb, str(raiz / "feedback"), carpeta_publicada=publicada).items())
                 if (a, t) not in {(e["alumno"], e["tarea"]) for e in entregas}]
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
         return {"entregas": [], "desactualizados": [], "error": f"No se pudo leer el libro de notas: {error}"}
@@ -406,7 +409,7 @@ INTRO_DESACTUALIZADOS = ("Comentarios que ya no dicen lo que dice el libro de no
                          "retraso o un comentario cambió después de Generate Feedback (una nota a mano, una prórroga o "
                          "un plazo nuevo). Release Feedback no los publica: pulsa Generate Feedback y después Release "
                          "Feedback (docs/profesorado.md, «Comentarios desactualizados»). Si ya se publicaron, el alumno "
-                         "tiene todavía los viejos.")
+                         "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback.")
 
 
 def _desactualizados(datos: dict, base: str) -> str:
