@@ -248,3 +248,28 @@ def test_solo_cuenta_la_huella_que_escribe_la_plantilla(tmp_path):
     assert hc.motivo(otra, h) == hc.MOTIVO
     assert hc.motivo(None, h) == hc.MOTIVO_SIN_HUELLA
     assert hc.motivo(h, None) == hc.MOTIVO_SIN_ENTREGA
+
+
+def test_la_huella_solo_se_escribe_si_la_pagina_dice_lo_del_libro(libro):
+    """HuellaEnComentarios (generate_feedback, after GetGrades): the fingerprint goes into the page only
+    when what GetGrades wrote is what the gradebook holds now; a grade saved in between leaves the page
+    without one (Release Feedback withholds it).  A student's nbgrader metadata on a cell GetGrades does
+    not read changes nothing."""
+    url = str(libro.db.bind.url)
+    nb = _cuaderno()
+    nb.cells[1].metadata.nbgrader["score"] = 10.0                       # what GetGrades wrote
+    nb.cells[0].metadata.nbgrader["comment"] = None
+    intruso = nbformat.v4.new_markdown_cell("texto del alumno")
+    intruso.metadata["nbgrader"] = {"grade_id": "f_prueba", "score": 999, "grade": False, "solution": False}
+    nb.cells.append(intruso)
+
+    def escrita(nb) -> str | None:
+        recursos = {"nbgrader": {"assignment": TAREA, "student": "luis", "notebook": CUADERNO, "db_url": url,
+                                 "score": 10.0, "max_score": 10.0, "late_penalty": 0}}
+        hc.HuellaEnComentarios().preprocess(nb, recursos)
+        return recursos["nbgrader"].get(hc.CLAVE_RECURSOS)
+
+    assert escrita(nb) == hc.huella(libro, TAREA, "luis", CUADERNO) is not None
+    libro.find_grade("f_prueba", CUADERNO, TAREA, "luis").manual_score = 7.0    # saved in formgrader meanwhile
+    libro.db.commit()
+    assert escrita(nb) is None

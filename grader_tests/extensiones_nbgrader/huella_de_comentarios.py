@@ -270,14 +270,18 @@ class HuellaEnComentarios(NbGraderPreprocessor):
             return False
         if _r(datos.get("score")) != _r(contenido["puntos"] - contenido["penalizacion"]):
             return False
+        from nbgrader import utils
         celdas = contenido["celdas"]
         for celda in nb.cells:
-            meta = celda.get("metadata", {}).get("nbgrader", {})
-            d = celdas.get(meta.get("grade_id"))
+            # only what GetGrades wrote: the cells it reads from the gradebook (a student's metadata elsewhere
+            # says nothing about the gradebook)
+            d = celdas.get(celda.get("metadata", {}).get("nbgrader", {}).get("grade_id"))
             if d is None:
                 continue
-            if "score" in meta and "puntos" in d and _r(meta["score"]) != d["puntos"]:
+            meta = celda.metadata.nbgrader
+            if (utils.is_grade(celda) or utils.is_task(celda)) and "puntos" in d and _r(meta.get("score")) != d["puntos"]:
                 return False
-            if "comment" in meta and "comentario" in d and meta["comment"] != d["comentario"]:
+            if (utils.is_solution(celda) or utils.is_task(celda)) and "comentario" in d \
+                    and meta.get("comment") != d["comentario"]:
                 return False
         return True
