@@ -31,6 +31,7 @@ from grader_tests.extensiones_nbgrader import salida_limpia  # noqa: E402
 from grader_tests.extensiones_nbgrader.salida_limpia import TextoAlternativo  # noqa: E402
 from grader_tests.extensiones_nbgrader.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
 from grader_tests.extensiones_nbgrader.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
+from grader_tests.extensiones_nbgrader.huella_de_comentarios import HuellaEnComentarios  # noqa: E402
 
 # Students' files are untrusted in every TA-side step (grader_tests/extensiones_nbgrader/nbgrader_seguro.py,
 # grader_tests/caja/archivos_alumno.py; docs/seguridad.md, «Seguridad»).
@@ -109,8 +110,11 @@ c.GuardarNotasAutomaticas.carpeta = os.path.join(RAIZ, "revisiones")
 c.ComprobarRevision.carpeta = os.path.join(RAIZ, "revisiones")
 
 # Feedback shows the verdicts, never the hidden-test code (nbgrader issue #917).
+# Each page carries the fingerprint of what it states (after GetGrades and AplicarPlazos): Release Feedback
+# withholds a page whose grade, penalty or comment changed since (grader_tests/extensiones_nbgrader/huella_de_comentarios.py;
+# docs/profesorado.md, «Comentarios desactualizados»).
 c.GenerateFeedback.preprocessors = [ComprobarRevision, AplicarPlazos, GetGrades, NotaAManoEnComentarios,
-                                    ClearHiddenTests, AvisosEnComentarios, TextoAlternativo,
+                                    HuellaEnComentarios, ClearHiddenTests, AvisosEnComentarios, TextoAlternativo,
                                     CSSHTMLHeaderPreprocessor]
 # ... in Spanish: nbgrader's feedback template with its labels translated (plantillas/),
 # for generate_feedback only (formgrader keeps its own templates).

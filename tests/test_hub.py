@@ -377,6 +377,14 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     notas = _csv(ta.s.get(f"{pagina}grades.csv", timeout=300).text)
     assert float(notas[tarde]["late_submission_penalty"]) == 0 and float(notas[tarde]["score"]) == raw
     assert notas[tarde]["extension"] == "2 días"
+    # ... but the feedback generated before it still states the penalty: listed on the course page, and
+    # Release Feedback withholds it (the rest of the class gets theirs) until Generate Feedback runs again
+    desactualizados = ta.s.get(f"{pagina}estado", timeout=60).json()["pendientes"]["desactualizados"]
+    assert [(e["alumno"], e["tarea"]) for e in desactualizados] == [(tarde, TAREA)], desactualizados
+    publicada = ta.formgrader("POST", f"assignment/{TAREA}/release_feedback")
+    assert not publicada["success"] and "error" not in publicada, publicada
+    assert publicada["curso_revision"]["titulo"] == "Comentarios sin publicar: desactualizados", publicada
+    assert [e["alumno"] for e in publicada["curso_revision"]["entregas"]] == [tarde], publicada
 
     # --- a manual grade, then a corrected resubmission: held for review, feedback refused until resolved
     celda = "positional_encoding_valores"

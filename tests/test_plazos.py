@@ -329,3 +329,46 @@ def test_leer_en_bloque_filtra_por_tarea_y_alumno(libro):
     assert notas_en_bloque.leer(libro, ["t"], []).entregas == {}
     assert notas_en_bloque.leer(libro, ["otra"], ["ana"]).entregas == {}
     assert set(solo_ana.alumnos) >= {"ana", "bea"}
+
+
+def test_manage_assignments_da_el_plazo_de_la_configuracion_sin_esperar(libro, tmp_path):
+    """formgrader's Manage Assignments (NbGraderAPI.get_assignments) reads the due dates of
+    nbgrader_config.py when it lists: it said «None» for 20-30 s after the TA saved a date that the
+    course page already showed (fifth TA's report, P5); a draft (source/ only) gets its date too."""
+    from nbgrader.apps.api import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from grader_tests.extensiones_nbgrader import formgrader_seguro
+    formgrader_seguro.aplicar()
+    for tarea in ("t", "borrador"):
+        (tmp_path / "source" / tarea).mkdir(parents=True)
+        (tmp_path / "source" / tarea / "nb.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, '
+                                                              '"nbformat_minor": 5}')
+    (tmp_path / "nbgrader_config.py").write_text(
+        'c = get_config()\nc.PlazosDelCurso.fechas = {"t": "2026-03-29 12:00", "borrador": "2026-04-02 09:30"}\n')
+    url = str(libro.db.bind.url)
+    libro.close()
+    coursedir = CourseDirectory(root=str(tmp_path), db_url=url)
+    api = NbGraderAPI(coursedir=coursedir, config=Config({"NbGraderAPI": {"timezone": "Europe/Madrid"}}))
+    fechas = {a["name"]: a["display_duedate"] for a in api.get_assignments()}
+    assert fechas == {"t": "2026-03-29 12:00:00 CEST", "borrador": "2026-04-02 09:30:00 CEST"}, fechas
+
+
+def test_manage_students_solo_suma_las_tareas_publicadas(libro, tmp_path):
+    """Manage Students and a student's page (NbGraderAPI.get_students / get_student): the maximum counts
+    the assignments released or handed in, as grades.csv; a lesson make grade generated but nobody has
+    seen is not summed (fifth TA's report, P4: «18 / 29» with one assignment of 18 published)."""
+    from nbgrader.apps.api import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from grader_tests.extensiones_nbgrader import formgrader_seguro
+    formgrader_seguro.aplicar()
+    libro.add_assignment("sin_publicar")
+    libro.add_notebook("nb", "sin_publicar")
+    libro.add_grade_cell("c", "nb", "sin_publicar", max_score=11, cell_type="code")
+    url = str(libro.db.bind.url)
+    libro.close()
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    api = NbGraderAPI(coursedir=CourseDirectory(root=str(tmp_path), db_url=url),
+                      config=Config({"Exchange": {"root": str(tmp_path / "intercambio")}}))
+    alumnos = {a["id"]: a for a in api.get_students()}
+    assert {a: (d["score"], d["max_score"]) for a, d in alumnos.items()} == {"ana": (10, 10), "bea": (10, 10)}
+    assert api.get_student("ana")["max_score"] == 10

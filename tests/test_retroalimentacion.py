@@ -54,3 +54,16 @@ def test_las_lineas_largas_se_cortan_en_los_espacios():
     assert propiedades.get("word-break") == "normal"            # Bootstrap's pre: break-all
     assert propiedades.get("overflow-wrap") == "break-word"     # only a word longer than the line
     nbformat.validate(_cuaderno())
+
+
+def test_ninguna_fuente_se_pide_fuera_de_la_pagina():
+    """The page's policy allows fonts only as data: URLs; Bootstrap's Glyphicons @font-face pointed at
+    ../fonts/ and the browser's console said so on every opening (fifth TA's report, P3)."""
+    html = _html()
+    cabeza = html[:html.index("</head>")]
+    assert "font-src data:" in cabeza
+    reglas = re.findall(r"@font-face\s*\{[^{}]*\}", cabeza)
+    for regla in reglas:
+        assert not re.search(r"url\(\s*(?![\'\"]?data:)", regla), regla
+    assert "glyphicons-halflings-regular" not in cabeza
+    assert ".glyphicon" in cabeza, "el resto de Bootstrap sigue ahí"

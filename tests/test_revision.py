@@ -290,14 +290,15 @@ def test_la_pagina_del_curso_enlaza_cada_pendiente_con_su_entrega_en_formgrader(
     from nbgrader.api import Gradebook
     from scripts.calificacion import servicio_del_curso as servicio
     raiz = curso[0]
-    assert servicio.pendientes(raiz) == {"entregas": []}
+    assert servicio.pendientes(raiz) == {"entregas": [], "desactualizados": []}
     _autograde(curso, "def f(): return 1")
     _a_mano(curso, 1, "f devuelve 1 y no 2")
     _autograde(curso, "def f(): return 2")
     with Gradebook(curso[1]) as gb:
         id_cuaderno = gb.find_submission_notebook(CUADERNO, TAREA, "ana").id
     assert servicio.pendientes(raiz) == {"entregas": [
-        {"alumno": "ana", "tarea": TAREA, "cuadernos": [{"cuaderno": CUADERNO, "id": id_cuaderno}]}]}
+        {"alumno": "ana", "tarea": TAREA, "cuadernos": [{"cuaderno": CUADERNO, "id": id_cuaderno}]}],
+        "desactualizados": []}
     caja = servicio._pendientes(raiz, "/services/curso/")
     assert f'<li><a href="/services/curso/formgrader/submissions/{id_cuaderno}">ana / {TAREA}</a></li>' in caja, caja
     assert "Cada enlace abre la entrega en el Formgrader" in caja

@@ -21,7 +21,8 @@ missing from two read-only endpoints registered next to nbgrader's API by
   through nbgrader's API, ``PUT /formgrader/api/grade/<id>``).
 
 :func:`negativa_por_revision` turns the result of formgrader's Generate /
-Release Feedback that stopped *only* because of held submissions into the
+Release Feedback that stopped *only* because of held submissions, or Release
+Feedback that withheld stale feedback (``huella_de_comentarios``), into the
 Spanish reason (who, and what to do, with a link to each submission page):
 no template paths, no traceback.
 """
@@ -56,6 +57,22 @@ def _sincronizar(gb, raiz: str, tareas, alumnos, log) -> tuple[plazos.PlazosDelC
         return config_plazos, politica, (f"No se pudieron poner al día los plazos ({error}): se muestran los "
                                          "retrasos del libro de notas tal cual.")
     return config_plazos, politica, None
+
+
+def plazos_al_dia(gb, raiz: str, fuentes, log=None) -> str | None:
+    """The course's due dates in the gradebook now, drafts of ``fuentes`` included (formgrader's list).
+
+    Returns the Spanish warning when the configuration could not be applied (None when it was).
+    """
+    try:
+        config_plazos, politica, _ = plazos.leer(raiz)
+        plazos.sincronizar(gb, config_plazos, politica, log=log, crear=sorted(fuentes))
+    except Exception as error:  # noqa: BLE001 - a bad date or a busy database: the gradebook as it is
+        gb.db.rollback()
+        if log is not None:
+            log.warning("Plazos: no se pudieron poner al día (%s)", error)
+        return f"No se pudieron poner al día los plazos ({error})."
+    return None
 
 
 def retrasos(gb, raiz: str, tareas: list[str] | None = None, alumnos: list[str] | None = None, log=None) -> dict:
@@ -142,6 +159,7 @@ _ERROR_DE_NBGRADER = re.compile(r"^\[ERROR\] There was an error processing assig
 # the refusal's own line (revision.ComprobarRevision); nbgrader's lines for it are filtered out of the log
 _NEGATIVA_DE_REVISION = re.compile(r"^\[ERROR\] No se generan los comentarios de '(.*)' en '(.*)': ", re.M)
 _FALLO_AL_PUBLICAR = "Comentarios sin publicar: "          # PublicarComentariosSeguro: another student's failure
+_DESACTUALIZADOS = "comentarios desactualizados"           # PublicarComentariosSeguro: stale feedback withheld
 
 
 def _sin_depuracion(log: str) -> str:
@@ -175,6 +193,8 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
     if resultado.get("success"):
         return resultado
     log, error = str(resultado.get("log") or ""), str(resultado.get("error") or "")
+    if accion == "publicar" and _DESACTUALIZADOS in error and _FALLO_AL_PUBLICAR not in log:
+        return _negativa_por_desactualizados(gb, raiz, tarea, alumno)
     retenidos = {a for a, t in revision.con_pendientes(gb, os.path.join(raiz, revision.CARPETA), tarea,
                                                         guardar=False)
                  if alumno is None or a == alumno}
@@ -189,14 +209,7 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
         if "pendientes de revisión" not in error or _FALLO_AL_PUBLICAR in log:
             return resultado
         quienes = sorted(retenidos)
-    from nbgrader.api import MissingEntry
-    enlaces = []
-    for a in quienes:
-        try:
-            for nb in sorted(gb.find_submission(tarea, a).notebooks, key=lambda n: n.name):
-                enlaces.append({"alumno": a, "cuaderno": nb.name, "id": nb.id})
-        except MissingEntry:
-            enlaces.append({"alumno": a, "cuaderno": None, "id": None})
+    enlaces = _enlaces(gb, tarea, quienes)
     verbo, resto = (("se generaron", "generaron") if accion == "generar" else ("se publicaron", "publicaron"))
     n = len(quienes)
     mensaje = (f"No {verbo} los comentarios de {'este alumno' if n == 1 else f'estos {n} alumnos'} en «{tarea}»: "
@@ -212,6 +225,41 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
     return {"success": False, "log": mensaje + "\n\n" + que_hacer + "\n",
             "curso_revision": {"accion": accion, "tarea": tarea, "mensaje": mensaje, "que_hacer": que_hacer,
                                "entregas": enlaces}}
+
+
+def _enlaces(gb, tarea: str, quienes) -> list[dict]:
+    """Each student's submitted notebooks of ``tarea`` with formgrader's ids (the dialog links to them)."""
+    from nbgrader.api import MissingEntry
+    enlaces = []
+    for a in quienes:
+        try:
+            for nb in sorted(gb.find_submission(tarea, a).notebooks, key=lambda n: n.name):
+                enlaces.append({"alumno": a, "cuaderno": nb.name, "id": nb.id})
+        except MissingEntry:
+            enlaces.append({"alumno": a, "cuaderno": None, "id": None})
+    return enlaces
+
+
+def _negativa_por_desactualizados(gb, raiz: str, tarea: str, alumno: str | None) -> dict:
+    """Release Feedback that withheld stale feedback (``huella_de_comentarios``): who, why and what to do."""
+    from . import huella_de_comentarios
+    quienes = sorted(a for a, _ in huella_de_comentarios.desactualizados(gb, os.path.join(raiz, "feedback"), tarea)
+                     if alumno is None or a == alumno)
+    retenidos = sorted(a for a, _ in revision.con_pendientes(gb, os.path.join(raiz, revision.CARPETA), tarea,
+                                                             guardar=False) if alumno is None or a == alumno)
+    n = len(quienes)
+    mensaje = (f"No se publicaron los comentarios de {'este alumno' if n == 1 else f'estos {n} alumnos'} en "
+               f"«{tarea}»: {', '.join(quienes) or '—'}. Están desactualizados: la nota, la penalización por retraso "
+               "o un comentario cambió después de Generate Feedback (una nota a mano, una prórroga o un plazo "
+               "nuevo), y lo que dicen ya no es lo que dice el libro de notas."
+               + (f" También quedan sin publicar, pendientes de revisión: {', '.join(retenidos)}." if retenidos else "")
+               + ("" if alumno is not None else " Los del resto de la clase sí se publicaron."))
+    que_hacer = ("Qué hacer: pulsa Generate Feedback (los comentarios se escriben de nuevo con las notas de ahora) y "
+                 "después Release Feedback.")
+    return {"success": False, "log": mensaje + "\n\n" + que_hacer + "\n",
+            "curso_revision": {"accion": "publicar", "tarea": tarea, "mensaje": mensaje, "que_hacer": que_hacer,
+                               "titulo": "Comentarios sin publicar: desactualizados",
+                               "entregas": _enlaces(gb, tarea, quienes)}}
 
 
 # ------------------------------------------------------------------------------ handlers

@@ -28,6 +28,12 @@ nbgrader 0.9.6                                  here
 ``NbGraderAPI.get_submitted_timestamp``         a garbled, special or out-of-range
                                                 ``timestamp.txt`` is no timestamp, not a 500
 ``NbGraderAPI.get_submission(s)``               that submission shows «fecha ilegible»
+``NbGraderAPI.get_assignments``                 the course's due dates (``nbgrader_config.py``) written
+                                                into the gradebook first (``formgrader_avisos.
+                                                plazos_al_dia``): Manage Assignments never shows a
+                                                date the course page already replaced
+``NbGraderAPI.get_students``, ``get_student``   each maximum counts only the published assignments
+                                                (released or handed in), as grades.csv
 ``NbGraderAPI.generate_feedback``,              the log without DEBUG records (template paths); a
 ``NbGraderAPI.release_feedback``                refusal only because of submissions held for review
                                                 (``revision``), the Spanish reason alone
@@ -506,6 +512,64 @@ def _get_submissions(self, assignment_id):
     return [_marcar(self, assignment_id, e) for e in entregas]
 
 
+def _get_assignments(self):
+    """nbgrader's list of Manage Assignments, after the course's due dates reached the gradebook.
+
+    A due date saved in ``nbgrader_config.py`` is written into the gradebook by the hub's service every
+    few seconds; meanwhile the page said «None» where the course page already showed the date (fifth
+    TA's report, P5).  Reading the configuration here costs one bulk read when nothing changed.
+    """
+    from .formgrader_avisos import plazos_al_dia
+    try:
+        with self.gradebook as gb:
+            plazos_al_dia(gb, self.coursedir.root, self.get_source_assignments(), self.log)
+    except Exception:  # noqa: BLE001 - never lose nbgrader's own list
+        self.log.exception("formgrader: no se pudieron poner al día los plazos")
+    return _originales["NbGraderAPI.get_assignments"](self)
+
+
+def _maximo_publicado(api) -> float | None:
+    """The points a student can have now: the max scores of the published assignments, summed.
+
+    Published, as for grades.csv (``lms.exportadores.tareas_publicadas``): released to the exchange
+    (nbgrader's ``get_released_assignments``) or handed in by somebody.  ``make grade`` generates every
+    lesson of ``source/``, so an assignment nobody has seen is in the gradebook too; nbgrader's Manage
+    Students summed it («18 / 29» with one assignment of 18 published: fifth TA's report, P4).
+    None when it cannot be told (nbgrader's own numbers are kept).
+    """
+    from nbgrader.api import Assignment, SubmittedAssignment
+    try:
+        publicadas = set(api.get_released_assignments())
+        with api.gradebook as gb:
+            maximos = {a.name: float(a.max_score or 0.0) for a in gb.assignments}
+            publicadas |= {n for (n,) in gb.db.query(Assignment.name).join(
+                SubmittedAssignment, SubmittedAssignment.assignment_id == Assignment.id).distinct()}
+    except Exception:  # noqa: BLE001 - nbgrader's numbers rather than none
+        api.log.exception("formgrader: no se pudo saber qué tareas están publicadas")
+        return None
+    return sum(m for t, m in maximos.items() if t in publicadas)
+
+
+def _get_students(self):
+    """nbgrader's Manage Students list, each maximum counting only the published assignments."""
+    alumnos = _originales["NbGraderAPI.get_students"](self)
+    maximo = _maximo_publicado(self)
+    if maximo is not None:
+        for alumno in alumnos:
+            alumno["max_score"] = maximo
+    return alumnos
+
+
+def _get_student(self, student_id, *args, **kwargs):
+    """nbgrader's record of one student (its page), the maximum counting only the published assignments."""
+    alumno = _originales["NbGraderAPI.get_student"](self, student_id, *args, **kwargs)
+    if isinstance(alumno, dict):
+        maximo = _maximo_publicado(self)
+        if maximo is not None:
+            alumno["max_score"] = maximo
+    return alumno
+
+
 def _comentarios(accion: str, nombre: str):
     """nbgrader's ``NbGraderAPI.<nombre>`` (generate/release feedback) with the course's answer to a refusal."""
     def envoltura(self, assignment_id, student_id=None, *args, **kwargs):
@@ -538,6 +602,9 @@ def aplicar() -> None:
                                  (api.NbGraderAPI, "get_submitted_timestamp", _get_submitted_timestamp),
                                  (api.NbGraderAPI, "get_submission", _get_submission),
                                  (api.NbGraderAPI, "get_submissions", _get_submissions),
+                                 (api.NbGraderAPI, "get_assignments", _get_assignments),
+                                 (api.NbGraderAPI, "get_students", _get_students),
+                                 (api.NbGraderAPI, "get_student", _get_student),
                                  (api.NbGraderAPI, "generate_feedback", _comentarios("generar", "generate_feedback")),
                                  (api.NbGraderAPI, "release_feedback", _comentarios("publicar", "release_feedback"))):
         _originales[f"{clase.__name__}.{nombre}"] = getattr(clase, nombre)

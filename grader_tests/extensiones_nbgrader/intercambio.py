@@ -25,7 +25,10 @@ buttons use them.
   that is not a regular file, is that student's reason; the rest of the class
   gets its feedback.  A submission held for the TA's review (``revision``:
   a resubmission whose old manual grades were not reviewed yet) is not
-  published, and the step ends with an error that says who and why.
+  published, and the step ends with an error that says who and why.  So is a
+  page that no longer states what the gradebook says (a grade, a penalty or a
+  comment changed after Generate Feedback: ``huella_de_comentarios``), with
+  «comentarios desactualizados: … vuelve a pulsar Generate Feedback».
 * ``PublicarTareaSegura`` (release_assignment) and collect give ``inbound`` the
   sticky bit (only an entry's author, or the TA, can rename or remove it) and
   keep it setgid (entries belong to the TA's group, so the hub's submit,
@@ -58,6 +61,7 @@ from ..caja import archivos_alumno as aa
 
 MARCA_INTERCAMBIO = "Intercambio"          # log lines about an inbound entry start with this
 FORMATO_FECHA = "%Y-%m-%d %H:%M:%S.%f UTC"  # nbgrader's own timestamp format, in UTC
+MARCA_DESACTUALIZADOS = "comentarios desactualizados"   # release_feedback's error for stale feedback
 
 
 def _alumno_y_tarea(ruta: str) -> tuple[str, str]:
@@ -661,16 +665,24 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
             # one student's release (formgrader's row button) is refused only for that student's review
             import fnmatch
             retenidos = {a: r for a, r in retenidos.items() if fnmatch.fnmatchcase(a, solo)}
+        paginas = []
         for html in sorted(glob.glob(os.path.join(self.src_path, "*.html"))):
             m = re.match(patron, html)
             if m is None:
                 continue
             alumno, cuaderno = m.group("student_id"), m.group("notebook_id")
-            if alumno in excluidos:
-                continue
+            if alumno not in excluidos:
+                paginas.append((alumno, cuaderno, html))
+        desactualizados = self._desactualizados([p for p in paginas if p[0] not in retenidos],
+                                                por_alumno=bool(solo and solo != "*"))
+        for alumno, cuaderno, html in paginas:
             if alumno in retenidos:
                 self.log.error("%s de '%s' en '%s': no se publican los comentarios: %s", aa.MARCA,
                                aa.nombre_legible(alumno), self.coursedir.assignment_id, retenidos[alumno])
+                continue
+            if alumno in desactualizados:
+                self.log.error("No se publican los comentarios de '%s' en '%s' (%s): %s", aa.nombre_legible(alumno),
+                               self.coursedir.assignment_id, *desactualizados[alumno])
                 continue
             carpeta = os.path.dirname(html)
             try:
@@ -682,9 +694,44 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
                                aa.nombre_legible(cuaderno), exc)
         if fallos:
             self.log.warning("Comentarios sin publicar: %d (ver los motivos arriba); el resto se publicó.", fallos)
+        if desactualizados:
+            quienes = ", ".join(aa.nombre_legible(a) for a in sorted(desactualizados))
+            pendientes = (f"; y pendientes de revisión en formgrader: {', '.join(sorted(retenidos))}"
+                          if retenidos else "")
+            self.fail(f"Comentarios sin publicar, {MARCA_DESACTUALIZADOS}: {quienes} (la nota, la penalización o un "
+                      "comentario cambió después de Generate Feedback: vuelve a pulsar Generate Feedback y después "
+                      f"Release Feedback){pendientes}; el resto se publicó.")
         if retenidos:
             self.fail(f"Comentarios sin publicar, pendientes de revisión en formgrader: {', '.join(sorted(retenidos))} "
                       "(entregas nuevas con notas a mano de la anterior; el resto se publicó).")
+
+    def _desactualizados(self, paginas: list[tuple[str, str, str]], por_alumno: bool) -> dict[str, tuple[str, str]]:
+        """Students whose feedback no longer states what the gradebook says → (notebook, Spanish reason).
+
+        The due dates of ``nbgrader_config.py`` are written into the gradebook first (``plazos.sincronizar``:
+        an extension granted since changes the penalty), then each page's fingerprint is compared with the
+        gradebook's (``huella_de_comentarios``).  One stale notebook withholds the student's whole assignment.
+        """
+        if not paginas:
+            return {}
+        from nbgrader.api import Gradebook
+        from . import huella_de_comentarios as hc, plazos
+        tarea = self.coursedir.assignment_id
+        with Gradebook(self.coursedir.db_url) as gb:
+            try:
+                config_plazos, politica, _ = plazos.leer(self.coursedir.root)
+                plazos.sincronizar(gb, config_plazos, politica, tareas=[tarea], log=self.log)
+            except Exception as exc:  # noqa: BLE001 - compare with the gradebook as it is, and say so
+                gb.db.rollback()
+                self.log.warning("No se pudieron poner al día los plazos antes de publicar (%s): los comentarios se "
+                                 "comparan con el libro de notas tal como está", exc)
+            del_libro = hc.huellas(gb, tarea, sorted({a for a, _, _ in paginas}) if por_alumno else None)
+        motivos: dict[str, tuple[str, str]] = {}
+        for alumno, cuaderno, html in paginas:
+            razon = hc.motivo(hc.leer_de_html(html), del_libro.get((alumno, cuaderno)))
+            if razon and alumno not in motivos:
+                motivos[alumno] = (aa.nombre_legible(cuaderno), razon)
+        return motivos
 
     def _retenidos(self) -> dict[str, str]:
         """Students of this assignment whose submission is held for review (``revision``) → the reason."""

@@ -17,12 +17,28 @@ applies here too, and here only the math is typeset as MathML
 from __future__ import annotations
 
 import os
+import re
 
+from markupsafe import Markup
 from nbconvert.exporters import HTMLExporter
 from traitlets import default
 
 PLANTILLAS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "plantillas")
 PLANTILLA = "retroalimentacion"
+
+
+_FUENTE_DE_FUERA = re.compile(r"@font-face\s*\{[^{}]*url\(\s*(?!['\"]?data:)[^{}]*\}", re.I)
+
+
+def sin_fuentes_de_fuera(css: str) -> Markup:
+    """The page's inlined CSS without ``@font-face`` rules that load a file (Bootstrap's Glyphicons).
+
+    The page's policy (``font-src data:``) blocks them anyway, but the browser tries each one and
+    logs an error in the console every time the feedback is opened (fifth TA's report, P3); the
+    feedback uses no icon font.  ``css``: the template's ``<style>`` blocks (the course's own CSS,
+    never a student's).
+    """
+    return Markup(_FUENTE_DE_FUERA.sub("", str(css)))
 
 
 class ExportadorRetroalimentacion(HTMLExporter):
@@ -37,6 +53,10 @@ class ExportadorRetroalimentacion(HTMLExporter):
     @default("extra_template_basedirs")
     def _extra_template_basedirs_default(self):
         return [PLANTILLAS]
+
+    def default_filters(self):
+        yield from super().default_filters()
+        yield ("sin_fuentes_de_fuera", sin_fuentes_de_fuera)
 
     def from_notebook_node(self, nb, resources=None, **kw):
         from .html_seguro import CLAVE_MATHML

@@ -218,6 +218,8 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 (<code>c.PlazosDelCurso</code>, hora de Madrid); el alumnado los ve en su pestaña Assignments en unos segundos.</p>
 <h2>Pendientes de revisión</h2>
 <div id="pendientes">{pendientes}</div>
+<h2>Comentarios desactualizados</h2>
+<div id="desactualizados">{desactualizados}</div>
 <h2>Toda la clase</h2>
 <p><button id="calificar">Recoger las entregas y calificar toda la clase</button>
 <a class="boton" id="notas" href="{base}curso/grades.csv">Descargar grades.csv</a>
@@ -266,6 +268,33 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
     }}
     cajaPendientes.replaceChildren.apply(cajaPendientes, Array.prototype.slice.call(nueva.childNodes));
     document.body.dataset.pendientes = String(p.entregas ? p.entregas.length : '');
+    pintarDesactualizados(p.desactualizados || []);
+  }}
+  // «Comentarios desactualizados»: feedback that no longer says what the gradebook says (Release Feedback
+  // withholds it until Generate Feedback writes it again); ids and reasons are text, never HTML
+  function pintarDesactualizados(lista) {{
+    var caja = document.getElementById('desactualizados'), nueva = document.createElement('div');
+    var texto = document.createElement('p');
+    if (!lista.length) {{
+      texto.textContent = 'Ninguno.';
+      nueva.appendChild(texto);
+    }} else {{
+      texto.textContent = {intro_desactualizados};
+      var ul = document.createElement('ul');
+      lista.forEach(function (e) {{
+        var li = document.createElement('li');
+        var a = document.createElement('a');
+        a.href = '{base}formgrader/manage_submissions/' + encodeURIComponent(e.tarea);
+        a.textContent = e.alumno + ' / ' + e.tarea;
+        li.appendChild(a);
+        li.appendChild(document.createTextNode(': ' + e.motivo));
+        ul.appendChild(li);
+      }});
+      nueva.appendChild(texto);
+      nueva.appendChild(ul);
+    }}
+    caja.replaceChildren.apply(caja, Array.prototype.slice.call(nueva.childNodes));
+    document.body.dataset.desactualizados = String(lista.length);
   }}
   function mostrar(d) {{
     pintarPendientes(d.pendientes);
@@ -345,14 +374,17 @@ def pendientes(raiz: Path) -> dict:
 
     ``{"entregas": [{"alumno", "tarea", "cuadernos": [{"cuaderno", "id"}]}, ...]}`` sorted, with the
     submitted notebooks that hold something (``id``: formgrader's ``/formgrader/submissions/<id>``);
-    ``{"entregas": [], "error": Spanish text}``
+    ``"desactualizados": [{"alumno", "tarea", "motivo"}, ...]``: the feedback in ``feedback/`` that no longer
+    states what the gradebook says (``huella_de_comentarios``: Release Feedback withholds it), or whose
+    released copy in the exchange is older than it (Release Feedback not pressed since), held
+    submissions left out; ``{"entregas": [], "desactualizados": [], "error": Spanish text}``
     when the gradebook cannot be read.  What the page shows when loaded and after every status check.
     """
-    from grader_tests.extensiones_nbgrader import revision
+    from grader_tests.extensiones_nbgrader import huella_de_comentarios, revision
     from scripts.calificacion import libro_de_notas
     try:
         if not libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
-            return {"entregas": []}
+            return {"entregas": [], "desactualizados": []}
         carpeta = str(raiz / revision.CARPETA)
         entregas = []
         with libro_de_notas.abrir(raiz) as gb:
@@ -363,19 +395,43 @@ def pendientes(raiz: Path) -> dict:
                              if any(revision.pendientes_de_cuaderno(gb, carpeta, tarea, alumno, nb, guardar=False)[k]
                                     for k in ("notas", "comentarios"))]
                 entregas.append({"alumno": alumno, "tarea": tarea, "cuadernos": cuadernos})
+            intercambio, curso = os.environ.get("CURSO_HUB_INTERCAMBIO"), os.environ.get("CURSO_HUB_CURSO")
+            publicada = os.path.join(intercambio, curso, "feedback") if intercambio and curso else None
+            desactualizados = [{"alumno": a, "tarea": t, "motivo": m} for (a, t), m in sorted(
+                huella_de_comentarios.desactualizados(gb, str(raiz / "feedback"), carpeta_publicada=publicada).items())
+                if (a, t) not in {(e["alumno"], e["tarea"]) for e in entregas}]
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
-        return {"entregas": [], "error": f"No se pudo leer el libro de notas: {error}"}
-    return {"entregas": entregas}
+        return {"entregas": [], "desactualizados": [], "error": f"No se pudo leer el libro de notas: {error}"}
+    return {"entregas": entregas, "desactualizados": desactualizados}
 
 
-def _pendientes(raiz: Path, base: str) -> str:
+INTRO_DESACTUALIZADOS = ("Comentarios que ya no dicen lo que dice el libro de notas: la nota, la penalización por "
+                         "retraso o un comentario cambió después de Generate Feedback (una nota a mano, una prórroga o "
+                         "un plazo nuevo). Release Feedback no los publica: pulsa Generate Feedback y después Release "
+                         "Feedback (docs/profesorado.md, «Comentarios desactualizados»). Si ya se publicaron, el alumno "
+                         "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback.")
+
+
+def _desactualizados(datos: dict, base: str) -> str:
+    """The «Comentarios desactualizados» box as HTML (every value escaped), as the page's script draws it too."""
+    from urllib.parse import quote
+    lista = datos.get("desactualizados") or []
+    if not lista:
+        return "<p>Ninguno.</p>"
+    filas = "".join(
+        f'<li><a href="{html.escape(base)}formgrader/manage_submissions/{html.escape(quote(e["tarea"], safe=""))}">'
+        f'{html.escape(e["alumno"] + " / " + e["tarea"])}</a>: {html.escape(e["motivo"])}</li>' for e in lista)
+    return f"<p>{html.escape(INTRO_DESACTUALIZADOS)}</p><ul>{filas}</ul>"
+
+
+def _pendientes(raiz: Path, base: str, datos: dict | None = None) -> str:
     """The «Pendientes de revisión» box as HTML (every value escaped), as the page's script draws it too.
 
     Each submission links to its page in the Formgrader (``{base}formgrader/submissions/<id>``), where
     the TA reviews it; an assignment with several notebooks held gets one link per notebook.
     """
     from urllib.parse import quote
-    datos = pendientes(raiz)
+    datos = pendientes(raiz) if datos is None else datos
     if datos.get("error"):
         return f"<p>{html.escape(datos['error'])}</p>"
     if not datos["entregas"]:
@@ -407,10 +463,13 @@ class PaginaHandler(_Base):
     @web.authenticated
     def get(self):
         base = url_path_join(self.base_url, "/")
+        datos = pendientes(self.raiz)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(PAGINA.format(base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
-                                  plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz, base),
+                                  plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz, base, datos),
+                                  desactualizados=_desactualizados(datos, base),
                                   intro_pendientes=_en_guion(INTRO_PENDIENTES),
+                                  intro_desactualizados=_en_guion(INTRO_DESACTUALIZADOS),
                                   intervalo_s=f"{INTERVALO_PAGINA:g}", intervalo_ms=int(INTERVALO_PAGINA * 1000)))
 
 

@@ -208,8 +208,8 @@
         });
         cuerpo.append(lista);
         cuerpo.append($("<p/>").text(r.que_hacer));
-        var titulo = r.accion === "generar" ? "Comentarios sin generar: pendientes de revisión"
-                                            : "Comentarios sin publicar: pendientes de revisión";
+        var titulo = r.titulo || (r.accion === "generar" ? "Comentarios sin generar: pendientes de revisión"
+                                                         : "Comentarios sin publicar: pendientes de revisión");
         createModal("error-modal", titulo, cuerpo);
     };
 

@@ -31,5 +31,10 @@ window.MathJax = {
         "@font-face /*5*/": {"font-family": "MathJax_Fraktur-WEB", src: "local('MathJax_Fraktur')"},
         "@font-face /*6*/": {"font-family": "MathJax_Fraktur-WEB", "font-weight": "bold", src: "local('MathJax_Fraktur Bold')"}
     }},
-    "HTML-CSS": {linebreaks: {automatic: true}, availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null}
+    // HTML-CSS probes web-font loading against a blank face whose src is url('about:blank'): the page's CSP
+    // (font-src 'self' data:) blocks it and the console said so on every submission page (fifth TA's report,
+    // P3).  The same face from an installed font only: nothing to fetch, and blocked or missing it is the
+    // same fallback for the probe.
+    "HTML-CSS": {linebreaks: {automatic: true}, availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null,
+                 styles: {"@font-face": {"font-family": "MathJax_Blank", src: "local('MathJax_Blank')"}}}
 };

@@ -6,7 +6,8 @@
  * the fields the course's exchange list adds to nbgrader's own /assignments answer
  * (plazos_assignments/lista.py: curso_plazo, curso_entregada, curso_segundos_tarde, curso_fraccion)
  * and writes, under each assignment of the tab, its due date in the browser's time zone (and in
- * Madrid's when they differ), a warning on a fetched assignment whose due date has passed, and on
+ * Madrid's when they differ), a warning on a fetched assignment whose due date has passed (a calm
+ * note instead when the newest submission was on time), and on
  * each submission when it was sent, in the same zones and to the second (nbgrader's own text is
  * UTC with microseconds), and whether it was on time or how late, with the share of the score
  * the policy takes.
@@ -92,14 +93,28 @@ var _JUPYTERLAB;
       enLasDosZonas(new Date(plazo.plazo), plazo.zona) + '.';
   }
 
-  function anotarFila(fila, info) {
+  // the newest submission of `enviada` (nbgrader's «submitted» entry of the same assignment), when it was on time
+  function ultimaATiempo(enviada, plazo) {
+    var entregas = (enviada && enviada.submissions) || [];
+    if (!entregas.length) { return null; }
+    var ultima = entregas[entregas.length - 1];
+    var gracia = ((plazo || {}).politica || {}).gracia_s || 0;
+    return (ultima.curso_segundos_tarde || 0) > gracia ? null : ultima;
+  }
+
+  function anotarFila(fila, info, enviada) {
     var nombre = fila.querySelector('.item_name');
     if (!nombre) { return; }
     var plazo = info.curso_plazo;
     nombre.appendChild(linea('curso-plazo', textoDelPlazo(plazo)));
     if (plazo && plazo.plazo && info.status === 'fetched') {
       var resto = (new Date(plazo.plazo).getTime() - Date.now()) / 1000;
-      if (resto < 0) {
+      if (resto < 0 && ultimaATiempo(enviada, plazo)) {
+        // already handed in on time: no alarm, only what a new submission would mean (the newest is graded)
+        nombre.appendChild(linea('curso-plazo-vencido curso-ya-entregada', '✓ Ya entregaste a tiempo. El plazo ' +
+          'terminó hace ' + duracion(-resto) + ': si vuelves a entregar, la nueva entrega contará como tardía y ' +
+          'será la que se califique. ' + ((plazo.politica || {}).texto || '')));
+      } else if (resto < 0) {
         nombre.appendChild(linea('curso-plazo-vencido', '⚠ El plazo terminó hace ' + duracion(-resto) +
           ': lo que entregues ahora contará como entrega tardía. ' + ((plazo.politica || {}).texto || ''),
           'var(--jp-warn-color0, #b35900)'));
@@ -182,7 +197,7 @@ var _JUPYTERLAB;
         var estado = lista.indexOf('released') === 0 ? 'released' : lista.indexOf('fetched') === 0 ? 'fetched' : 'submitted';
         var info = por_tarea[curso.trim() + '\u0000' + tarea + '\u0000' + estado];
         fila.setAttribute(MARCA, '');
-        if (info && info.curso_plazo) { anotarFila(fila, info); }
+        if (info && info.curso_plazo) { anotarFila(fila, info, por_tarea[curso.trim() + '\u0000' + tarea + '\u0000submitted']); }
       });
     }).finally(function () { ocupado = false; });
   }

@@ -1,0 +1,74 @@
+"""The Assignments tab's due-date lines (despliegue/plazos_assignments), in Chromium, without a hub.
+
+The course's extension (``labextension/static/remoteEntry.js``) on a page laid out as nbgrader's
+Assignments tab lays out its lists, with the exchange list's answer (``/assignments``) stubbed: two
+students whose due date passed an hour ago, one with an on-time submission, one without.  The one
+who already handed in on time reads a calm note, not the alarm (fifth TA's report, P6: «⚠ El plazo
+terminó hace 12 min… contará como entrega tardía» above «✓ Entregada a tiempo»); the other keeps
+the warning.  The end-to-end check on the hub is tests/navegador/test_6_hub.py.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from .laboratorio import RAIZ
+
+EXTENSION = RAIZ / "despliegue" / "plazos_assignments" / "labextension" / "static" / "remoteEntry.js"
+CURSO, TAREA = "atencion-y-posicion", "01_atencion_multicabeza"
+
+PAGINA = """<!DOCTYPE html><html><head><meta charset="utf-8">
+<script id="jupyter-config-data" type="application/json">{"baseUrl": "/"}</script></head><body>
+<div id="released_assignments_list"></div>
+<div id="fetched_assignments_list">
+  <div class="list_item row"><span class="item_name"><span>%(tarea)s</span></span>
+  <span class="item_course">%(curso)s</span></div>
+</div>
+<div id="submitted_assignments_list"></div>
+</body></html>"""
+
+
+def _respuesta(entregas: list[dict]) -> dict:
+    ahora = dt.datetime.now(dt.timezone.utc)
+    plazo = {"plazo": (ahora - dt.timedelta(hours=1)).isoformat().replace("+00:00", "Z"), "zona": "Europe/Madrid",
+             "prorroga": False, "politica": {"texto": "Cada día de retraso empezado resta el 10 % de la nota.",
+                                             "gracia_s": 0}}
+    lista = [{"assignment_id": TAREA, "course_id": CURSO, "status": "fetched", "curso_plazo": plazo}]
+    if entregas:
+        lista.append({"assignment_id": TAREA, "course_id": CURSO, "status": "submitted", "curso_plazo": plazo,
+                      "submissions": entregas})
+    return {"success": True, "value": lista}
+
+
+def _aviso(pagina, entregas: list[dict]) -> str:
+    pagina.route("**/assignments?course_id=*", lambda ruta: ruta.fulfill(
+        status=200, content_type="application/json", body=json.dumps(_respuesta(entregas))))
+    pagina.route("**/assignments-tab", lambda ruta: ruta.fulfill(
+        status=200, content_type="text/html", body=PAGINA % {"tarea": TAREA, "curso": CURSO}))
+    pagina.goto("http://curso.localhost/assignments-tab")
+    pagina.add_script_tag(content=EXTENSION.read_text(encoding="utf-8"))
+    pagina.evaluate("""() => window._JUPYTERLAB['curso-atencion-plazos'].get('./extension')
+        .then(f => { f().default[0].activate(); document.body.appendChild(document.createElement('i')); })""")
+    aviso = pagina.locator("#fetched_assignments_list .curso-plazo-vencido")
+    aviso.wait_for(timeout=10_000)
+    return aviso.inner_text()
+
+
+def _entrega(segundos_tarde: float) -> dict:
+    return {"timestamp": "2026-12-02 06:48:47.000000 UTC", "curso_entregada": "2026-12-02T06:48:47Z",
+            "curso_segundos_tarde": segundos_tarde, "curso_fraccion": 0.1 if segundos_tarde > 0 else 0}
+
+
+def test_quien_ya_entrego_a_tiempo_no_recibe_la_alarma(pagina):
+    texto = _aviso(pagina, [_entrega(300), _entrega(0)])          # the newest, on time, is the one graded
+    assert texto.startswith("✓ Ya entregaste a tiempo. El plazo terminó hace 1 h"), texto
+    assert "si vuelves a entregar, la nueva entrega contará como tardía y será la que se califique" in texto
+    assert "⚠" not in texto
+
+
+def test_sin_entrega_a_tiempo_el_aviso_sigue(pagina):
+    for entregas in ([], [_entrega(0), _entrega(64)]):           # nothing handed in; the newest was late
+        pagina.unroute_all()
+        texto = _aviso(pagina, entregas)
+        assert texto.startswith("⚠ El plazo terminó hace 1 h: lo que entregues ahora contará como entrega "
+                                "tardía."), (entregas, texto)
