@@ -218,3 +218,17 @@ def test_la_regla_de_control_no_dice_que_acierta_si_los_controles_fallan():
     for celda in ("robustez", "generalidad"):
         with pytest.raises(AssertionError):
             visibles.__dict__[celda]({"positional_encoding": con_banco})
+
+
+def test_la_evidencia_de_cada_archivo_cabe_en_los_limites_con_la_muestra_de_la_ley():
+    """The law sizes make every cell call the function 25 more times: the evidence of every battery file (a
+    list of lists included, e15_lista) stays within the judge's bounds, or its cell would be worth 0."""
+    from grader_tests.en_el_kernel.casos import celdas_de
+    from grader_tests.en_el_kernel.cliente import recoger_evidencia
+    from grader_tests.juez.evidencia import comprobar
+
+    for archivo in EJ.bateria():
+        funcion = bateria.cargar(archivo, "positional_encoding")
+        for grade_id in celdas_de("positional_encoding"):
+            with np.errstate(all="ignore"):
+                comprobar(recoger_evidencia(grade_id, {"positional_encoding": funcion}))
