@@ -206,7 +206,7 @@ def test_sanear_cuaderno_deja_solo_salidas_inertes():
     {"tipo": "ndarray", "dtype": "<f8", "shape": [100000, 100000], "datos": ""},
     {"tipo": "ndarray", "dtype": "|O", "shape": [1], "datos": "AAAAAAAAAAA="},
     {"tipo": "ndarray", "dtype": "<f8", "shape": [2], "datos": "AAAA"},
-    {"tipo": "list", "longitud": 10 ** 6, "elementos": [{"tipo": "none"}] * 30000},
+    {"tipo": "list", "longitud": 10 ** 6, "elementos": [{"tipo": "none"}] * 100_000},
     {"tipo": "str", "valor": "x" * (9 * 1024 ** 2)},
 ])
 def test_evidencia_fuera_de_los_limites_se_rechaza(valor):

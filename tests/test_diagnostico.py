@@ -159,7 +159,7 @@ def test_las_celdas_no_repite_tienen_un_control_igual_a_un_caso_de_valores(funci
         espec = celdas[gid]
         if propiedad.no_repite:
             assert espec.n_controles >= 1, gid
-            assert len(espec.casos_puntuados) + espec.n_controles == len(espec.casos)
+            assert len(espec.casos_puntuados) + espec.n_controles + espec.n_muestra == len(espec.casos)
             for control in espec.casos_control:
                 assert any(control in casos for casos in principales), gid
         else:
@@ -607,12 +607,18 @@ ESCALERAS = {
     "multiplica": lambda T, d: 10000.0 ** (2 * np.arange(d // 2) / d),
     "linspace": lambda T, d: np.exp(-np.log(10000.0) * np.arange(d // 2) / (d // 2 - 1)),
     "exponente j": lambda T, d: 10000.0 ** (-np.arange(d // 2) / d),
+    # pair 0 at another frequency, one constant per call, with the formula's ratio (issue 19, eighth attack)
+    "en grados": lambda T, d: np.pi / 180 * 10000.0 ** (-2 * np.arange(d // 2) / d),
+    "pos / T": lambda T, d: 10000.0 ** (-2 * np.arange(d // 2) / d) / T,
 }
 NO_ESCALERAS = {
     "una frecuencia fija": lambda T, d: np.r_[1.0, np.full(d // 2 - 1, 0.5)],
     "frecuencias 1": lambda T, d: np.ones(d // 2),
-    "en grados": lambda T, d: np.pi / 180 * 10000.0 ** (-2 * np.arange(d // 2) / d),
-    "pos / T": lambda T, d: 10000.0 ** (-2 * np.arange(d // 2) / d) / T,
+    "razón por tramos finos": lambda T, d: next(r for tope, r in ((20, 0.35), (26, 0.44), (32, 0.53), (40, 0.6),
+                                                                   (50, 0.66), (62, 0.72), (10**9, 0.75))
+                                                 if d < tope) ** np.arange(d // 2),
+    "la fórmula en 16, 32 y 64 y razón 0,44 en los demás": lambda T, d: (
+        10000.0 ** (-2 / d) if d in (16, 32, 64) else 0.44) ** np.arange(d // 2),
     "r = 0,999 (la pareja 0 casi repetida)": lambda T, d: 0.999 ** np.arange(d // 2),
     "r = 1,01": lambda T, d: 1.01 ** np.arange(d // 2),
     "razón fija 0,5 (no sale de d_model)": lambda T, d: 0.5 ** np.arange(d // 2),
@@ -626,14 +632,22 @@ def test_la_escalera_de_positional_encoding(nombre):
     from grader_tests.juez.propiedades import trabajo_hecho
     ej = EJERCICIOS["positional_encoding"]
     frecuencias = {**ESCALERAS, **NO_ESCALERAS}[nombre]
-    resultados = []
-    for caso in celdas_de("positional_encoding")["positional_encoding_robustez"].casos_control:
+
+    def llamada_de(caso):
         T, d = argumentos("positional_encoding", caso)
         angulos = np.arange(T)[:, None] * frecuencias(T, d)
         tabla = np.empty((T, d))
         tabla[:, 0::2], tabla[:, 1::2] = np.sin(angulos), np.cos(angulos)
         llamada = Llamada(caso, (T, d), ej)
         llamada.resultado = tabla
+        return llamada
+
+    espec = celdas_de("positional_encoding")["positional_encoding_robustez"]
+    muestra = tuple(llamada_de(caso) for caso in espec.casos_muestra)     # the law sizes, as the cell calls them
+    resultados = []
+    for caso in espec.casos_control:
+        llamada = llamada_de(caso)
+        llamada.otras = muestra
         resultados.append(trabajo_hecho(llamada))
         if nombre in ESCALERAS:
             assert resultados[-1], (nombre, caso)

@@ -24,6 +24,12 @@ others and never scored.  They tell the judge whether a known value mistake
 seen on unusual inputs is also made on ordinary ones (and is charged in the
 value cells) or appears only there (see ``propiedades``).
 
+A cell may also end with a *sample* (``Celda(..., muestra=...)``): more
+unscored calls, after the controls, that no verdict line names and that
+decide nothing by themselves; only the exercise's pieces of work that compare
+sizes read them (``Llamada.otras`` in the judge: PE's ladder must follow one
+law of d_model over a fixed set of sizes).
+
 Quiz cells ``comprueba_respuesta_N`` read the variable ``respuesta_N``.
 Nothing here names an exercise: adding one is adding its folder.
 """
@@ -51,11 +57,14 @@ class Celda:
         propiedad: what the cell checks; its grade_id is ``<function>_<propiedad>``.
         casos: the input descriptions (dicts of ints) the function is called on.
         control: optional unscored control case(s): one dict or a tuple of dicts.
+        muestra: optional unscored sample calls (a tuple of dicts), run after
+            the controls and read only by the exercise's pieces of work.
     """
 
     propiedad: str
     casos: tuple
     control: object = None
+    muestra: tuple = ()
 
     @property
     def controles(self) -> tuple:
@@ -73,9 +82,11 @@ class Especificacion:
         objetivo: the name looked up in the student's namespace (a function
             such as ``multi_head`` or a variable such as ``respuesta_3``).
         casos: for functions, the input descriptions (dicts of ints) it is
-            called on, controls included (last); empty for quiz variables.
-        n_controles: how many of the last ``casos`` are unscored controls.
+            called on: the scored ones, then the controls, then the sample;
+            empty for quiz variables.
+        n_controles: how many unscored controls follow the scored cases.
         propiedad: the property the cell checks (``"mapas"``); None for quiz cells.
+        n_muestra: how many unscored sample calls end ``casos`` (after the controls).
     """
 
     grade_id: str
@@ -83,6 +94,7 @@ class Especificacion:
     casos: tuple = field(default_factory=tuple)
     n_controles: int = 0
     propiedad: str | None = None
+    n_muestra: int = 0
 
     @property
     def es_funcion(self) -> bool:
@@ -91,12 +103,18 @@ class Especificacion:
     @property
     def casos_puntuados(self) -> tuple:
         """The cases that count towards the cell's points."""
-        return self.casos[:len(self.casos) - self.n_controles]
+        return self.casos[:len(self.casos) - self.n_controles - self.n_muestra]
 
     @property
     def casos_control(self) -> tuple:
         """The unscored control cases (equal to main cases of the value cells)."""
-        return self.casos[len(self.casos) - self.n_controles:]
+        fin = len(self.casos) - self.n_muestra
+        return self.casos[fin - self.n_controles:fin]
+
+    @property
+    def casos_muestra(self) -> tuple:
+        """The unscored sample calls (``Celda.muestra``), last."""
+        return self.casos[len(self.casos) - self.n_muestra:] if self.n_muestra else ()
 
 
 def nombres_de_ejercicios() -> tuple[str, ...]:
@@ -132,8 +150,10 @@ def celdas_de(funcion: str) -> dict[str, Especificacion]:
     celdas = {}
     for celda in modulo_de_casos(funcion).CELDAS:
         grade_id = f"{funcion}_{celda.propiedad}"
-        celdas[grade_id] = Especificacion(grade_id, funcion, tuple(celda.casos) + celda.controles,
-                                          n_controles=len(celda.controles), propiedad=celda.propiedad)
+        celdas[grade_id] = Especificacion(grade_id, funcion,
+                                          tuple(celda.casos) + celda.controles + tuple(celda.muestra),
+                                          n_controles=len(celda.controles), propiedad=celda.propiedad,
+                                          n_muestra=len(celda.muestra))
     return celdas
 
 

@@ -20,7 +20,10 @@ import numpy as np
 
 from ..en_el_kernel.serializacion import MAX_ELEMENTOS
 
-MAX_NODOS = 20_000
+# JSON nodes of one cell's evidence (dicts, lists, strings, numbers).  An honest list of lists costs about
+# three per number; PE's robustness cell with its controls and the law sizes (casos.MUESTRA_DE_LA_LEY), returned
+# as lists, reaches ~23 000 (e15_lista), so the bound leaves twice that.
+MAX_NODOS = 50_000
 MAX_PROFUNDIDAD = 16
 MAX_TEXTO = 8 * 1024 ** 2        # characters of one string (an array's base64 included)
 MAX_TOTAL = 32 * 1024 ** 2       # characters of all strings together

@@ -146,9 +146,11 @@ class Llamada:
     avisos: list = field(default_factory=list)
     modificados: dict = field(default_factory=dict)
     _referencia: object = field(default=None, repr=False)
-    # the other calls judged together with this one (a cell's controls, or a value cell's cases), for the
-    # pieces of work that compare sizes (PE's ladder: its ratio must follow d_model); empty: judged alone
+    # the cell's sample calls (``Celda.muestra``), for the pieces of work that compare sizes (PE's ladder:
+    # its ratio must follow one law of d_model over the sample's sizes); empty: judged alone
     otras: tuple = field(default=(), repr=False)
+    # what a piece of work read from this call once (a ladder's ratio), kept for the other calls that read it
+    memoria: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def desde_evidencia(cls, ejercicio, caso: dict, registro: dict) -> "Llamada":
@@ -586,6 +588,11 @@ NOTA_NO_DETERMINISTA = ("Con las mismas entradas que en las celdas de valores, t
                         "otro resultado: esta celda juzga los valores completos.")
 
 
+NOTA_SIN_FORMA = ("Con las entradas de las celdas de valores (los casos de control) tu función tampoco acierta, y lo "
+                  "que devuelve allí no tiene la forma del contrato (ni con los ejes en otro orden): sin una forma "
+                  "que sirva de punto de partida, esta celda juzga los valores completos.")
+
+
 def empezar_cuaderno() -> None:
     """Forget the cases of the previous notebook (called before judging each notebook)."""
     _ACERTADOS.clear()
@@ -752,21 +759,40 @@ def _preferir_los_constantes(resultados: list[ResultadoCaso]) -> None:
             r.diagnosticos = [d for d in r.diagnosticos if cuenta[d.error.id] == mejor]
 
 
-def _juntas(llamadas: list[Llamada]) -> None:
-    """Tell each call which others are judged with it (``Llamada.otras``)."""
+def _juntas(llamadas: list[Llamada], muestra: list[Llamada]) -> None:
+    """Tell each call the cell's sample calls (``Llamada.otras``): the law sizes PE's ladder is read on."""
     for llamada in llamadas:
-        llamada.otras = tuple(o for o in llamadas if o is not llamada)
+        llamada.otras = tuple(o for o in muestra if o is not llamada)
+
+
+def separar(espec, llamadas: list[Llamada]) -> tuple[list[Llamada], list[Llamada], list[Llamada]]:
+    """``(puntuadas, controles, muestra)`` of a cell's calls, in ``espec``'s order, each told the sample.
+
+    ``llamadas``: one per case of ``espec`` (scored, controls, sample); with
+    another length (damaged evidence), every call is scored.
+    """
+    completas = len(llamadas) == len(espec.casos)
+    n_muestra = getattr(espec, "n_muestra", 0) if completas else 0
+    n_controles = espec.n_controles if completas else 0
+    fin = len(llamadas) - n_muestra
+    muestra = llamadas[fin:]
+    controles = llamadas[fin - n_controles:fin]
+    puntuadas = llamadas[:fin - n_controles]
+    _juntas(puntuadas + controles + muestra, muestra)
+    return puntuadas, controles, muestra
 
 
 def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo: float) -> Veredicto:
     """Score a property over its calls: the fraction of scored cases that pass.
 
     Args:
-        espec: the cell's ``casos.Especificacion`` (its last ``n_controles``
-            cases are controls: not scored, they only decide which known value
-            mistakes may be excused; see the module docstring).
+        espec: the cell's ``casos.Especificacion`` (after its scored cases,
+            ``n_controles`` controls: not scored, they only decide which known
+            value mistakes may be excused, see the module docstring; then
+            ``n_muestra`` sample calls, read only by the exercise's pieces of
+            work that compare sizes).
         propiedad: the cell's ``Propiedad``.
-        llamadas: one ``Llamada`` per case of ``espec``, controls last.
+        llamadas: one ``Llamada`` per case of ``espec``, in its order.
         maximo: the cell's points.
 
     Returns a ``Veredicto`` with one ``ResultadoCaso`` per scored case.
@@ -774,17 +800,13 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     rule (module docstring).
     Never raises on a malformed result.
     """
-    n_controles = espec.n_controles if len(llamadas) == len(espec.casos) else 0
-    controles = llamadas[len(llamadas) - n_controles:] if n_controles else []
-    puntuadas = llamadas[:len(llamadas) - n_controles]
+    puntuadas, controles, muestra = separar(espec, llamadas)
     if propiedad.tipo == "valores" and not propiedad.no_repite:
         _ACERTADOS.update(_clave_del_caso(ll) for ll in puntuadas if _acierta_del_todo(ll))
     lo_propio = propiedad.no_repite and bool(controles) and _fallan_los_controles(controles)
     cambiante = lo_propio and any(_clave_del_caso(ll) in _ACERTADOS and not _acierta_del_todo(ll)
                                   for ll in controles)
     # points only for work done: nothing right on the controls, nothing earned here
-    _juntas(controles)
-    _juntas(puntuadas)
     en_cada_control = bool(controles) and getattr(controles[0].ejercicio, "trabajo_en_cada_control", False)
     sin_trabajo = lo_propio and not cambiante and not (all if en_cada_control else any)(
         trabajo_hecho(ll) for ll in controles)
@@ -795,6 +817,10 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
         and getattr(puntuadas[0].ejercicio, "trabajo_en_cada_control", False)
         and any(_acierta_del_todo(ll) for ll in puntuadas) and not all(trabajo_hecho(ll) for ll in puntuadas))
     ordenes = _formas_en_controles(controles) if lo_propio and not cambiante and not sin_trabajo else None
+    # the controls fail and what they return has no shape of the contract to hold on to: full values here,
+    # but the mistake is not «only here» (it fails on the controls too)
+    sin_forma = lo_propio and not cambiante and not sin_trabajo and ordenes is None
+    controles_bien = propiedad.no_repite and bool(controles) and not lo_propio
     lo_propio = lo_propio and ordenes is not None  # nothing usable on ordinary inputs: full values
     resultados: list[ResultadoCaso] = []
     for numero, llamada in enumerate(puntuadas, start=1):
@@ -830,12 +856,14 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
                 continue
             r.problemas = propios
         r.diagnosticos = reconocidos
-        r.solo_aqui = propiedad.no_repite and bool(controles) and not lo_propio
+        r.solo_aqui = controles_bien
     _preferir_los_constantes(resultados)
     total = len(resultados)
     puntos = maximo * sum(r.aprobado for r in resultados) / total if total else 0.0
     lineas = _lineas(propiedad, resultados, _avisos(puntuadas + controles))
     if cambiante:
         lineas.append(NOTA_NO_DETERMINISTA)
+    elif sin_forma and not all(r.aprobado for r in resultados):
+        lineas.append(NOTA_SIN_FORMA)
     return Veredicto(round(puntos, 4), maximo, lineas,
                      grade_id=espec.grade_id, propiedad=espec.propiedad, casos=resultados)

@@ -22,9 +22,12 @@ El módulo tiene tres capas, cada una encima de la anterior:
    widgets de su propia caja.
 
 Nota para quien lo lea buscando atajos: aquí no hay nada que resuelva el
-ejercicio ``positional_encoding``. Todos los senos y cosenos que salen de este
-módulo (la matriz del mapa, las curvas de una pareja) van en ``float16``, con
-unas tres cifras: para pintar basta, y el ejercicio pide 1e-6.
+ejercicio ``positional_encoding``. Todos los números por pareja que salen de
+las funciones públicas de este módulo (la matriz del mapa, las curvas de una
+pareja, sus frecuencias y sus longitudes de onda) van en ``float16``, con unas
+tres cifras: para pintar y leer basta, y el ejercicio pide 1e-6. Por dentro el
+módulo calcula en float64 (``_frecuencias_exactas``), porque la fórmula es la
+de la lección; copiarla de aquí es escribir la fórmula, no usar el explorable.
 """
 from __future__ import annotations
 
@@ -78,38 +81,52 @@ def _comprobar_d_model(d_model: int) -> int:
     return d_model
 
 
-def frecuencias(d_model: int) -> np.ndarray:
-    """Frecuencias angulares ω_i = 10000^(−2i/d_model), i = 0 … d_model/2 − 1.
-
-    Sección «La fórmula, leída por sus índices». Es lo que gira la pareja i
-    (columnas 2i y 2i+1 en la disposición del artículo) al avanzar una posición.
-
-    Parámetros:
-        d_model: anchura del modelo, par y ≥ 2.
-
-    Devuelve:
-        Array float64 de forma (d_model/2,), en radianes por posición,
-        decreciente: ω_0 = 1.
-
-    Lanza:
-        ValueError si d_model es impar o menor que 2.
-    """
+def _frecuencias_exactas(d_model: int) -> np.ndarray:
+    """ω_i = 10000^(−2i/d_model) en float64: lo que el explorable usa por dentro para sus ángulos y sus textos."""
     d_model = _comprobar_d_model(d_model)
     i = np.arange(d_model // 2, dtype=np.float64)  # (d_model/2,)
     return BASE ** (-2.0 * i / d_model)
 
 
+def frecuencias(d_model: int) -> np.ndarray:
+    """Frecuencias angulares ω_i = 10000^(−2i/d_model), i = 0 … d_model/2 − 1, con unas tres cifras.
+
+    Sección «La fórmula, leída por sus índices». Es lo que gira la pareja i
+    (columnas 2i y 2i+1 en la disposición del artículo) al avanzar una posición.
+    Salen en float16, como la matriz del mapa: para leerlas y pintarlas
+    basta, y para el ejercicio ``positional_encoding`` (tolerancia 1e-6) no,
+    que tiene que calcular las suyas.
+
+    Parámetros:
+        d_model: anchura del modelo, par y ≥ 2.
+
+    Devuelve:
+        Array float16 de forma (d_model/2,), en radianes por posición,
+        decreciente: ω_0 = 1.
+
+    Lanza:
+        ValueError si d_model es impar o menor que 2.
+    """
+    return _frecuencias_exactas(d_model).astype(np.float16)
+
+
+def _longitudes_exactas(d_model: int) -> np.ndarray:
+    """λ_i = 2π / ω_i en float64: lo que escriben los textos del explorable (con un decimal)."""
+    return 2.0 * np.pi / _frecuencias_exactas(d_model)
+
+
 def longitudes_de_onda(d_model: int) -> np.ndarray:
-    """Longitud de onda λ_i = 2π / ω_i de cada pareja.
+    """Longitud de onda λ_i = 2π / ω_i de cada pareja, con unas tres cifras.
 
     Sección «La fórmula, leída por sus índices». Cuántas posiciones tarda la
     pareja i en dar una vuelta completa. Forman una progresión geométrica de
-    razón 10000^(2/d_model); con d_model = 32: 6.3, 11.2, 19.9, … 35 332.9.
+    razón 10000^(2/d_model); con d_model = 32: 6.3, 11.2, 19.9, … 35 332.9
+    (en float16, como ``frecuencias``: 6.28, 11.17, 19.88, … 35 328).
 
     Devuelve:
-        Array float64 de forma (d_model/2,), en posiciones, creciente.
+        Array float16 de forma (d_model/2,), en posiciones, creciente.
     """
-    return 2.0 * np.pi / frecuencias(d_model)
+    return _longitudes_exactas(d_model).astype(np.float16)
 
 
 def longitud_maxima(d_model: int) -> float:
@@ -157,7 +174,7 @@ def _senos_y_cosenos(posiciones: np.ndarray, d_model: int) -> tuple[np.ndarray, 
     para el ejercicio ``positional_encoding`` (tolerancia 1e-6) no vale. Las
     posiciones pueden no ser enteras (sirven para dibujar curvas continuas).
     """
-    angulos = np.asarray(posiciones, dtype=np.float64)[:, None] * frecuencias(d_model)[None, :]
+    angulos = np.asarray(posiciones, dtype=np.float64)[:, None] * _frecuencias_exactas(d_model)[None, :]
     return np.sin(angulos).astype(np.float16), np.cos(angulos).astype(np.float16)  # (n, d_model/2)
 
 
@@ -223,11 +240,12 @@ def curvas_de_pareja(T: int, d_model: int, pareja: int, muestras_por_posicion: i
             (n = (T − 1)·muestras_por_posicion + 1; con T = 1, sólo la posición 0);
           - "seno", "coseno": float16 de forma (n,), la curva continua;
           - "pos": float64 de forma (T,); "seno_pos", "coseno_pos": float16 de forma (T,);
-          - "longitud": float, la longitud de onda de la pareja en posiciones.
+          - "longitud": float, la longitud de onda de la pareja en posiciones (con unas tres cifras,
+            como ``longitudes_de_onda``).
     """
     d_model = _comprobar_d_model(d_model)
     _ = columnas_de_pareja(pareja, d_model, "intercalada")  # valida la pareja
-    omega = frecuencias(d_model)[pareja]
+    omega = _frecuencias_exactas(d_model)[pareja]
     ultimo = int(T) - 1
     x = np.linspace(0.0, ultimo, ultimo * muestras_por_posicion + 1)  # (n,)
     pos = np.arange(int(T), dtype=np.float64)  # (T,)
@@ -238,7 +256,7 @@ def curvas_de_pareja(T: int, d_model: int, pareja: int, muestras_por_posicion: i
         "pos": pos,
         "seno_pos": np.sin(omega * pos).astype(np.float16),
         "coseno_pos": np.cos(omega * pos).astype(np.float16),
-        "longitud": float(2.0 * np.pi / omega),
+        "longitud": float(longitudes_de_onda(d_model)[pareja]),
     }
 
 
@@ -437,7 +455,7 @@ def texto_longitud(pareja: int, d_model: int, disposicion: str) -> str:
     "Pareja 2 · columnas 4 (seno) y 5 (coseno) · λ = 2π·10000^(4/32) ≈ 19.9 posiciones".
     """
     col_seno, col_coseno = columnas_de_pareja(pareja, d_model, disposicion)
-    lam = longitudes_de_onda(d_model)[pareja]
+    lam = _longitudes_exactas(d_model)[pareja]
     return (f"Pareja {pareja} · columnas {col_seno} (seno) y {col_coseno} (coseno) · "
             f"λ = 2π·10000^({2 * pareja}/{d_model}) ≈ {formatear_posiciones(lam)} posiciones")
 
@@ -503,7 +521,7 @@ def etiqueta_columnas(disposicion: str, d_model: int | None = None) -> str:
 def titulo_curvas(pareja: int, d_model: int, disposicion: str) -> str:
     """Título del panel de curvas: la pareja, sus columnas y su longitud de onda."""
     col_seno, col_coseno = columnas_de_pareja(pareja, d_model, disposicion)
-    lam = longitudes_de_onda(d_model)[pareja]
+    lam = _longitudes_exactas(d_model)[pareja]
     return f"Pareja {pareja} (columnas {col_seno} y {col_coseno}): λ ≈ {formatear_posiciones(lam)}"
 
 
@@ -855,7 +873,7 @@ class _FiguraEscalera:
             self._poner_mapa(T, d_model, disposicion)
         if self._puesto_escalera != d_model:
             self._poner_escalera(d_model)
-        n = posiciones_en_curvas(T, longitudes_de_onda(d_model)[pareja])
+        n = posiciones_en_curvas(T, _longitudes_exactas(d_model)[pareja])
         if self._puesto_curvas != n:
             self._poner_marco_curvas(n)
         if self.estado != (T, d_model, pareja, disposicion):
@@ -908,8 +926,8 @@ class _FiguraEscalera:
         self.coseno_pos.set_visible(puntos)
         self.titulo_curvas.set_text(titulo_curvas(pareja, d_model, disposicion))
         self.rotulo_curvas.set_text(rotulo_curvas(n, T))
-        self.peldanos.set_data(np.arange(d_model // 2), longitudes_de_onda(d_model))
-        self.elegido.set_data([pareja], [curvas["longitud"]])
+        self.peldanos.set_data(np.arange(d_model // 2), _longitudes_exactas(d_model))
+        self.elegido.set_data([pareja], [_longitudes_exactas(d_model)[pareja]])
         self.linea_T.set_ydata([T, T])
 
     # --- pintar por trozos -------------------------------------------------------
@@ -1194,7 +1212,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
         caja.estado = {
             "d_model": d, "T": t, "pareja": i, "disposicion": disp,
             "columnas": columnas_de_pareja(i, d, disp),
-            "longitud": float(longitudes_de_onda(d)[i]),
+            "longitud": float(_longitudes_exactas(d)[i]),
         }
         caja.actualizar_respaldo()
 

@@ -21,8 +21,10 @@ ni la codificación entera de una posición, ni la escalera de frecuencias con
 otra razón), esas celdas no puntúan. El trabajo tiene que verse también con
 un tamaño elegido al azar en cada ejecución (``caso_al_azar``), y sin él
 tampoco puntúan los valores: al calificar se usa un tamaño que no se
-publica. Es la misma regla que aplica la nota (README del curso, «Cómo se
-califica»).
+publica. Una escalera con otra razón sólo cuenta si su razón sigue una
+misma ley de d_model con una muestra fija de tamaños (``MUESTRA_DE_LA_LEY``),
+la misma que llama la nota. Es la misma regla que aplica la nota (README del
+curso, «Cómo se califica»).
 
 Al calificar se usan otros tamaños (la tabla del ejercicio dice cuáles) y la
 copia del curso de este archivo: editar la tuya no cambia la nota.
@@ -91,37 +93,42 @@ def _cuarta_parte_de_las_columnas(columnas: np.ndarray, referencias: np.ndarray)
     return total > 0 and iguales >= max(1, -(-total // 4))
 
 
-def tabla_de_razon(T: int, d_model: int, razon: float) -> np.ndarray:
-    """La tabla de la lección con frecuencias ω_i = razon^i (con razon = 10000^(-2/d_model), la esperada)."""
-    angulos = np.arange(T)[:, None] * razon ** np.arange(d_model // 2)
+def tabla_de_razon(T: int, d_model: int, razon: float, omega_0: float = 1.0) -> np.ndarray:
+    """La tabla de la lección con frecuencias ω_i = omega_0·razon^i (con razon = 10000^(-2/d_model) y omega_0 = 1, la esperada)."""
+    angulos = np.arange(T)[:, None] * (omega_0 * razon ** np.arange(d_model // 2))
     tabla = np.empty((T, d_model))
     tabla[:, 0::2], tabla[:, 1::2] = np.sin(angulos), np.cos(angulos)
     return tabla
 
 
-def _razon(t: np.ndarray) -> float | None:
-    """La razón r si la tabla es la escalera de la lección con otra razón r ≠ 1 (otra base, multiplicar, linspace…).
+def _escalera(t: np.ndarray) -> tuple[float, float] | None:
+    """``(omega_0, r)`` si la tabla es la escalera de la lección con otra razón r ≠ 1 (otra base, multiplicar, linspace…).
 
-    Cada pareja i con su frecuencia r^i y la pareja 0 con frecuencia 1. La
-    fila pos = 1 da el ángulo de la pareja 1 salvo vueltas enteras: se
-    prueban todas hasta 200. Las frecuencias tienen que bajar (o subir) al
-    menos un factor 3 y como mucho 10^6 de la primera pareja a la última, y
-    el seno de la pareja 1 tiene que cambiar con la posición: con r = 0,999
-    cada pareja repite casi la pareja 0, y con r = 1e-9 todas menos la
-    primera son constantes; ninguna de las dos es calcular una escalera.
-    None si no lo es (o si T < 3 o d_model < 4).
+    Cada pareja i con su frecuencia omega_0·r^i: la pareja 0 con frecuencia
+    omega_0 (1 en la fórmula; π/180 si el ángulo se toma en grados, 1/T si
+    la posición se divide entre T), una sola constante en toda la tabla. La
+    fila pos = 1 da omega_0 y el ángulo de la pareja 1 salvo vueltas
+    enteras: se prueban todas hasta 200. Las frecuencias tienen que bajar (o
+    subir) al menos un factor 3 y como mucho 10^6 de la primera pareja a la
+    última, y el seno de las parejas 0 y 1 tiene que cambiar con la
+    posición: con r = 0,999 cada pareja repite casi la pareja 0, y con
+    r = 1e-9 todas menos la primera son constantes; ninguna de las dos es
+    calcular una escalera. None si no lo es (o si T < 3 o d_model < 4).
     """
     T, d_model = t.shape
-    if (T < 3 or d_model < 4 or d_model % 2 or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA
-            or np.ptp(t[:, 2]) <= VARIACION_MINIMA):
+    if (T < 3 or d_model < 4 or d_model % 2 or np.ptp(t[:, 0]) <= VARIACION_MINIMA
+            or np.ptp(t[:, 2] - t[:, 0]) <= VARIACION_MINIMA or np.ptp(t[:, 2]) <= VARIACION_MINIMA):
+        return None
+    omega_0 = float(np.arctan2(t[1, 0], t[1, 1])) % (2 * np.pi)
+    if omega_0 <= 0:
         return None
     angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
     for vueltas in range(200):
-        razon = angulo + 2 * np.pi * vueltas
+        razon = (angulo + 2 * np.pi * vueltas) / omega_0
         recorrido = abs(np.log(razon)) * (d_model // 2 - 1) if razon > 0 else 0.0
         if (np.log(3) * (1 - 1e-3) <= recorrido <= np.log(1e6) * (1 + 1e-3)
-                and np.allclose(tabla_de_razon(T, d_model, razon), t, **TOLERANCIA)):
-            return razon
+                and np.allclose(tabla_de_razon(T, d_model, razon, omega_0), t, **TOLERANCIA)):
+            return omega_0, razon
     return None
 
 
@@ -131,10 +138,26 @@ def _razon_de(tabla, T: int, d_model: int) -> float | None:
         return None
     for t in (tabla, tabla.T):
         if t.shape == (T, d_model):
-            razon = _razon(t)
-            if razon is not None:
-                return razon
+            leida = _escalera(t)
+            if leida is not None:
+                return leida[1]
     return None
+
+
+def sigue_la_ley(puntos) -> bool:
+    """Las razones ``puntos`` = [(d_model, r), …] siguen una ley |log r|·(d_model + c) = K.
+
+    Todas a un mismo lado de 1 (todas dividen o todas multiplican) y algún c
+    de ``C_DE_LA_LEY`` con el que K cambia menos de ``TOLERANCIA_DE_LA_LEY``
+    de un punto a otro. Un punto solo siempre la sigue.
+    """
+    d = np.array([float(p[0]) for p in puntos])
+    r = np.array([float(p[1]) for p in puntos])
+    if not len(r) or np.any(r <= 0) or not (np.all(r < 1) or np.all(r > 1)):
+        return False
+    a = np.abs(np.log(r))
+    K = a[None, :] * (d[None, :] + C_DE_LA_LEY[:, None])
+    return bool(np.any((K.min(axis=1) > 0) & (K.max(axis=1) <= (1 + TOLERANCIA_DE_LA_LEY) * K.min(axis=1))))
 
 
 def _trabajo_en(tabla: np.ndarray, esperada: np.ndarray) -> bool:
@@ -181,8 +204,8 @@ ERRORES_CONOCIDOS = (
 # Otros tres tamaños, como casos de la nota: con d_model = 8 (el caso visible) las frecuencias son 1, 1/10,
 # 1/100 y 1/1000, y una frecuencia fija como 1/10 coincidiría con una columna sin calcular nada; con
 # d_model = 6 son 1, 10^(-4/3) y 10^(-8/3). Con d_model = 64 una escalera de razón fija (0,5, que no sale
-# de d_model) recorre un factor 2^31, demasiado; entre d_model = 16 y 64, una razón fija no sigue la ley
-# de d_model (FACTOR_ENTRE_TAMANOS).
+# de d_model) recorre un factor 2^31, demasiado; y una razón fija no sigue la ley de d_model con la muestra
+# (MUESTRA_DE_LA_LEY).
 OTROS_CASOS = ((13, 6), (10, 16), (16, 64))
 
 # Un tamaño elegido al azar en cada ejecución, como los dos que la nota no publica (que quedan a uno y otro
@@ -191,11 +214,17 @@ OTROS_CASOS = ((13, 6), (10, 16), (16, 64))
 # fórmula sí, con cualquier tamaño.
 PRIMOS_AL_AZAR = (13, 17, 19, 23, 29)
 
-# Una escalera con otra razón cuenta si la razón sale de d_model: con todos los tamaños de d_model >= 16,
-# |log r|·(d_model − 1)/2 cambia menos de un factor 1,25 (otra base, multiplicar, el exponente j, linspace:
-# menos de 1,1). Una razón fija, que no sale de d_model, lo multiplica por (d_model − 1): no cuenta.
-FACTOR_ENTRE_TAMANOS = 1.25
-TAMANO_MINIMO_DE_LA_LEY = 16
+# Una escalera con otra razón cuenta si la razón sale de d_model: la ley de la razón. Se mira con una muestra
+# fija de tamaños, los mismos que usa la nota (todos los d_model pares de 16 a 64, con T = 4; sólo se lee la
+# razón, no se comparan valores), más el tamaño que se juzga. Con la fórmula y con los errores honrados,
+# |log r|·(d_model + c) vale siempre lo mismo, K, para un c entre −2 y 2: c = 0 con otra base, al
+# multiplicar o con el exponente i/d_model; c = ±1 con 2i/(d_model ± 1); c = −2 con np.linspace. Una razón
+# fija no la sigue, ni una elegida por tramos de tamaño, ni unas tablas a mano para unos tamaños con otra
+# razón para los demás: entre dos tamaños vecinos de la muestra, K cambia más de un 10 %.
+T_DE_LA_LEY = 4
+MUESTRA_DE_LA_LEY = tuple(range(16, 65, 2))
+C_DE_LA_LEY = np.linspace(-2.0, 2.0, 401)
+TOLERANCIA_DE_LA_LEY = 0.015
 
 
 def caso_al_azar(generador: np.random.Generator | None = None) -> tuple[int, int]:
@@ -204,31 +233,32 @@ def caso_al_azar(generador: np.random.Generator | None = None) -> tuple[int, int
     return int(generador.integers(7, 16)), 2 * int(generador.choice(PRIMOS_AL_AZAR))
 
 
-def sin_trabajo(tablas: dict) -> tuple[int, int] | None:
+def sin_trabajo(tablas: dict, ley: dict | None = None) -> tuple[int, int] | None:
     """El primer tamaño ``(T, d_model)`` de ``tablas`` en el que la función no calcula nada bien, o None.
 
     ``tablas``: ``{(T, d_model): tabla o None}`` (None: la llamada lanzó o no
-    devolvió un array). Trabajo es una frecuencia que sale de d_model: la
-    cuarta parte de las coordenadas fuera de la pareja 0, enteras (columnas de
-    la tabla esperada distintas de sin(pos) y cos(pos), estén donde estén), la
-    codificación entera de una posición pos >= 1 (una fila, esté donde esté)
-    o la escalera de la lección con otra razón (otra base, multiplicar en vez
-    de dividir…, con frecuencias que bajen o suban entre un factor 3 y un
-    factor 10^6), si la escalera sigue la misma ley con todos los tamaños de
-    d_model >= 16 (``FACTOR_ENTRE_TAMANOS``); también si la tabla viene
-    traspuesta. La pareja 0 sola (frecuencia 1, en una columna o en todas) no
-    cuenta: no hace falta calcular nada para escribirla; tampoco una
-    frecuencia o una razón fijas. Es la regla de la nota con sus casos de
-    control.
+    devolvió un array). ``ley``: lo mismo con la muestra de la ley
+    (``T_DE_LA_LEY`` y cada d_model de ``MUESTRA_DE_LA_LEY``). Trabajo es una
+    frecuencia que sale de d_model: la cuarta parte de las coordenadas fuera
+    de la pareja 0, enteras (columnas de la tabla esperada distintas de
+    sin(pos) y cos(pos), estén donde estén), la codificación entera de una
+    posición pos >= 1 (una fila, esté donde esté) o la escalera de la lección
+    con otra razón (otra base, multiplicar en vez de dividir, la pareja 0 con
+    otra frecuencia…, con frecuencias que bajen o suban entre un factor 3 y
+    un factor 10^6), si todas las tablas de la muestra son escaleras y sus
+    razones, con la de ese tamaño, siguen una misma ley (``sigue_la_ley``);
+    también si la tabla viene traspuesta. La pareja 0 sola (en una columna o
+    en todas) no cuenta: no hace falta calcular nada para escribirla; tampoco
+    una frecuencia o una razón fijas. Es la regla de la nota con sus casos de
+    control y la misma muestra.
     """
-    razones = {tamano: _razon_de(tabla, *tamano) for tamano, tabla in tablas.items()}
-    ley = [tamano for tamano in tablas if tamano[0] >= 3 and tamano[1] >= TAMANO_MINIMO_DE_LA_LEY]
-    pasos = [abs(np.log(razones[t])) * (t[1] - 1) / 2 for t in ley if razones[t] is not None]
-    sigue_la_ley = len(pasos) == len(ley) and (not pasos or max(pasos) <= FACTOR_ENTRE_TAMANOS * min(pasos))
+    puntos = [(d_model, _razon_de(tabla, T, d_model)) for (T, d_model), tabla in (ley or {}).items()]
+    ley_leida = None if any(r is None for _, r in puntos) else puntos
     for (T, d_model), tabla in tablas.items():
         if tabla is not None and _trabajo_en(tabla, tabla_de_razon(T, d_model, 10000.0 ** (-2 / d_model))):
             continue
-        if razones[(T, d_model)] is not None and sigue_la_ley:
+        razon = _razon_de(tabla, T, d_model)
+        if razon is not None and ley_leida is not None and sigue_la_ley(ley_leida + [(d_model, razon)]):
             continue
         return T, d_model
     return None
@@ -244,41 +274,55 @@ def _tabla_o_nada(funcion, T: int, d_model: int):
     return tabla
 
 
+def tablas_de_la_ley(funcion) -> dict:
+    """``{(T_DE_LA_LEY, d_model): tabla o None}`` con cada d_model de ``MUESTRA_DE_LA_LEY`` (los de la nota)."""
+    return {(T_DE_LA_LEY, d_model): _tabla_o_nada(funcion, T_DE_LA_LEY, d_model) for d_model in MUESTRA_DE_LA_LEY}
+
+
 def comprobar_trabajo(funcion, tabla_visible: np.ndarray, celda: str, al_azar: tuple[int, int] | None = None) -> None:
     """Falla (``SIN_TRABAJO``) si no calcula nada bien con el caso visible, ``OTROS_CASOS`` o un tamaño al azar.
 
     ``tabla_visible``: lo que devolvió con T = 5 y d_model = 8. ``al_azar``:
     el tamaño al azar (``caso_al_azar()`` si no se da). Si la llamada con él
-    lanza, el fallo lo dice.
+    lanza, el fallo lo dice. El mensaje nombra el primer tamaño sin trabajo y,
+    si allí la tabla es una escalera cuya razón no sigue la ley, lo dice.
     """
     al_azar = caso_al_azar() if al_azar is None else al_azar
     tablas = {(5, 8): tabla_visible}
     tablas.update({(T, d_model): _tabla_o_nada(funcion, T, d_model) for T, d_model in OTROS_CASOS})
     tablas[al_azar] = _tabla(funcion, *al_azar)
-    falta = sin_trabajo(tablas)
+    falta = sin_trabajo(tablas, tablas_de_la_ley(funcion))
+    if falta is None:
+        return
+    ley = SIN_LEY if _razon_de(tablas[falta], *falta) is not None else ""
     if falta == al_azar:
-        fallo(SIN_TRABAJO_AL_AZAR.format(celda=celda, T=al_azar[0], d_model=al_azar[1]))
-    if falta is not None:
-        fallo(SIN_TRABAJO.format(celda=celda))
+        fallo(SIN_TRABAJO_AL_AZAR.format(celda=celda, T=falta[0], d_model=falta[1], ley=ley))
+    cual = " (el caso visible)" if falta == (5, 8) else ""
+    fallo(SIN_TRABAJO.format(celda=celda, T=falta[0], d_model=falta[1], cual=cual, ley=ley))
 
+
+SIN_LEY = ("Tu tabla es una escalera con otra razón, pero esa razón no sigue una misma ley de d_model con los "
+           "tamaños de la muestra (todos los d_model pares de 16 a 64, con T = 4, los mismos que usa la nota): "
+           "una razón fija, una elegida por tramos de tamaño o unas tablas para unos tamaños con otra razón para "
+           "los demás no salen de la fórmula. ")
 
 SIN_TRABAJO_AL_AZAR = (
-    "Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con T = {T} y d_model = {d_model}, un tamaño "
-    "elegido al azar en cada ejecución (al calificar se usan otros que no se publican), tu función no calcula "
-    "bien nada: ni la cuarta parte de las coordenadas de PE fuera de la pareja 0, ni la codificación entera "
-    "de ninguna posición pos >= 1, ni la escalera de frecuencias de la lección con una razón que salga de "
-    "d_model (la misma ley con todos los tamaños). Con los tamaños que nombran estas pruebas sí: unas tablas "
-    "escritas para unos tamaños, o una razón fija, no son la fórmula, que funciona con cualquiera.")
+    "Sin trabajo hecho, {celda} no puntúa: con T = {T} y d_model = {d_model}, un tamaño elegido al azar en "
+    "cada ejecución (al calificar se usan otros que no se publican), tu función no calcula bien nada: ni la "
+    "cuarta parte de las coordenadas de PE fuera de la pareja 0, ni la codificación entera de ninguna "
+    "posición pos >= 1, ni la escalera de frecuencias de la lección con una razón que salga de d_model (la "
+    "misma ley con todos los tamaños). {ley}Con los tamaños que nombran estas pruebas sí: unas tablas escritas "
+    "para unos tamaños, o una razón fija, no son la fórmula, que funciona con cualquiera. La nota aplica esta "
+    "misma regla con sus tamaños.")
 
-SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): con el caso visible "
-               "(T = 5, d_model = 8), con T = 13 y d_model = 6, con T = 10 y d_model = 16 o con T = 16 y "
-               "d_model = 64, tu función no "
+SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa: con T = {T} y d_model = {d_model}{cual}, tu función no "
                "calcula bien nada: ni la cuarta parte de las coordenadas de PE fuera de la pareja 0 (sin(pos) y "
                "cos(pos) salen sin calcular ninguna frecuencia), ni la codificación entera de ninguna posición "
                "pos >= 1 (una fila), ni la escalera de frecuencias de la lección con otra razón que salga de "
                "d_model (con frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera "
-               "pareja a la última, y la misma ley con todos los tamaños). Una frecuencia o una razón fijas, "
-               "que no salen de d_model, no cuentan. Empieza por la celda de los valores.")
+               "pareja a la última, y la misma ley con todos los tamaños). {ley}Una frecuencia o una razón "
+               "fijas, que no salen de d_model, no cuentan. La nota aplica esta misma regla con sus tamaños. "
+               "Empieza por la celda de los valores.")
 
 
 # --------------------------------------------------------------- celdas
@@ -345,8 +389,8 @@ def valores(espacio: dict) -> None:
              "tamaños, uno de ellos sin publicar).")
 
 
-def _regla_de_control(funcion, celda: str) -> tuple[bool, bool]:
-    """La regla de la nota con el caso visible: ``(caso visible bien, forma bien)``.
+def _regla_de_control(funcion, celda: str) -> tuple[bool, tuple]:
+    """La regla de la nota con el caso visible: ``(caso visible bien, forma que llegó en el caso visible)``.
 
     Si la función no hace ningún trabajo con alguno de los tamaños de
     ``comprobar_trabajo``, la celda falla aquí mismo (sin trabajo hecho no
@@ -355,12 +399,18 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, bool]:
     pe = _tabla(funcion, 5, 8)
     bien = pe.shape == (5, 8) and bool(np.allclose(pe, TABLA, **TOLERANCIA))
     comprobar_trabajo(funcion, pe, celda)
-    return bien, pe.shape == (5, 8)
+    return bien, pe.shape
 
 
-def _sin_nan_ni_inf(pe: np.ndarray, forma: tuple, forma_bien: bool) -> None:
-    """La forma (T, d_model), si estaba bien en el caso visible, y todo finito."""
-    if forma_bien and pe.shape != forma:
+def _sin_nan_ni_inf(pe: np.ndarray, forma: tuple, forma_visible: tuple) -> None:
+    """La forma del contrato (T, d_model) y todo finito, como en la nota.
+
+    ``forma_visible``: la que llegó con el caso visible (T = 5, d_model = 8).
+    Si llegó traspuesta, (8, 5), aquí se acepta la tabla traspuesta (la forma
+    ya la cobra el contrato); con cualquier otra forma, la del contrato.
+    """
+    permitida = forma[::-1] if forma_visible == (8, 5) else forma
+    if pe.shape != permitida:
         fallo(f"Con T = {forma[0]} y d_model = {forma[1]} se esperaba la forma {forma} y ha llegado "
               f"{pe.shape}.")
     if not np.all(np.isfinite(pe)):
@@ -370,9 +420,9 @@ def _sin_nan_ni_inf(pe: np.ndarray, forma: tuple, forma_bien: bool) -> None:
 def robustez(espacio: dict) -> None:
     """Con 1000 posiciones todo es finito, está en [-1, 1] y la fila 999 conserva la precisión."""
     funcion = funcion_del_cuaderno(espacio, "positional_encoding")
-    bien, forma_bien = _regla_de_control(funcion, "la robustez")
+    bien, forma_visible = _regla_de_control(funcion, "la robustez")
     pe = _tabla(funcion, 1000, 12)
-    _sin_nan_ni_inf(pe, (1000, 12), forma_bien)
+    _sin_nan_ni_inf(pe, (1000, 12), forma_visible)
     if not bien:
         aprobado("Nada que restar aquí: sin nan ni inf con 1000 posiciones. Tu función ya falla con el caso "
                  "visible, y eso lo descuenta la celda de los valores.")
@@ -393,10 +443,10 @@ def robustez(espacio: dict) -> None:
 def generalidad(espacio: dict) -> None:
     """Funciona con d_model = 2 (una sola pareja) y con T = 1."""
     funcion = funcion_del_cuaderno(espacio, "positional_encoding")
-    bien, forma_bien = _regla_de_control(funcion, "la generalidad")
+    bien, forma_visible = _regla_de_control(funcion, "la generalidad")
     pe2, pe1 = _tabla(funcion, 3, 2), _tabla(funcion, 1, 6)
-    _sin_nan_ni_inf(pe2, (3, 2), forma_bien)
-    _sin_nan_ni_inf(pe1, (1, 6), forma_bien)
+    _sin_nan_ni_inf(pe2, (3, 2), forma_visible)
+    _sin_nan_ni_inf(pe1, (1, 6), forma_visible)
     if not bien:
         aprobado("Nada que restar aquí: sin excepciones, nan ni inf con d_model = 2 y con T = 1. Tu función "
                  "ya falla con el caso visible, y eso lo descuenta la celda de los valores.")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from grader_tests.juez import bateria, descubrimiento
 
@@ -65,12 +66,14 @@ def _pruebas_visibles_de_la_leccion():
 
 
 def _trabajo_al_calificar(funcion) -> bool:
-    """What the grade decides: every case of the values cell (its controls too) does work, judged together."""
+    """What the grade decides: every case of the values cell (its controls too) does work, with the cell's sample."""
+    from grader_tests.en_el_kernel.casos import celdas_de
     from grader_tests.en_el_kernel.serializacion import deserializar, serializar
-    from grader_tests.juez.propiedades import Llamada, trabajo_hecho
+    from grader_tests.juez.propiedades import Llamada, separar, trabajo_hecho
 
+    espec = celdas_de("positional_encoding")["positional_encoding_valores"]
     llamadas = []
-    for caso in next(c for c in EJ.casos.CELDAS if c.propiedad == "valores").casos:
+    for caso in espec.casos:
         argumentos = EJ.argumentos(caso)
         llamada = Llamada(caso=caso, argumentos=argumentos, ejercicio=EJ)
         try:
@@ -79,9 +82,59 @@ def _trabajo_al_calificar(funcion) -> bool:
         except Exception as exc:  # noqa: BLE001 - the student's function
             llamada.excepcion = {"clase": type(exc).__name__}
         llamadas.append(llamada)
-    for llamada in llamadas:
-        llamada.otras = tuple(o for o in llamadas if o is not llamada)
-    return all(trabajo_hecho(ll) for ll in llamadas)
+    puntuadas, _, muestra = separar(espec, llamadas)
+    assert len(muestra) == len(EJ.casos.MUESTRA_DE_LA_LEY)
+    return all(trabajo_hecho(ll) for ll in puntuadas)
+
+
+def test_la_muestra_de_la_ley_es_la_misma_en_la_nota_y_en_las_pruebas_visibles():
+    """The law sizes, the range of c and the tolerance: one set of numbers on both sides (issue 19, 8th attack)."""
+    from grader_tests.ejercicios.positional_encoding import casos, propiedades
+
+    visibles = _pruebas_visibles_de_la_leccion()
+    assert casos.MUESTRA_DE_LA_LEY == tuple({"T": visibles.T_DE_LA_LEY, "d_model": d}
+                                           for d in visibles.MUESTRA_DE_LA_LEY)
+    assert np.array_equal(propiedades._C_DE_LA_LEY, visibles.C_DE_LA_LEY)
+    assert propiedades._TOLERANCIA_DE_LA_LEY == visibles.TOLERANCIA_DE_LA_LEY
+    for celda in casos.CELDAS:
+        assert celda.muestra == (() if celda.propiedad == "contrato" else casos.MUESTRA_DE_LA_LEY), celda.propiedad
+
+
+# Ratios of the lesson's ladder: those computed from d_model (the formula and the honest mistakes) follow the
+# law at every size; a fixed one, one per range of sizes, or exact tables for some sizes and another ratio
+# elsewhere do not.
+RAZONES_CON_LEY = {
+    "la fórmula": lambda d: 10000.0 ** (-2 / d),
+    "otra base": lambda d: 1000.0 ** (-2 / d),
+    "exponente i/d_model": lambda d: 10000.0 ** (-1 / d),
+    "multiplica": lambda d: 10000.0 ** (2 / d),
+    "linspace": lambda d: 10000.0 ** (-1 / (d // 2 - 1)),
+    "2i/(d_model + 1)": lambda d: 10000.0 ** (-2 / (d + 1)),
+    "2i/(d_model - 1)": lambda d: 10000.0 ** (-2 / (d - 1)),
+}
+RAZONES_SIN_LEY = {
+    "fija 0,75": lambda d: 0.75,
+    "dos tramos": lambda d: 0.44 if d < 40 else 0.75,
+    "ocho tramos": lambda d: next(r for tope, r in [(16, 0.5), (20, 0.35), (26, 0.44), (32, 0.53), (40, 0.60),
+                                                     (50, 0.66), (62, 0.72), (10**9, 0.75)] if d < tope),
+    "exacta en 16, 32 y 64, 0,44 en los demás": lambda d: 10000.0 ** (-2 / d) if d in (16, 32, 64) else 0.44,
+    "una razón por tamaño con un 3 % de error en uno": lambda d: 10000.0 ** (-2 / d) * (1.03 if d == 40 else 1),
+    "divide en unos y multiplica en otros": lambda d: 10000.0 ** ((-2 if d < 40 else 2) / d),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(RAZONES_CON_LEY) + sorted(RAZONES_SIN_LEY))
+def test_la_ley_de_la_razon(nombre):
+    from grader_tests.ejercicios.positional_encoding import propiedades
+
+    razon = {**RAZONES_CON_LEY, **RAZONES_SIN_LEY}[nombre]
+    visibles = _pruebas_visibles_de_la_leccion()
+    puntos = [(d, razon(d)) for d in visibles.MUESTRA_DE_LA_LEY]
+    esperado = nombre in RAZONES_CON_LEY
+    assert propiedades.sigue_la_ley(puntos) == visibles.sigue_la_ley(puntos) == esperado
+    # the size judged joins the sample: also below 16 (the values cell's d_model = 6)
+    if esperado:
+        assert propiedades.sigue_la_ley(puntos + [(6, razon(6))])
 
 
 def test_el_tamano_al_azar_de_las_pruebas_visibles_dice_lo_mismo_que_el_que_no_se_publica():
@@ -113,3 +166,69 @@ def test_el_tamano_al_azar_de_las_pruebas_visibles_dice_lo_mismo_que_el_que_no_s
                 visible = False
             assert visible == esperado, (archivo.nombre, d_model, esperado)
     assert vistos[True] and vistos[False], vistos
+
+
+def test_las_frecuencias_del_explorable_no_son_la_respuesta():
+    """``from explorable_escalera import frecuencias`` + sin and cos earned 6/6 (issue 19, eighth attack, s8):
+    the explorable's public per-pair numbers are float16 like its map, so such a function computes nothing
+    right and earns the contract only, and the visible tests fail it too."""
+    import importlib.util
+
+    from conftest import RAIZ
+
+    ruta = RAIZ / "source" / "02_codificacion_posicional" / "explorable_escalera.py"
+    _pruebas_visibles_de_la_leccion()           # puts the lesson folder on sys.path (respaldo_explorable)
+    spec = importlib.util.spec_from_file_location("explorable_escalera_s8", ruta)
+    explorable = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(explorable)
+
+    def con_el_explorable(T, d_model):
+        angulos = np.arange(T)[:, None] * explorable.frecuencias(d_model)[None, :]
+        PE = np.zeros((T, d_model))
+        PE[:, 0::2], PE[:, 1::2] = np.sin(angulos), np.cos(angulos)
+        return PE
+
+    veredictos = corregir(con_el_explorable)
+    assert {g: v.puntos for g, v in veredictos.items()} == {
+        "positional_encoding_contrato": 1.0, "positional_encoding_valores": 0.0,
+        "positional_encoding_robustez": 0.0, "positional_encoding_generalidad": 0.0}
+    visibles = _pruebas_visibles_de_la_leccion()
+    with pytest.raises(AssertionError):
+        visibles.valores({"positional_encoding": con_el_explorable})
+
+
+def test_la_regla_de_control_no_dice_que_acierta_si_los_controles_fallan():
+    """s1 of the eighth attack: a bank (T, 2520) fails every control; no robustness or generality line may say
+    that the function is right on the value cells' inputs («acierta»)."""
+    from fractions import Fraction
+
+    banco = 10000.0 ** (-np.array([float(x) for x in sorted({Fraction(j, p) for p in range(1, 65)
+                                                             for j in range(p)})]))
+
+    def con_banco(T, d_model):
+        angulos = np.arange(T)[:, None] * banco[None, :]
+        return np.hstack([np.sin(angulos), np.cos(angulos)])
+
+    veredictos = corregir(con_banco)
+    assert sum(v.puntos for v in veredictos.values()) == 0
+    for gid in ("positional_encoding_robustez", "positional_encoding_generalidad"):
+        assert "tu función acierta" not in veredictos[gid].texto(), veredictos[gid].texto()
+    # and the visible robustness and generality fail it too (the contract's shape, as in the grade)
+    visibles = _pruebas_visibles_de_la_leccion()
+    for celda in ("robustez", "generalidad"):
+        with pytest.raises(AssertionError):
+            visibles.__dict__[celda]({"positional_encoding": con_banco})
+
+
+def test_la_evidencia_de_cada_archivo_cabe_en_los_limites_con_la_muestra_de_la_ley():
+    """The law sizes make every cell call the function 25 more times: the evidence of every battery file (a
+    list of lists included, e15_lista) stays within the judge's bounds, or its cell would be worth 0."""
+    from grader_tests.en_el_kernel.casos import celdas_de
+    from grader_tests.en_el_kernel.cliente import recoger_evidencia
+    from grader_tests.juez.evidencia import comprobar
+
+    for archivo in EJ.bateria():
+        funcion = bateria.cargar(archivo, "positional_encoding")
+        for grade_id in celdas_de("positional_encoding"):
+            with np.errstate(all="ignore"):
+                comprobar(recoger_evidencia(grade_id, {"positional_encoding": funcion}))

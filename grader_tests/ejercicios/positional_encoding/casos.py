@@ -1,7 +1,9 @@
 """Inputs of the graded cells of ``positional_encoding`` (lesson 2).  Public: the student's kernel reads it.
 
 The robustness and generality cells end with the main cases of the value
-cell as unscored controls (the control rule, ``grader_tests.juez.propiedades``).
+cell as unscored controls (the control rule, ``grader_tests.juez.propiedades``);
+the value, robustness and generality cells then call the law sizes
+(``MUESTRA_DE_LA_LEY``), an unscored sample that only the ladder piece of work reads.
 """
 from __future__ import annotations
 
@@ -21,17 +23,26 @@ def argumentos(caso: dict) -> tuple:
 # nothing with them (issue 19, fifth to seventh attacks).  d_model = 22 = 2·11 and 62 = 2·31 enclose the
 # sizes the visible tests draw at random (d_model = 2p, p prime from 13 to 29): the exponents of their
 # pairs are j/11 and j/31, none of those of a fixed table of simple fractions that fits in their columns;
-# no fixed ladder ratio follows d_model from one to the other (propiedades.escalera); and a table has at
+# no fixed ladder ratio follows d_model (propiedades.escalera, over the law sizes); and a table has at
 # most 62 columns, so a list of lists (a known mistake) is read whole (serializacion.MAX_LONGITUD = 64).
 _SIN_PUBLICAR = ({"T": 8, "d_model": 22}, {"T": 11, "d_model": 62})
 CASOS_SIN_PUBLICAR = _SIN_PUBLICAR
 _PRINCIPALES = ({"T": 9, "d_model": 16}, {"T": 13, "d_model": 6}, {"T": 16, "d_model": 64}) + _SIN_PUBLICAR
 
+# The law sizes (issue 19, eighth attack): every even d_model from 16 to 64, with T = 4, called after the cases
+# and controls of every cell that judges work and never scored or compared with the reference.  A ladder with
+# another ratio counts as work only if its ratio follows one law of d_model over all of them
+# (propiedades.sigue_la_ley): no cut between two sizes of a ratio chosen by ranges, and no hand-written table
+# among them, escapes.  Public, like every input: the visible tests call the same sizes
+# (pruebas_positional_encoding.MUESTRA_DE_LA_LEY).
+T_DE_LA_LEY = 4
+MUESTRA_DE_LA_LEY = tuple({"T": T_DE_LA_LEY, "d_model": d} for d in range(16, 65, 2))
+
 CELDAS = (
     Celda("contrato", ({"T": 7, "d_model": 12},)),
-    Celda("valores", _PRINCIPALES),
+    Celda("valores", _PRINCIPALES, muestra=MUESTRA_DE_LA_LEY),
     # many positions: angles up to ~1000 rad, where float32 loses the 1e-6 tolerance
-    Celda("robustez", ({"T": 1000, "d_model": 16},), control=_PRINCIPALES),
+    Celda("robustez", ({"T": 1000, "d_model": 16},), control=_PRINCIPALES, muestra=MUESTRA_DE_LA_LEY),
     Celda("generalidad", ({"T": 1, "d_model": 8}, {"T": 5, "d_model": 2}, {"T": 31, "d_model": 10}),
-          control=_PRINCIPALES),
+          control=_PRINCIPALES, muestra=MUESTRA_DE_LA_LEY),
 )

@@ -1,7 +1,9 @@
 # espera: parcial
 # error: grados
+# celdas: contrato=1, valores=0, robustez=1, generalidad=1
 # diagnostico: como si estuviera en grados
-# Error: convierte el ángulo con np.radians.
+# Error: convierte el ángulo con np.radians. Sus frecuencias son (π/180)·r^i con la razón de la fórmula:
+# la escalera con la pareja 0 a otra frecuencia hace trabajo (issue 19, octavo ataque).
 import numpy as np
 
 

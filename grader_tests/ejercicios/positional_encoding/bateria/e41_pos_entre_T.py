@@ -1,7 +1,9 @@
 # espera: parcial
 # error: posicion_entre_T
-# celdas: valores=0, robustez=0, generalidad=0
-# Error (de las pruebas de alumnado): normaliza la posición (pos / T), lo que la sección 2 desaconseja
+# celdas: contrato=1, valores=0, robustez=1, generalidad=1
+# Error (de las pruebas de alumnado): normaliza la posición (pos / T), lo que la sección 2 desaconseja.
+# Sus frecuencias son r^i/T con la razón de la fórmula: la escalera con la pareja 0 a otra frecuencia (1/T)
+# hace trabajo (issue 19, octavo ataque).
 import numpy as np
 
 

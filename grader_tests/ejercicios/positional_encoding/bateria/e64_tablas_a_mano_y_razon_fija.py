@@ -5,8 +5,9 @@
 # Trampa (issue 19, séptimo ataque): los exponentes escritos a mano para los tamaños que se nombran
 # (d_model = 2, 6, 8, 10, 12, 16 y 64) y, para cualquier otro, la escalera de la lección con una razón fija,
 # 0,8, que no sale de d_model. Con un solo tamaño, una razón fija parece una escalera de otra base; junto a
-# los demás tamaños no sigue la ley de d_model: |log r|·(d_model − 1)/2 crece con d_model en vez de quedarse
-# quieto, así que la escalera no cuenta como trabajo en los tamaños que no se publican.
+# los tamaños de la muestra de la ley (todos los d_model pares de 16 a 64) no sigue la ley de d_model:
+# |log r|·(d_model + c) crece con d_model en vez de quedarse quieto, así que la escalera no cuenta como
+# trabajo en los tamaños que no se publican.
 import numpy as np
 
 ESCRITOS = {

@@ -4,7 +4,7 @@
 # diagnostico: Sin trabajo correcto, esta celda no puntúa
 # Trampa (issue 19, séptimo ataque): la escalera con una razón fija por tramos de tamaño (0,5 hasta
 # d_model = 10 y 0,8 después), ninguna calculada a partir de d_model. Cada tamaño por separado parece una
-# escalera de otra base; juntos, |log r|·(d_model − 1)/2 no se queda quieto de un tamaño a otro.
+# escalera de otra base; con la muestra de la ley, |log r|·(d_model + c) no se queda quieto de un tamaño a otro.
 import numpy as np
 
 
