@@ -122,7 +122,10 @@ def _segundo_plano(request, tmp_path_factory, _calificacion_de_muestra):
                         RAIZ / "test-artifacts" / f"segundo-plano-{nombre}.log")
                 for fixture, (nombre, modulo, funcion) in TRABAJOS.items()
                 if _necesitan(request.session.items, fixture)]
-    cola = Cola(trabajos, antes=_calificacion_de_muestra and _calificacion_de_muestra.proceso).lanzar()
+    import os
+    tras, avisa = (os.environ.get(f"CURSO_SEGUNDO_PLANO_{v}") for v in ("TRAS", "AVISA"))   # tests/dos_sesiones.py
+    cola = Cola(trabajos, antes=_calificacion_de_muestra and _calificacion_de_muestra.proceso,
+                tras=tras and Path(tras), avisa=avisa and Path(avisa)).lanzar()
     yield cola
     cola.parar()
 

@@ -14,8 +14,12 @@ each test's session and the session-wide fixtures it uses (tests/test_dos_sesion
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -63,18 +67,30 @@ def main(argumentos: list[str]) -> int:
     print(f"make test: dos sesiones de pytest a la vez; la de las pruebas que esperan (navegador, hub) "
           f"escribe en {REGISTRO.relative_to(RAIZ)} y se muestra al final.", flush=True)
     inicio = time.monotonic()
+    # the background batches one after another, as in one session: the samples and the hostile batch
+    # (espera), then the battery (calculo); a marker file says the first queue is done
+    carpeta = Path(tempfile.mkdtemp(prefix="curso-dos-sesiones-"))
+    hecho = carpeta / "lotes-de-espera-hechos"
     with open(REGISTRO, "wb") as registro:
         # the cache (--lf) stays with the session printed here: two sessions writing it at once could clash
         espera = subprocess.Popen([*pytest, "--flujo=espera", "-p", "no:cacheprovider", *argumentos],
-                                  cwd=RAIZ, stdout=registro, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                                  cwd=RAIZ, stdout=registro, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  env={**os.environ, "CURSO_SEGUNDO_PLANO_AVISA": str(hecho)})
+        # if that session ends without saying so (it failed early), the battery does not wait for nothing
+        aviso = threading.Thread(target=lambda: (espera.wait(), hecho.touch()), daemon=True)
+        aviso.start()
         try:
-            calculo = subprocess.call([*pytest, "--flujo=calculo", *argumentos], cwd=RAIZ)
+            calculo = subprocess.call([*pytest, "--flujo=calculo", *argumentos], cwd=RAIZ,
+                                      env={**os.environ, "CURSO_SEGUNDO_PLANO_TRAS": str(hecho)})
             fin_calculo = time.monotonic()
             codigo_espera = espera.wait()
+            aviso.join()
         except KeyboardInterrupt:       # the terminal sent SIGINT to both pytests too: let them clean up
             espera.wait()
+            shutil.rmtree(carpeta, ignore_errors=True)
             raise
     fin = time.monotonic()
+    shutil.rmtree(carpeta, ignore_errors=True)
     print(f"\n{'=' * 30} sesión --flujo=espera ({REGISTRO.relative_to(RAIZ)}) {'=' * 30}", flush=True)
     sys.stdout.buffer.write(REGISTRO.read_bytes())
     print(f"\nmake test: --flujo=calculo terminó con {calculo} a los {fin_calculo - inicio:.0f} s; "

@@ -83,3 +83,39 @@ def test_con_flujo_solo_se_ejecuta_esa_sesion(tmp_path):
         assert proceso.returncode == 0, proceso.stdout[-3000:] + proceso.stderr[-3000:]
         vistos[flujo] = {l.split("::")[0] for l in proceso.stdout.splitlines() if "::" in l}
     assert vistos == {"calculo": {modulos[0]}, "espera": {modulos[1]}}
+
+
+class _TrabajoFalso:
+    """A background job that records when it starts (segundo_plano.Trabajo's interface)."""
+
+    def __init__(self, nombre: str):
+        import threading
+        self.nombre, self.terminado, self.lanzado, self.proceso = nombre, threading.Event(), None, None
+
+    def lanzar(self, entorno) -> None:
+        import time
+        self.lanzado = time.monotonic()
+        self.proceso = subprocess.Popen([sys.executable, "-c", "pass"])
+
+    def parar(self) -> None:
+        self.terminado.set()
+
+
+def test_la_bateria_espera_a_los_lotes_de_la_otra_sesion(tmp_path):
+    """The queues of the two sessions run one after the other: ``tras`` holds the first job until the other
+    queue's ``avisa`` file exists; a queue with nothing to do still says it is done."""
+    import time
+    from segundo_plano import Cola
+    hecho, mio = tmp_path / "espera-hecha", tmp_path / "calculo-hecho"
+    trabajo = _TrabajoFalso("bateria")
+    cola = Cola([trabajo], tras=hecho, avisa=mio).lanzar()
+    try:
+        time.sleep(3)
+        assert trabajo.lanzado is None and not mio.exists()
+        vacia = Cola([], avisa=hecho).lanzar()           # the other session: nothing queued, done at once
+        vacia._hilo.join(10)
+        assert hecho.exists()
+        cola._hilo.join(30)
+        assert trabajo.lanzado is not None and trabajo.terminado.is_set() and mio.exists()
+    finally:
+        cola.parar()
