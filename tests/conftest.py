@@ -49,9 +49,46 @@ def _necesitan(items, fixture: str) -> bool:
                for item in items)
 
 
+# ``make test`` runs the suite as two pytest sessions at once (``--flujo``): the tests that mostly wait
+# (a browser, a hub, and every module that reads the samples' grading or the hostile batch, which the
+# browser tests read too, so each batch is graded once) and the rest (CPU: nbgrader, in-process tests,
+# the battery in the background).  See tests/README.md, «Dos sesiones a la vez».
+FLUJOS = ("espera", "calculo")
+LOTES_DE_ESPERA = ("curso_calificado", "lote_hostil")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--flujo", choices=FLUJOS, default=None,
+                     help="sólo una de las dos sesiones de make test: «espera» (navegador, hub y los módulos que "
+                          "leen las muestras calificadas o el lote hostil) o «calculo» (el resto)")
+
+
+def flujo_de(modulos: dict[str, list]) -> dict[str, str]:
+    """module -> ``"espera"`` or ``"calculo"``: a module waits when one of its tests drives a browser, uses
+    the hub (``test_hub.py``) or reads a batch of ``LOTES_DE_ESPERA``; whole modules, so module fixtures
+    are built once."""
+    def espera(item) -> bool:
+        return (item.get_closest_marker("browser") is not None or "/navegador/" in f"/{item.nodeid}"
+                or item.nodeid.startswith("tests/test_hub.py")
+                or any(f in LOTES_DE_ESPERA for f in getattr(item, "fixturenames", ())))
+    return {modulo: "espera" if any(map(espera, items)) else "calculo" for modulo, items in modulos.items()}
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     """The modules that read a background batch run last, in the order of ``TRABAJOS`` (each module's
-    tests in their own order; every other module where it was)."""
+    tests in their own order; every other module where it was).  With ``--flujo``, only that session's
+    modules (``flujo_de``); the others are deselected."""
+    flujo = config.getoption("--flujo", default=None)
+    if flujo:
+        modulos: dict[str, list] = {}
+        for item in items:
+            modulos.setdefault(item.nodeid.split("::")[0], []).append(item)
+        de = flujo_de(modulos)
+        fuera = [item for item in items if de[item.nodeid.split("::")[0]] != flujo]
+        if fuera:
+            config.hook.pytest_deselected(items=fuera)
+            items[:] = [item for item in items if de[item.nodeid.split("::")[0]] == flujo]
     orden = list(TRABAJOS)
     posicion: dict[str, int] = {}
     for item in items:
@@ -85,7 +122,10 @@ def _segundo_plano(request, tmp_path_factory, _calificacion_de_muestra):
                         RAIZ / "test-artifacts" / f"segundo-plano-{nombre}.log")
                 for fixture, (nombre, modulo, funcion) in TRABAJOS.items()
                 if _necesitan(request.session.items, fixture)]
-    cola = Cola(trabajos, antes=_calificacion_de_muestra and _calificacion_de_muestra.proceso).lanzar()
+    import os
+    tras, avisa = (os.environ.get(f"CURSO_SEGUNDO_PLANO_{v}") for v in ("TRAS", "AVISA"))   # tests/dos_sesiones.py
+    cola = Cola(trabajos, antes=_calificacion_de_muestra and _calificacion_de_muestra.proceso,
+                tras=tras and Path(tras), avisa=avisa and Path(avisa)).lanzar()
     yield cola
     cola.parar()
 

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 VERSION = f"python{sys.version_info[0]}.{sys.version_info[1]}"
@@ -155,8 +156,15 @@ class UsuarioDeUsarYTirar:
 
     def __init__(self):
         self.nombre = "ta" + secrets.token_hex(4)
-        subprocess.run(["useradd", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin",
-                        "--user-group", self.nombre], check=True, capture_output=True)
+        # make test runs two pytest sessions at once (tests/dos_sesiones.py): the hub's test may be creating its
+        # accounts; useradd then says «cannot lock /etc/passwd; try again later» and exits 1
+        for intento in range(30):
+            r = subprocess.run(["useradd", "--no-create-home", "--home-dir", "/nonexistent", "--shell",
+                                "/usr/sbin/nologin", "--user-group", self.nombre], capture_output=True, text=True)
+            if r.returncode == 0 or "lock" not in r.stderr or intento == 29:
+                break
+            time.sleep(1)
+        r.check_returncode()
         import pwd
         entrada = pwd.getpwnam(self.nombre)
         self.uid, self.gid = entrada.pw_uid, entrada.pw_gid

@@ -105,22 +105,36 @@ class Cola:
     tests need first; its own tests report how it went).
     """
 
-    def __init__(self, trabajos: list[Trabajo], antes=None):
+    def __init__(self, trabajos: list[Trabajo], antes=None, tras: Path | None = None, avisa: Path | None = None):
         self.trabajos = {t.nombre: t for t in trabajos}
         self.antes = antes
+        # make test's two sessions (tests/dos_sesiones.py) keep the batches one after another, as one session
+        # does: ``tras`` is a file to wait for before the first job (the other session's queue is done), and
+        # ``avisa`` the file this queue creates when it is done (or has nothing to do)
+        self.tras, self.avisa = tras, avisa
         self.entorno = dict(os.environ)            # the session's environment, as it started
         self.entorno.pop("PYTEST_CURRENT_TEST", None)
         self._hilo = threading.Thread(target=self._correr, name="segundo-plano", daemon=True)
         self._parada = threading.Event()
 
     def lanzar(self) -> "Cola":
-        if self.trabajos:
+        if self.trabajos or self.avisa:
             self._hilo.start()
         return self
 
     def _correr(self) -> None:
+        try:
+            self._en_orden()
+        finally:
+            if self.avisa is not None:
+                Path(self.avisa).touch()
+
+    def _en_orden(self) -> None:
         if self.antes is not None:
             self.antes.wait()
+        if self.trabajos and self.tras is not None:
+            while not Path(self.tras).exists() and not self._parada.is_set():
+                self._parada.wait(2)
         for trabajo in self.trabajos.values():
             if self._parada.is_set():
                 trabajo.parar()
