@@ -84,10 +84,40 @@ def _recorrer_menu(pagina, textos: Textos, ruta: list[str], profundidad: int = 0
             continue
         etiqueta = item.query_selector(".lm-Menu-itemLabel")
         nombre = etiqueta.inner_text() if etiqueta else "?"
+        # Lumino closes the previous submenu and opens this one after a delay (300 ms, longer under
+        # load): wait for both, or one submenu's texts would be read under another item's name.
+        marca = _marcar_submenus(pagina, len(menus))
         item.hover()
-        pagina.wait_for_timeout(250)
-        if len(pagina.query_selector_all(".lm-Menu:not(.lm-mod-hidden)")) > len(menus):
+        if _esperar_submenu(pagina, len(menus), marca):
+            pagina.wait_for_timeout(100)
             _recorrer_menu(pagina, textos, ruta + [nombre], profundidad + 1)
+
+
+_MARCAS = iter(range(1, 1 << 30))
+
+
+def _marcar_submenus(pagina, abiertos: int) -> str:
+    """Mark the open menus past the first ``abiertos`` (the submenu left open by the last item)."""
+    marca = str(next(_MARCAS))
+    pagina.evaluate("""([n, marca]) => {
+        [...document.querySelectorAll('.lm-Menu:not(.lm-mod-hidden)')].slice(n)
+            .forEach(m => m.setAttribute('data-recorrido', marca));
+    }""", [abiertos, marca])
+    return marca
+
+
+def _esperar_submenu(pagina, abiertos: int, marca: str, plazo: float = 3.0) -> bool:
+    """Wait (at most ``plazo`` s) for the marked submenus to close and a new one to open."""
+    comprobar = """([n, marca]) => {
+        const menus = [...document.querySelectorAll('.lm-Menu:not(.lm-mod-hidden)')]
+            .filter(m => m.isConnected && m.getClientRects().length);
+        return menus.length > n && !menus.some(m => m.getAttribute('data-recorrido') === marca);
+    }"""
+    for _ in range(int(plazo / 0.05)):
+        if pagina.evaluate(comprobar, [abiertos, marca]):
+            return True
+        pagina.wait_for_timeout(50)
+    return False
 
 
 def _comando(pagina, comando: str, args: dict | None = None) -> None:
@@ -123,6 +153,11 @@ def textos_de_la_interfaz(pagina, servidor, cuaderno: str) -> Textos:
     textos = Textos()
     lab.abrir_cuaderno(pagina, servidor, cuaderno)
     lab.cerrar_dialogos(pagina)
+    # the Settings ▸ Language submenu and its palette commands appear once the server has listed the
+    # language packs: wait for them, or the walk would sometimes miss them
+    pagina.wait_for_function("""() => window.jupyterapp.commands.listCommands().some(
+        c => c.startsWith('jupyterlab-translation:') && c !== 'jupyterlab-translation:install-languages')""",
+                             timeout=30_000)
     _recoger(pagina, textos, "ventana")
 
     for nombre in pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts():

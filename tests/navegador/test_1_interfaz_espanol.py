@@ -9,8 +9,10 @@ them («Ejecutar ▸ Ejecutar todas las celdas», «Núcleo ▸ Reiniciar el nú
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -319,6 +321,11 @@ def test_la_columna_modificado_del_explorador_sigue_el_reloj(servidor_alumno, pa
     """The file browser's relative dates move on with time (issue 22, fifth student's report B5: «hace 53 s»
     a quarter of an hour later, even after «Actualizar»): JupyterLab 4.6 only writes them when it draws a
     row; the course's labextension writes them again. The page's clock jumps 20 minutes ahead."""
+    # a file saved a minute ago, whatever the age of the copy (a file two hours old reads «hace 2 h»
+    # before and after the jump)
+    archivo = servidor_alumno.raiz / Path(CUADERNO).parent / "pruebas_visibles.py"
+    hace_un_minuto = time.time() - 60
+    os.utime(archivo, (hace_un_minuto, hace_un_minuto))
     pagina.clock.install()
     lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
     lab.cerrar_dialogos(pagina)
