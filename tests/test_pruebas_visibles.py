@@ -21,6 +21,7 @@ import contextlib
 import io
 import re
 import sys
+import warnings
 
 import nbformat
 import numpy as np
@@ -58,25 +59,33 @@ def lo_que_se_ve(exc: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def _en_silencio():
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+def _en_silencio(errores: io.StringIO | None = None):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errores or io.StringIO()), \
             np.errstate(all="ignore"):
         yield
 
 
-def ejecutar_visibles(funcion: str, codigo: str) -> dict[str, tuple[bool, str]]:
-    """{grade_id: (is an assertion, what the student reads)} of the visible test cells that fail."""
+def ejecutar_visibles(funcion: str, codigo: str, stderr: dict | None = None) -> dict[str, tuple[bool, str]]:
+    """{grade_id: (is an assertion, what the student reads)} of the visible test cells that fail.
+
+    ``stderr``, if given, receives {grade_id: what the cell wrote to stderr}, every warning shown
+    (nbgrader fails a test cell with any stderr output).
+    """
     espacio: dict = {"np": np}
     with _en_silencio():
         exec(compile(codigo, funcion, "exec"), espacio)
     fallan = {}
     for gid, fuente in pruebas_visibles(funcion).items():
         copia = dict(espacio)
+        errores = io.StringIO()
         try:
-            with _en_silencio():
+            with _en_silencio(errores), warnings.catch_warnings():
+                warnings.simplefilter("always")
                 exec(compile(fuente, gid, "exec"), copia)
         except Exception as exc:  # noqa: BLE001 - what the student would see
             fallan[gid] = (isinstance(exc, AssertionError), lo_que_se_ve(exc))
+        if stderr is not None:
+            stderr[gid] = errores.getvalue()
     return fallan
 
 
@@ -92,7 +101,12 @@ def test_cada_prueba_visible_es_una_linea_que_llama_al_modulo_de_la_leccion():
 
 @pytest.mark.parametrize("funcion,archivo", ARCHIVOS, ids=[f"{f}/{a.nombre}" for f, a in ARCHIVOS])
 def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archivo):
-    fallan = ejecutar_visibles(funcion, archivo.codigo)
+    stderr: dict = {}
+    fallan = ejecutar_visibles(funcion, archivo.codigo, stderr)
+    # nbgrader fails a test cell with anything on stderr, wherever JupyterLab was opened (issue 22, B1):
+    # the student's prints to stderr and warnings come out on stdout, and the checkers write nothing there
+    escrito = {gid: texto for gid, texto in stderr.items() if texto}
+    assert not escrito, f"celdas visibles con texto en stderr: {escrito}"
     largas = [(gid, linea) for gid, (asercion, texto) in fallan.items() if asercion
               for linea in texto.splitlines() if len(linea) > ANCHO]
     assert not largas, "\n".join(f"{g}: {len(l)} caracteres: {l}" for g, l in largas)

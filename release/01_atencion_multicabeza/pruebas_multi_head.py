@@ -30,7 +30,7 @@ import itertools
 
 import numpy as np
 
-from pruebas_visibles import aprobado, como_array, fallo, funcion_del_cuaderno, llamar, matriz
+from pruebas_visibles import aprobado, como_array, fallo, funcion_del_cuaderno, llamar, matriz, salida_del_alumno
 
 TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}      # la del ejercicio: np.allclose(..., rtol=1e-4, atol=1e-6)
 H = 3                                           # cabezas del caso visible (d_k = 2)
@@ -285,7 +285,7 @@ def trabajo_hecho(resultado, funcion) -> bool:
         return True
     entradas = entradas_no_modifica(3)
     try:
-        with np.errstate(all="ignore"):
+        with salida_del_alumno():
             otro = funcion(*entradas, 3)
     except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho; la celda lo dice con el caso visible
         return False
