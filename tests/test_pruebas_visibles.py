@@ -121,6 +121,8 @@ def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archi
     for gid, (asercion, texto) in fallan.items():
         assert asercion and texto.startswith("✘ "), (gid, texto[:300])
         assert "Traceback" not in texto and 'File "' not in texto, (gid, texto[:300])
+        # Python's booleans are not Spanish words (the sixth student's report B4-1: «cabeza 0: False»)
+        assert not re.search(r":\s(True|False)\b", texto), (gid, texto)
         lineas = texto.splitlines()
         causa = [i for i, l in enumerate(lineas) if "ausa" in l]
         assert not causa or causa[0] < 6, (gid, texto)
@@ -202,6 +204,50 @@ def test_las_pruebas_visibles_nombran_el_seno_cambiado_y_el_2_que_falta():
         fallan = ejecutar_visibles("positional_encoding", archivo.codigo)
         texto = _plano(fallan["positional_encoding_valores"][1])
         assert dice in texto and "causas probables" not in texto, texto
+
+
+# multi_head that writes into its arguments before using them: the sixth student's report (B3-1) and a
+# centring in place
+EN_SU_SITIO = {
+    "divide_X_y_multiplica_Wq": ("    X /= np.sqrt(d_k) ** 0.5\n    Wq *= np.sqrt(d_k) ** 0.5\n", "`X` y `Wq`"),
+    "centra_X": ("    X -= X.mean(axis=0)\n", "`X`"),
+}
+MULTI_HEAD_EN_SU_SITIO = """import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+{escribe}    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    salidas, mapas = [], []
+    for i in range(h):
+        c = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, c] @ K[:, c].T / np.sqrt(d_k)
+        pesos = np.exp(E - E.max(-1)[:, None])
+        mapas.append(pesos / pesos.sum(-1)[:, None])
+        salidas.append(mapas[-1] @ V[:, c])
+    return np.hstack(salidas) @ Wo, np.stack(mapas)
+"""
+
+
+@pytest.mark.skipif("multi_head" not in LECCIONES, reason="sin la lección de multi_head")
+@pytest.mark.parametrize("caso", sorted(EN_SU_SITIO))
+def test_escribir_en_los_argumentos_es_la_causa_que_nombra_la_primera_celda_que_falla(caso):
+    """A function that changes X in place before using it (issue 22, the sixth student's report B3-1): the
+    maps are wrong because of it, and the first failing cell (the maps', before the cell that checks the
+    arguments) names that cause first, not the generic causes of wrong maps; the output's cell too."""
+    escribe, nombres = EN_SU_SITIO[caso]
+    fallan = ejecutar_visibles("multi_head", MULTI_HEAD_EN_SU_SITIO.format(escribe=escribe))
+    orden = [g for g in pruebas_visibles("multi_head") if g in fallan]
+    assert orden[:2] == ["multi_head_mapas", "multi_head_salida"] and "multi_head_no_modifica" in orden, orden
+    for gid in orden[:2]:
+        cabeza = _plano(" ".join(fallan[gid][1].splitlines()[:4]))
+        assert f"causa probable: tu función cambia {_plano(nombres)} en su sitio" in cabeza, (gid, fallan[gid][1])
+    # without the write, the same function is correct: every cell passes
+    assert not ejecutar_visibles("multi_head", MULTI_HEAD_EN_SU_SITIO.format(escribe=""))
+    # a write after the work is done costs only the cell that checks the arguments, and names no such cause
+    despues = MULTI_HEAD_EN_SU_SITIO.format(escribe="").replace("    return np.hstack", "    X *= 2\n    return np.hstack")
+    assert list(ejecutar_visibles("multi_head", despues)) == ["multi_head_no_modifica"]
 
 
 def _plantilla(funcion: str) -> str:
