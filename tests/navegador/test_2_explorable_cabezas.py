@@ -155,6 +155,12 @@ def test_cerrar_el_cuaderno_y_apagar_su_nucleo_guarda_antes(servidor_alumno, car
     ruta = f"cerrar/{CUADERNO}"
     lab.abrir_cuaderno(pagina, servidor_alumno, ruta)
     lab.cerrar_dialogos(pagina)
+    # Just opened, its kernel started (which writes the kernel's language_info into the notebook): nothing to
+    # save, no «●» on the tab (the sixth student's report B3-3)
+    pagina.wait_for_timeout(1000)
+    assert not pagina.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty"), \
+        "el cuaderno recién abierto sale con cambios sin guardar"
+    assert pagina.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count() == 0
     # a quiz answer typed and not saved (the tab shows ●)
     pagina.evaluate("""() => {
         const p = window.jupyterapp.shell.currentWidget;
@@ -162,6 +168,7 @@ def test_cerrar_el_cuaderno_y_apagar_su_nucleo_guarda_antes(servidor_alumno, car
         celda.model.sharedModel.setSource('respuesta_1 = "b"   # escrita y sin guardar');
     }""")
     pagina.wait_for_function("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+    expect(pagina.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty")).to_have_count(1)
     assert "escrita y sin guardar" not in (carpeta_alumno / ruta).read_text(encoding="utf-8")
     lab.menu(pagina, "Archivo", "Cerrar el cuaderno y apagar su núcleo…")
     dialogo = pagina.locator(".jp-Dialog")

@@ -181,10 +181,41 @@ var _JUPYTERLAB;
     });
   }
 
+  // A notebook opened and not touched shows no «●» (issue 22, the sixth student's report B3-3). When its kernel
+  // starts, JupyterLab 4.6 writes the kernel's metadata.language_info (the Python version, the lexer…) into
+  // the notebook, and the released notebooks carry only {"name": "python"}: the tab said «unsaved changes»
+  // before the student did anything, and «●» no longer meant work to save. A change of language_info alone,
+  // made while the notebook had nothing unsaved, leaves it clean (it is saved with the next real change).
+  // Whether the notebook was clean is read as it was before the current synchronous turn, whatever the order
+  // in which JupyterLab emits the metadata change and the dirty flag. In any language.
+  var modelosVigilados = new WeakSet();
+
+  function vigilarModelos(app) {
+    var widgets;
+    try { widgets = Array.from(app.shell.widgets('main')); } catch (error) { return; }
+    widgets.forEach(function (widget) {
+      var modelo = widget && widget.context && widget.context.model;
+      if (!modelo || modelosVigilados.has(modelo) || !modelo.metadataChanged || !modelo.stateChanged) { return; }
+      modelosVigilados.add(modelo);
+      var limpio = !modelo.dirty;
+      modelo.stateChanged.connect(function (m, cambio) {
+        if (cambio && cambio.name === 'dirty') { queueMicrotask(function () { limpio = !modelo.dirty; }); }
+      });
+      modelo.metadataChanged.connect(function (m, cambio) {
+        if (!cambio || cambio.key !== 'language_info' || !limpio) { return; }
+        queueMicrotask(function () { if (modelo.dirty) { modelo.dirty = false; } });
+      });
+    });
+  }
+
   var pendiente = null;
+  var aplicacion = null;
   function programar() {
     if (pendiente === null) {
-      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); });
+      pendiente = requestAnimationFrame(function () {
+        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas();
+        if (aplicacion) { vigilarModelos(aplicacion); }
+      });
     }
   }
 
@@ -194,12 +225,13 @@ var _JUPYTERLAB;
       'la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español, ' +
       'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
       'las flechas para las listas desplegables de los widgets de un cuaderno (y Ctrl+S en ellas), ' +
-      'guardar antes de «Cerrar el cuaderno y apagar su núcleo» ' +
+      'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●» ' +
       'y la fecha relativa de la columna «Modificado» del explorador, al día.',
     autoStart: true,
     requires: [],
     optional: [],
     activate: function (app) {
+      aplicacion = app && app.shell && typeof app.shell.widgets === 'function' ? app : null;
       var comandos = app && app.commands;
       if (comandos && typeof comandos.execute === 'function') {
         var ejecutar = comandos.execute.bind(comandos);
