@@ -108,12 +108,20 @@ def test_el_boton_validate_abierto_fuera_de_la_carpeta_dice_success(copias, tmp_
 
 
 @pytest.mark.parametrize("donde", ["carpeta_de_arriba", "carpeta_de_la_tarea"])
-def test_nbgrader_validate_en_la_terminal_dice_success(copias, donde):
+def test_nbgrader_validate_en_la_terminal_dice_success(copias, donde, tmp_path):
     alumno, cuaderno = copias[0] if donde == "carpeta_de_arriba" else copias[-1]
     cwd, ruta = ((alumno, cuaderno.relative_to(alumno)) if donde == "carpeta_de_arriba"
                  else (cuaderno.parent, Path(cuaderno.name)))
+    # the kernel's configuration of the student's environment (ajustes_jupyterlab/ipython/, installed in
+    # etc/ipython), as this repository has it: here through a profile of its own, which goes first
+    perfil = tmp_path / "ipython" / "profile_default"
+    perfil.mkdir(parents=True)
+    shutil.copy(RAIZ / "ajustes_jupyterlab" / "ipython" / "ipython_kernel_config.json", perfil)
     proceso = subprocess.run([sys.executable, "-m", "nbgrader", "validate", str(ruta)], cwd=cwd,
-                             env=_entorno(), capture_output=True, text=True, timeout=600)
+                             env={**_entorno(), "IPYTHONDIR": str(tmp_path / "ipython")},
+                             capture_output=True, text=True, timeout=600)
     salida = proceso.stdout + proceso.stderr
     assert "Success! Your notebook passes all the tests." in salida, salida[-4000:]
     assert ("No nbgrader_config.py file found" in salida) == (donde == "carpeta_de_arriba"), salida[-2000:]
+    # no English warning of the kernel before the verdict (the sixth student's report B4-3)
+    assert "IPKernelApp" not in salida and "without encryption" not in salida, salida[-2000:]
