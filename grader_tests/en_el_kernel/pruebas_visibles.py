@@ -399,6 +399,10 @@ class Pregunta:
     def mostrar(self, canonica: object) -> str:
         return repr(canonica)
 
+    def nota_de_formato(self, valor: object, leida: object) -> str | None:
+        """Una nota si ``valor`` (leído como ``leida``) no está escrito como pide la pregunta, o None."""
+        return None
+
     def corregir(self, valor: object) -> Correccion:
         """Lee ``valor`` (lo que asignó el alumno) y dice si acierta, con la explicación."""
         if valor is None or valor is Ellipsis:
@@ -409,11 +413,13 @@ class Pregunta:
         except RespuestaMalFormada as exc:
             return Correccion("ilegible", (
                 f"No se puede leer tu respuesta {_texto_corto(valor)}: {exc} {self.formato()}",))
+        nota = self.nota_de_formato(valor, leida)
+        nota = f" {nota}" if nota else ""
         if leida == self.correcta:
-            return Correccion("correcta", (f"Correcto: {self.mostrar(leida)}.", self.explicacion), leida)
+            return Correccion("correcta", (f"Correcto: {self.mostrar(leida)}.{nota}", self.explicacion), leida)
         return Correccion("incorrecta", (
             f"Has respondido {self.mostrar(leida)}; la respuesta correcta es "
-            f"{self.mostrar(self.correcta)}.", self.explicacion), leida)
+            f"{self.mostrar(self.correcta)}.{nota}", self.explicacion), leida)
 
     def a_dict(self) -> dict:
         """La pregunta como datos JSON (``cuestionario.json``; ``pregunta_desde_dict`` la reconstruye)."""
@@ -531,6 +537,12 @@ class Entero(Pregunta):
     def formato(self) -> str:
         return f"Escribe el número sin comillas, por ejemplo `{self.variable} = 1234`."
 
+    def nota_de_formato(self, valor: object, leida: object) -> str | None:
+        if isinstance(valor, str):
+            return (f"(Lo has escrito entre comillas, como texto: se lee igual, pero un número va sin "
+                    f"ellas: `{self.variable} = {leida}`.)")
+        return None
+
     def mostrar(self, canonica: object) -> str:
         return f"{canonica:,}".replace(",", " ")
 
@@ -556,6 +568,12 @@ class VerdaderoFalso(Pregunta):
 
     def formato(self) -> str:
         return f"Escribe `{self.variable} = True` o `{self.variable} = False`."
+
+    def nota_de_formato(self, valor: object, leida: object) -> str | None:
+        if isinstance(valor, str):
+            return (f"(Lo has escrito como texto: se lee igual, pero True y False van sin comillas: "
+                    f"`{self.variable} = {bool(leida)}`.)")
+        return None
 
     def mostrar(self, canonica: object) -> str:
         return "verdadero (True)" if canonica else "falso (False)"
