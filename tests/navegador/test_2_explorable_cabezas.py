@@ -61,6 +61,11 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
         assert f"Mapa: {nombre}" in leyenda.inner_text()
         boton = caja.locator(".explorable-cabezas-boton", has_text=nombre)
         assert "mod-info" in boton.get_attribute("class"), f"«{nombre}» no queda marcado"
+        # and not only by its colour: aria-pressed (the sixth student's report B4-6)
+        pulsados = caja.locator(".explorable-cabezas-boton[aria-pressed='true']")
+        expect(pulsados).to_have_count(1)
+        expect(pulsados).to_have_text(nombre)
+        expect(caja.locator(".explorable-cabezas-boton[aria-pressed='false']")).to_have_count(len(BOTONES) - 1)
         assert panel.locator("li b", has_text=nombre).count() == 1, "el mapa elegido va en negrita"
         vistas[nombre] = imagen["sha"]
         captura(f"boton-{nombre.replace(' ', '')}-duerme", caja)

@@ -181,6 +181,28 @@ var _JUPYTERLAB;
     });
   }
 
+  // The explorables' buttons of which one is chosen (lesson 1's «Cabeza 1» … «Suma»; the sixth student's report
+  // B4-6): ipywidgets has no ARIA attributes, so the chosen map was told by its colour alone. The explorable
+  // marks those buttons with the class explorable-conmutador and the chosen one with explorable-pulsado; here
+  // each gets aria-pressed to match, and keeps it as the class changes. In any language.
+  var CONMUTADORES = '.jp-OutputArea .explorable-conmutador';
+  var conmutadoresVigilados = new WeakSet();
+
+  function marcarConmutador(boton) {
+    var pulsado = boton.classList.contains('explorable-pulsado') ? 'true' : 'false';
+    if (boton.getAttribute('aria-pressed') !== pulsado) { boton.setAttribute('aria-pressed', pulsado); }
+  }
+
+  function vigilarConmutadores() {
+    document.querySelectorAll(CONMUTADORES).forEach(function (boton) {
+      marcarConmutador(boton);
+      if (conmutadoresVigilados.has(boton)) { return; }
+      conmutadoresVigilados.add(boton);
+      new MutationObserver(function () { marcarConmutador(boton); })
+        .observe(boton, { attributes: true, attributeFilter: ['class'] });
+    });
+  }
+
   // A notebook opened and not touched shows no «●» (issue 22, the sixth student's report B3-3). When its kernel
   // starts, JupyterLab 4.6 writes the kernel's metadata.language_info (the Python version, the lexer…) into
   // the notebook, and the released notebooks carry only {"name": "python"}: the tab said «unsaved changes»
@@ -213,7 +235,7 @@ var _JUPYTERLAB;
   function programar() {
     if (pendiente === null) {
       pendiente = requestAnimationFrame(function () {
-        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas();
+        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); vigilarConmutadores();
         if (aplicacion) { vigilarModelos(aplicacion); }
       });
     }
@@ -225,7 +247,8 @@ var _JUPYTERLAB;
       'la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español, ' +
       'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
       'las flechas para las listas desplegables de los widgets de un cuaderno (y Ctrl+S en ellas), ' +
-      'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●» ' +
+      'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●», ' +
+      'aria-pressed en los botones de los explorables ' +
       'y la fecha relativa de la columna «Modificado» del explorador, al día.',
     autoStart: true,
     requires: [],
