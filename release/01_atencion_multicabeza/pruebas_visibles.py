@@ -241,23 +241,26 @@ def _contar_avisos(avisos: list) -> None:
 @contextlib.contextmanager
 def _fd_de_stderr_a_stdout():
     """Lo que se escriba en el descriptor 2 (stderr de C, ``os.write(2, ...)``) va al 1 mientras dura."""
+    copia = None
     try:
         sys.stdout.flush()
         sys.stderr.flush()
         copia = os.dup(2)
         os.dup2(1, 2)
     except (OSError, ValueError, AttributeError):    # sin descriptores (otro intérprete, 1 o 2 cerrados)
-        yield
-        return
+        if copia is not None:
+            os.close(copia)
+        copia = None
     try:
         yield
     finally:
-        try:
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
-        os.dup2(copia, 2)
-        os.close(copia)
+        if copia is not None:
+            try:
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+            os.dup2(copia, 2)
+            os.close(copia)
 
 
 @contextlib.contextmanager
@@ -271,7 +274,7 @@ def salida_del_alumno():
     avisos de ``warnings`` se recogen y se escriben en stdout en español (cada
     uno una vez por celda) y los de NumPy (desbordamientos, divisiones entre
     cero) se callan, como al calificar. No depende del ``nbgrader_config.py``
-    de la tarea: vale se abra JupyterLab donde se abra.
+    de la tarea: funciona se abra JupyterLab donde se abra.
     """
     with warnings.catch_warnings(record=True) as avisos:
         try:
