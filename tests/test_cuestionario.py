@@ -70,6 +70,22 @@ def test_un_punto_decimal_no_se_borra(valor):
         assert Entero("r", respuesta, "").juzgar(valor, 1).puntos == 0
 
 
+@pytest.mark.parametrize("pregunta, valor, bien", [
+    (VerdaderoFalso("respuesta_5", True, ""), "True", "`respuesta_5 = True`"),
+    (VerdaderoFalso("respuesta_5", True, ""), "falso", "`respuesta_5 = False`"),
+    (ENTERO, "800", "`respuesta_8 = 800`"),
+    (ENTERO, "2 359 296", "`respuesta_8 = 2359296`"),
+])
+def test_entre_comillas_vale_y_se_dice_como_se_escribe(pregunta, valor, bien):
+    """A number or True/False written as text (the sixth student's report B4-4): read as the same answer (the
+    grade reads it so too), and the verdict says, kindly, how the question asks for it."""
+    veredicto = pregunta.juzgar(valor, 1)
+    assert veredicto.puntos == (1 if pregunta.leer(valor) == pregunta.correcta else 0)
+    assert bien in " ".join(veredicto.lineas[0].split()) and "se lee igual" in veredicto.lineas[0]
+    sin_comillas = True if valor == "True" else pregunta.leer(valor)
+    assert "se lee igual" not in pregunta.juzgar(sin_comillas, 1).lineas[0]
+
+
 def test_un_numero_enorme_es_ilegible_no_un_error_interno():
     veredicto = ENTERO.juzgar("9" * 5000, 1)
     assert veredicto.puntos == 0 and veredicto.motivo == "respuesta_ilegible"

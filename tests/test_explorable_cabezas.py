@@ -268,6 +268,16 @@ def test_pulsar_boton_cambia_mapa(ex, caja):
     assert caja.mapa_seleccionado == "Suma" and "<b>Suma</b>" in caja.leyenda.value
 
 
+def test_el_boton_elegido_lo_dicen_sus_clases_no_solo_su_color(ex, caja):
+    """Every map button carries CONMUTADOR and only the chosen one PULSADO (the course's JupyterLab turns it
+    into aria-pressed; the sixth student's report B4-6), from the start and after each click."""
+    for elegido in ("Suma", "Cabeza 2", "Cabeza 4"):
+        if elegido != "Suma":
+            caja.botones[elegido].click()
+        assert all(ex.CONMUTADOR in b._dom_classes for b in caja.botones.values())
+        assert [n for n, b in caja.botones.items() if ex.PULSADO in b._dom_classes] == [elegido]
+
+
 def test_cambiar_fila_actualiza_resumen(ex, caja):
     """Selecting the row persiguen makes the panel name gatos for «Suma»."""
     caja.selector_fila.value = "persiguen"

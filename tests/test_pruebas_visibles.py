@@ -21,6 +21,7 @@ import contextlib
 import io
 import re
 import sys
+import warnings
 
 import nbformat
 import numpy as np
@@ -58,25 +59,33 @@ def lo_que_se_ve(exc: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def _en_silencio():
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+def _en_silencio(errores: io.StringIO | None = None):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errores or io.StringIO()), \
             np.errstate(all="ignore"):
         yield
 
 
-def ejecutar_visibles(funcion: str, codigo: str) -> dict[str, tuple[bool, str]]:
-    """{grade_id: (is an assertion, what the student reads)} of the visible test cells that fail."""
+def ejecutar_visibles(funcion: str, codigo: str, stderr: dict | None = None) -> dict[str, tuple[bool, str]]:
+    """{grade_id: (is an assertion, what the student reads)} of the visible test cells that fail.
+
+    ``stderr``, if given, receives {grade_id: what the cell wrote to stderr}, every warning shown
+    (nbgrader fails a test cell with any stderr output).
+    """
     espacio: dict = {"np": np}
     with _en_silencio():
         exec(compile(codigo, funcion, "exec"), espacio)
     fallan = {}
     for gid, fuente in pruebas_visibles(funcion).items():
         copia = dict(espacio)
+        errores = io.StringIO()
         try:
-            with _en_silencio():
+            with _en_silencio(errores), warnings.catch_warnings():
+                warnings.simplefilter("always")
                 exec(compile(fuente, gid, "exec"), copia)
         except Exception as exc:  # noqa: BLE001 - what the student would see
             fallan[gid] = (isinstance(exc, AssertionError), lo_que_se_ve(exc))
+        if stderr is not None:
+            stderr[gid] = errores.getvalue()
     return fallan
 
 
@@ -92,7 +101,12 @@ def test_cada_prueba_visible_es_una_linea_que_llama_al_modulo_de_la_leccion():
 
 @pytest.mark.parametrize("funcion,archivo", ARCHIVOS, ids=[f"{f}/{a.nombre}" for f, a in ARCHIVOS])
 def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archivo):
-    fallan = ejecutar_visibles(funcion, archivo.codigo)
+    stderr: dict = {}
+    fallan = ejecutar_visibles(funcion, archivo.codigo, stderr)
+    # nbgrader fails a test cell with anything on stderr, wherever JupyterLab was opened (issue 22, B1):
+    # the student's prints to stderr and warnings come out on stdout, and the checkers write nothing there
+    escrito = {gid: texto for gid, texto in stderr.items() if texto}
+    assert not escrito, f"celdas visibles con texto en stderr: {escrito}"
     largas = [(gid, linea) for gid, (asercion, texto) in fallan.items() if asercion
               for linea in texto.splitlines() if len(linea) > ANCHO]
     assert not largas, "\n".join(f"{g}: {len(l)} caracteres: {l}" for g, l in largas)
@@ -107,6 +121,8 @@ def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archi
     for gid, (asercion, texto) in fallan.items():
         assert asercion and texto.startswith("✘ "), (gid, texto[:300])
         assert "Traceback" not in texto and 'File "' not in texto, (gid, texto[:300])
+        # Python's booleans are not Spanish words (the sixth student's report B4-1: «cabeza 0: False»)
+        assert not re.search(r":\s(True|False)\b", texto), (gid, texto)
         lineas = texto.splitlines()
         causa = [i for i, l in enumerate(lineas) if "ausa" in l]
         assert not causa or causa[0] < 6, (gid, texto)
@@ -188,6 +204,50 @@ def test_las_pruebas_visibles_nombran_el_seno_cambiado_y_el_2_que_falta():
         fallan = ejecutar_visibles("positional_encoding", archivo.codigo)
         texto = _plano(fallan["positional_encoding_valores"][1])
         assert dice in texto and "causas probables" not in texto, texto
+
+
+# multi_head that writes into its arguments before using them: the sixth student's report (B3-1) and a
+# centring in place
+EN_SU_SITIO = {
+    "divide_X_y_multiplica_Wq": ("    X /= np.sqrt(d_k) ** 0.5\n    Wq *= np.sqrt(d_k) ** 0.5\n", "`X` y `Wq`"),
+    "centra_X": ("    X -= X.mean(axis=0)\n", "`X`"),
+}
+MULTI_HEAD_EN_SU_SITIO = """import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d_model = X.shape
+    d_k = d_model // h
+{escribe}    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    salidas, mapas = [], []
+    for i in range(h):
+        c = slice(i * d_k, (i + 1) * d_k)
+        E = Q[:, c] @ K[:, c].T / np.sqrt(d_k)
+        pesos = np.exp(E - E.max(-1)[:, None])
+        mapas.append(pesos / pesos.sum(-1)[:, None])
+        salidas.append(mapas[-1] @ V[:, c])
+    return np.hstack(salidas) @ Wo, np.stack(mapas)
+"""
+
+
+@pytest.mark.skipif("multi_head" not in LECCIONES, reason="sin la lección de multi_head")
+@pytest.mark.parametrize("caso", sorted(EN_SU_SITIO))
+def test_escribir_en_los_argumentos_es_la_causa_que_nombra_la_primera_celda_que_falla(caso):
+    """A function that changes X in place before using it (issue 22, the sixth student's report B3-1): the
+    maps are wrong because of it, and the first failing cell (the maps', before the cell that checks the
+    arguments) names that cause first, not the generic causes of wrong maps; the output's cell too."""
+    escribe, nombres = EN_SU_SITIO[caso]
+    fallan = ejecutar_visibles("multi_head", MULTI_HEAD_EN_SU_SITIO.format(escribe=escribe))
+    orden = [g for g in pruebas_visibles("multi_head") if g in fallan]
+    assert orden[:2] == ["multi_head_mapas", "multi_head_salida"] and "multi_head_no_modifica" in orden, orden
+    for gid in orden[:2]:
+        cabeza = _plano(" ".join(fallan[gid][1].splitlines()[:4]))
+        assert f"causa probable: tu función cambia {_plano(nombres)} en su sitio" in cabeza, (gid, fallan[gid][1])
+    # without the write, the same function is correct: every cell passes
+    assert not ejecutar_visibles("multi_head", MULTI_HEAD_EN_SU_SITIO.format(escribe=""))
+    # a write after the work is done costs only the cell that checks the arguments, and names no such cause
+    despues = MULTI_HEAD_EN_SU_SITIO.format(escribe="").replace("    return np.hstack", "    X *= 2\n    return np.hstack")
+    assert list(ejecutar_visibles("multi_head", despues)) == ["multi_head_no_modifica"]
 
 
 def _plantilla(funcion: str) -> str:

@@ -624,6 +624,12 @@ def sin_interaccion() -> bool:
     return os.environ.get("NBGRADER_EXECUTION") in ("autograde", "validate")
 
 
+# Botones de los que sólo uno está elegido: llevan la clase CONMUTADOR, y el elegido también PULSADO. Así un
+# lector de pantalla sabe cuál es (la extensión del JupyterLab del curso, ajustes_jupyterlab/labextension,
+# les pone aria-pressed según PULSADO, porque ipywidgets no tiene atributos ARIA); el color sólo lo ve quien ve.
+CONMUTADOR, PULSADO = "explorable-conmutador", "explorable-pulsado"
+
+
 def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
                      mapas: dict[str, np.ndarray] | None = None):
     """Monta el explorable: cinco botones, selector de fila, mapa y resumen.
@@ -638,7 +644,8 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
     Devuelve:
         ``CajaExplorable`` (un ``ipywidgets.VBox``) con clases CSS
         ``explorable-cabezas`` y ``explorable-vivo``.  Partes: botones «Cabeza 1» … «Suma» (clase
-        ``explorable-cabezas-boton``, dentro de ``explorable-cabezas-botones``),
+        ``explorable-cabezas-boton`` y ``CONMUTADOR``, el elegido además ``PULSADO``, dentro de
+        ``explorable-cabezas-botones``),
         Dropdown «Fila» (``explorable-cabezas-fila``), Image
         (``explorable-cabezas-mapa``), HTML de leyenda
         (``explorable-cabezas-leyenda``) y HTML de resumen
@@ -660,6 +667,7 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
         boton = widgets.Button(description=nombre, tooltip=f"Ver el mapa «{nombre}»",
                                layout=widgets.Layout(width="auto"))
         boton.add_class("explorable-cabezas-boton")
+        boton.add_class(CONMUTADOR)
         botones[nombre] = boton
     fila_botones = widgets.HBox(list(botones.values()))
     fila_botones.add_class("explorable-cabezas-botones")
@@ -688,6 +696,7 @@ def crear_explorable(mapa_inicial: str = "Suma", fila_inicial: str = "duerme",
         nombre, fila = caja.mapa_seleccionado, selector.value
         for n, b in botones.items():
             b.button_style = "info" if n == nombre else ""
+            (b.add_class if n == nombre else b.remove_class)(PULSADO)
         imagen.value = pintor.png(nombre, fila)
         leyenda.value = (f"<p>Mapa: <b>{html.escape(nombre)}</b> · fila: "
                          f"<b>{html.escape(fila)}</b></p>")

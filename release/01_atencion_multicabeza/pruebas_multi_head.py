@@ -27,10 +27,12 @@ copia del curso de este archivo: editar la tuya no cambia la nota.
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 
-from pruebas_visibles import aprobado, como_array, fallo, funcion_del_cuaderno, llamar, matriz
+from pruebas_visibles import (PruebaVisibleFallida, aprobado, como_array, fallo, funcion_del_cuaderno, llamar,
+                              matriz, salida_del_alumno)
 
 TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}      # la del ejercicio: np.allclose(..., rtol=1e-4, atol=1e-6)
 H = 3                                           # cabezas del caso visible (d_k = 2)
@@ -285,7 +287,7 @@ def trabajo_hecho(resultado, funcion) -> bool:
         return True
     entradas = entradas_no_modifica(3)
     try:
-        with np.errstate(all="ignore"):
+        with salida_del_alumno():
             otro = funcion(*entradas, 3)
     except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho; la celda lo dice con el caso visible
         return False
@@ -299,7 +301,42 @@ SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): tu
                "Empieza por la celda de los mapas.")
 
 
+ARGUMENTOS = ("X", "Wq", "Wk", "Wv", "Wo")
+
+
+def _argumentos_escritos(funcion) -> list[str]:
+    """Los argumentos que `multi_head` cambia en su sitio con el caso visible (``["X", "Wq"]``), o []."""
+    entradas = caso()
+    try:
+        llamar(funcion, *entradas, H)
+    except PruebaVisibleFallida:      # la celda ya cuenta la excepción
+        return []
+    return [n for n, antes, despues in zip(ARGUMENTOS, caso(), entradas) if not np.array_equal(antes, despues)]
+
+
 def _diagnostico_de_los_mapas(funcion) -> tuple[str, str] | None:
+    """El primer problema de los mapas del caso visible, ``(mensaje, detalle)``, o None si están bien.
+
+    Si además la función escribe en sus argumentos (``X /= c``), ésa es la
+    causa probable que se nombra primero: lo que calcula después usa el array
+    cambiado, y la celda que lo comprueba (no modificar los argumentos) va
+    detrás de la de los mapas.
+    """
+    problema = _primer_problema_de_los_mapas(funcion)
+    escritos = _argumentos_escritos(funcion) if problema else []
+    if not escritos:
+        return problema
+    titular, _, otra_causa = problema[0].partition("\n")
+    nombres = " y ".join(", ".join(f"`{n}`" for n in escritos).rsplit(", ", 1))
+    M = escritos[0]
+    return (f"{titular}\nCausa probable: tu función cambia {nombres} en su sitio (con `{M} /= ...`, "
+            f"`{M} *= ...` o `{M}[...] = ...`): lo que calcula después usa los valores cambiados, y quien la "
+            f"llama pierde los suyos. Escribe `{M} = {M} / ...` o trabaja sobre una copia (`{M} = {M}.copy()`)."
+            + ("\nSi no es eso: " + re.sub(r"^Causas? probables?: ", "", otra_causa) if otra_causa else ""),
+            problema[1])
+
+
+def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
     """El primer problema de los mapas del caso visible, ``(mensaje, detalle)``, o None si están bien.
 
     En el orden en que mejor se ve la causa: la forma, que cada fila sume 1,
@@ -339,7 +376,8 @@ def _diagnostico_de_los_mapas(funcion) -> tuple[str, str] | None:
                 "de las cabezas.",
                 "La prueba: con Wq y Wk nulos salvo en las columnas 0 y 1, sólo el mapa de la cabeza 0 "
                 "debería no ser uniforme.\n"
-                f"¿Uniforme? cabeza 0: {uniformes[0]}, cabeza 1: {uniformes[1]}, cabeza 2: {uniformes[2]}.")
+                "¿Uniforme? " + ", ".join(f"cabeza {i}: {'sí' if u else 'no'}" for i, u in enumerate(uniformes))
+                + ".")
     for i in range(3):
         if _iguales(A[i], MAPAS[i]):
             continue

@@ -7,7 +7,8 @@ Pone los mismos límites que la corrección:
 * cada celda tiene 60 s (nbgrader, sin este archivo, da 30 s);
 * lo que tu código escribe en stderr (avisos de `warnings`,
   `print(..., file=sys.stderr)`) aparece como salida normal y no hace fallar
-  la validación; al corregir tampoco resta puntos.
+  la validación; al corregir tampoco resta puntos. Las pruebas visibles ya lo
+  hacen por su cuenta con tu función, también sin este archivo.
 
 Al corregir se usa la copia del curso de este archivo, no la tuya.
 """

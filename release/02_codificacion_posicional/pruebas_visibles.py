@@ -16,7 +16,10 @@ Qué hay aquí:
 * ``funcion_del_cuaderno`` y ``llamar``: buscar la función del alumno y
   llamarla; si lanza una excepción, el fallo lo cuenta en español y enseña
   sólo las líneas de tu código (si aún no la has escrito, una sola línea
-  lo dice).
+  lo dice). Lo que tu función escribe en stderr y sus avisos (``warnings``)
+  salen como salida normal: nbgrader cuenta como fallo cualquier texto en
+  stderr de una celda de prueba, y aquí no lo es (al calificar tampoco resta),
+  se abra JupyterLab en la carpeta que se abra.
 * ``diagnostico``: cómo nombran las pruebas ocultas un error conocido
   (``diagnosticos.json``, junto a este archivo, lo escribe ``make release``
   desde el catálogo de errores de cada ejercicio), para que una prueba
@@ -34,12 +37,15 @@ Sólo usa la biblioteca estándar y NumPy.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import re
+import sys
 import textwrap
 import traceback
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -205,16 +211,90 @@ def _sin_escribir(funcion, exc: BaseException) -> str | None:
     return f"`{nombre}` aún llega al raise NotImplementedError(): bórralo."
 
 
+_AVISOS_YA_VISTOS: dict = {"celda": None, "avisos": set()}
+
+
+def _celda_actual() -> object:
+    """El número de la celda que se está ejecutando en IPython, o None fuera de IPython."""
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython else None
+    return getattr(shell, "execution_count", None)
+
+
+def _contar_avisos(avisos: list) -> None:
+    """Escribe en stdout, en español, los avisos que dio la función del alumno (una vez por celda)."""
+    celda = _celda_actual()
+    if _AVISOS_YA_VISTOS["celda"] != celda or celda is None:
+        _AVISOS_YA_VISTOS.update(celda=celda, avisos=set())
+    for aviso in avisos:
+        clave = (aviso.category.__name__, str(aviso.message), aviso.filename, aviso.lineno)
+        if clave in _AVISOS_YA_VISTOS["avisos"]:
+            continue
+        _AVISOS_YA_VISTOS["avisos"].add(clave)
+        archivo = str(aviso.filename)
+        donde = ("" if "site-packages" in archivo or "/lib/python" in archivo or archivo == __file__
+                 else f", línea {aviso.lineno} de tu celda")
+        print("\n".join(envolver(f"⚠ Aviso de tu función ({clave[0]}{donde}): {clave[1].rstrip('.')}. "
+                                  "Un aviso no es un fallo.")))
+
+
+@contextlib.contextmanager
+def _fd_de_stderr_a_stdout():
+    """Lo que se escriba en el descriptor 2 (stderr de C, ``os.write(2, ...)``) va al 1 mientras dura."""
+    copia = None
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        copia = os.dup(2)
+        os.dup2(1, 2)
+    except (OSError, ValueError, AttributeError):    # sin descriptores (otro intérprete, 1 o 2 cerrados)
+        if copia is not None:
+            os.close(copia)
+        copia = None
+    try:
+        yield
+    finally:
+        if copia is not None:
+            try:
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+            os.dup2(copia, 2)
+            os.close(copia)
+
+
+@contextlib.contextmanager
+def salida_del_alumno():
+    """Mientras dura, lo que escribe el código del alumno en stderr sale por stdout.
+
+    nbgrader (Validate y la nota) da por fallida cualquier celda de prueba
+    con texto en stderr: un ``print(..., file=sys.stderr)`` o un
+    ``warnings.warn`` de depuración en una función correcta la haría fallar.
+    Aquí ``sys.stderr`` apunta a ``sys.stdout`` (también el descriptor 2), los
+    avisos de ``warnings`` se recogen y se escriben en stdout en español (cada
+    uno una vez por celda) y los de NumPy (desbordamientos, divisiones entre
+    cero) se callan, como al calificar. No depende del ``nbgrader_config.py``
+    de la tarea: funciona se abra JupyterLab donde se abra.
+    """
+    with warnings.catch_warnings(record=True) as avisos:
+        try:
+            with contextlib.redirect_stderr(sys.stdout), _fd_de_stderr_a_stdout(), np.errstate(all="ignore"):
+                yield
+        finally:
+            _contar_avisos(avisos)
+
+
 def llamar(funcion, *argumentos):
     """``funcion(*argumentos)``; si lanza una excepción, un fallo en español con tus líneas.
 
-    Los avisos de NumPy (desbordamientos, divisiones entre cero) no se
-    convierten en errores: al calificar tampoco restan. La función sin
+    Lo que escribe en stderr y sus avisos salen por stdout y no son un fallo
+    (``salida_del_alumno``); los avisos de NumPy (desbordamientos, divisiones
+    entre cero) se callan: al calificar tampoco restan. La función sin
     escribir (el ``raise NotImplementedError()`` de la plantilla) falla con
     una sola línea que lo dice (``_sin_escribir``).
     """
     try:
-        with np.errstate(all="ignore"):
+        with salida_del_alumno():
             return funcion(*argumentos)
     except Exception as exc:  # la excepción del alumno se cuenta, no se propaga en inglés
         sin_escribir = _sin_escribir(funcion, exc)
@@ -322,6 +402,10 @@ class Pregunta:
     def mostrar(self, canonica: object) -> str:
         return repr(canonica)
 
+    def nota_de_formato(self, valor: object, leida: object) -> str | None:
+        """Una nota si ``valor`` (leído como ``leida``) no está escrito como pide la pregunta, o None."""
+        return None
+
     def corregir(self, valor: object) -> Correccion:
         """Lee ``valor`` (lo que asignó el alumno) y dice si acierta, con la explicación."""
         if valor is None or valor is Ellipsis:
@@ -332,11 +416,13 @@ class Pregunta:
         except RespuestaMalFormada as exc:
             return Correccion("ilegible", (
                 f"No se puede leer tu respuesta {_texto_corto(valor)}: {exc} {self.formato()}",))
+        nota = self.nota_de_formato(valor, leida)
+        nota = f" {nota}" if nota else ""
         if leida == self.correcta:
-            return Correccion("correcta", (f"Correcto: {self.mostrar(leida)}.", self.explicacion), leida)
+            return Correccion("correcta", (f"Correcto: {self.mostrar(leida)}.{nota}", self.explicacion), leida)
         return Correccion("incorrecta", (
             f"Has respondido {self.mostrar(leida)}; la respuesta correcta es "
-            f"{self.mostrar(self.correcta)}.", self.explicacion), leida)
+            f"{self.mostrar(self.correcta)}.{nota}", self.explicacion), leida)
 
     def a_dict(self) -> dict:
         """La pregunta como datos JSON (``cuestionario.json``; ``pregunta_desde_dict`` la reconstruye)."""
@@ -454,6 +540,12 @@ class Entero(Pregunta):
     def formato(self) -> str:
         return f"Escribe el número sin comillas, por ejemplo `{self.variable} = 1234`."
 
+    def nota_de_formato(self, valor: object, leida: object) -> str | None:
+        if isinstance(valor, str):
+            return (f"(Lo has escrito entre comillas, como texto: se lee igual, pero un número va sin "
+                    f"ellas: `{self.variable} = {leida}`.)")
+        return None
+
     def mostrar(self, canonica: object) -> str:
         return f"{canonica:,}".replace(",", " ")
 
@@ -479,6 +571,12 @@ class VerdaderoFalso(Pregunta):
 
     def formato(self) -> str:
         return f"Escribe `{self.variable} = True` o `{self.variable} = False`."
+
+    def nota_de_formato(self, valor: object, leida: object) -> str | None:
+        if isinstance(valor, str):
+            return (f"(Lo has escrito como texto: se lee igual, pero True y False van sin comillas: "
+                    f"`{self.variable} = {bool(leida)}`.)")
+        return None
 
     def mostrar(self, canonica: object) -> str:
         return "verdadero (True)" if canonica else "falso (False)"

@@ -8,6 +8,7 @@ the word the selected row pulls toward.
 from __future__ import annotations
 
 import re
+import shutil
 
 from playwright.sync_api import expect
 
@@ -60,6 +61,11 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
         assert f"Mapa: {nombre}" in leyenda.inner_text()
         boton = caja.locator(".explorable-cabezas-boton", has_text=nombre)
         assert "mod-info" in boton.get_attribute("class"), f"«{nombre}» no queda marcado"
+        # and not only by its colour: aria-pressed (the sixth student's report B4-6)
+        pulsados = caja.locator(".explorable-cabezas-boton[aria-pressed='true']")
+        expect(pulsados).to_have_count(1)
+        expect(pulsados).to_have_text(nombre)
+        expect(caja.locator(".explorable-cabezas-boton[aria-pressed='false']")).to_have_count(len(BOTONES) - 1)
         assert panel.locator("li b", has_text=nombre).count() == 1, "el mapa elegido va en negrita"
         vistas[nombre] = imagen["sha"]
         captura(f"boton-{nombre.replace(' ', '')}-duerme", caja)
@@ -106,6 +112,14 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     imagen = lab.esperar_imagen_tras_accion(pagina, MAPA, imagen)
     assert f"fila: {siguiente}" in leyenda.inner_text()
     assert pagina.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex") == celda
+    # And Ctrl+S, with the focus still on «Fila», saves (issue 22, the sixth student's report B2-1: the list
+    # used to switch off every JupyterLab shortcut, so nothing was saved). Unsaved changes first, whatever
+    # the autosave did meanwhile.
+    pagina.evaluate("() => { window.jupyterapp.shell.currentWidget.context.model.dirty = true; }")
+    pagina.keyboard.press("Control+s")
+    pagina.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15_000)
+    assert lista.evaluate("e => e === document.activeElement"), "Ctrl+S no debe sacar el foco de «Fila»"
+    expect(lista.locator("option:checked")).to_have_text(siguiente)
 
     # The kernel restarts: the dead controls give way to the Spanish hint and the last picture
     # (no broken-link icons); running only the explorable's cell brings it back.
@@ -133,3 +147,41 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     lab.esperar_imagen_tras_accion(pagina, MAPA, antes)
     assert "Mapa: Cabeza 3" in caja.locator(".explorable-cabezas-leyenda").inner_text()
     captura("reejecutada-tras-reiniciar", salida)
+
+
+def test_cerrar_el_cuaderno_y_apagar_su_nucleo_guarda_antes(servidor_alumno, carpeta_alumno, pagina, captura):
+    """File ▸ «Cerrar el cuaderno y apagar su núcleo…» keeps what was not saved (issue 22, the sixth student's
+    report B2-1): JupyterLab closes without its save question; the course's extension saves first."""
+    tarea = CUADERNO.split("/")[0]
+    copia = carpeta_alumno / "cerrar" / tarea
+    if copia.exists():
+        shutil.rmtree(copia)
+    shutil.copytree(carpeta_alumno / tarea, copia)
+    ruta = f"cerrar/{CUADERNO}"
+    lab.abrir_cuaderno(pagina, servidor_alumno, ruta)
+    lab.cerrar_dialogos(pagina)
+    # Just opened, its kernel started (which writes the kernel's language_info into the notebook): nothing to
+    # save, no «●» on the tab (the sixth student's report B3-3)
+    pagina.wait_for_timeout(1000)
+    assert not pagina.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty"), \
+        "el cuaderno recién abierto sale con cambios sin guardar"
+    assert pagina.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count() == 0
+    # a quiz answer typed and not saved (the tab shows ●)
+    pagina.evaluate("""() => {
+        const p = window.jupyterapp.shell.currentWidget;
+        const celda = p.content.widgets.find(c => (c.model.getMetadata('nbgrader') || {}).grade_id === 'respuesta_1');
+        celda.model.sharedModel.setSource('respuesta_1 = "b"   # escrita y sin guardar');
+    }""")
+    pagina.wait_for_function("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+    expect(pagina.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty")).to_have_count(1)
+    assert "escrita y sin guardar" not in (carpeta_alumno / ruta).read_text(encoding="utf-8")
+    lab.menu(pagina, "Archivo", "Cerrar el cuaderno y apagar su núcleo…")
+    dialogo = pagina.locator(".jp-Dialog")
+    dialogo.wait_for(state="visible")
+    assert dialogo.locator(".jp-Dialog-header").inner_text().strip() == "¿Cerrar el cuaderno y apagar su núcleo?"
+    captura("dialogo-cerrar", dialogo.locator(".jp-Dialog-content"))
+    dialogo.locator(".jp-Dialog-button.jp-mod-accept").click()
+    pagina.wait_for_function("""(ruta) => !Array.from(window.jupyterapp.shell.widgets('main'))
+        .some(w => w.context && w.context.path === ruta)""", arg=ruta, timeout=30_000)
+    assert "escrita y sin guardar" in (carpeta_alumno / ruta).read_text(encoding="utf-8"), \
+        "se cerró el cuaderno sin guardar la respuesta"

@@ -74,15 +74,42 @@ var _JUPYTERLAB;
 
   // ipywidgets' drop-down lists in a notebook's outputs (lesson 1's «Fila»; issue 22, the fifth student's
   // report): ipywidgets 8 lets their keydown bubble, so in command mode JupyterLab took ↑/↓ (another cell)
-  // instead of the list (another row). Lumino skips its shortcuts for an element marked
-  // data-lm-suppress-shortcuts, so the native <select> keeps its arrows, Home/End and letters. In any
-  // language: it is behaviour, not text.
+  // instead of the list (another row). JupyterLab listens for shortcuts on the document while the event
+  // bubbles (bubblingKeydown), so a listener on the <select> that stops the propagation of a key without
+  // Ctrl, Alt or Meta keeps the list's arrows, Home/End, PageUp/PageDown and letters for the list. The
+  // shortcuts with Ctrl/Meta/Alt (Ctrl+S saves; the sixth student's report B2-1: the previous
+  // data-lm-suppress-shortcuts switched them all off, so Ctrl+S did nothing there), Tab and Escape still
+  // reach JupyterLab. In any language: it is behaviour, not text.
   var LISTAS_DE_WIDGETS = '.jp-OutputArea .widget-dropdown select, .jp-OutputArea .widget-select select';
+  var TECLAS_PARA_JUPYTERLAB = ['Tab', 'Escape'];
+  var listasProtegidas = new WeakSet();
+
+  function teclaDeLaLista(evento) {
+    if (evento.ctrlKey || evento.metaKey || evento.altKey) { return; }
+    if (TECLAS_PARA_JUPYTERLAB.indexOf(evento.key) >= 0) { return; }
+    evento.stopPropagation();
+  }
 
   function protegerListas() {
     document.querySelectorAll(LISTAS_DE_WIDGETS).forEach(function (lista) {
-      if (!lista.hasAttribute('data-lm-suppress-shortcuts')) { lista.setAttribute('data-lm-suppress-shortcuts', 'true'); }
+      if (listasProtegidas.has(lista)) { return; }
+      listasProtegidas.add(lista);
+      lista.addEventListener('keydown', teclaDeLaLista);
     });
+  }
+
+  // File ▸ «Cerrar el cuaderno y apagar su núcleo…» (notebook:close-and-shutdown; the sixth student's report
+  // B2-1): JupyterLab 4.6 disposes of the notebook after its confirmation without the save question that
+  // closing a tab asks, so the changes not saved yet were lost. The command is wrapped: a notebook with
+  // unsaved changes is saved first (docmanager:save, as Ctrl+S; if saving fails, its error dialog shows and
+  // nothing is closed), then JupyterLab's own command asks and closes. In any language.
+  var CERRAR_Y_APAGAR = ['notebook:close-and-shutdown'];
+
+  function conCambiosSinGuardar(app, args) {
+    var actual = app.shell && app.shell.currentWidget;
+    var contexto = actual && actual.context;
+    var modelo = contexto && contexto.model;
+    return !!(modelo && modelo.dirty && !modelo.readOnly && (!args || !args.path || args.path === contexto.path));
   }
 
   // lumino's CommandPalette.Renderer.formatEmptyMessage, hard-coded in English
@@ -154,10 +181,63 @@ var _JUPYTERLAB;
     });
   }
 
+  // The explorables' buttons of which one is chosen (lesson 1's «Cabeza 1» … «Suma»; the sixth student's report
+  // B4-6): ipywidgets has no ARIA attributes, so the chosen map was told by its colour alone. The explorable
+  // marks those buttons with the class explorable-conmutador and the chosen one with explorable-pulsado; here
+  // each gets aria-pressed to match, and keeps it as the class changes. In any language.
+  var CONMUTADORES = '.jp-OutputArea .explorable-conmutador';
+  var conmutadoresVigilados = new WeakSet();
+
+  function marcarConmutador(boton) {
+    var pulsado = boton.classList.contains('explorable-pulsado') ? 'true' : 'false';
+    if (boton.getAttribute('aria-pressed') !== pulsado) { boton.setAttribute('aria-pressed', pulsado); }
+  }
+
+  function vigilarConmutadores() {
+    document.querySelectorAll(CONMUTADORES).forEach(function (boton) {
+      marcarConmutador(boton);
+      if (conmutadoresVigilados.has(boton)) { return; }
+      conmutadoresVigilados.add(boton);
+      new MutationObserver(function () { marcarConmutador(boton); })
+        .observe(boton, { attributes: true, attributeFilter: ['class'] });
+    });
+  }
+
+  // A notebook opened and not touched shows no «●» (issue 22, the sixth student's report B3-3). When its kernel
+  // starts, JupyterLab 4.6 writes the kernel's metadata.language_info (the Python version, the lexer…) into
+  // the notebook, and the released notebooks carry only {"name": "python"}: the tab said «unsaved changes»
+  // before the student did anything, and «●» no longer meant work to save. A change of language_info alone,
+  // made while the notebook had nothing unsaved, leaves it clean (it is saved with the next real change).
+  // Whether the notebook was clean is read as it was before the current synchronous turn, whatever the order
+  // in which JupyterLab emits the metadata change and the dirty flag. In any language.
+  var modelosVigilados = new WeakSet();
+
+  function vigilarModelos(app) {
+    var widgets;
+    try { widgets = Array.from(app.shell.widgets('main')); } catch (error) { return; }
+    widgets.forEach(function (widget) {
+      var modelo = widget && widget.context && widget.context.model;
+      if (!modelo || modelosVigilados.has(modelo) || !modelo.metadataChanged || !modelo.stateChanged) { return; }
+      modelosVigilados.add(modelo);
+      var limpio = !modelo.dirty;
+      modelo.stateChanged.connect(function (m, cambio) {
+        if (cambio && cambio.name === 'dirty') { queueMicrotask(function () { limpio = !modelo.dirty; }); }
+      });
+      modelo.metadataChanged.connect(function (m, cambio) {
+        if (!cambio || cambio.key !== 'language_info' || !limpio) { return; }
+        queueMicrotask(function () { if (modelo.dirty) { modelo.dirty = false; } });
+      });
+    });
+  }
+
   var pendiente = null;
+  var aplicacion = null;
   function programar() {
     if (pendiente === null) {
-      pendiente = requestAnimationFrame(function () { pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); });
+      pendiente = requestAnimationFrame(function () {
+        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); vigilarConmutadores();
+        if (aplicacion) { vigilarModelos(aplicacion); }
+      });
     }
   }
 
@@ -166,13 +246,25 @@ var _JUPYTERLAB;
     description: 'Ayudas emergentes en español para el botón «…» de la barra del cuaderno y el botón Validate, ' +
       'la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español, ' +
       'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
-      'las flechas para las listas desplegables de los widgets de un cuaderno ' +
+      'las flechas para las listas desplegables de los widgets de un cuaderno (y Ctrl+S en ellas), ' +
+      'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●», ' +
+      'aria-pressed en los botones de los explorables ' +
       'y la fecha relativa de la columna «Modificado» del explorador, al día.',
     autoStart: true,
     requires: [],
     optional: [],
     activate: function (app) {
+      aplicacion = app && app.shell && typeof app.shell.widgets === 'function' ? app : null;
       var comandos = app && app.commands;
+      if (comandos && typeof comandos.execute === 'function') {
+        var ejecutar = comandos.execute.bind(comandos);
+        comandos.execute = function (id, args) {
+          if (CERRAR_Y_APAGAR.indexOf(id) >= 0 && conCambiosSinGuardar(app, args)) {
+            return ejecutar('docmanager:save').then(function () { return ejecutar(id, args); });
+          }
+          return ejecutar(id, args);
+        };
+      }
       if (comandos && typeof comandos.isVisible === 'function') {
         var esVisible = comandos.isVisible.bind(comandos);
         comandos.isVisible = function (id, args) {
