@@ -275,16 +275,27 @@ class Usuario:
         return (int(codigo[-1]) if codigo else None), texto
 
 
-def editar_curso(hub, sustituciones: dict[str, str]) -> None:
-    """Replace text in the service's ``nbgrader_config.py`` (owner and mode kept), as a TA edits it."""
-    ruta = Path(hub.raiz_curso) / "nbgrader_config.py"
+def editar_curso(hub, sustituciones: dict[str, str], archivo: str = "nbgrader_config.py") -> None:
+    """Replace text in a file of the service's course copy (owner and mode kept), as a TA edits it."""
+    ruta = Path(hub.raiz_curso) / archivo
     texto = ruta.read_text(encoding="utf-8")
     for antes, despues in sustituciones.items():
-        assert antes in texto, f"nbgrader_config.py no contiene {antes!r}"
+        assert antes in texto, f"{archivo} no contiene {antes!r}"
         texto = texto.replace(antes, despues)
     estado = ruta.stat()
-    temporal = ruta.with_name(".nbgrader_config.py.tmp")
+    temporal = ruta.with_name(f".{archivo}.tmp")
     temporal.write_text(texto, encoding="utf-8")
     os.chown(temporal, estado.st_uid, estado.st_gid)
     os.chmod(temporal, estado.st_mode & 0o7777)
     temporal.replace(ruta)
+
+
+def escribir_plazos(hub, fechas: dict[str, str], prorrogas: dict[str, dict[str, str]] | None = None) -> None:
+    """The TA's due dates and extensions in the service's ``plazos.toml`` (its empty tables filled)."""
+    import json
+    tablas = "".join(f"\n[prorrogas.{json.dumps(tarea)}]\n" + "".join(f"{json.dumps(a)} = {json.dumps(v)}\n"
+                                                                     for a, v in alumnos.items())
+                     for tarea, alumnos in (prorrogas or {}).items())
+    editar_curso(hub, {"\n[fechas]\n": "\n[fechas]\n" + "".join(f"{json.dumps(t)} = {json.dumps(v)}\n"
+                                                                for t, v in fechas.items()),
+                       "\n[prorrogas]\n": "\n[prorrogas]\n" + tablas}, archivo="plazos.toml")

@@ -62,8 +62,9 @@ def curso(tmp_path_factory) -> dict:
     intercambio = base / "intercambio"
     intercambio.mkdir()
     with open(raiz / "nbgrader_config.py", "a", encoding="utf-8") as f:
-        f.write(f"\nc.Exchange.root = {str(intercambio)!r}\n"
-                f"c.PlazosDelCurso.fechas = {{{TAREA!r}: {PLAZO!r}}}\n")
+        f.write(f"\nc.Exchange.root = {str(intercambio)!r}\n")
+    # the TA's file of due dates (plazos.toml), as docs/profesorado.md says to write it
+    (raiz / "plazos.toml").write_text(f'[fechas]\n{TAREA} = "{PLAZO}"\n', encoding="utf-8")
     url = f"sqlite:///{raiz / 'gradebook.db'}"
     with _libro(url) as gb:
         gb.add_assignment(TAREA)
@@ -111,8 +112,8 @@ def test_release_feedback_retiene_lo_desactualizado_y_publica_al_resto(curso):
             hc.huella(gb, TAREA, "luis", CUADERNO)
 
     # after Generate Feedback: an extension for luis (the config), a manual grade and comment for ana
-    with open(raiz / "nbgrader_config.py", "a", encoding="utf-8") as f:
-        f.write(f"c.PlazosDelCurso.prorrogas = {{{TAREA!r}: {{'luis': '10 min'}}}}\n")
+    with open(raiz / "plazos.toml", "a", encoding="utf-8") as f:
+        f.write(f'[prorrogas.{TAREA}]\nluis = "10 min"\n')
     with _libro(url) as gb:
         gb.find_grade("f_prueba", CUADERNO, TAREA, "ana").manual_score = 7.0
         gb.find_comment("f", CUADERNO, TAREA, "ana").manual_comment = "Falta un caso."

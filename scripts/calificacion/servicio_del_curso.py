@@ -14,12 +14,13 @@ link opens the formgrader, ``…/formgrader``):
   due dates and penalties brought up to date), as a download.
 * **Informe de la clase**: ``make informe`` now, shown with a policy that
   lets it run nothing (it is self-contained: no scripts, images inline).
-* The due dates (``nbgrader_config.py``, ``grader_tests/extensiones_nbgrader/plazos.py``) and the
-  policy, as the students see them.
+* The due dates (``plazos.toml``, ``grader_tests/extensiones_nbgrader/plazos.py``) and the
+  policy, as the students see them; each extension with the due date it gives, and any value that
+  cannot be read in red, with what holds meanwhile.
 
 In the background, every few seconds, the due dates students see in their
 Assignments tab are published into the exchange (``plazos.publicar``) and,
-when ``nbgrader_config.py`` changed, written into the gradebook with their
+when ``plazos.toml`` or ``nbgrader_config.py`` changed, written into the gradebook with their
 penalties (``plazos.sincronizar``): a TA edits the file (JupyterLab's editor
 in the service) and the Assignments tab follows, no restart.
 
@@ -163,20 +164,23 @@ class Publicador:
         from grader_tests.extensiones_nbgrader import plazos
         from scripts.calificacion import libro_de_notas
         intercambio, curso = os.environ.get("CURSO_HUB_INTERCAMBIO"), os.environ.get("CURSO_HUB_CURSO")
-        ruta = self.raiz / "nbgrader_config.py"
-        mtime = ruta.stat().st_mtime if ruta.exists() else None
+        rutas = [self.raiz / "nbgrader_config.py", self.raiz / plazos.ARCHIVO_DEL_TA]
+        mtime = tuple(r.stat().st_mtime if r.exists() else None for r in rutas)
         if mtime != self.mtime:
             self.mtime, self.config, self.sincronizadas = mtime, None, None
             leido = plazos.leer(self.raiz)
-            errores = leido[0].errores()
-            if errores:
-                self.log.error("Plazos: nbgrader_config.py tiene fechas que no se pueden leer (no se publican): %s",
-                               "; ".join(errores))
+            mal = leido[0].invalidas()
+            if mal["archivo"] or mal["fechas"]:
+                self.log.error("Plazos: no se publica ningún cambio (el alumnado sigue viendo lo anterior): %s",
+                               "; ".join(leido[0].errores()))
                 return
+            for texto in mal["prorrogas"].values():
+                self.log.error("Plazos: %s (no se aplica: ese alumno conserva la prórroga anterior)", texto)
             self.config = leido
         if self.config is None:
             return
         config_plazos, politica, _ = self.config
+        saltar = set(config_plazos.invalidas()["prorrogas"])
         fuentes = [p.name for p in (self.raiz / "source").iterdir() if p.is_dir()] \
             if (self.raiz / "source").is_dir() else []
         if intercambio and curso:
@@ -188,7 +192,7 @@ class Publicador:
                 tareas = sorted(a.name for a in gb.assignments)
                 if tareas != self.sincronizadas:       # a changed config, or an assignment formgrader just created
                     # drafts with a due date join the gradebook, so formgrader shows it before Generate
-                    for nota in plazos.sincronizar(gb, config_plazos, politica, crear=fuentes):
+                    for nota in plazos.sincronizar(gb, config_plazos, politica, crear=fuentes, saltar=saltar):
                         self.log.warning("Plazos: %s", nota)
                     self.sincronizadas = sorted(a.name for a in gb.assignments)
 
@@ -206,16 +210,18 @@ pre {{ background: #f5f5f5; border: 1px solid #ddd; padding: .7em; white-space: 
 pre:empty {{ display: none; }}
 td, th {{ padding: .2em .8em; text-align: left; border-bottom: 1px solid #eee; }}
 .nota {{ color: #555; }}
+.error {{ color: #b71c1c; font-weight: 600; }}
 </style></head><body>
 <h1>Calificación de la clase <small class="nota">({curso})</small></h1>
 <p><a class="boton" href="{base}formgrader">Abrir el Formgrader</a>
 <span class="nota">publicar, recoger, calificar a mano, comentarios</span></p>
-<p><a href="{base}lab">JupyterLab del curso</a> <span class="nota">(editar <code>nbgrader_config.py</code>,
+<p><a href="{base}lab">JupyterLab del curso</a> <span class="nota">(editar <code>plazos.toml</code>,
 terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 <h2>Plazos</h2>
 {plazos}
-<p class="nota">Los plazos y las prórrogas se cambian en <code>nbgrader_config.py</code>
-(<code>c.PlazosDelCurso</code>, hora de Madrid); el alumnado los ve en su pestaña Assignments en unos segundos.</p>
+<p class="nota">Los plazos y las prórrogas se cambian en <code>plazos.toml</code> (en la raíz del curso, hora de
+Madrid; ábrelo en el JupyterLab del curso); el alumnado los ve en su pestaña Assignments en unos segundos.
+Recarga esta página para comprobar lo que escribiste.</p>
 <h2>Pendientes de revisión</h2>
 <div id="pendientes">{pendientes}</div>
 <h2>Comentarios desactualizados</h2>
@@ -343,24 +349,54 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 
 
 def _tabla_de_plazos(raiz: Path) -> str:
+    """The «Plazos» section: each assignment's due date and each extension with the due date it gives,
+    or, in red, why it cannot be read and what holds meanwhile (``plazos.toml`` read now; every value escaped)."""
     from grader_tests.extensiones_nbgrader import plazos
     try:
         config_plazos, politica, _ = plazos.leer(raiz)
+        mal = config_plazos.invalidas()
         fuentes = sorted(p.name for p in (raiz / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
         filas = []
         for tarea in fuentes:
             try:
                 plazo = config_plazos.plazo(tarea)
-                texto = plazos.mostrar(plazo) if plazo else "sin plazo"
+                texto = html.escape(plazos.mostrar(plazo) if plazo else "sin plazo")
             except plazos.PlazoInvalido as error:
-                texto = f"no se puede leer: {error}"
-            prorrogas = ", ".join(f"{a} ({v})" for a, v in sorted((config_plazos.prorrogas.get(tarea) or {}).items()))
-            filas.append(f"<tr><td>{html.escape(tarea)}</td><td>{html.escape(texto)}</td>"
-                         f"<td>{html.escape(prorrogas) or '—'}</td></tr>")
-        return ("<table><tr><th>tarea</th><th>plazo</th><th>prórrogas</th></tr>" + "".join(filas) + "</table>"
-                f"<p>{html.escape(politica.descripcion())}</p>")
+                plazo = None
+                texto = (f'<span class="error">⚠ {html.escape(str(error))}. No se publica: el alumnado sigue viendo '
+                         "el plazo anterior y no se califica esta tarea hasta que lo corrijas.</span>")
+            prorrogas = []
+            alumnos = config_plazos.prorrogas.get(tarea) or {}
+            for alumno, valor in sorted(alumnos.items() if isinstance(alumnos, dict) else []):
+                if (tarea, alumno) in mal["prorrogas"]:
+                    prorrogas.append(
+                        f'<li class="error">⚠ {html.escape(mal["prorrogas"][(tarea, alumno)])}. No se aplica: '
+                        f"{html.escape(alumno)} conserva la prórroga anterior (o ninguna) y no se le califica esta "
+                        "tarea hasta que la corrijas.</li>")
+                    continue
+                try:
+                    extension = config_plazos.prorroga(tarea, alumno)
+                    efectivo = (f"plazo: {plazos.mostrar(plazo + extension)}" if plazo is not None and extension
+                                else "sin efecto: la tarea no tiene plazo")
+                except plazos.PlazoInvalido:
+                    efectivo = "sin efecto mientras el plazo de la tarea no se pueda leer"
+                prorrogas.append(f"<li>{html.escape(alumno)}: «{html.escape(str(valor))}» → {html.escape(efectivo)}</li>")
+            filas.append(f"<tr><td>{html.escape(tarea)}</td><td>{texto}</td>"
+                         f"<td>{'<ul>' + ''.join(prorrogas) + '</ul>' if prorrogas else '—'}</td></tr>")
+        aviso = ""
+        if mal["archivo"]:
+            aviso = (f'<p class="error">⚠ {html.escape(mal["archivo"])}. No se publica nada nuevo: el alumnado sigue '
+                     "viendo los plazos anteriores y <code>make grade</code> no califica hasta que lo corrijas.</p>")
+        elif mal["fechas"] or mal["prorrogas"]:
+            n = len(mal["fechas"]) + len(mal["prorrogas"])
+            aviso = (f'<p class="error">⚠ {n} {"valor" if n == 1 else "valores"} de '
+                     f"<code>{html.escape(config_plazos.nombre_del_archivo)}</code> no se "
+                     f"{'puede' if n == 1 else 'pueden'} leer: {'está marcado' if n == 1 else 'están marcados'} "
+                     "abajo, con el formato que se espera.</p>")
+        return (aviso + "<table><tr><th>tarea</th><th>plazo</th><th>prórrogas (plazo de cada alumno)</th></tr>"
+                + "".join(filas) + "</table>" + f"<p>{html.escape(politica.descripcion())}</p>")
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
-        return f"<p>No se pueden leer los plazos de nbgrader_config.py: {html.escape(str(error))}</p>"
+        return f'<p class="error">⚠ No se pueden leer los plazos: {html.escape(str(error))}</p>'
 
 
 INTRO_PENDIENTES = ("Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no "
