@@ -73,7 +73,7 @@ class Trabajo:
         return self.inicio is not None and self.fin is None
 
     def lanzar(self, ordenes: list[tuple[list[str], bool]], cwd: Path, env: dict) -> bool:
-        """Run ``ordenes`` (command, go on if it fails) one after another in a thread.
+        """Run ``ordenes`` (command, go on if it fails; optionally a Spanish label) one after another in a thread.
 
         Returns False when a run is already going on.
         """
@@ -88,7 +88,10 @@ class Trabajo:
     def _ejecutar(self, ordenes, cwd, env):
         codigo = 0
         try:
-            for orden, seguir in ordenes:
+            for numero, (orden, seguir, *etiqueta) in enumerate(ordenes, 1):
+                if etiqueta:
+                    self.lineas.append(f"— Paso {numero} de {len(ordenes)}: {etiqueta[0]} "
+                                       f"({time.strftime('%H:%M:%S')}) —")
                 self.lineas.append("$ " + " ".join(os.path.basename(x) if i == 0 else x for i, x in enumerate(orden)))
                 self.proceso = subprocess.Popen(orden, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
@@ -117,6 +120,9 @@ def entorno(raiz: Path) -> dict:
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     env["PYTHONPATH"] = str(raiz) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.setdefault("PYTHONIOENCODING", "utf-8")
+    # the page shows the output as it comes: unbuffered, with plain progress lines (scripts/calificacion/progreso.py)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["CURSO_PROGRESO"] = "lineas"
     return env
 
 
@@ -129,12 +135,14 @@ def tareas_publicadas(raiz: Path) -> list[str]:
     return [t for t in fuentes if (Path(intercambio) / curso / "outbound" / t).is_dir()]
 
 
-def ordenes_de_calificar(raiz: Path) -> list[tuple[list[str], bool]]:
+def ordenes_de_calificar(raiz: Path) -> list[tuple[list[str], bool, str]]:
     """``nbgrader collect --update`` of each released assignment (as formgrader's Collect: newer submissions
-    replace older ones; a failure does not stop the rest), then make grade."""
+    replace older ones; a failure does not stop the rest), then make grade; each with its Spanish label."""
     nbgrader = str(Path(sys.executable).parent / "nbgrader")
-    return ([([nbgrader, "collect", "--update", t], True) for t in tareas_publicadas(raiz)]
-            + [([sys.executable, str(raiz / "scripts" / "calificacion" / "grade.py"), "--sin-muestras"], False)])
+    return ([([nbgrader, "collect", "--update", t], True, f"recoger las entregas de {t}")
+             for t in tareas_publicadas(raiz)]
+            + [([sys.executable, str(raiz / "scripts" / "calificacion" / "grade.py"), "--sin-muestras"], False,
+                "calificar toda la clase, generar los comentarios, grades.csv y el informe (make grade)")])
 
 
 # ------------------------------------------------------------------------------ due dates, published
@@ -306,7 +314,11 @@ Recarga esta página para comprobar lo que escribiste.</p>
     pintarPendientes(d.pendientes);
     salida.textContent = d.salida || '';
     boton.disabled = d.en_marcha;
-    if (d.en_marcha) {{ estado.textContent = 'Calificando… (empezó a las ' + new Date(d.inicio * 1000).toLocaleTimeString('es-ES') + ')'; }}
+    if (d.en_marcha) {{
+      var s = Math.max(0, Math.round(Date.now() / 1000 - d.inicio)), m = Math.floor(s / 60);
+      estado.textContent = 'Calificando… (empezó a las ' + new Date(d.inicio * 1000).toLocaleTimeString('es-ES') +
+        '; lleva ' + (m ? m + ' min y ' : '') + (s % 60) + ' s). Lo que va haciendo sale abajo.';
+    }}
     else if (d.codigo === 0) {{ estado.textContent = 'Terminado a las ' + new Date(d.fin * 1000).toLocaleTimeString('es-ES') + '.'; }}
     else if (d.codigo !== null) {{ estado.textContent = 'Terminó con error (código ' + d.codigo + '): mira la salida.'; }}
     else {{ estado.textContent = ''; }}
