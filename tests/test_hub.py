@@ -350,7 +350,7 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     notas = _csv(ta.s.get(f"{pagina}grades.csv", timeout=300).text)
     assert float(notas[tarde]["late_submission_penalty"]) == pytest.approx(0.1 * raw)
     assert float(notas[tarde]["score"]) == pytest.approx(0.9 * raw) and float(notas[tarde]["seconds_late"]) > 3000
-    assert float(notas[con_prorroga]["late_submission_penalty"]) == 0 and notas[con_prorroga]["extension"] == "1 día"
+    assert float(notas[con_prorroga]["late_submission_penalty"]) == 0 and notas[con_prorroga]["extension_seconds"] == "86400"
     # nbgrader's duedate stays naive UTC; its copy in the course's zone says the offset (Madrid's wall time)
     assert re.fullmatch(rf"{re.escape(PLAZO[:16])}:00\+0[12]:00", notas[tarde]["duedate_course_time"]), notas[tarde]
     informe = ta.s.get(f"{pagina}informe", timeout=300)
@@ -375,7 +375,9 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     assert alumnos[tarde].tareas()[TAREA]["submissions"][-1]["curso_segundos_tarde"] == 0
     notas = _csv(ta.s.get(f"{pagina}grades.csv", timeout=300).text)
     assert float(notas[tarde]["late_submission_penalty"]) == 0 and float(notas[tarde]["score"]) == raw
-    assert notas[tarde]["extension"] == "2 días"
+    assert notas[tarde]["extension_seconds"] == "172800"
+    assert notas[tarde]["student_duedate_course_time"].startswith(
+        (dt.datetime.strptime(PLAZO[:16], "%Y-%m-%d %H:%M") + dt.timedelta(days=2)).strftime("%Y-%m-%d %H:%M"))
     # ... but the feedback generated before it still states the penalty: listed on the course page, and
     # Release Feedback withholds it (the rest of the class gets theirs) until Generate Feedback runs again
     desactualizados = ta.s.get(f"{pagina}estado", timeout=60).json()["pendientes"]["desactualizados"]

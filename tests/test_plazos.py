@@ -255,6 +255,12 @@ def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, 
     assert ana["duedate"] == "2026-03-29 10:00:00" and ana["timestamp"] == "2026-03-29 10:00:01"
     assert ana["duedate_course_time"] == "2026-03-29 12:00:00+02:00"
     assert ana["timestamp_course_time"] == "2026-03-29 12:00:01+02:00"
+    assert ana["extension_seconds"] == "" and ana["student_duedate_course_time"] == "2026-03-29 12:00:00+02:00"
+    # an extension: in seconds (as seconds_late), and the student's own due date a spreadsheet can read
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}, "prorrogas": {"t": {"ana": "1 día 12 h"}}}})
+    NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
+    ana = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}["ana"]
+    assert ana["extension_seconds"] == "129600" and ana["student_duedate_course_time"] == "2026-03-31 00:00:00+02:00"
     config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}, "zona": "America/Mexico_City"}})
     NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
     filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
