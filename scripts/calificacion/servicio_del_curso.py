@@ -282,15 +282,15 @@ Recarga esta página para comprobar lo que escribiste.</p>
     }}
     cajaPendientes.replaceChildren.apply(cajaPendientes, Array.prototype.slice.call(nueva.childNodes));
     document.body.dataset.pendientes = String(p.entregas ? p.entregas.length : '');
-    pintarDesactualizados(p.desactualizados || []);
+    pintarDesactualizados(p.desactualizados || [], (p.entregas || []).length);
   }}
   // «Comentarios desactualizados»: feedback that no longer says what the gradebook says (Release Feedback
   // withholds it until Generate Feedback writes it again); ids and reasons are text, never HTML
-  function pintarDesactualizados(lista) {{
+  function pintarDesactualizados(lista, pendientes) {{
     var caja = document.getElementById('desactualizados'), nueva = document.createElement('div');
     var texto = document.createElement('p');
     if (!lista.length) {{
-      texto.textContent = 'Ninguno.';
+      texto.textContent = pendientes ? {ninguno_salvo_pendientes} : 'Ninguno.';
       nueva.appendChild(texto);
     }} else {{
       texto.textContent = {intro_desactualizados};
@@ -306,6 +306,11 @@ Recarga esta página para comprobar lo que escribiste.</p>
       }});
       nueva.appendChild(texto);
       nueva.appendChild(ul);
+      if (pendientes) {{
+        var nota = document.createElement('p');
+        nota.textContent = {nota_pendientes};
+        nueva.appendChild(nota);
+      }}
     }}
     caja.replaceChildren.apply(caja, Array.prototype.slice.call(nueva.childNodes));
     document.body.dataset.desactualizados = String(lista.length);
@@ -460,16 +465,30 @@ INTRO_DESACTUALIZADOS = ("Comentarios que ya no dicen lo que dice el libro de no
                          "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback.")
 
 
+NOTA_PENDIENTES = ("Además, los alumnos de «Pendientes de revisión» todavía tienen publicados los comentarios de su "
+                   "entrega anterior, que ya no valen: revisa su entrega nueva en el Formgrader y después pulsa "
+                   "Generate Feedback y Release Feedback.")
+NINGUNO_SALVO_PENDIENTES = ("Ninguno fuera de «Pendientes de revisión». Los alumnos de esa lista todavía tienen "
+                            "publicados los comentarios de su entrega anterior, que ya no valen: revisa su entrega "
+                            "nueva en el Formgrader y después pulsa Generate Feedback y Release Feedback.")
+
+
 def _desactualizados(datos: dict, base: str) -> str:
-    """The «Comentarios desactualizados» box as HTML (every value escaped), as the page's script draws it too."""
+    """The «Comentarios desactualizados» box as HTML (every value escaped), as the page's script draws it too.
+
+    Held resubmissions (``datos["entregas"]``) are listed under «Pendientes de revisión», not here; the box
+    says that those students still hold the feedback of their older submission (sixth TA report, P4-5).
+    """
     from urllib.parse import quote
     lista = datos.get("desactualizados") or []
+    pendientes = len(datos.get("entregas") or [])
     if not lista:
-        return "<p>Ninguno.</p>"
+        return f"<p>{html.escape(NINGUNO_SALVO_PENDIENTES)}</p>" if pendientes else "<p>Ninguno.</p>"
     filas = "".join(
         f'<li><a href="{html.escape(base)}formgrader/manage_submissions/{html.escape(quote(e["tarea"], safe=""))}">'
         f'{html.escape(e["alumno"] + " / " + e["tarea"])}</a>: {html.escape(e["motivo"])}</li>' for e in lista)
-    return f"<p>{html.escape(INTRO_DESACTUALIZADOS)}</p><ul>{filas}</ul>"
+    nota = f"<p>{html.escape(NOTA_PENDIENTES)}</p>" if pendientes else ""
+    return f"<p>{html.escape(INTRO_DESACTUALIZADOS)}</p><ul>{filas}</ul>{nota}"
 
 
 def _pendientes(raiz: Path, base: str, datos: dict | None = None) -> str:
@@ -518,6 +537,8 @@ class PaginaHandler(_Base):
                                   desactualizados=_desactualizados(datos, base),
                                   intro_pendientes=_en_guion(INTRO_PENDIENTES),
                                   intro_desactualizados=_en_guion(INTRO_DESACTUALIZADOS),
+                                  nota_pendientes=_en_guion(NOTA_PENDIENTES),
+                                  ninguno_salvo_pendientes=_en_guion(NINGUNO_SALVO_PENDIENTES),
                                   intervalo_s=f"{INTERVALO_PAGINA:g}", intervalo_ms=int(INTERVALO_PAGINA * 1000)))
 
 
