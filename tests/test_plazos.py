@@ -378,6 +378,12 @@ def test_manage_students_solo_suma_las_tareas_publicadas(libro, tmp_path):
     alumnos = {a["id"]: a for a in api.get_students()}
     assert {a: (d["score"], d["max_score"]) for a, d in alumnos.items()} == {"ana": (10, 10), "bea": (10, 10)}
     assert api.get_student("ana")["max_score"] == 10
+    # ... and a student's page lists only those (sixth TA report, P4-4: «sin_publicar (no submission) 0 / 0»)
+    for tarea in ("t", "sin_publicar"):
+        (tmp_path / "source" / tarea).mkdir(parents=True)
+        (tmp_path / "source" / tarea / "nb.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, '
+                                                              '"nbformat_minor": 5}')
+    assert [e["name"] for e in api.get_student_submissions("ana")] == ["t"]
 
 
 # ------------------------------------------------------------------------------ plazos.toml, the TA's file
