@@ -237,7 +237,8 @@ Recarga esta página para comprobar lo que escribiste.</p>
 <h2>Toda la clase</h2>
 <p><button id="calificar">Recoger las entregas y calificar toda la clase</button>
 <a class="boton" id="notas" href="{base}curso/grades.csv">Descargar grades.csv</a>
-<a class="boton" id="informe" href="{base}curso/informe" target="_blank" rel="noopener">Informe de la clase</a></p>
+<a class="boton" id="informe" href="{base}curso/informe" target="_blank" rel="noopener">Informe de la clase</a>
+<span id="aviso-descarga" class="nota" role="status"></span></p>
 <p class="nota">«Calificar» ejecuta <code>nbgrader collect</code> de cada tarea publicada y después
 <code>make grade</code>: califica todas las entregas, genera los comentarios (salvo los pendientes de revisión),
 <code>grades.csv</code> y el informe. Mientras tanto, no califiques en el Formgrader.</p>
@@ -352,6 +353,40 @@ Recarga esta página para comprobar lo que escribiste.</p>
   }}
   document.addEventListener('visibilitychange', function () {{
     if (document.visibilityState === 'visible') {{ programar(0); }}
+  }});
+  // grades.csv and the report take seconds (nbgrader export, make informe): say so until they arrive
+  var avisoDescarga = document.getElementById('aviso-descarga'), notas = document.getElementById('notas');
+  function hora() {{ return new Date().toLocaleTimeString('es-ES'); }}
+  notas.onclick = function (evento) {{
+    if (notas.dataset.ocupado) {{ evento.preventDefault(); return; }}
+    if (!window.fetch || !window.URL || !URL.createObjectURL) {{ return; }}      // the plain link
+    evento.preventDefault();
+    notas.dataset.ocupado = '1';
+    avisoDescarga.textContent = 'Exportando grades.csv (nbgrader export)… puede tardar unos segundos.';
+    fetch(notas.href, {{credentials: 'same-origin', headers: {{'X-XSRFToken': xsrf()}}}})
+      .then(function (r) {{
+        if (!r.ok) {{ return r.text().then(function (t) {{ throw new Error(t.slice(0, 500) || String(r.status)); }}); }}
+        return r.blob();
+      }})
+      .then(function (datos) {{
+        var enlace = document.createElement('a');
+        enlace.href = URL.createObjectURL(datos);
+        enlace.download = 'grades.csv';
+        document.body.appendChild(enlace);
+        enlace.click();
+        enlace.remove();
+        setTimeout(function () {{ URL.revokeObjectURL(enlace.href); }}, 60000);
+        avisoDescarga.textContent = 'grades.csv descargado a las ' + hora() + '.';
+      }})
+      .catch(function (error) {{
+        avisoDescarga.textContent = 'No se pudo exportar grades.csv: ' + error.message;
+      }})
+      .then(function () {{ delete notas.dataset.ocupado; }});
+  }};
+  document.getElementById('informe').addEventListener('click', function () {{
+    var texto = 'Preparando el informe de la clase en una pestaña nueva (make informe)… puede tardar unos segundos.';
+    avisoDescarga.textContent = texto;
+    setTimeout(function () {{ if (avisoDescarga.textContent === texto) {{ avisoDescarga.textContent = ''; }} }}, 60000);
   }});
   boton.onclick = function () {{
     boton.disabled = true;
