@@ -518,3 +518,48 @@ def test_make_grade_dice_que_valor_de_plazos_toml_no_se_lee_y_no_cambia_ninguna_
     assert "la prórroga de luis en t («1 dia y pico»)" in problema and "«2 días»" in problema
     _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas.t]\nluis = "1 día 12 h"\n')
     assert grade.problemas_de_plazos(tmp_path) is None
+
+
+def test_los_comentarios_publicados_desactualizados_llegan_a_la_pestana_del_alumno(libro, tmp_path):
+    """Sixth TA report, P3-2: after an extension the tab said «✓ Entregada a tiempo» beside feedback with a late
+    penalty.  The service marks, in each such student's own file, the assignments whose released feedback no
+    longer states the grade; the exchange list (plazos_assignments) passes it to the tab; nobody else sees it."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "despliegue" / "plazos_assignments"))
+    from plazos_assignments import lista
+    curso = tmp_path / "intercambio" / "curso"
+    curso.mkdir(parents=True)
+    clave = bytes(range(32))
+    p, politica = _config({"t": "2026-03-29 12:00"}, {"t": {"ana": "2 días"}})
+    plazos.publicar(str(curso), "curso", p, politica, clave, comentarios_viejos={("ana", "t"), ("bea", "t")})
+    ficha = {a: plazos.ficha_de_alumno(clave, "curso", a) for a in ("ana", "bea", "carla")}
+    ana = lista.plazos_publicados(str(tmp_path / "intercambio"), "curso", ficha["ana"])["tareas"]["t"]
+    bea = lista.plazos_publicados(str(tmp_path / "intercambio"), "curso", ficha["bea"])["tareas"]["t"]
+    carla = lista.plazos_publicados(str(tmp_path / "intercambio"), "curso", ficha["carla"])["tareas"]["t"]
+    assert ana["prorroga"] and ana["comentarios_desactualizados"] is True
+    assert not bea["prorroga"] and bea["comentarios_desactualizados"] is True
+    assert bea["plazo"] == dt.datetime(2026, 3, 29, 10, 0)                 # the general due date still
+    assert "comentarios_desactualizados" not in carla
+    # republished: bea's file goes, ana keeps her extension without the mark
+    plazos.publicar(str(curso), "curso", p, politica, clave, comentarios_viejos=set())
+    assert not (curso / "plazos" / f"{ficha['bea']}.json").exists()
+    ana = lista.plazos_publicados(str(tmp_path / "intercambio"), "curso", ficha["ana"])["tareas"]["t"]
+    assert ana["prorroga"] and "comentarios_desactualizados" not in ana
+
+
+def test_el_servicio_lee_los_comentarios_desactualizados_como_mucho_cada_pocos_segundos(tmp_path, monkeypatch):
+    import contextlib
+    import logging
+    from grader_tests.extensiones_nbgrader import huella_de_comentarios
+    from scripts.calificacion import libro_de_notas, servicio_del_curso
+    llamadas = []
+    monkeypatch.setattr(libro_de_notas, "existe", lambda url: True)
+    monkeypatch.setattr(libro_de_notas, "url_del_curso", lambda raiz: "sqlite:///x")
+    monkeypatch.setattr(libro_de_notas, "abrir", lambda raiz: contextlib.nullcontext("gb"))
+    monkeypatch.setattr(huella_de_comentarios, "desactualizados", lambda gb, feedback, carpeta_publicada: (
+        llamadas.append((gb, feedback, carpeta_publicada)) or {("ana", "t"): "nb: la nota cambió"}))
+    publicador = servicio_del_curso.Publicador(tmp_path, logging.getLogger("prueba"))
+    assert publicador._comentarios_viejos("/x/intercambio", "curso") == {("ana", "t")}
+    assert publicador._comentarios_viejos("/x/intercambio", "curso") == {("ana", "t")}
+    assert llamadas == [("gb", str(tmp_path / "feedback"), "/x/intercambio/curso/feedback")]

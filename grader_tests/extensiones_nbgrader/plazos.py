@@ -726,7 +726,7 @@ def _publicada(ruta: str, tarea: str) -> dict | None:
 
 
 def publicar(carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso,
-             clave: bytes | None = None, tareas=()) -> str | None:
+             clave: bytes | None = None, tareas=(), comentarios_viejos=None) -> str | None:
     """Write the due dates students see into the exchange (``<carpeta_curso>/plazos/``); returns the folder.
 
     ``plazos.json`` (readable by everyone): the due date in UTC of each
@@ -736,8 +736,11 @@ def publicar(carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: P
     file per student with an extension, named :func:`ficha_de_alumno`,
     holding that student's due dates; the folder is not listable (0711).
     Files for extensions that no longer exist are removed; an extension that
-    cannot be read keeps what was published for it before.  None when the
-    exchange's course folder does not exist.
+    cannot be read keeps what was published for it before.  ``comentarios_viejos``
+    (``{(alumno, tarea)}``, with ``clave``): the students whose released feedback no longer
+    states their grade (``huella_de_comentarios.desactualizados``): their file marks that
+    assignment ``"comentarios_desactualizados": true`` and the Assignments tab says so.
+    None when the exchange's course folder does not exist.
 
     Raises:
         PlazoInvalido: ``plazos.toml`` or a due date cannot be read (nothing is written).
@@ -767,13 +770,16 @@ def publicar(carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: P
                 if (tarea, alumno) in mal["prorrogas"]:
                     # unreadable: the student keeps what was published for it (the course page says so in red)
                     anterior = _publicada(os.path.join(carpeta, f"{ficha_de_alumno(clave, curso, alumno)}.json"), tarea)
-                    if anterior is not None:
+                    anterior = {k: v for k, v in (anterior or {}).items() if k in ("plazo", "prorroga")}
+                    if anterior.get("plazo"):
                         por_alumno.setdefault(alumno, {})[tarea] = anterior
                     continue
                 extension = plazos.prorroga(tarea, alumno)
                 if extension is not None:
                     por_alumno.setdefault(alumno, {})[tarea] = {
                         "plazo": _iso(utc_ingenua(fechas[tarea] + extension)), "prorroga": True}
+        for alumno, tarea in sorted(comentarios_viejos or ()):
+            por_alumno.setdefault(alumno, {}).setdefault(tarea, {})["comentarios_desactualizados"] = True
         for alumno, suyas in por_alumno.items():
             nombre = ficha_de_alumno(clave, curso, alumno)
             fichas.add(f"{nombre}.json")

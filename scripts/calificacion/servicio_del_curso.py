@@ -48,6 +48,7 @@ from tornado import ioloop, web
 RAIZ = Path(__file__).resolve().parents[2]
 INTERVALO_PUBLICACION = float(os.environ.get("CURSO_PLAZOS_INTERVALO", "5"))
 INTERVALO_PAGINA = 10.0          # seconds between the course page's status checks when nothing runs
+INTERVALO_COMENTARIOS = 15.0     # seconds between two readings of which released feedback is stale
 CSP_INFORME = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'"
 
 
@@ -157,6 +158,8 @@ class Publicador:
         self.config = None                       # (PlazosDelCurso, PenalizacionPorRetraso, config) when readable
         self.sincronizadas: list[str] | None = None   # the gradebook's assignments synced with this config
         self._cerrojo = threading.Lock()
+        self._comentarios: set = set()                  # (alumno, tarea) with stale released feedback
+        self._comentarios_leidos = -INTERVALO_COMENTARIOS
 
     def una_vez(self) -> None:
         if not self._cerrojo.acquire(blocking=False):
@@ -193,7 +196,8 @@ class Publicador:
             if (self.raiz / "source").is_dir() else []
         if intercambio and curso:
             plazos.publicar(os.path.join(intercambio, curso), curso, config_plazos, politica,
-                            plazos.clave_del_entorno(), tareas=fuentes)
+                            plazos.clave_del_entorno(), tareas=fuentes,
+                            comentarios_viejos=self._comentarios_viejos(intercambio, curso))
         url = libro_de_notas.url_del_curso(self.raiz)
         if libro_de_notas.existe(url):
             with libro_de_notas.abrir(self.raiz) as gb:
@@ -203,6 +207,25 @@ class Publicador:
                     for nota in plazos.sincronizar(gb, config_plazos, politica, crear=fuentes, saltar=saltar):
                         self.log.warning("Plazos: %s", nota)
                     self.sincronizadas = sorted(a.name for a in gb.assignments)
+
+
+    def _comentarios_viejos(self, intercambio: str, curso: str) -> set:
+        """``{(alumno, tarea)}`` whose released feedback no longer states the gradebook's grade, read at most
+        every :data:`INTERVALO_COMENTARIOS` seconds (the Assignments tab says so: sixth TA report, P3-2)."""
+        from grader_tests.extensiones_nbgrader import huella_de_comentarios
+        from scripts.calificacion import libro_de_notas
+        ahora = time.monotonic()
+        if ahora - self._comentarios_leidos < INTERVALO_COMENTARIOS:
+            return self._comentarios
+        self._comentarios_leidos = ahora
+        try:
+            if libro_de_notas.existe(libro_de_notas.url_del_curso(self.raiz)):
+                with libro_de_notas.abrir(self.raiz) as gb:
+                    self._comentarios = set(huella_de_comentarios.desactualizados(
+                        gb, str(self.raiz / "feedback"), carpeta_publicada=os.path.join(intercambio, curso, "feedback")))
+        except Exception:  # noqa: BLE001 - the tab without the mark rather than no due dates
+            self.log.exception("Plazos: no se pudo saber qué comentarios publicados están desactualizados")
+        return self._comentarios
 
 
 # ------------------------------------------------------------------------------ the page

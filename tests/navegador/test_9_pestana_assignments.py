@@ -111,3 +111,26 @@ def test_los_comentarios_de_una_entrega_anterior_se_marcan_como_viejos(pagina):
         assert ("mira sus comentarios" if con_nuevos else "pulsa Fetch Feedback") in viejos.inner_text()
         assert pagina.locator(".nested_list_item").nth(1).locator(".curso-comentarios-viejos").count() == 0
         assert "Es la última: la que se califica" in pagina.locator(".nested_list_item").nth(1).inner_text()
+
+
+def test_los_comentarios_que_ya_no_dicen_la_nota_se_marcan(pagina):
+    """The service found the released feedback stale (an extension or a review since): the newest
+    submission's feedback is marked (sixth TA report, P3-2: «✓ Entregada a tiempo» beside a late penalty)."""
+    marca = "2026-12-02 10:40:11.000000 UTC"
+    entrega = dict(_entrega(0), timestamp=marca, curso_entregada="2026-12-02T10:40:11Z", has_local_feedback=True)
+    respuesta = _respuesta([entrega])["value"][1]
+    respuesta["curso_plazo"] = dict(respuesta["curso_plazo"], comentarios_desactualizados=True)
+    fila = f'<div class="nested_list_item"><span class="item_name">{marca} (view feedback)</span></div>'
+    pagina.route("**/assignments?course_id=*", lambda ruta: ruta.fulfill(
+        status=200, content_type="application/json", body=json.dumps({"success": True, "value": [respuesta]})))
+    pagina.route("**/assignments-tab", lambda ruta: ruta.fulfill(
+        status=200, content_type="text/html", body=PAGINA_ENTREGADA % {"tarea": TAREA, "curso": CURSO, "filas": fila}))
+    pagina.goto("http://curso.localhost/assignments-tab")
+    pagina.add_script_tag(content=EXTENSION.read_text(encoding="utf-8"))
+    pagina.evaluate("""() => window._JUPYTERLAB['curso-atencion-plazos'].get('./extension')
+        .then(f => { f().default[0].activate(); document.body.appendChild(document.createElement('i')); })""")
+    viejos = pagina.locator(".nested_list_item .curso-comentarios-viejos")
+    viejos.wait_for(timeout=10_000)
+    assert viejos.inner_text().startswith("⚠ Estos comentarios ya no dicen tu nota actual")
+    assert "pulsa Fetch Feedback" in viejos.inner_text()
+    assert "✓ Entregada a tiempo." in pagina.locator(".nested_list_item").inner_text()

@@ -146,6 +146,12 @@ var _JUPYTERLAB;
           lugar.appendChild(linea('curso-a-tiempo', '✓ Entregada a tiempo.' + ultima,
                                   'var(--jp-success-color0, #2e7d32)'));
         }
+        if (e.has_local_feedback && j === entregas.length - 1 && plazo && plazo.comentarios_desactualizados) {
+          // the service found that the feedback released to this student no longer states the grade
+          lugar.appendChild(linea('curso-comentarios-viejos', '⚠ Estos comentarios ya no dicen tu nota actual: ' +
+            'cambió después de publicarlos (una prórroga, una revisión o una nota puesta a mano). El profesorado ' +
+            'publicará unos nuevos; cuando lleguen, pulsa Fetch Feedback.', 'var(--jp-warn-color0, #b35900)'));
+        }
         if (e.has_local_feedback && j < entregas.length - 1) {
           // nbgrader keeps the feedback of every submission: an older one's no longer states the grade
           lugar.appendChild(linea('curso-comentarios-viejos', '⚠ Estos comentarios son de una entrega anterior ' +
