@@ -351,7 +351,12 @@ class NotasCsv(CsvExportPlugin):
         self.log.info("Exporting grades to %s", destino)
         config_plazos, politica = plazos.desde_config(self.config)
         zona = config_plazos.zona
-        plazos.sincronizar(gradebook, config_plazos, politica, log=self.log)
+        # an extension that cannot be read keeps the one the gradebook has (as the Assignments tab does), and
+        # says so; an unreadable due date or plazos.toml stops the export (PlazoInvalido, in Spanish)
+        ilegibles = config_plazos.invalidas()["prorrogas"]
+        for texto in ilegibles.values():
+            self.log.error("%s (en grades.csv queda la prórroga anterior de ese alumno)", texto)
+        plazos.sincronizar(gradebook, config_plazos, politica, log=self.log, saltar=set(ilegibles))
         libro = notas_en_bloque.leer(gradebook)
         retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
         filas = [self.COLUMNAS]

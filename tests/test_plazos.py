@@ -261,6 +261,16 @@ def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, 
     NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
     ana = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}["ana"]
     assert ana["extension_seconds"] == "129600" and ana["student_duedate_course_time"] == "2026-03-31 00:00:00+02:00"
+    # a typo in another extension: that row keeps the previous one, the rest is exported, and the log says so
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"},
+                                        "prorrogas": {"t": {"ana": "1 dia y pico", "bea": "1 h"}}}})
+    exportador = NotasCsv(to=str(tmp_path / "grades.csv"), config=config)
+    errores = []
+    exportador.log.error = lambda *a: errores.append(a[0] % a[1:])
+    exportador.export(libro)
+    filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
+    assert filas["ana"]["extension_seconds"] == "129600" and filas["bea"]["extension_seconds"] == "3600"
+    assert len(errores) == 1 and "«1 dia y pico»" in errores[0] and "prórroga anterior" in errores[0]
     config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}, "zona": "America/Mexico_City"}})
     NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
     filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
