@@ -291,11 +291,16 @@ def editar_curso(hub, sustituciones: dict[str, str], archivo: str = "nbgrader_co
 
 
 def escribir_plazos(hub, fechas: dict[str, str], prorrogas: dict[str, dict[str, str]] | None = None) -> None:
-    """The TA's due dates and extensions in the service's ``plazos.toml`` (its empty tables filled)."""
+    """The TA's due dates and extensions in the service's ``plazos.toml`` (its empty tables filled).
+
+    Keys and values are TOML basic strings, written as the TA would (``"1 día"``, not escaped).
+    """
     import json
-    tablas = "".join(f"\n[prorrogas.{json.dumps(tarea)}]\n" + "".join(f"{json.dumps(a)} = {json.dumps(v)}\n"
-                                                                     for a, v in alumnos.items())
+
+    def texto(valor: str) -> str:
+        return json.dumps(valor, ensure_ascii=False)
+    lineas = "".join(f"{texto(t)} = {texto(v)}\n" for t, v in fechas.items())
+    tablas = "".join(f"\n[prorrogas.{texto(tarea)}]\n" + "".join(f"{texto(a)} = {texto(v)}\n" for a, v in alumnos.items())
                      for tarea, alumnos in (prorrogas or {}).items())
-    editar_curso(hub, {"\n[fechas]\n": "\n[fechas]\n" + "".join(f"{json.dumps(t)} = {json.dumps(v)}\n"
-                                                                for t, v in fechas.items()),
-                       "\n[prorrogas]\n": "\n[prorrogas]\n" + tablas}, archivo="plazos.toml")
+    editar_curso(hub, {"\n[fechas]\n": "\n[fechas]\n" + lineas, "\n[prorrogas]\n": "\n[prorrogas]\n" + tablas},
+                 archivo="plazos.toml")
