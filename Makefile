@@ -34,6 +34,15 @@ ASSIGNMENTS := $(notdir $(patsubst %/,%,$(dir $(wildcard source/*/*.ipynb))))
 # course's requirements, JupyterHub, and the proxy from npm.
 PYTHON_HUB ?= /usr/bin/python3
 VENV_HUB   := .venv-hub
+# CURSO_ENTORNO_HUB=/path/to/env: make hub starts from a hub environment that is already built (another
+# clone's .venv-hub) without checking or reinstalling it (docs/hub.md).
+ifdef CURSO_ENTORNO_HUB
+BIN_HUB    := $(CURSO_ENTORNO_HUB)/bin
+HUB_LISTO  :=
+else
+BIN_HUB    := $(VENV_HUB)/bin
+HUB_LISTO  := $(VENV_HUB)/.installed
+endif
 
 .PHONY: grade test release lab bench bench-exportar clean venv hub comprobar leccion informe
 
@@ -102,8 +111,8 @@ test:
 	exit $$dev
 	$(BIN)/python tests/dos_sesiones.py
 
-hub: $(VENV_HUB)/.installed
-	$(VENV_HUB)/bin/python despliegue/hub/prueba.py $(HUB_ARGS)
+hub: $(HUB_LISTO)
+	$(BIN_HUB)/python despliegue/hub/prueba.py $(HUB_ARGS)
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/mediciones/bench_hidden_tests.py

@@ -29,7 +29,9 @@ from grader_tests.extensiones_nbgrader.nbgrader_seguro import AvisosEnComentario
 from grader_tests.extensiones_nbgrader.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
 from grader_tests.extensiones_nbgrader import salida_limpia  # noqa: E402
 from grader_tests.extensiones_nbgrader.salida_limpia import TextoAlternativo  # noqa: E402
-from grader_tests.extensiones_nbgrader.plazos import AplicarPlazos, PenalizacionPorRetraso  # noqa: E402
+from grader_tests.extensiones_nbgrader.plazos import (  # noqa: E402
+    ARCHIVO_DEL_TA, AplicarPlazos, ComprobarPlazos, PenalizacionPorRetraso, PlazosDelCurso)
+from grader_tests.extensiones_nbgrader.plazos import avisar as avisar_plazos  # noqa: E402
 from grader_tests.extensiones_nbgrader.revision import ComprobarRevision, GuardarNotasAutomaticas, NotaAManoEnComentarios  # noqa: E402,E501
 from grader_tests.extensiones_nbgrader.huella_de_comentarios import HuellaEnComentarios  # noqa: E402
 
@@ -81,8 +83,10 @@ c.Validator.Execute.extra_arguments = [
 # Untouched test cells get their hidden tests back before OverwriteCells (no false
 # "checksum has changed"); edited shipped files are named in the notebook
 # (grader_tests/extensiones_nbgrader/saneamiento.py).
+# ComprobarPlazos first: a submission whose due date or extension (plazos.toml) cannot be read is refused
+# before anything runs or is saved, and the rest of the class is graded.
 c.Autograde.sanitize_preprocessors = [
-    ClearOutput, QuitarDuplicados, OverwriteKernelspec, ReponerPruebasOcultas, OverwriteCells,
+    ComprobarPlazos, ClearOutput, QuitarDuplicados, OverwriteKernelspec, ReponerPruebasOcultas, OverwriteCells,
     CheckCellMetadata, AvisarArchivosModificados]
 
 # Hidden tests publish evidence; JuzgarEvidencias scores it outside the kernel,
@@ -123,15 +127,13 @@ c.ExportadorRetroalimentacion.template_name = "retroalimentacion"
 c.ExportadorRetroalimentacion.extra_template_basedirs = [os.path.join(RAIZ, "plantillas")]
 c.ClearHiddenTests.enforce_metadata = False
 
-# ---- Due dates and late work (docs/profesorado.md, «Plazos, retrasos y prórrogas»): the one place a TA edits them.
-# Dates are wall time in Madrid ("AAAA-MM-DD HH:MM"; a date alone means 23:59:59); nbgrader's gradebook
-# gets them as UTC (grader_tests/extensiones_nbgrader/plazos.py), daylight saving included.  A student's extension is a new
-# date or a duration ("2 días", "36 h").  Example:
-#   c.PlazosDelCurso.fechas = {"01_atencion_multicabeza": "2026-03-20 23:59"}
-#   c.PlazosDelCurso.prorrogas = {"01_atencion_multicabeza": {"ana_lopez": "2026-03-23 23:59"}}
-c.PlazosDelCurso.zona = "Europe/Madrid"
-c.PlazosDelCurso.fechas = {}
-c.PlazosDelCurso.prorrogas = {}
+# ---- Due dates and late work (docs/profesorado.md, «Plazos, retrasos y prórrogas»).  The dates and the
+# extensions are in plazos.toml next to this file: the one place a TA edits them (not here).  Dates are wall
+# time in Madrid; nbgrader's gradebook gets them as UTC (grader_tests/extensiones_nbgrader/plazos.py),
+# daylight saving included.  Every value is checked here, as this file loads: one that cannot be read is
+# printed (in Spanish, with the student and the format) and never applied silently.
+c.PlazosDelCurso.archivo = os.path.join(RAIZ, ARCHIVO_DEL_TA)
+avisar_plazos(PlazosDelCurso(config=c))
 # Penalty: every started day late takes 10 % of the score, at most 50 % (nbgrader's late_submission_penalty).
 c.AssignLatePenalties.plugin_class = PenalizacionPorRetraso
 c.PenalizacionPorRetraso.por_dia = 0.10

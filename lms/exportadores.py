@@ -322,12 +322,13 @@ class NotasCsv(CsvExportPlugin):
     per assignment × student in the gradebook, ``score = max(0, raw - penalty)``,
     0 for a student without a submission; then three more columns:
     ``seconds_late`` (after the extension, as nbgrader counts it),
-    ``extension`` (the student's extension, ``1 día`` …), ``pending_review``
+    ``extension_seconds`` (the student's extension, in seconds, as ``seconds_late``), ``pending_review``
     (``sí`` when a resubmission's old manual grades are held for review:
     ``grader_tests.extensiones_nbgrader.revision``), and ``duedate_course_time`` /
     ``timestamp_course_time``: nbgrader's ``duedate`` and ``timestamp`` (naive UTC, left as
     nbgrader writes them: LMS imports read them) in the course's zone
-    (``c.PlazosDelCurso.zona``) with an explicit offset, ``2026-12-02 00:15:00+01:00``.
+    (``c.PlazosDelCurso.zona``) with an explicit offset, ``2026-12-02 00:15:00+01:00``, and
+    ``student_duedate_course_time``: that student's due date, extension included, the same way.
     Before exporting, the course's due dates,
     extensions and penalties are brought up to date (``grader_tests.extensiones_nbgrader.plazos``).
     The gradebook is read in bulk (``grader_tests.extensiones_nbgrader.notas_en_bloque``): linear in the class.
@@ -339,7 +340,8 @@ class NotasCsv(CsvExportPlugin):
 
     COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
                 "raw_score", "late_submission_penalty", "score", "max_score",
-                "seconds_late", "extension", "pending_review", "duedate_course_time", "timestamp_course_time"]
+                "seconds_late", "extension_seconds", "pending_review", "duedate_course_time", "timestamp_course_time",
+                "student_duedate_course_time"]
 
     def export(self, gradebook: Gradebook) -> None:
         from grader_tests.extensiones_nbgrader import notas_en_bloque, plazos, revision
@@ -349,7 +351,12 @@ class NotasCsv(CsvExportPlugin):
         self.log.info("Exporting grades to %s", destino)
         config_plazos, politica = plazos.desde_config(self.config)
         zona = config_plazos.zona
-        plazos.sincronizar(gradebook, config_plazos, politica, log=self.log)
+        # an extension that cannot be read keeps the one the gradebook has (as the Assignments tab does), and
+        # says so; an unreadable due date or plazos.toml stops the export (PlazoInvalido, in Spanish)
+        ilegibles = config_plazos.invalidas()["prorrogas"]
+        for texto in ilegibles.values():
+            self.log.error("%s (en grades.csv queda la prórroga anterior de ese alumno)", texto)
+        plazos.sincronizar(gradebook, config_plazos, politica, log=self.log, saltar=set(ilegibles))
         libro = notas_en_bloque.leer(gradebook)
         retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
         filas = [self.COLUMNAS]
@@ -372,15 +379,19 @@ class NotasCsv(CsvExportPlugin):
                 e = libro.entregas.get((tarea, alumno))
                 if e is not None:
                     valores = [e.timestamp, e.puntos, e.penalizacion, e.nota, e.segundos_tarde,
-                               plazos.duracion(e.extension.total_seconds()) if e.extension else "",
+                               f"{e.extension.total_seconds():g}" if e.extension else "",
                                "sí" if (alumno, tarea) in retenidas else ""]
+                    extension = e.extension
                 else:
                     valores = ["", 0.0, 0.0, 0.0, "", "", ""]
+                    extension = None
                 marca, bruta, penal, nota, tarde, prorroga, revisar = valores
+                plazo_suyo = (libro.duedates[tarea] + extension if extension and libro.duedates[tarea] is not None
+                              else libro.duedates[tarea])
                 fila = [tarea, libro.duedates[tarea], marca, alumno, datos["last_name"], datos["first_name"],
                         datos["email"], bruta, penal, nota, libro.tareas[tarea], tarde, prorroga, revisar,
                         plazos.con_desfase(libro.duedates[tarea], zona),
-                        plazos.con_desfase(marca or None, zona)]
+                        plazos.con_desfase(marca or None, zona), plazos.con_desfase(plazo_suyo, zona)]
                 filas.append(["" if v is None else str(v) for v in fila])
         formatos.escribir_csv(destino, filas)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import RAIZ
 
-COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms"]
+COPIAR = ["nbgrader_config.py", "plazos.toml", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms"]
 BIN = Path(sys.executable).parent
 
 

@@ -275,16 +275,32 @@ class Usuario:
         return (int(codigo[-1]) if codigo else None), texto
 
 
-def editar_curso(hub, sustituciones: dict[str, str]) -> None:
-    """Replace text in the service's ``nbgrader_config.py`` (owner and mode kept), as a TA edits it."""
-    ruta = Path(hub.raiz_curso) / "nbgrader_config.py"
+def editar_curso(hub, sustituciones: dict[str, str], archivo: str = "nbgrader_config.py") -> None:
+    """Replace text in a file of the service's course copy (owner and mode kept), as a TA edits it."""
+    ruta = Path(hub.raiz_curso) / archivo
     texto = ruta.read_text(encoding="utf-8")
     for antes, despues in sustituciones.items():
-        assert antes in texto, f"nbgrader_config.py no contiene {antes!r}"
+        assert antes in texto, f"{archivo} no contiene {antes!r}"
         texto = texto.replace(antes, despues)
     estado = ruta.stat()
-    temporal = ruta.with_name(".nbgrader_config.py.tmp")
+    temporal = ruta.with_name(f".{archivo}.tmp")
     temporal.write_text(texto, encoding="utf-8")
     os.chown(temporal, estado.st_uid, estado.st_gid)
     os.chmod(temporal, estado.st_mode & 0o7777)
     temporal.replace(ruta)
+
+
+def escribir_plazos(hub, fechas: dict[str, str], prorrogas: dict[str, dict[str, str]] | None = None) -> None:
+    """The TA's due dates and extensions in the service's ``plazos.toml`` (its empty tables filled).
+
+    Keys and values are TOML basic strings, written as the TA would (``"1 día"``, not escaped).
+    """
+    import json
+
+    def texto(valor: str) -> str:
+        return json.dumps(valor, ensure_ascii=False)
+    lineas = "".join(f"{texto(t)} = {texto(v)}\n" for t, v in fechas.items())
+    tablas = "".join(f"\n[prorrogas.{texto(tarea)}]\n" + "".join(f"{texto(a)} = {texto(v)}\n" for a, v in alumnos.items())
+                     for tarea, alumnos in (prorrogas or {}).items())
+    editar_curso(hub, {"\n[fechas]\n": "\n[fechas]\n" + lineas, "\n[prorrogas]\n": "\n[prorrogas]\n" + tablas},
+                 archivo="plazos.toml")

@@ -62,8 +62,9 @@ def curso(tmp_path_factory) -> dict:
     intercambio = base / "intercambio"
     intercambio.mkdir()
     with open(raiz / "nbgrader_config.py", "a", encoding="utf-8") as f:
-        f.write(f"\nc.Exchange.root = {str(intercambio)!r}\n"
-                f"c.PlazosDelCurso.fechas = {{{TAREA!r}: {PLAZO!r}}}\n")
+        f.write(f"\nc.Exchange.root = {str(intercambio)!r}\n")
+    # the TA's file of due dates (plazos.toml), as docs/profesorado.md says to write it
+    (raiz / "plazos.toml").write_text(f'[fechas]\n{TAREA} = "{PLAZO}"\n', encoding="utf-8")
     url = f"sqlite:///{raiz / 'gradebook.db'}"
     with _libro(url) as gb:
         gb.add_assignment(TAREA)
@@ -111,8 +112,8 @@ def test_release_feedback_retiene_lo_desactualizado_y_publica_al_resto(curso):
             hc.huella(gb, TAREA, "luis", CUADERNO)
 
     # after Generate Feedback: an extension for luis (the config), a manual grade and comment for ana
-    with open(raiz / "nbgrader_config.py", "a", encoding="utf-8") as f:
-        f.write(f"c.PlazosDelCurso.prorrogas = {{{TAREA!r}: {{'luis': '10 min'}}}}\n")
+    with open(raiz / "plazos.toml", "a", encoding="utf-8") as f:
+        f.write(f'[prorrogas.{TAREA}]\nluis = "10 min"\n')
     with _libro(url) as gb:
         gb.find_grade("f_prueba", CUADERNO, TAREA, "ana").manual_score = 7.0
         gb.find_comment("f", CUADERNO, TAREA, "ana").manual_comment = "Falta un caso."
@@ -273,3 +274,23 @@ def test_la_huella_solo_se_escribe_si_la_pagina_dice_lo_del_libro(libro):
     libro.find_grade("f_prueba", CUADERNO, TAREA, "luis").manual_score = 7.0    # saved in formgrader meanwhile
     libro.db.commit()
     assert escrita(nb) is None
+
+
+def test_con_una_reentrega_pendiente_la_caja_dice_que_aun_tiene_los_comentarios_viejos():
+    """Sixth TA report, P4-5: «Comentarios desactualizados: Ninguno» beside a held resubmission whose student
+    still holds the older feedback.  The box says so, empty or not (the page's script draws the same)."""
+    from scripts.calificacion import servicio_del_curso as servicio
+    pendiente = {"alumno": "luis", "tarea": TAREA, "cuadernos": []}
+    assert servicio._desactualizados({"entregas": [], "desactualizados": []}, "/") == "<p>Ninguno.</p>"
+    caja = servicio._desactualizados({"entregas": [pendiente], "desactualizados": []}, "/")
+    assert caja.startswith("<p>Ninguno fuera de «Pendientes de revisión».") and "entrega anterior" in caja
+    otro = {"alumno": "ana", "tarea": TAREA, "motivo": "la nota cambió"}
+    caja = servicio._desactualizados({"entregas": [pendiente], "desactualizados": [otro]}, "/")
+    assert "ana / " + TAREA in caja and caja.endswith(f"<p>{servicio.NOTA_PENDIENTES}</p>")
+    pagina = servicio.PAGINA.format(base="/", curso="c", plazos="", pendientes="", desactualizados="",
+                                    intro_pendientes="''", intro_desactualizados="''",
+                                    nota_pendientes=servicio._en_guion(servicio.NOTA_PENDIENTES),
+                                    ninguno_salvo_pendientes=servicio._en_guion(servicio.NINGUNO_SALVO_PENDIENTES),
+                                    intervalo_s=10, intervalo_ms=10000)
+    assert "pintarDesactualizados(p.desactualizados || [], (p.entregas || []).length)" in pagina
+    assert "pendientes ? " + servicio._en_guion(servicio.NINGUNO_SALVO_PENDIENTES) in pagina

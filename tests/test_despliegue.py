@@ -246,6 +246,57 @@ def test_configuracion_global_de_nbgrader_para_el_hub():
     assert ajustes.AjustesHub.curso == CURSO
 
 
+def test_validate_reintenta_si_el_nucleo_no_arranca_y_lo_explica_en_español(monkeypatch):
+    """Sixth TA report, P3-1: «RuntimeError: Kernel died before replying to kernel_info» (a port race under
+    load) in Validate's dialog, 40 lines of English.  One quiet retry; then only a Spanish message."""
+    import logging
+    sys.path.insert(0, str(HUB / "jupyter" / "comun"))
+    import validar_con_reintento as vr
+    monkeypatch.setattr(vr, "ESPERA", 0)
+
+    class Validador:
+        log = logging.getLogger("prueba")
+
+        def __init__(self, fallos, error=RuntimeError("Kernel died before replying to kernel_info")):
+            self.fallos, self.error, self.intentos = fallos, error, 0
+
+        def validate(self, ruta):
+            self.intentos += 1
+            if self.intentos <= self.fallos:
+                raise self.error
+            return {"passed": [ruta]}
+
+    validar = vr._con_reintento(Validador.validate)
+    una = Validador(1)
+    assert validar(una, "a.ipynb") == {"passed": ["a.ipynb"]} and una.intentos == 2
+    with pytest.raises(vr.KernelNoArranco, match="vuelve a pulsar Validate"):
+        validar(Validador(2), "a.ipynb")
+    otro = Validador(1, ValueError("celda rota"))           # anything else: as nbgrader says it, no retry
+    with pytest.raises(ValueError):
+        validar(otro, "a.ipynb")
+    assert otro.intentos == 1
+    envuelto = RuntimeError("ZMQError: Address already in use (addr='tcp://127.0.0.1:40443')")
+    assert vr.es_arranque_fallido(envuelto) and not vr.es_arranque_fallido(ValueError("x"))
+
+    # the Validate button's answer: only the message, not nbgrader's traceback
+    def validar_cuaderno(self, path):
+        return {"success": False, "value": "Traceback (most recent call last):\n...\nKernelNoArranco: " + vr.MENSAJE}
+    assert vr._solo_el_mensaje(validar_cuaderno)(None, "a.ipynb") == {"success": False, "value": vr.MENSAJE}
+    otra = {"success": False, "value": "Traceback ... ValueError"}
+    assert vr._solo_el_mensaje(lambda self, path: dict(otra))(None, "a.ipynb") == otra
+    # the hub's common configurations install it (idempotent), in a process of their own
+    import subprocess
+    codigo = ("import sys; sys.path.insert(0, sys.argv[1]); import validar_con_reintento as v; v.aplicar(); "
+              "v.aplicar(); from nbgrader.validator import Validator as V; "
+              "from nbgrader.server_extensions.validate_assignment.handlers import ValidateAssignmentHandler as H; "
+              "assert V.validate._curso_reintento and H.validate_notebook._curso_reintento; "
+              "assert V.validate.__wrapped__.__name__ == 'validate' and "
+              "not hasattr(V.validate.__wrapped__, '_curso_reintento')")
+    subprocess.run([sys.executable, "-c", codigo, str(HUB / "jupyter" / "comun")], check=True, timeout=120)
+    for nombre in ("nbgrader_config.py", "jupyter_server_config.py"):
+        assert "validar_con_reintento.aplicar()" in (HUB / "jupyter" / "comun" / nombre).read_text()
+
+
 @pytest.mark.parametrize("entorno, mensaje", [
     ({"CURSO_HUB_ALUMNADO": "maria, Jorge"}, "no válidos ['Jorge']"),
     ({"CURSO_HUB_PROFESORADO": "ana", "CURSO_HUB_ALUMNADO": "ana,maria"}, "a la vez"),

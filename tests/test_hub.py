@@ -12,7 +12,7 @@ answers (``curso_calificado``), the feedback must be Spanish without hidden
 test code, students get 403 on the formgrader and no instructor extension.
 
 A semester on the same hub (issue 21): the TA gives the lesson a due date an
-hour ago in the service's ``nbgrader_config.py`` and the first student an
+hour ago in the service's ``plazos.toml`` and the first student an
 extension; the Assignments tab shows each student their own due date, the
 second student's submission is marked late with the policy's share; the
 feedback, the course page's grades.csv, the class report and the table of
@@ -44,7 +44,7 @@ from zoneinfo import ZoneInfo
 import nbformat
 import pytest
 
-from hub_cliente import ARTEFACTOS, RAIZ, Usuario, editar_curso, hub_de_prueba
+from hub_cliente import ARTEFACTOS, RAIZ, Usuario, editar_curso, escribir_plazos, hub_de_prueba
 from test_intercambio import ATAQUE
 
 sys.path.insert(0, str(RAIZ))
@@ -161,11 +161,9 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     alumnos = {nombre: Usuario(hub, nombre).entrar() for nombre in hub.alumnado}
     muestra_de = dict(zip(hub.alumnado, MUESTRAS))
     con_prorroga, tarde = hub.alumnado[0], hub.alumnado[1]
-    # the TA's one place for due dates: the service's nbgrader_config.py (Madrid time), an hour ago;
+    # the TA's one place for due dates: the service's plazos.toml (Madrid time), an hour ago;
     # the first student has a day's extension
-    editar_curso(hub, {"c.PlazosDelCurso.fechas = {}": f"c.PlazosDelCurso.fechas = {{{TAREA!r}: {PLAZO!r}}}",
-                       "c.PlazosDelCurso.prorrogas = {}":
-                       f"c.PlazosDelCurso.prorrogas = {{{TAREA!r}: {{{con_prorroga!r}: '1 día'}}}}"})
+    escribir_plazos(hub, {TAREA: PLAZO}, {TAREA: {con_prorroga: "1 día"}})
 
     # --- the TA: the formgrader service, generate and release the lesson
     pagina = ta.abrir_formgrader()
@@ -352,7 +350,7 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     notas = _csv(ta.s.get(f"{pagina}grades.csv", timeout=300).text)
     assert float(notas[tarde]["late_submission_penalty"]) == pytest.approx(0.1 * raw)
     assert float(notas[tarde]["score"]) == pytest.approx(0.9 * raw) and float(notas[tarde]["seconds_late"]) > 3000
-    assert float(notas[con_prorroga]["late_submission_penalty"]) == 0 and notas[con_prorroga]["extension"] == "1 día"
+    assert float(notas[con_prorroga]["late_submission_penalty"]) == 0 and notas[con_prorroga]["extension_seconds"] == "86400"
     # nbgrader's duedate stays naive UTC; its copy in the course's zone says the offset (Madrid's wall time)
     assert re.fullmatch(rf"{re.escape(PLAZO[:16])}:00\+0[12]:00", notas[tarde]["duedate_course_time"]), notas[tarde]
     informe = ta.s.get(f"{pagina}informe", timeout=300)
@@ -370,13 +368,16 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     assert f"{tarde} / {TAREA}: entregada 1 h" in estado["salida"]
 
     # --- an extension removes it: the student's tab, grades.csv
-    editar_curso(hub, {f"{{{con_prorroga!r}: '1 día'}}": f"{{{con_prorroga!r}: '1 día', {tarde!r}: '2 días'}}"})
+    antes = f'{json.dumps(con_prorroga)} = "1 día"\n'
+    editar_curso(hub, {antes: antes + f'{json.dumps(tarde)} = "2 días"\n'}, archivo="plazos.toml")
     _esperar(lambda: alumnos[tarde].tareas()[TAREA]["curso_plazo"]["prorroga"], 60,
              "la prórroga no llegó a la pestaña Assignments")
     assert alumnos[tarde].tareas()[TAREA]["submissions"][-1]["curso_segundos_tarde"] == 0
     notas = _csv(ta.s.get(f"{pagina}grades.csv", timeout=300).text)
     assert float(notas[tarde]["late_submission_penalty"]) == 0 and float(notas[tarde]["score"]) == raw
-    assert notas[tarde]["extension"] == "2 días"
+    assert notas[tarde]["extension_seconds"] == "172800"
+    assert notas[tarde]["student_duedate_course_time"].startswith(
+        (dt.datetime.strptime(PLAZO[:16], "%Y-%m-%d %H:%M") + dt.timedelta(days=2)).strftime("%Y-%m-%d %H:%M"))
     # ... but the feedback generated before it still states the penalty: listed on the course page, and
     # Release Feedback withholds it (the rest of the class gets theirs) until Generate Feedback runs again
     desactualizados = ta.s.get(f"{pagina}estado", timeout=60).json()["pendientes"]["desactualizados"]

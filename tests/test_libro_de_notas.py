@@ -236,6 +236,54 @@ def test_sin_terminal_la_barra_calla():
     assert salida.getvalue() == ""
 
 
+def test_sin_terminal_y_con_curso_progreso_lineas_da_lineas_en_español(monkeypatch):
+    """The hub's course page (sixth TA report, P3-3: 154 s without a sign of life): plain lines, at most one
+    every few seconds per assignment and always the last one; the phases of make grade announced."""
+    from scripts.calificacion import progreso as modulo
+    monkeypatch.setenv("CURSO_PROGRESO", "lineas")
+    monkeypatch.setattr(modulo, "INTERVALO_LINEAS", 3600.0)
+    salida = io.StringIO()
+    progreso = Progreso(salida)
+    with progreso.tarea("01_atencion_multicabeza", total=3):
+        for alumno, bien in (("ana", True), ("luis", False), ("eva", True)):
+            progreso.terminada(alumno, bien)
+    lineas = salida.getvalue().splitlines()
+    assert lineas == ["01_atencion_multicabeza: 3 entregas por calificar",
+                      "01_atencion_multicabeza: 1/3 entregas (calificadas 1, fallidas 0)",
+                      "01_atencion_multicabeza: 3/3 entregas (calificadas 2, fallidas 1)"], lineas
+    assert Progreso(_Terminal()).lineas is False          # a terminal keeps its bar
+
+
+def test_las_fases_de_make_grade_se_anuncian_solo_si_se_pide(monkeypatch, capsys):
+    from scripts.calificacion import tiempos
+    with tiempos.fase("exportar"):
+        pass
+    assert capsys.readouterr().out == ""
+    monkeypatch.setenv("CURSO_PROGRESO", "lineas")
+    with tiempos.fase("exportar"):
+        pass
+    assert capsys.readouterr().out == "▶ Exportando grades.csv…\n"
+
+
+def test_la_pagina_del_curso_dice_cada_paso_de_calificar(tmp_path):
+    """«Recoger y calificar»: each command under a Spanish label with its step and time, as it comes."""
+    import sys
+    import time
+    from scripts.calificacion.servicio_del_curso import Trabajo, entorno
+    env = entorno(tmp_path)
+    assert env["PYTHONUNBUFFERED"] == "1" and env["CURSO_PROGRESO"] == "lineas"
+    trabajo = Trabajo()
+    assert trabajo.lanzar([([sys.executable, "-c", "print('hola')"], True, "recoger las entregas de t"),
+                           ([sys.executable, "-c", "print('adiós')"], False)], tmp_path, env)
+    for _ in range(300):
+        if not trabajo.en_marcha:
+            break
+        time.sleep(0.1)
+    salida = trabajo.estado()["salida"].splitlines()
+    assert salida[0].startswith("— Paso 1 de 2: recoger las entregas de t (") and salida[0].endswith(") —")
+    assert salida[2] == "hola" and salida[-1] == "adiós" and trabajo.codigo == 0
+
+
 def test_una_barra_por_tarea_a_la_vez():
     """The workers grade every assignment without waiting for each other: all the bars are drawn at once."""
     terminal = _Terminal()

@@ -199,7 +199,7 @@ def test_un_plazo_cambiado_fuera_de_la_configuracion_se_dice(libro):
     libro.update_or_create_assignment("t", duedate="2026-01-01 00:00:00 UTC")
     p, politica = _config({"t": "2026-03-29 12:00"})
     notas = plazos.sincronizar(libro, p, politica)
-    assert any("manda nbgrader_config.py" in n for n in notas), notas
+    assert any("manda plazos.toml" in n for n in notas), notas
 
 
 def test_publicar_plazos_y_prorrogas_sin_nombres(libro, tmp_path):
@@ -255,6 +255,22 @@ def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, 
     assert ana["duedate"] == "2026-03-29 10:00:00" and ana["timestamp"] == "2026-03-29 10:00:01"
     assert ana["duedate_course_time"] == "2026-03-29 12:00:00+02:00"
     assert ana["timestamp_course_time"] == "2026-03-29 12:00:01+02:00"
+    assert ana["extension_seconds"] == "" and ana["student_duedate_course_time"] == "2026-03-29 12:00:00+02:00"
+    # an extension: in seconds (as seconds_late), and the student's own due date a spreadsheet can read
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}, "prorrogas": {"t": {"ana": "1 día 12 h"}}}})
+    NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
+    ana = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}["ana"]
+    assert ana["extension_seconds"] == "129600" and ana["student_duedate_course_time"] == "2026-03-31 00:00:00+02:00"
+    # a typo in another extension: that row keeps the previous one, the rest is exported, and the log says so
+    config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"},
+                                        "prorrogas": {"t": {"ana": "1 dia y pico", "bea": "1 h"}}}})
+    exportador = NotasCsv(to=str(tmp_path / "grades.csv"), config=config)
+    errores = []
+    exportador.log.error = lambda *a: errores.append(a[0] % a[1:])
+    exportador.export(libro)
+    filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
+    assert filas["ana"]["extension_seconds"] == "129600" and filas["bea"]["extension_seconds"] == "3600"
+    assert len(errores) == 1 and "«1 dia y pico»" in errores[0] and "prórroga anterior" in errores[0]
     config = Config({"PlazosDelCurso": {"fechas": {"t": "2026-03-29 12:00"}, "zona": "America/Mexico_City"}})
     NotasCsv(to=str(tmp_path / "grades.csv"), config=config).export(libro)
     filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
@@ -372,3 +388,188 @@ def test_manage_students_solo_suma_las_tareas_publicadas(libro, tmp_path):
     alumnos = {a["id"]: a for a in api.get_students()}
     assert {a: (d["score"], d["max_score"]) for a, d in alumnos.items()} == {"ana": (10, 10), "bea": (10, 10)}
     assert api.get_student("ana")["max_score"] == 10
+    # ... and a student's page lists only those (sixth TA report, P4-4: «sin_publicar (no submission) 0 / 0»)
+    for tarea in ("t", "sin_publicar"):
+        (tmp_path / "source" / tarea).mkdir(parents=True)
+        (tmp_path / "source" / tarea / "nb.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, '
+                                                              '"nbformat_minor": 5}')
+    assert [e["name"] for e in api.get_student_submissions("ana")] == ["t"]
+
+
+# ------------------------------------------------------------------------------ plazos.toml, the TA's file
+
+def _curso_con_plazos(tmp_path, texto: str):
+    """A course root with the course's own nbgrader_config.py and this plazos.toml."""
+    import shutil
+    from pathlib import Path
+    shutil.copy(Path(__file__).resolve().parents[1] / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
+    (tmp_path / "plazos.toml").write_text(texto, encoding="utf-8")
+    return tmp_path
+
+
+def test_plazos_toml_es_el_archivo_que_lee_nbgrader_config(tmp_path):
+    """The course's nbgrader_config.py takes the due dates and extensions from plazos.toml (P2-2 of the sixth
+    TA report): quoted text or TOML's own dates, the zone, extensions per assignment."""
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\nu = 2026-06-01\n'
+                                '[prorrogas.t]\nana = "1 día"\n"luis.gomez" = 2026-03-30T12:00:00\n')
+    p, politica, _ = plazos.leer(tmp_path)
+    assert p.errores() == [] and p.zona == "Europe/Madrid"
+    assert p.plazo("t") == _utc(2026, 3, 29, 10, 0) and p.plazo("u") == _utc(2026, 6, 1, 21, 59, 59)
+    assert p.prorroga("t", "ana") == dt.timedelta(days=1)
+    assert p.prorroga("t", "luis.gomez") == dt.timedelta(days=1)
+    assert p.prorroga("u", "ana") is None and politica.por_dia == pytest.approx(0.1)
+    # the course's own file: the tables a TA fills, nothing set yet
+    from pathlib import Path
+    vacio = plazos.leer_archivo(Path(__file__).resolve().parents[1] / "plazos.toml")
+    assert vacio == {"zona": "Europe/Madrid", "fechas": {}, "prorrogas": {}}
+
+
+def test_una_prorroga_mal_escrita_se_dice_al_cargar_y_no_toca_a_nadie_mas(tmp_path, capsys):
+    """«1 dia y pico» (P2-1): a Spanish message naming the student, the value and the accepted format, printed
+    when nbgrader_config.py loads; the other student's extension and the due date still hold."""
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n'
+                                '[prorrogas.t]\nana = "1 día"\nluis = "1 dia y pico"\n')
+    p, _, _ = plazos.leer(tmp_path)
+    [error] = p.errores()
+    for parte in ("plazos.toml", "luis", "«1 dia y pico»", "«2 días»", "AAAA-MM-DD HH:MM"):
+        assert parte in error, error
+    assert "⚠ Plazos: " + error in capsys.readouterr().err
+    assert p.invalidas()["prorrogas"] == {("t", "luis"): error}
+    assert p.prorroga("t", "ana") == dt.timedelta(days=1) and p.plazo("t") == _utc(2026, 3, 29, 10, 0)
+    with pytest.raises(plazos.PlazoInvalido, match="luis"):
+        p.prorroga("t", "luis")
+    # a due date written badly names the assignment, the value and the format
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "29/03/2026"\n')
+    [error] = plazos.leer(tmp_path)[0].errores()
+    assert "el plazo de t («29/03/2026»)" in error and "AAAA-MM-DD HH:MM" in error
+
+
+def test_un_plazos_toml_roto_no_rompe_la_configuracion_y_no_deja_sin_plazo(tmp_path):
+    """A TOML syntax error: nbgrader_config.py still loads (formgrader, nbgrader's commands), and every due date
+    is unreadable rather than empty: nothing is graded as if there were no due date."""
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00\n')
+    p, _, config = plazos.leer(tmp_path)
+    assert config.CourseDirectory.course_id == "atencion-y-posicion"
+    [error] = p.errores()
+    assert error.startswith("plazos.toml no es TOML válido") and "line 2" in error
+    with pytest.raises(plazos.PlazoInvalido, match="no vale ningún plazo"):
+        p.plazo("t")
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas]\nt = "1 día"\n')
+    assert "[prorrogas.<tarea>]" in plazos.leer(tmp_path)[0].errores()[0]
+
+
+def test_una_prorroga_ilegible_conserva_lo_anterior_en_la_pestana_y_en_el_libro(libro, tmp_path):
+    """The course page publishes the rest; the student whose new extension cannot be read keeps what was
+    published and what the gradebook has, and the page says so in red."""
+    curso = tmp_path / "intercambio" / "curso"
+    curso.mkdir(parents=True)
+    clave = bytes(range(32))
+    p, politica = _config({"t": "2026-03-29 12:00"}, {"t": {"ana": "1 día", "bea": "2 días"}})
+    plazos.sincronizar(libro, p, politica)
+    plazos.publicar(str(curso), "curso", p, politica, clave)
+    ficha = curso / "plazos" / f"{plazos.ficha_de_alumno(clave, 'curso', 'ana')}.json"
+    ficha_bea = curso / "plazos" / f"{plazos.ficha_de_alumno(clave, 'curso', 'bea')}.json"
+    antes = json.loads(ficha.read_text())
+    p, politica = _config({"t": "2026-03-29 12:00"}, {"t": {"ana": "1 dia y pico", "bea": "3 días"}})
+    saltar = set(p.invalidas()["prorrogas"])
+    assert saltar == {("t", "ana")}
+    plazos.sincronizar(libro, p, politica, saltar=saltar)
+    plazos.publicar(str(curso), "curso", p, politica, clave)
+    assert json.loads(ficha.read_text()) == antes                                   # ana: the previous one
+    assert json.loads(ficha_bea.read_text())["tareas"]["t"]["plazo"] == "2026-04-01T10:00:00Z"   # bea: the new one
+    assert libro.find_submission("t", "ana").extension == dt.timedelta(days=1)
+    assert libro.find_submission("t", "bea").extension == dt.timedelta(days=3)
+    # an unreadable due date publishes nothing new at all
+    p, politica = _config({"t": "mañana"}, {"t": {"bea": "4 días"}})
+    with pytest.raises(plazos.PlazoInvalido):
+        plazos.publicar(str(curso), "curso", p, politica, clave)
+    assert json.loads(ficha_bea.read_text())["tareas"]["t"]["plazo"] == "2026-04-01T10:00:00Z"
+
+
+def test_la_pagina_del_curso_marca_en_rojo_lo_que_no_se_lee_y_da_el_plazo_de_cada_prorroga(tmp_path):
+    from scripts.calificacion import servicio_del_curso
+    (tmp_path / "source" / "t").mkdir(parents=True)
+    (tmp_path / "source" / "t" / "nb.ipynb").write_text("{}")
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-12-02 11:35"\n'
+                                '[prorrogas.t]\n"prueba-alumno2" = "1 dia y pico"\nana = "1 día"\n"<b>" = "1 h"\n')
+    html = servicio_del_curso._tabla_de_plazos(tmp_path)
+    assert 'class="error">⚠ 1 valor de <code>plazos.toml</code> no se puede leer' in html
+    [fila] = [l for l in html.split("<li") if "prueba-alumno2" in l]
+    assert 'class="error"' in fila and "«1 dia y pico»" in fila and "«2 días»" in fila
+    assert "conserva la prórroga anterior" in fila
+    assert "ana: «1 día» → plazo: jueves 03/12/2026 11:35 (hora de Madrid)" in html
+    assert "<b>" not in html and "&lt;b&gt;" in html
+    _curso_con_plazos(tmp_path, '[fechas\n')
+    html = servicio_del_curso._tabla_de_plazos(tmp_path)
+    assert "plazos.toml no es TOML válido" in html and "no califica hasta que lo corrijas" in html
+
+
+def test_autograde_rechaza_solo_la_entrega_con_la_prorroga_ilegible(tmp_path):
+    """ComprobarPlazos, autograde's first step: the submission whose extension cannot be read is refused
+    (before anything runs or is saved), with the student, the value and the format; the others pass."""
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas.t]\nana = "1 dia y pico"\n'
+                                'bea = "1 día"\n')
+    paso = plazos.ComprobarPlazos(config=Config({"CourseDirectory": {"root": str(tmp_path)}}))
+    for alumno in ("bea", "carla"):
+        assert paso.preprocess("nb", {"nbgrader": {"assignment": "t", "student": alumno}}) == \
+            ("nb", {"nbgrader": {"assignment": "t", "student": alumno}})
+    with pytest.raises(plazos.PlazoInvalido) as error:
+        paso.preprocess("nb", {"nbgrader": {"assignment": "t", "student": "ana"}})
+    assert str(error.value).startswith("No se califica a ana en t (sus notas anteriores no cambian)")
+    assert "«1 dia y pico»" in str(error.value) and "«2 días»" in str(error.value)
+
+
+def test_make_grade_dice_que_valor_de_plazos_toml_no_se_lee_y_no_cambia_ninguna_nota(tmp_path):
+    from scripts.calificacion import grade
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas.t]\nluis = "1 dia y pico"\n')
+    problema = grade.problemas_de_plazos(tmp_path)
+    assert problema.startswith("No se puede calificar (no se ha cambiado ninguna nota): corrige estos plazos en "
+                               "plazos.toml")
+    assert "la prórroga de luis en t («1 dia y pico»)" in problema and "«2 días»" in problema
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas.t]\nluis = "1 día 12 h"\n')
+    assert grade.problemas_de_plazos(tmp_path) is None
+
+
+def test_los_comentarios_publicados_desactualizados_llegan_a_la_pestana_del_alumno(libro, tmp_path):
+    """Sixth TA report, P3-2: after an extension the tab said «✓ Entregada a tiempo» beside feedback with a late
+    penalty.  The service marks, in each such student's own file, the assignments whose released feedback no
+    longer states the grade; the exchange list (plazos_assignments) passes it to the tab; nobody else sees it."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "despliegue" / "plazos_assignments"))
+    from plazos_assignments import lista
+    curso = tmp_path / "intercambio" / "curso"
+    curso.mkdir(parents=True)
+    clave = bytes(range(32))
+    p, politica = _config({"t": "2026-03-29 12:00"}, {"t": {"ana": "2 días"}})
+    plazos.publicar(str(curso), "curso", p, politica, clave, comentarios_viejos={("ana", "t"), ("bea", "t")})
+    ficha = {a: plazos.ficha_de_alumno(clave, "curso", a) for a in ("ana", "bea", "carla")}
+    ana = lista.plazos_publicados(str(tmp_path / "intercambio"), "curso", ficha["ana"])["tareas"]["t"]
+    bea = lista.plazos_publicados(str(tmp_path / "intercambio"), "curso", ficha["bea"])["tareas"]["t"]
+    carla = lista.plazos_publicados(str(tmp_path / "intercambio"), "curso", ficha["carla"])["tareas"]["t"]
+    assert ana["prorroga"] and ana["comentarios_desactualizados"] is True
+    assert not bea["prorroga"] and bea["comentarios_desactualizados"] is True
+    assert bea["plazo"] == dt.datetime(2026, 3, 29, 10, 0)                 # the general due date still
+    assert "comentarios_desactualizados" not in carla
+    # republished: bea's file goes, ana keeps her extension without the mark
+    plazos.publicar(str(curso), "curso", p, politica, clave, comentarios_viejos=set())
+    assert not (curso / "plazos" / f"{ficha['bea']}.json").exists()
+    ana = lista.plazos_publicados(str(tmp_path / "intercambio"), "curso", ficha["ana"])["tareas"]["t"]
+    assert ana["prorroga"] and "comentarios_desactualizados" not in ana
+
+
+def test_el_servicio_lee_los_comentarios_desactualizados_como_mucho_cada_pocos_segundos(tmp_path, monkeypatch):
+    import contextlib
+    import logging
+    from grader_tests.extensiones_nbgrader import huella_de_comentarios
+    from scripts.calificacion import libro_de_notas, servicio_del_curso
+    llamadas = []
+    monkeypatch.setattr(libro_de_notas, "existe", lambda url: True)
+    monkeypatch.setattr(libro_de_notas, "url_del_curso", lambda raiz: "sqlite:///x")
+    monkeypatch.setattr(libro_de_notas, "abrir", lambda raiz: contextlib.nullcontext("gb"))
+    monkeypatch.setattr(huella_de_comentarios, "desactualizados", lambda gb, feedback, carpeta_publicada: (
+        llamadas.append((gb, feedback, carpeta_publicada)) or {("ana", "t"): "nb: la nota cambió"}))
+    publicador = servicio_del_curso.Publicador(tmp_path, logging.getLogger("prueba"))
+    assert publicador._comentarios_viejos("/x/intercambio", "curso") == {("ana", "t")}
+    assert publicador._comentarios_viejos("/x/intercambio", "curso") == {("ana", "t")}
+    assert llamadas == [("gb", str(tmp_path / "feedback"), "/x/intercambio/curso/feedback")]

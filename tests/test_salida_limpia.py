@@ -54,3 +54,23 @@ def test_cada_imagen_de_los_comentarios_tiene_descripcion_en_español():
     salida_limpia.TextoAlternativo().preprocess_cell(celda, {}, 0)
     assert celda.outputs[0].metadata["image/png"]["alt"] == salida_limpia.ALTERNATIVO
     assert celda.outputs[1].metadata["image/png"]["alt"] == "mapa de la cabeza 1"
+
+
+def test_los_avisos_rutinarios_de_nbgrader_salen_en_español_y_como_info(caplog):
+    """Sixth TA report, P4-1: «[WARNING] Late submission penalty: 1.6» (nbgrader's GetGrades and
+    AssignLatePenalties) and «[WARNING] Removing existing assignment: …» in formgrader's Log Output."""
+    registro = logging.getLogger("prueba-salida-limpia-registro")
+    salida_limpia.aplicar()                                   # idempotent: one wrapper only
+    with caplog.at_level(logging.INFO, logger=registro.name):
+        registro.warning("Late submission penalty: {}".format(1.6))
+        registro.warning("Removing existing assignment: {}".format("/curso/feedback/ana/t"))
+        registro.warning("Otra cosa: %s", "sigue siendo un aviso")
+    [penal, sustituye, otro] = caplog.records
+    assert (penal.levelname, penal.getMessage()) == (
+        "INFO", "Penalización por entrega tardía (la política del curso): 1.6 puntos")
+    assert (sustituye.levelname, sustituye.getMessage()) == (
+        "INFO", "Se sustituye la versión anterior: /curso/feedback/ana/t")
+    assert (otro.levelname, otro.getMessage()) == ("WARNING", "Otra cosa: sigue siendo un aviso")
+    fabrica = logging.getLogRecordFactory()
+    salida_limpia.aplicar()
+    assert logging.getLogRecordFactory() is fabrica

@@ -54,7 +54,7 @@ from ajustes import PROXY_LOCAL, RAIZ_REPO, accesible_para_todos, bin_hub  # noq
 CONFIGURACION = AQUI / "jupyterhub_config.py"
 # what the service's copy of the course holds: a TA's clone without .git or .venv (every versioned entry
 # of the repository's root: make grade, make informe and make test find everything they name)
-COPIAR = ["nbgrader_config.py", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
+COPIAR = ["nbgrader_config.py", "plazos.toml", "grader_tests", "source", "release", "examples", "scripts", "plantillas", "lms",
           "despliegue", "pyproject.toml", "Makefile", "README.md", "docs", "requirements.txt", "environment.yml",
           "ajustes_jupyterlab", "requirements-dev.txt", "tests", ".ci", ".gitignore", "autograded"]
 CURSO_POR_DEFECTO = "atencion-y-posicion"

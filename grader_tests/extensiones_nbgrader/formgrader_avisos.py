@@ -10,7 +10,7 @@ missing from two read-only endpoints registered next to nbgrader's API by
 * ``GET /formgrader/curso/api/retrasos[?tarea=…][&alumno=…]`` -- :func:`retrasos`:
   the late submissions with nbgrader's numbers (``total_seconds_late``, each
   notebook's ``late_submission_penalty``), after :func:`plazos.sincronizar`
-  brought them up to date with ``nbgrader_config.py`` and with the scores the
+  brought them up to date with ``plazos.toml`` and with the scores the
   gradebook has now (a manual grade changes the penalty).  Manage Students,
   a student's assignments and notebooks, an assignment's submissions and
   Manual Grading's list mark them «⚠ tarde: −1 → 9 / 18».

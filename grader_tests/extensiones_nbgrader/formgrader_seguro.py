@@ -28,12 +28,13 @@ nbgrader 0.9.6                                  here
 ``NbGraderAPI.get_submitted_timestamp``         a garbled, special or out-of-range
                                                 ``timestamp.txt`` is no timestamp, not a 500
 ``NbGraderAPI.get_submission(s)``               that submission shows «fecha ilegible»
-``NbGraderAPI.get_assignments``                 the course's due dates (``nbgrader_config.py``) written
+``NbGraderAPI.get_assignments``                 the course's due dates (``plazos.toml``) written
                                                 into the gradebook first (``formgrader_avisos.
                                                 plazos_al_dia``): Manage Assignments never shows a
                                                 date the course page already replaced
 ``NbGraderAPI.get_students``, ``get_student``   each maximum counts only the published assignments
                                                 (released or handed in), as grades.csv
+``NbGraderAPI.get_student_submissions``         a student's page lists only the published assignments
 ``NbGraderAPI.generate_feedback``,              the log without DEBUG records (template paths); a
 ``NbGraderAPI.release_feedback``                refusal only because of submissions held for review
                                                 (``revision``), the Spanish reason alone
@@ -537,17 +538,40 @@ def _maximo_publicado(api) -> float | None:
     Students summed it («18 / 29» with one assignment of 18 published: fifth TA's report, P4).
     None when it cannot be told (nbgrader's own numbers are kept).
     """
+    try:
+        with api.gradebook as gb:
+            maximos = {a.name: float(a.max_score or 0.0) for a in gb.assignments}
+    except Exception:  # noqa: BLE001 - nbgrader's numbers rather than none
+        api.log.exception("formgrader: no se pudo leer el libro de notas")
+        return None
+    publicadas = _publicadas(api)
+    if publicadas is None:
+        return None
+    return sum(m for t, m in maximos.items() if t in publicadas)
+
+
+def _publicadas(api) -> set[str] | None:
+    """The assignments released to the exchange or handed in by somebody; None when it cannot be told."""
     from nbgrader.api import Assignment, SubmittedAssignment
     try:
         publicadas = set(api.get_released_assignments())
         with api.gradebook as gb:
-            maximos = {a.name: float(a.max_score or 0.0) for a in gb.assignments}
             publicadas |= {n for (n,) in gb.db.query(Assignment.name).join(
                 SubmittedAssignment, SubmittedAssignment.assignment_id == Assignment.id).distinct()}
     except Exception:  # noqa: BLE001 - nbgrader's numbers rather than none
         api.log.exception("formgrader: no se pudo saber qué tareas están publicadas")
         return None
-    return sum(m for t, m in maximos.items() if t in publicadas)
+    return publicadas
+
+
+def _get_student_submissions(self, student_id):
+    """A student's page in Manage Students: the published assignments only, as its total counts them
+    (sixth TA report, P4-4: «02_codificacion_posicional (no submission) 0 / 0», never released)."""
+    filas = _originales["NbGraderAPI.get_student_submissions"](self, student_id)
+    publicadas = _publicadas(self)
+    if publicadas is None:
+        return filas
+    return [f for f in filas if not isinstance(f, dict) or f.get("name") in publicadas]
 
 
 def _get_students(self):
@@ -605,6 +629,7 @@ def aplicar() -> None:
                                  (api.NbGraderAPI, "get_assignments", _get_assignments),
                                  (api.NbGraderAPI, "get_students", _get_students),
                                  (api.NbGraderAPI, "get_student", _get_student),
+                                 (api.NbGraderAPI, "get_student_submissions", _get_student_submissions),
                                  (api.NbGraderAPI, "generate_feedback", _comentarios("generar", "generate_feedback")),
                                  (api.NbGraderAPI, "release_feedback", _comentarios("publicar", "release_feedback"))):
         _originales[f"{clase.__name__}.{nombre}"] = getattr(clase, nombre)

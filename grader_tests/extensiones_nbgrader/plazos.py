@@ -1,12 +1,26 @@
 """Due dates, extensions and the late-work policy of the course, on nbgrader's own machinery.
 
-One place for the TA (README, «Plazos, retrasos y prórrogas»): the course's
-``nbgrader_config.py``::
+One place for the TA (README, «Plazos, retrasos y prórrogas»): ``plazos.toml`` in the
+course root, which the course's ``nbgrader_config.py`` names (``c.PlazosDelCurso.archivo``)::
 
-    c.PlazosDelCurso.fechas = {"01_atencion_multicabeza": "2026-03-20 23:59"}       # Madrid wall time
-    c.PlazosDelCurso.prorrogas = {"01_atencion_multicabeza": {"ana": "2026-03-23 23:59"}}  # or "2 días"
+    [fechas]                                       # Madrid wall time
+    01_atencion_multicabeza = "2026-03-20 23:59"
+    [prorrogas.01_atencion_multicabeza]            # a new date, or a duration: "2 días", "36 h"
+    ana = "2026-03-23 23:59"
+
+The same values can be given as traits (``c.PlazosDelCurso.fechas`` and
+``.prorrogas``, which win over the file's); the policy stays in ``nbgrader_config.py``::
+
     c.PenalizacionPorRetraso.por_dia = 0.10      # of the score, per started day late
     c.PenalizacionPorRetraso.maximo = 0.50       # never more than this
+
+Every entry is checked when it is read (:meth:`PlazosDelCurso.invalidas`): a
+value that cannot be read is never dropped silently.  ``nbgrader_config.py``
+prints each one when it loads (:func:`avisar`), the course page shows it in red
+in its row, ``make grade`` refuses to grade, and autograde refuses that
+submission only (:class:`ComprobarPlazos`): nobody is graded with a due date
+the TA did not mean, and nobody else's grade changes.  An unreadable
+``plazos.toml`` (a TOML syntax error) makes every date unreadable, never empty.
 
 What nbgrader does with it (nothing here re-implements it):
 
@@ -50,6 +64,8 @@ import json
 import math
 import os
 import re
+import sys
+import tomllib
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -63,6 +79,9 @@ DIA = 86400
 VARIABLE_CLAVE = "CURSO_PLAZOS_CLAVE"          # the hub's key for students' extension files (hex)
 CARPETA_PUBLICADA = "plazos"                    # <exchange>/<course>/plazos/
 ARCHIVO_PUBLICO = "plazos.json"
+ARCHIVO_DEL_TA = "plazos.toml"                  # the course root's file of due dates and extensions
+FORMATO_FECHA = "AAAA-MM-DD HH:MM en hora de Madrid (una fecha sola vale hasta las 23:59:59)"
+FORMATO_PRORROGA = "una fecha nueva (AAAA-MM-DD HH:MM) o una duración como «2 días», «36 h» o «1 día 12 h»"
 VERSION_PUBLICADA = 1
 
 DIAS_SEMANA = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
@@ -104,7 +123,7 @@ def fecha(texto: str, zona: str = ZONA_DEL_CURSO) -> dt.datetime:
     try:
         ingenua = dt.datetime(año, mes, dia, hora, minuto, segundo)
     except ValueError as error:
-        raise PlazoInvalido(f"«{texto}» no es una fecha válida ({error})") from None
+        raise PlazoInvalido(f"«{texto}» no es una fecha válida (ese día o esa hora no existen)") from None
     desfase = m[7]
     if desfase:
         if desfase.upper() in ("Z", "UTC"):
@@ -244,57 +263,182 @@ def zona_de_marcas_segura(zona: str) -> bool:
 
 # ------------------------------------------------------------------------------ configuration
 
+def leer_archivo(ruta: str | os.PathLike) -> dict:
+    """``plazos.toml`` → ``{"zona": str | None, "fechas": {...}, "prorrogas": {...}}`` (a missing file: empty).
+
+    Keys and values are kept as written (text); each value is checked later by
+    :class:`PlazosDelCurso`.
+
+    Raises:
+        PlazoInvalido: the file is not TOML, or its tables are not what the course expects
+            (Spanish message with the line when TOML gives one).
+    """
+    nombre = os.path.basename(str(ruta))
+    try:
+        with open(ruta, "rb") as f:
+            datos = tomllib.load(f)
+    except FileNotFoundError:
+        return {"zona": None, "fechas": {}, "prorrogas": {}}
+    except (OSError, UnicodeDecodeError) as error:
+        raise PlazoInvalido(f"{nombre} no se puede abrir ({error})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise PlazoInvalido(f"{nombre} no es TOML válido ({error}): revisa las comillas y los corchetes; "
+                            f"cada línea es nombre = \"valor\"") from None
+    extra = sorted(set(datos) - {"zona", "fechas", "prorrogas"})
+    if extra:
+        raise PlazoInvalido(f"{nombre}: no se esperaba {', '.join(extra)} (solo zona, [fechas] y [prorrogas.<tarea>])")
+    zona = datos.get("zona")
+    if zona is not None and not isinstance(zona, str):
+        raise PlazoInvalido(f"{nombre}: zona tiene que ser un texto entre comillas, como \"Europe/Madrid\"")
+    fechas = datos.get("fechas", {})
+    if not isinstance(fechas, dict):
+        raise PlazoInvalido(f"{nombre}: fechas tiene que ser una tabla [fechas] con líneas tarea = \"fecha\"")
+    prorrogas = datos.get("prorrogas", {})
+    if not isinstance(prorrogas, dict) or not all(isinstance(v, dict) for v in prorrogas.values()):
+        raise PlazoInvalido(f"{nombre}: cada tarea con prórrogas va en su tabla [prorrogas.<tarea>] con líneas "
+                            "alumno = \"prórroga\"")
+    return {"zona": zona, "fechas": {t: _texto_toml(v) for t, v in fechas.items()},
+            "prorrogas": {t: {a: _texto_toml(v) for a, v in alumnos.items()} for t, alumnos in prorrogas.items()}}
+
+
+def _texto_toml(valor):
+    """A TOML date or date-time written without quotes (``2026-03-20 23:59:00``) → the text :func:`fecha` reads."""
+    if isinstance(valor, dt.datetime):
+        return valor.isoformat(sep=" ")
+    if isinstance(valor, dt.date):
+        return valor.isoformat()
+    return valor
+
+
+def _formato(error: Exception, formato: str) -> str:
+    return "" if "AAAA-MM-DD" in str(error) else f". Formato: {formato}"
+
+
 class PlazosDelCurso(LoggingConfigurable):
-    """The course's due dates and extensions (``nbgrader_config.py``; see the module docstring)."""
+    """The course's due dates and extensions (``plazos.toml``; see the module docstring)."""
 
     zona = Unicode(ZONA_DEL_CURSO, help="Time zone of the dates written without an offset.").tag(config=True)
     fechas = Dict({}, help="Assignment → due date, wall time of `zona` ('AAAA-MM-DD HH:MM'); "
-                           "'' = no due date.").tag(config=True)
-    prorrogas = Dict({}, help="Assignment → {student: new due date or duration ('2 días', '36 h')}.").tag(config=True)
+                           "'' = no due date.  Wins over the file's.").tag(config=True)
+    prorrogas = Dict({}, help="Assignment → {student: new due date or duration ('2 días', '36 h')}.  "
+                              "Wins over the file's.").tag(config=True)
+    archivo = Unicode("", help="The TA's file of due dates and extensions (plazos.toml), read when this "
+                               "object is made; '' = none.").tag(config=True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.error_de_archivo: str | None = None        # why plazos.toml cannot be read (Spanish)
+        self._del_archivo: set = set()                  # (tarea,) and (tarea, alumno) written in the file
+        if not self.archivo:
+            return
+        try:
+            datos = leer_archivo(self.archivo)
+            if datos["zona"] and "zona" not in (self.config.get("PlazosDelCurso") or {}):
+                self.zona = datos["zona"]
+        except (PlazoInvalido, ValueError) as error:
+            self.error_de_archivo = str(error)
+            return
+        fechas = {str(t): v for t, v in datos["fechas"].items()}
+        prorrogas = {str(t): {str(a): v for a, v in alumnos.items()} for t, alumnos in datos["prorrogas"].items()}
+        self._del_archivo = ({(t,) for t in fechas if t not in self.fechas}
+                             | {(t, a) for t, alumnos in prorrogas.items() for a in alumnos
+                                if a not in (self.prorrogas.get(t) or {})})
+        for tarea, alumnos in self.prorrogas.items():
+            prorrogas[tarea] = {**prorrogas.get(tarea, {}), **alumnos} if isinstance(alumnos, dict) else alumnos
+        self.fechas = {**fechas, **self.fechas}
+        self.prorrogas = prorrogas
 
     @validate("zona")
     def _zona_valida(self, propuesta):
         _zona(propuesta["value"])
         return propuesta["value"]
 
+    @property
+    def nombre_del_archivo(self) -> str:
+        return os.path.basename(self.archivo) if self.archivo else ARCHIVO_DEL_TA
+
+    def _sin_archivo(self) -> None:
+        if self.error_de_archivo:
+            raise PlazoInvalido(f"{self.error_de_archivo}. Mientras no se pueda leer, no vale ningún plazo ni "
+                                "ninguna prórroga: no se califica nada con plazo")
+
     def plazo(self, tarea: str) -> dt.datetime | None:
         """The assignment's due date (aware UTC), None without one.  Raises PlazoInvalido."""
+        self._sin_archivo()
         texto = self.fechas.get(tarea)
-        if texto is None or not str(texto).strip():
+        if texto is None or (isinstance(texto, str) and not texto.strip()):
             return None
         try:
+            if not isinstance(texto, str):
+                raise PlazoInvalido(f"«{texto}» no es una fecha entre comillas")
             return fecha(texto, self.zona)
         except PlazoInvalido as error:
+            if (tarea,) in self._del_archivo:
+                raise PlazoInvalido(f"{self.nombre_del_archivo}: el plazo de {tarea} («{texto}») no se puede leer: "
+                                    f"{error}{_formato(error, FORMATO_FECHA)}") from None
             raise PlazoInvalido(f"c.PlazosDelCurso.fechas[{tarea!r}]: {error}") from None
 
     def prorroga(self, tarea: str, alumno: str) -> dt.timedelta | None:
         """The student's extension on the assignment, None without one.  Raises PlazoInvalido."""
-        texto = (self.prorrogas.get(tarea) or {}).get(alumno)
-        if texto is None or not str(texto).strip():
+        self._sin_archivo()
+        alumnos = self.prorrogas.get(tarea) or {}
+        texto = alumnos.get(alumno) if isinstance(alumnos, dict) else None
+        if texto is None or (isinstance(texto, str) and not texto.strip()):
             return None
         try:
+            if not isinstance(texto, str):
+                raise PlazoInvalido(f"«{texto}» no es una prórroga entre comillas")
             return prorroga(texto, self.plazo(tarea), self.zona)
         except PlazoInvalido as error:
+            if (tarea, alumno) in self._del_archivo:
+                raise PlazoInvalido(f"{self.nombre_del_archivo}: la prórroga de {alumno} en {tarea} («{texto}») no "
+                                    f"se puede leer: {error}{_formato(error, FORMATO_PRORROGA)}") from None
             raise PlazoInvalido(f"c.PlazosDelCurso.prorrogas[{tarea!r}][{alumno!r}]: {error}") from None
 
-    def errores(self) -> list[str]:
-        """Every date or extension that cannot be read, in Spanish (empty when all are fine)."""
-        errores = []
+    def invalidas(self) -> dict:
+        """What cannot be read, by where it is: ``{"archivo": str | None, "fechas": {tarea: texto},
+        "prorrogas": {(tarea, alumno): texto}}`` (Spanish messages; empty dicts when all is fine)."""
+        if self.error_de_archivo:
+            return {"archivo": self.error_de_archivo, "fechas": {}, "prorrogas": {}}
+        fechas, prorrogas = {}, {}
         for tarea in self.fechas:
             try:
                 self.plazo(tarea)
             except PlazoInvalido as error:
-                errores.append(str(error))
+                fechas[tarea] = str(error)
         for tarea, alumnos in self.prorrogas.items():
             if not isinstance(alumnos, dict):
-                errores.append(f"c.PlazosDelCurso.prorrogas[{tarea!r}] tiene que ser un diccionario alumno → fecha")
+                fechas.setdefault(tarea, f"c.PlazosDelCurso.prorrogas[{tarea!r}] tiene que ser un diccionario "
+                                         "alumno → fecha")
                 continue
             for alumno in alumnos:
                 try:
                     self.prorroga(tarea, alumno)
                 except PlazoInvalido as error:
-                    errores.append(str(error))
-        return errores
+                    prorrogas[(tarea, alumno)] = str(error)
+        return {"archivo": None, "fechas": fechas, "prorrogas": prorrogas}
+
+    def errores(self) -> list[str]:
+        """Every date or extension that cannot be read, in Spanish (empty when all are fine)."""
+        mal = self.invalidas()
+        return ([mal["archivo"]] if mal["archivo"] else []) + list(mal["fechas"].values()) + \
+            list(mal["prorrogas"].values())
+
+
+_AVISADOS: set[str] = set()
+
+
+def avisar(plazos: PlazosDelCurso, flujo=None) -> list[str]:
+    """Print, once per process, every date or extension that cannot be read (``nbgrader_config.py`` on load).
+
+    Spanish, on stderr (``flujo``), each naming the assignment, the student, the value and the accepted
+    format.  Returns the lines printed now.
+    """
+    nuevos = [e for e in plazos.errores() if e not in _AVISADOS]
+    for error in nuevos:
+        _AVISADOS.add(error)
+        print(f"⚠ Plazos: {error}", file=flujo or sys.stderr)
+    return nuevos
 
 
 class PenalizacionPorRetraso(LateSubmissionPlugin):
@@ -407,7 +551,7 @@ def texto_del_retraso(e: EstadoDeEntrega, politica: PenalizacionPorRetraso | Non
 
 
 def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, tareas=None, alumnos=None,
-                log=None, crear=()) -> list[str]:
+                log=None, crear=(), saltar=()) -> list[str]:
     """Write the course's due dates and extensions into nbgrader's gradebook and recompute penalties.
 
     Reads the gradebook in bulk (``notas_en_bloque``) and writes only what
@@ -421,6 +565,8 @@ def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, ta
         crear: assignments (names of folders in ``source/``) to add to the gradebook when the
             configuration gives them a due date and they are not there yet, as formgrader's own
             due-date dialog does: a draft's due date is in formgrader before *Generate*.
+        saltar: ``(tarea, alumno)`` pairs left exactly as the gradebook has them (extension and penalty):
+            the extensions that cannot be read (:meth:`PlazosDelCurso.invalidas`), when the rest is applied.
 
     Returns:
         The Spanish notes about what the configuration replaced (also logged).
@@ -445,17 +591,18 @@ def sincronizar(gb, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso, ta
         if actual != nuevo:
             if actual is not None:
                 notas.append(f"{tarea}: el plazo del libro de notas ({mostrar(actual, plazos.zona)}) no es el de "
-                             f"nbgrader_config.py ({mostrar(nuevo, plazos.zona)}); manda nbgrader_config.py")
+                             f"{plazos.nombre_del_archivo} ({mostrar(nuevo, plazos.zona)}); manda "
+                             f"{plazos.nombre_del_archivo}")
             db.query(Assignment).filter(Assignment.name == tarea).update({"duedate": nuevo})
     filtro_alumnos = set(alumnos) if alumnos is not None else None
     for (tarea, alumno), e in libro.entregas.items():
-        if filtro_alumnos is not None and alumno not in filtro_alumnos:
+        if (filtro_alumnos is not None and alumno not in filtro_alumnos) or (tarea, alumno) in saltar:
             continue
         extension = plazos.prorroga(tarea, alumno)
         if e.extension != extension:
             if e.extension and extension is None:
                 notas.append(f"{alumno} / {tarea}: se quita la prórroga del libro de notas "
-                             f"({duracion(e.extension.total_seconds())}): no está en nbgrader_config.py")
+                             f"({duracion(e.extension.total_seconds())}): no está en {plazos.nombre_del_archivo}")
             db.query(SubmittedAssignment).filter(SubmittedAssignment.id == e.id).update({"extension": extension})
         e.duedate, e.extension = nuevos_plazos[tarea], extension
         segundos = e.segundos_tarde
@@ -497,6 +644,30 @@ class AplicarPlazos(NbGraderPreprocessor):
             sincronizar(gb, plazos, politica, tareas=[tarea], alumnos=[alumno], log=self.log)
             e = estado(gb.find_submission(tarea, alumno))
         datos["curso_retraso"] = para_el_alumno(e, politica, plazos.zona)
+        return nb, resources
+
+
+class ComprobarPlazos(NbGraderPreprocessor):
+    """Autograde's first step: refuse this submission when its due date or its extension cannot be read.
+
+    Before anything runs or is saved (the first of ``Autograde.sanitize_preprocessors``): the student's
+    previous grades stay as they were, the error names the student, the value and the accepted format,
+    and nbgrader goes on with the rest of the class.  Raises :class:`PlazoInvalido`.
+    """
+
+    def preprocess(self, nb, resources):
+        from nbgrader.coursedir import CourseDirectory
+        datos = resources.get("nbgrader") or {}
+        tarea, alumno = datos.get("assignment"), datos.get("student")
+        if not (tarea and alumno):
+            return nb, resources
+        plazos, _, _ = leer(CourseDirectory(config=self.config).root)
+        try:
+            plazos.prorroga(tarea, alumno)
+            plazos.plazo(tarea)
+        except PlazoInvalido as error:
+            raise PlazoInvalido(f"No se califica a {alumno} en {tarea} (sus notas anteriores no cambian): {error}. "
+                                f"Corrígelo en {plazos.nombre_del_archivo} y vuelve a calificar.") from None
         return nb, resources
 
 
@@ -544,8 +715,18 @@ def _escribir_si_cambia(ruta: str, datos: dict) -> bool:
     return True
 
 
+def _publicada(ruta: str, tarea: str) -> dict | None:
+    """The entry of ``tarea`` in a student's published extension file, None without one."""
+    try:
+        with open(ruta, encoding="utf-8") as f:
+            entrada = json.load(f).get("tareas", {}).get(tarea)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return entrada if isinstance(entrada, dict) else None
+
+
 def publicar(carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: PenalizacionPorRetraso,
-             clave: bytes | None = None, tareas=()) -> str | None:
+             clave: bytes | None = None, tareas=(), comentarios_viejos=None) -> str | None:
     """Write the due dates students see into the exchange (``<carpeta_curso>/plazos/``); returns the folder.
 
     ``plazos.json`` (readable by everyone): the due date in UTC of each
@@ -554,14 +735,21 @@ def publicar(carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: P
     gradebook), the zone and the policy.  With ``clave`` (the hub's), one
     file per student with an extension, named :func:`ficha_de_alumno`,
     holding that student's due dates; the folder is not listable (0711).
-    Files for extensions that no longer exist are removed.  None when the
-    exchange's course folder does not exist.
+    Files for extensions that no longer exist are removed; an extension that
+    cannot be read keeps what was published for it before.  ``comentarios_viejos``
+    (``{(alumno, tarea)}``, with ``clave``): the students whose released feedback no longer
+    states their grade (``huella_de_comentarios.desactualizados``): their file marks that
+    assignment ``"comentarios_desactualizados": true`` and the Assignments tab says so.
+    None when the exchange's course folder does not exist.
 
     Raises:
-        PlazoInvalido: a date or an extension in the configuration cannot be read.
+        PlazoInvalido: ``plazos.toml`` or a due date cannot be read (nothing is written).
     """
     if not os.path.isdir(carpeta_curso):
         return None
+    mal = plazos.invalidas()
+    if mal["archivo"] or mal["fechas"]:
+        raise PlazoInvalido("; ".join([mal["archivo"]] if mal["archivo"] else list(mal["fechas"].values())))
     nombres = sorted(set(tareas) | set(plazos.fechas))
     fechas = {t: plazos.plazo(t) for t in nombres}
     carpeta = os.path.join(carpeta_curso, CARPETA_PUBLICADA)
@@ -579,10 +767,19 @@ def publicar(carpeta_curso: str, curso: str, plazos: PlazosDelCurso, politica: P
             if not isinstance(alumnos, dict) or fechas.get(tarea) is None:
                 continue
             for alumno in alumnos:
+                if (tarea, alumno) in mal["prorrogas"]:
+                    # unreadable: the student keeps what was published for it (the course page says so in red)
+                    anterior = _publicada(os.path.join(carpeta, f"{ficha_de_alumno(clave, curso, alumno)}.json"), tarea)
+                    anterior = {k: v for k, v in (anterior or {}).items() if k in ("plazo", "prorroga")}
+                    if anterior.get("plazo"):
+                        por_alumno.setdefault(alumno, {})[tarea] = anterior
+                    continue
                 extension = plazos.prorroga(tarea, alumno)
                 if extension is not None:
                     por_alumno.setdefault(alumno, {})[tarea] = {
                         "plazo": _iso(utc_ingenua(fechas[tarea] + extension)), "prorroga": True}
+        for alumno, tarea in sorted(comentarios_viejos or ()):
+            por_alumno.setdefault(alumno, {}).setdefault(tarea, {})["comentarios_desactualizados"] = True
         for alumno, suyas in por_alumno.items():
             nombre = ficha_de_alumno(clave, curso, alumno)
             fichas.add(f"{nombre}.json")

@@ -20,9 +20,17 @@ each at its cause:
   an English «No description has been provided for this image» in the
   student's Spanish feedback: :class:`TextoAlternativo` gives every image
   output a Spanish description first.
+
+And two of nbgrader's own log lines that a TA reads in formgrader's «Log Output» and in
+``make grade`` as warnings, though they report the ordinary course of things, are given
+in Spanish at INFO level (sixth TA report, P4-1; :func:`registro_en_español`): «Late
+submission penalty: 1.6» (the course's late policy at work) and «Removing existing
+assignment: …» (feedback or an autograded copy generated again).
 """
 from __future__ import annotations
 
+import logging
+import re
 import warnings
 
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -31,8 +39,34 @@ ALTERNATIVO = "Imagen de la salida de esta celda"
 _IMAGENES = ("image/png", "image/jpeg", "image/gif", "image/svg+xml")
 
 
+# nbgrader's routine warnings → (Spanish text, from the match); nbgrader formats them before logging
+_REGISTRO = [
+    (re.compile(r"^Late submission penalty: (.+)$"),
+     lambda m: f"Penalización por entrega tardía (la política del curso): {m[1]} puntos"),
+    (re.compile(r"^Removing existing assignment: (.+)$", re.S),
+     lambda m: f"Se sustituye la versión anterior: {m[1]}"),
+]
+
+
+def registro_en_español(fabrica):
+    """A ``logging`` record factory around ``fabrica``: nbgrader's routine warnings in Spanish, at INFO."""
+    def crear(*args, **kwargs):
+        registro = fabrica(*args, **kwargs)
+        if registro.levelno == logging.WARNING and isinstance(registro.msg, str) and not registro.args:
+            for patron, texto in _REGISTRO:
+                m = patron.match(registro.msg)
+                if m:
+                    registro.msg, registro.levelno, registro.levelname = texto(m), logging.INFO, "INFO"
+                    break
+        return registro
+    crear._curso_en_español = True
+    return crear
+
+
 def aplicar() -> None:
-    """Install the three corrections (idempotent)."""
+    """Install the corrections (idempotent)."""
+    if not getattr(logging.getLogRecordFactory(), "_curso_en_español", False):
+        logging.setLogRecordFactory(registro_en_español(logging.getLogRecordFactory()))
     rasgo = NbGraderPreprocessor.class_traits().get("display_data_priority")
     if rasgo is not None:
         rasgo.metadata["config"] = True

@@ -200,9 +200,10 @@ def problemas_de_plazos(raiz: Path) -> str | None:
     if not plazos.zona_de_marcas_segura(zona):
         lineas.append(f"c.Exchange.timezone = {zona!r}: nbgrader escribiría la hora de las entregas con un nombre "
                       "de zona que luego lee como UTC (en verano, «CEST»: dos horas de más). Déjalo en \"UTC\"; "
-                      "los plazos se escriben en hora de Madrid en c.PlazosDelCurso.")
+                      "los plazos se escriben en hora de Madrid en plazos.toml.")
     if lineas:
-        return "No se puede calificar: revisa los plazos en nbgrader_config.py:\n  " + "\n  ".join(lineas)
+        return ("No se puede calificar (no se ha cambiado ninguna nota): corrige estos plazos en plazos.toml y "
+                "vuelve a empezar:\n  " + "\n  ".join(lineas))
     return None
 
 

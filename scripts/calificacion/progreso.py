@@ -6,22 +6,32 @@ many nbgrader could not grade, the time spent and an estimate of the time
 left.  The workers grade every assignment without waiting for each other, so
 all the bars are drawn at once (``tareas``).  When standard output is not a
 terminal (CI, a log file, a Kubernetes pod) nothing is drawn, so logs stay
-short.  Workers call it from several threads: every update takes a lock.
+short, unless ``CURSO_PROGRESO=lineas`` asks for plain Spanish lines (the
+course page in the hub, which shows the output as it comes: at most one line
+every few seconds per assignment, and the last one).  Workers call it from
+several threads: every update takes a lock.
 """
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
+import time
 
 FORMATO = "{desc}: {bar} {n_fmt}/{total_fmt} entregas{postfix} · {elapsed}, quedan {remaining}"
+VARIABLE_LINEAS = "CURSO_PROGRESO"      # "lineas": plain lines when not on a terminal (the hub's course page)
+INTERVALO_LINEAS = 5.0                  # seconds between two lines of one assignment
 
 
 class _Barra:
-    def __init__(self, barra):
+    def __init__(self, barra, nombre: str = "", total: int = 0):
         self.barra = barra
+        self.nombre = nombre
+        self.total = total
         self.calificadas = self.fallidas = 0
         self.contadas: dict[str, bool] = {}
+        self.ultima_linea = 0.0
 
     def resumen(self) -> str:
         return f"calificadas {self.calificadas}, fallidas {self.fallidas}"
@@ -35,11 +45,14 @@ class Progreso:
         activo: draw or not; by default only when ``flujo`` is a terminal.
     """
 
-    def __init__(self, flujo=None, activo: bool | None = None):
+    def __init__(self, flujo=None, activo: bool | None = None, lineas: bool | None = None):
         self.flujo = flujo if flujo is not None else sys.stdout
         if activo is None:
             activo = bool(getattr(self.flujo, "isatty", lambda: False)())
         self.activo = activo
+        if lineas is None:
+            lineas = os.environ.get(VARIABLE_LINEAS, "").strip().lower() == "lineas"
+        self.lineas = lineas and not activo
         self._cerrojo = threading.Lock()
         self._barras: dict[str, _Barra] = {}
 
@@ -55,7 +68,10 @@ class Progreso:
                              bar_format=FORMATO, ascii=codificacion != "utf8", dynamic_ncols=True,
                              mininterval=0.5, smoothing=0.1, position=posicion, leave=True,
                              postfix="calificadas 0, fallidas 0")
-                self._barras[nombre] = _Barra(barra)
+                self._barras[nombre] = _Barra(barra, nombre, total)
+            if self.lineas:
+                for nombre, total in totales.items():
+                    self._linea(f"{nombre}: {total} {'entrega' if total == 1 else 'entregas'} por calificar")
         try:
             yield self
         finally:
@@ -105,6 +121,13 @@ class Progreso:
             b.barra.update(1 if anterior is None else 0)
             if anterior is not None:
                 b.barra.refresh()
+            hechas = len(b.contadas)
+            if self.lineas and (hechas >= b.total or time.monotonic() - b.ultima_linea >= INTERVALO_LINEAS):
+                b.ultima_linea = time.monotonic()
+                self._linea(f"{b.nombre}: {hechas}/{b.total} entregas ({b.resumen()})")
+
+    def _linea(self, texto: str) -> None:
+        print(texto, file=self.flujo, flush=True)
 
     def contada(self, alumno: str, tarea: str | None = None) -> bool:
         with self._cerrojo:

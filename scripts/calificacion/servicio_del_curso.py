@@ -14,12 +14,13 @@ link opens the formgrader, ``…/formgrader``):
   due dates and penalties brought up to date), as a download.
 * **Informe de la clase**: ``make informe`` now, shown with a policy that
   lets it run nothing (it is self-contained: no scripts, images inline).
-* The due dates (``nbgrader_config.py``, ``grader_tests/extensiones_nbgrader/plazos.py``) and the
-  policy, as the students see them.
+* The due dates (``plazos.toml``, ``grader_tests/extensiones_nbgrader/plazos.py``) and the
+  policy, as the students see them; each extension with the due date it gives, and any value that
+  cannot be read in red, with what holds meanwhile.
 
 In the background, every few seconds, the due dates students see in their
 Assignments tab are published into the exchange (``plazos.publicar``) and,
-when ``nbgrader_config.py`` changed, written into the gradebook with their
+when ``plazos.toml`` or ``nbgrader_config.py`` changed, written into the gradebook with their
 penalties (``plazos.sincronizar``): a TA edits the file (JupyterLab's editor
 in the service) and the Assignments tab follows, no restart.
 
@@ -47,6 +48,7 @@ from tornado import ioloop, web
 RAIZ = Path(__file__).resolve().parents[2]
 INTERVALO_PUBLICACION = float(os.environ.get("CURSO_PLAZOS_INTERVALO", "5"))
 INTERVALO_PAGINA = 10.0          # seconds between the course page's status checks when nothing runs
+INTERVALO_COMENTARIOS = 15.0     # seconds between two readings of which released feedback is stale
 CSP_INFORME = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'"
 
 
@@ -72,7 +74,7 @@ class Trabajo:
         return self.inicio is not None and self.fin is None
 
     def lanzar(self, ordenes: list[tuple[list[str], bool]], cwd: Path, env: dict) -> bool:
-        """Run ``ordenes`` (command, go on if it fails) one after another in a thread.
+        """Run ``ordenes`` (command, go on if it fails; optionally a Spanish label) one after another in a thread.
 
         Returns False when a run is already going on.
         """
@@ -87,7 +89,10 @@ class Trabajo:
     def _ejecutar(self, ordenes, cwd, env):
         codigo = 0
         try:
-            for orden, seguir in ordenes:
+            for numero, (orden, seguir, *etiqueta) in enumerate(ordenes, 1):
+                if etiqueta:
+                    self.lineas.append(f"— Paso {numero} de {len(ordenes)}: {etiqueta[0]} "
+                                       f"({time.strftime('%H:%M:%S')}) —")
                 self.lineas.append("$ " + " ".join(os.path.basename(x) if i == 0 else x for i, x in enumerate(orden)))
                 self.proceso = subprocess.Popen(orden, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
@@ -116,6 +121,9 @@ def entorno(raiz: Path) -> dict:
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     env["PYTHONPATH"] = str(raiz) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.setdefault("PYTHONIOENCODING", "utf-8")
+    # the page shows the output as it comes: unbuffered, with plain progress lines (scripts/calificacion/progreso.py)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["CURSO_PROGRESO"] = "lineas"
     return env
 
 
@@ -128,12 +136,14 @@ def tareas_publicadas(raiz: Path) -> list[str]:
     return [t for t in fuentes if (Path(intercambio) / curso / "outbound" / t).is_dir()]
 
 
-def ordenes_de_calificar(raiz: Path) -> list[tuple[list[str], bool]]:
+def ordenes_de_calificar(raiz: Path) -> list[tuple[list[str], bool, str]]:
     """``nbgrader collect --update`` of each released assignment (as formgrader's Collect: newer submissions
-    replace older ones; a failure does not stop the rest), then make grade."""
+    replace older ones; a failure does not stop the rest), then make grade; each with its Spanish label."""
     nbgrader = str(Path(sys.executable).parent / "nbgrader")
-    return ([([nbgrader, "collect", "--update", t], True) for t in tareas_publicadas(raiz)]
-            + [([sys.executable, str(raiz / "scripts" / "calificacion" / "grade.py"), "--sin-muestras"], False)])
+    return ([([nbgrader, "collect", "--update", t], True, f"recoger las entregas de {t}")
+             for t in tareas_publicadas(raiz)]
+            + [([sys.executable, str(raiz / "scripts" / "calificacion" / "grade.py"), "--sin-muestras"], False,
+                "calificar toda la clase, generar los comentarios, grades.csv y el informe (make grade)")])
 
 
 # ------------------------------------------------------------------------------ due dates, published
@@ -148,6 +158,8 @@ class Publicador:
         self.config = None                       # (PlazosDelCurso, PenalizacionPorRetraso, config) when readable
         self.sincronizadas: list[str] | None = None   # the gradebook's assignments synced with this config
         self._cerrojo = threading.Lock()
+        self._comentarios: set = set()                  # (alumno, tarea) with stale released feedback
+        self._comentarios_leidos = -INTERVALO_COMENTARIOS
 
     def una_vez(self) -> None:
         if not self._cerrojo.acquire(blocking=False):
@@ -163,34 +175,57 @@ class Publicador:
         from grader_tests.extensiones_nbgrader import plazos
         from scripts.calificacion import libro_de_notas
         intercambio, curso = os.environ.get("CURSO_HUB_INTERCAMBIO"), os.environ.get("CURSO_HUB_CURSO")
-        ruta = self.raiz / "nbgrader_config.py"
-        mtime = ruta.stat().st_mtime if ruta.exists() else None
+        rutas = [self.raiz / "nbgrader_config.py", self.raiz / plazos.ARCHIVO_DEL_TA]
+        mtime = tuple(r.stat().st_mtime if r.exists() else None for r in rutas)
         if mtime != self.mtime:
             self.mtime, self.config, self.sincronizadas = mtime, None, None
             leido = plazos.leer(self.raiz)
-            errores = leido[0].errores()
-            if errores:
-                self.log.error("Plazos: nbgrader_config.py tiene fechas que no se pueden leer (no se publican): %s",
-                               "; ".join(errores))
+            mal = leido[0].invalidas()
+            if mal["archivo"] or mal["fechas"]:
+                self.log.error("Plazos: no se publica ningún cambio (el alumnado sigue viendo lo anterior): %s",
+                               "; ".join(leido[0].errores()))
                 return
+            for texto in mal["prorrogas"].values():
+                self.log.error("Plazos: %s (no se aplica: ese alumno conserva la prórroga anterior)", texto)
             self.config = leido
         if self.config is None:
             return
         config_plazos, politica, _ = self.config
+        saltar = set(config_plazos.invalidas()["prorrogas"])
         fuentes = [p.name for p in (self.raiz / "source").iterdir() if p.is_dir()] \
             if (self.raiz / "source").is_dir() else []
         if intercambio and curso:
             plazos.publicar(os.path.join(intercambio, curso), curso, config_plazos, politica,
-                            plazos.clave_del_entorno(), tareas=fuentes)
+                            plazos.clave_del_entorno(), tareas=fuentes,
+                            comentarios_viejos=self._comentarios_viejos(intercambio, curso))
         url = libro_de_notas.url_del_curso(self.raiz)
         if libro_de_notas.existe(url):
             with libro_de_notas.abrir(self.raiz) as gb:
                 tareas = sorted(a.name for a in gb.assignments)
                 if tareas != self.sincronizadas:       # a changed config, or an assignment formgrader just created
                     # drafts with a due date join the gradebook, so formgrader shows it before Generate
-                    for nota in plazos.sincronizar(gb, config_plazos, politica, crear=fuentes):
+                    for nota in plazos.sincronizar(gb, config_plazos, politica, crear=fuentes, saltar=saltar):
                         self.log.warning("Plazos: %s", nota)
                     self.sincronizadas = sorted(a.name for a in gb.assignments)
+
+
+    def _comentarios_viejos(self, intercambio: str, curso: str) -> set:
+        """``{(alumno, tarea)}`` whose released feedback no longer states the gradebook's grade, read at most
+        every :data:`INTERVALO_COMENTARIOS` seconds (the Assignments tab says so: sixth TA report, P3-2)."""
+        from grader_tests.extensiones_nbgrader import huella_de_comentarios
+        from scripts.calificacion import libro_de_notas
+        ahora = time.monotonic()
+        if ahora - self._comentarios_leidos < INTERVALO_COMENTARIOS:
+            return self._comentarios
+        self._comentarios_leidos = ahora
+        try:
+            if libro_de_notas.existe(libro_de_notas.url_del_curso(self.raiz)):
+                with libro_de_notas.abrir(self.raiz) as gb:
+                    self._comentarios = set(huella_de_comentarios.desactualizados(
+                        gb, str(self.raiz / "feedback"), carpeta_publicada=os.path.join(intercambio, curso, "feedback")))
+        except Exception:  # noqa: BLE001 - the tab without the mark rather than no due dates
+            self.log.exception("Plazos: no se pudo saber qué comentarios publicados están desactualizados")
+        return self._comentarios
 
 
 # ------------------------------------------------------------------------------ the page
@@ -206,16 +241,18 @@ pre {{ background: #f5f5f5; border: 1px solid #ddd; padding: .7em; white-space: 
 pre:empty {{ display: none; }}
 td, th {{ padding: .2em .8em; text-align: left; border-bottom: 1px solid #eee; }}
 .nota {{ color: #555; }}
+.error {{ color: #b71c1c; font-weight: 600; }}
 </style></head><body>
 <h1>Calificación de la clase <small class="nota">({curso})</small></h1>
 <p><a class="boton" href="{base}formgrader">Abrir el Formgrader</a>
 <span class="nota">publicar, recoger, calificar a mano, comentarios</span></p>
-<p><a href="{base}lab">JupyterLab del curso</a> <span class="nota">(editar <code>nbgrader_config.py</code>,
+<p><a href="{base}lab">JupyterLab del curso</a> <span class="nota">(editar <code>plazos.toml</code>,
 terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 <h2>Plazos</h2>
 {plazos}
-<p class="nota">Los plazos y las prórrogas se cambian en <code>nbgrader_config.py</code>
-(<code>c.PlazosDelCurso</code>, hora de Madrid); el alumnado los ve en su pestaña Assignments en unos segundos.</p>
+<p class="nota">Los plazos y las prórrogas se cambian en <code>plazos.toml</code> (en la raíz del curso, hora de
+Madrid; ábrelo en el JupyterLab del curso); el alumnado los ve en su pestaña Assignments en unos segundos.
+Recarga esta página para comprobar lo que escribiste.</p>
 <h2>Pendientes de revisión</h2>
 <div id="pendientes">{pendientes}</div>
 <h2>Comentarios desactualizados</h2>
@@ -223,7 +260,8 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 <h2>Toda la clase</h2>
 <p><button id="calificar">Recoger las entregas y calificar toda la clase</button>
 <a class="boton" id="notas" href="{base}curso/grades.csv">Descargar grades.csv</a>
-<a class="boton" id="informe" href="{base}curso/informe" target="_blank" rel="noopener">Informe de la clase</a></p>
+<a class="boton" id="informe" href="{base}curso/informe" target="_blank" rel="noopener">Informe de la clase</a>
+<span id="aviso-descarga" class="nota" role="status"></span></p>
 <p class="nota">«Calificar» ejecuta <code>nbgrader collect</code> de cada tarea publicada y después
 <code>make grade</code>: califica todas las entregas, genera los comentarios (salvo los pendientes de revisión),
 <code>grades.csv</code> y el informe. Mientras tanto, no califiques en el Formgrader.</p>
@@ -268,15 +306,15 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
     }}
     cajaPendientes.replaceChildren.apply(cajaPendientes, Array.prototype.slice.call(nueva.childNodes));
     document.body.dataset.pendientes = String(p.entregas ? p.entregas.length : '');
-    pintarDesactualizados(p.desactualizados || []);
+    pintarDesactualizados(p.desactualizados || [], (p.entregas || []).length);
   }}
   // «Comentarios desactualizados»: feedback that no longer says what the gradebook says (Release Feedback
   // withholds it until Generate Feedback writes it again); ids and reasons are text, never HTML
-  function pintarDesactualizados(lista) {{
+  function pintarDesactualizados(lista, pendientes) {{
     var caja = document.getElementById('desactualizados'), nueva = document.createElement('div');
     var texto = document.createElement('p');
     if (!lista.length) {{
-      texto.textContent = 'Ninguno.';
+      texto.textContent = pendientes ? {ninguno_salvo_pendientes} : 'Ninguno.';
       nueva.appendChild(texto);
     }} else {{
       texto.textContent = {intro_desactualizados};
@@ -292,6 +330,11 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
       }});
       nueva.appendChild(texto);
       nueva.appendChild(ul);
+      if (pendientes) {{
+        var nota = document.createElement('p');
+        nota.textContent = {nota_pendientes};
+        nueva.appendChild(nota);
+      }}
     }}
     caja.replaceChildren.apply(caja, Array.prototype.slice.call(nueva.childNodes));
     document.body.dataset.desactualizados = String(lista.length);
@@ -300,7 +343,11 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
     pintarPendientes(d.pendientes);
     salida.textContent = d.salida || '';
     boton.disabled = d.en_marcha;
-    if (d.en_marcha) {{ estado.textContent = 'Calificando… (empezó a las ' + new Date(d.inicio * 1000).toLocaleTimeString('es-ES') + ')'; }}
+    if (d.en_marcha) {{
+      var s = Math.max(0, Math.round(Date.now() / 1000 - d.inicio)), m = Math.floor(s / 60);
+      estado.textContent = 'Calificando… (empezó a las ' + new Date(d.inicio * 1000).toLocaleTimeString('es-ES') +
+        '; lleva ' + (m ? m + ' min y ' : '') + (s % 60) + ' s). Lo que va haciendo sale abajo.';
+    }}
     else if (d.codigo === 0) {{ estado.textContent = 'Terminado a las ' + new Date(d.fin * 1000).toLocaleTimeString('es-ES') + '.'; }}
     else if (d.codigo !== null) {{ estado.textContent = 'Terminó con error (código ' + d.codigo + '): mira la salida.'; }}
     else {{ estado.textContent = ''; }}
@@ -330,6 +377,40 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
   document.addEventListener('visibilitychange', function () {{
     if (document.visibilityState === 'visible') {{ programar(0); }}
   }});
+  // grades.csv and the report take seconds (nbgrader export, make informe): say so until they arrive
+  var avisoDescarga = document.getElementById('aviso-descarga'), notas = document.getElementById('notas');
+  function hora() {{ return new Date().toLocaleTimeString('es-ES'); }}
+  notas.onclick = function (evento) {{
+    if (notas.dataset.ocupado) {{ evento.preventDefault(); return; }}
+    if (!window.fetch || !window.URL || !URL.createObjectURL) {{ return; }}      // the plain link
+    evento.preventDefault();
+    notas.dataset.ocupado = '1';
+    avisoDescarga.textContent = 'Exportando grades.csv (nbgrader export)… puede tardar unos segundos.';
+    fetch(notas.href, {{credentials: 'same-origin', headers: {{'X-XSRFToken': xsrf()}}}})
+      .then(function (r) {{
+        if (!r.ok) {{ return r.text().then(function (t) {{ throw new Error(t.slice(0, 500) || String(r.status)); }}); }}
+        return r.blob();
+      }})
+      .then(function (datos) {{
+        var enlace = document.createElement('a');
+        enlace.href = URL.createObjectURL(datos);
+        enlace.download = 'grades.csv';
+        document.body.appendChild(enlace);
+        enlace.click();
+        enlace.remove();
+        setTimeout(function () {{ URL.revokeObjectURL(enlace.href); }}, 60000);
+        avisoDescarga.textContent = 'grades.csv descargado a las ' + hora() + '.';
+      }})
+      .catch(function (error) {{
+        avisoDescarga.textContent = 'No se pudo exportar grades.csv: ' + error.message;
+      }})
+      .then(function () {{ delete notas.dataset.ocupado; }});
+  }};
+  document.getElementById('informe').addEventListener('click', function () {{
+    var texto = 'Preparando el informe de la clase en una pestaña nueva (make informe)… puede tardar unos segundos.';
+    avisoDescarga.textContent = texto;
+    setTimeout(function () {{ if (avisoDescarga.textContent === texto) {{ avisoDescarga.textContent = ''; }} }}, 60000);
+  }});
   boton.onclick = function () {{
     boton.disabled = true;
     fetch('{base}curso/calificar', {{method: 'POST', credentials: 'same-origin', headers: {{'X-XSRFToken': xsrf()}}}})
@@ -343,24 +424,54 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 
 
 def _tabla_de_plazos(raiz: Path) -> str:
+    """The «Plazos» section: each assignment's due date and each extension with the due date it gives,
+    or, in red, why it cannot be read and what holds meanwhile (``plazos.toml`` read now; every value escaped)."""
     from grader_tests.extensiones_nbgrader import plazos
     try:
         config_plazos, politica, _ = plazos.leer(raiz)
+        mal = config_plazos.invalidas()
         fuentes = sorted(p.name for p in (raiz / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
         filas = []
         for tarea in fuentes:
             try:
                 plazo = config_plazos.plazo(tarea)
-                texto = plazos.mostrar(plazo) if plazo else "sin plazo"
+                texto = html.escape(plazos.mostrar(plazo) if plazo else "sin plazo")
             except plazos.PlazoInvalido as error:
-                texto = f"no se puede leer: {error}"
-            prorrogas = ", ".join(f"{a} ({v})" for a, v in sorted((config_plazos.prorrogas.get(tarea) or {}).items()))
-            filas.append(f"<tr><td>{html.escape(tarea)}</td><td>{html.escape(texto)}</td>"
-                         f"<td>{html.escape(prorrogas) or '—'}</td></tr>")
-        return ("<table><tr><th>tarea</th><th>plazo</th><th>prórrogas</th></tr>" + "".join(filas) + "</table>"
-                f"<p>{html.escape(politica.descripcion())}</p>")
+                plazo = None
+                texto = (f'<span class="error">⚠ {html.escape(str(error))}. No se publica: el alumnado sigue viendo '
+                         "el plazo anterior y no se califica esta tarea hasta que lo corrijas.</span>")
+            prorrogas = []
+            alumnos = config_plazos.prorrogas.get(tarea) or {}
+            for alumno, valor in sorted(alumnos.items() if isinstance(alumnos, dict) else []):
+                if (tarea, alumno) in mal["prorrogas"]:
+                    prorrogas.append(
+                        f'<li class="error">⚠ {html.escape(mal["prorrogas"][(tarea, alumno)])}. No se aplica: '
+                        f"{html.escape(alumno)} conserva la prórroga anterior (o ninguna) y no se le califica esta "
+                        "tarea hasta que la corrijas.</li>")
+                    continue
+                try:
+                    extension = config_plazos.prorroga(tarea, alumno)
+                    efectivo = (f"plazo: {plazos.mostrar(plazo + extension)}" if plazo is not None and extension
+                                else "sin efecto: la tarea no tiene plazo")
+                except plazos.PlazoInvalido:
+                    efectivo = "sin efecto mientras el plazo de la tarea no se pueda leer"
+                prorrogas.append(f"<li>{html.escape(alumno)}: «{html.escape(str(valor))}» → {html.escape(efectivo)}</li>")
+            filas.append(f"<tr><td>{html.escape(tarea)}</td><td>{texto}</td>"
+                         f"<td>{'<ul>' + ''.join(prorrogas) + '</ul>' if prorrogas else '—'}</td></tr>")
+        aviso = ""
+        if mal["archivo"]:
+            aviso = (f'<p class="error">⚠ {html.escape(mal["archivo"])}. No se publica nada nuevo: el alumnado sigue '
+                     "viendo los plazos anteriores y <code>make grade</code> no califica hasta que lo corrijas.</p>")
+        elif mal["fechas"] or mal["prorrogas"]:
+            n = len(mal["fechas"]) + len(mal["prorrogas"])
+            aviso = (f'<p class="error">⚠ {n} {"valor" if n == 1 else "valores"} de '
+                     f"<code>{html.escape(config_plazos.nombre_del_archivo)}</code> no se "
+                     f"{'puede' if n == 1 else 'pueden'} leer: {'está marcado' if n == 1 else 'están marcados'} "
+                     "abajo, con el formato que se espera.</p>")
+        return (aviso + "<table><tr><th>tarea</th><th>plazo</th><th>prórrogas (plazo de cada alumno)</th></tr>"
+                + "".join(filas) + "</table>" + f"<p>{html.escape(politica.descripcion())}</p>")
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
-        return f"<p>No se pueden leer los plazos de nbgrader_config.py: {html.escape(str(error))}</p>"
+        return f'<p class="error">⚠ No se pueden leer los plazos: {html.escape(str(error))}</p>'
 
 
 INTRO_PENDIENTES = ("Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no "
@@ -412,16 +523,30 @@ INTRO_DESACTUALIZADOS = ("Comentarios que ya no dicen lo que dice el libro de no
                          "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback.")
 
 
+NOTA_PENDIENTES = ("Además, los alumnos de «Pendientes de revisión» todavía tienen publicados los comentarios de su "
+                   "entrega anterior, que ya no valen: revisa su entrega nueva en el Formgrader y después pulsa "
+                   "Generate Feedback y Release Feedback.")
+NINGUNO_SALVO_PENDIENTES = ("Ninguno fuera de «Pendientes de revisión». Los alumnos de esa lista todavía tienen "
+                            "publicados los comentarios de su entrega anterior, que ya no valen: revisa su entrega "
+                            "nueva en el Formgrader y después pulsa Generate Feedback y Release Feedback.")
+
+
 def _desactualizados(datos: dict, base: str) -> str:
-    """The «Comentarios desactualizados» box as HTML (every value escaped), as the page's script draws it too."""
+    """The «Comentarios desactualizados» box as HTML (every value escaped), as the page's script draws it too.
+
+    Held resubmissions (``datos["entregas"]``) are listed under «Pendientes de revisión», not here; the box
+    says that those students still hold the feedback of their older submission (sixth TA report, P4-5).
+    """
     from urllib.parse import quote
     lista = datos.get("desactualizados") or []
+    pendientes = len(datos.get("entregas") or [])
     if not lista:
-        return "<p>Ninguno.</p>"
+        return f"<p>{html.escape(NINGUNO_SALVO_PENDIENTES)}</p>" if pendientes else "<p>Ninguno.</p>"
     filas = "".join(
         f'<li><a href="{html.escape(base)}formgrader/manage_submissions/{html.escape(quote(e["tarea"], safe=""))}">'
         f'{html.escape(e["alumno"] + " / " + e["tarea"])}</a>: {html.escape(e["motivo"])}</li>' for e in lista)
-    return f"<p>{html.escape(INTRO_DESACTUALIZADOS)}</p><ul>{filas}</ul>"
+    nota = f"<p>{html.escape(NOTA_PENDIENTES)}</p>" if pendientes else ""
+    return f"<p>{html.escape(INTRO_DESACTUALIZADOS)}</p><ul>{filas}</ul>{nota}"
 
 
 def _pendientes(raiz: Path, base: str, datos: dict | None = None) -> str:
@@ -470,6 +595,8 @@ class PaginaHandler(_Base):
                                   desactualizados=_desactualizados(datos, base),
                                   intro_pendientes=_en_guion(INTRO_PENDIENTES),
                                   intro_desactualizados=_en_guion(INTRO_DESACTUALIZADOS),
+                                  nota_pendientes=_en_guion(NOTA_PENDIENTES),
+                                  ninguno_salvo_pendientes=_en_guion(NINGUNO_SALVO_PENDIENTES),
                                   intervalo_s=f"{INTERVALO_PAGINA:g}", intervalo_ms=int(INTERVALO_PAGINA * 1000)))
 
 

@@ -19,8 +19,25 @@ _tiempos: dict[str, float] = {}
 _cerrojo = threading.Lock()
 
 
+# what the TA reads when CURSO_PROGRESO=lineas (the course page in the hub): each phase as it starts
+ANUNCIOS = {
+    "comprobaciones": "Comprobando el libro de notas, los plazos y el aislamiento…",
+    "publicar (generate_assignment)": "Generando las tareas (nbgrader generate_assignment)…",
+    "entregas (LMS o muestras)": "Preparando las entregas…",
+    "calificar (trabajadores y fusión)": "Calificando las entregas y generando sus comentarios (nbgrader autograde "
+                                         "y generate_feedback; puede tardar varios minutos)…",
+    "fusión de los libros de notas": "Juntando las notas de los trabajadores en el libro de notas…",
+    "filas y plazos": "Aplicando los plazos y las penalizaciones…",
+    "exportar": "Exportando grades.csv…",
+    "después: informe": "Preparando el informe de la clase…",
+}
+
+
 @contextlib.contextmanager
 def fase(nombre: str):
+    anuncio = ANUNCIOS.get(nombre)
+    if anuncio and os.environ.get("CURSO_PROGRESO", "").strip().lower() == "lineas":
+        print(f"▶ {anuncio}", flush=True)
     inicio = time.perf_counter()
     try:
         yield

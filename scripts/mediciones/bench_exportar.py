@@ -134,11 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.alumnos:
         with tempfile.TemporaryDirectory() as tmp:
             curso = copiar_curso(Path(tmp) / "curso")
-            config = (curso / "nbgrader_config.py").read_text(encoding="utf-8")
             lecciones = tareas(curso)
-            (curso / "nbgrader_config.py").write_text(config.replace(
-                "c.PlazosDelCurso.fechas = {}", "c.PlazosDelCurso.fechas = "
-                + repr({t: PLAZO for t in lecciones})), encoding="utf-8")
+            (curso / "plazos.toml").write_text("[fechas]\n" + "".join(f'{t} = "{PLAZO}"\n' for t in lecciones),
+                                               encoding="utf-8")
             for tarea in lecciones:
                 ejecutar(curso, "nbgrader", "generate_assignment", tarea, "--force")
             clase_sintetica(curso, n)

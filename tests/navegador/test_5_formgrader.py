@@ -63,13 +63,13 @@ def test_formgrader_lista_tareas_y_entregas_calificadas(servidor_ta, curso_ta, p
         enviados = fila.locator("td").filter(has_text=str(len(muestras))).count()
         assert enviados >= 1, f"{tarea}: la columna de entregas no dice {len(muestras)}"
     captura("gestionar-tareas")
-    # the course's due dates are set in nbgrader_config.py: the page and the Edit dialog say so (a date
+    # the course's due dates are set in plazos.toml: the page and the Edit dialog say so (a date
     # typed there is replaced, issue 21's TA report)
-    assert "nbgrader_config.py" in marco.locator("#curso-aviso-plazos").inner_text()
+    assert "plazos.toml" in marco.locator("#curso-aviso-plazos").inner_text()
     marco.locator("tr", has_text=sorted(TAREAS)[0]).locator("td.edit a").first.click()
     dialogo = marco.locator("#edit-assignment-modal .modal-body")
     dialogo.locator(".curso-aviso-plazos").wait_for(timeout=15_000)
-    assert "c.PlazosDelCurso.fechas" in dialogo.locator(".curso-aviso-plazos").inner_text()
+    assert "[prorrogas.<tarea>]" in dialogo.locator(".curso-aviso-plazos").inner_text()
     captura("editar-plazo")
     marco.locator("#edit-assignment-modal .modal-footer button", has_text="Cancel").first.click()
     marco.locator("#edit-assignment-modal").wait_for(state="detached", timeout=15_000)

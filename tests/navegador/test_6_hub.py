@@ -4,7 +4,7 @@ As root, with the trial hub (despliegue/hub/prueba.py; accounts made for the
 test and removed after): the student logs in through the hub's page, lands in
 JupyterLab in Spanish, sees no instructor entry in the Nbgrader menu, opens
 the Assignment List, sees the lesson's due date (two hours ago, set by the TA
-in the service's nbgrader_config.py) in the browser's time zone (Mexico City
+in the service's plazos.toml) in the browser's time zone (Mexico City
 here) and in Madrid's, fetches the lesson, is warned that the due date has
 passed, submits it with the tab's buttons and sees the Spanish late warning
 with the policy's share; the TA logs in, opens the formgrader service and
@@ -40,7 +40,7 @@ from . import laboratorio as lab
 from .conftest import RAIZ
 
 sys.path.insert(0, str(RAIZ / "tests"))
-from hub_cliente import Usuario, editar_curso, hub_de_prueba  # noqa: E402
+from hub_cliente import Usuario, escribir_plazos, hub_de_prueba  # noqa: E402
 
 sys.path.insert(0, str(RAIZ))
 from scripts.calificacion import samples  # noqa: E402
@@ -78,7 +78,7 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
     with hub_de_prueba("hub-navegador", alumnos=1) as hub:
         profesora, alumna = hub.profesorado[0], hub.alumnado[0]
         plazo = (dt.datetime.now(ZoneInfo("Europe/Madrid")) - dt.timedelta(hours=2)).strftime("%Y-%m-%d %H:%M%z")
-        editar_curso(hub, {"c.PlazosDelCurso.fechas = {}": f"c.PlazosDelCurso.fechas = {{{TAREA!r}: {plazo!r}}}"})
+        escribir_plazos(hub, {TAREA: plazo})
         ta = Usuario(hub, profesora).entrar()
         assert ta.abrir_formgrader().status_code == 200
         assert ta.formgrader("POST", f"assignment/{TAREA}/assign")["success"]

@@ -72,3 +72,65 @@ def test_sin_entrega_a_tiempo_el_aviso_sigue(pagina):
         texto = _aviso(pagina, entregas)
         assert texto.startswith("⚠ El plazo terminó hace 1 h: lo que entregues ahora contará como entrega "
                                 "tardía."), (entregas, texto)
+
+
+PAGINA_ENTREGADA = """<!DOCTYPE html><html><head><meta charset="utf-8">
+<script id="jupyter-config-data" type="application/json">{"baseUrl": "/"}</script></head><body>
+<div id="released_assignments_list"></div>
+<div id="submitted_assignments_list">
+  <div class="list_item row"><span class="item_name"><span>%(tarea)s</span></span>
+  <span class="item_course">%(curso)s</span>
+  %(filas)s</div>
+</div>
+</body></html>"""
+
+
+def test_los_comentarios_de_una_entrega_anterior_se_marcan_como_viejos(pagina):
+    """nbgrader keeps every submission's feedback in the tab; the course marks an older one's as no longer
+    valid (sixth TA report, P3-2: the 17/18 feedback of the first submission beside the graded 18/18)."""
+    marcas = ["2026-12-02 09:35:52.000000 UTC", "2026-12-02 10:40:11.000000 UTC"]
+    for con_nuevos in (True, False):
+        entregas = [dict(_entrega(0), timestamp=m, curso_entregada=m[:19].replace(" ", "T") + "Z",
+                         has_local_feedback=True) for m in marcas]
+        entregas[-1]["has_local_feedback"] = con_nuevos
+        filas = "".join(f'<div class="nested_list_item"><span class="item_name">{m} (view feedback)</span></div>'
+                        for m in marcas)
+        pagina.unroute_all()
+        pagina.route("**/assignments?course_id=*", lambda ruta, _peticion=None, e=entregas: ruta.fulfill(
+            status=200, content_type="application/json", body=json.dumps(
+                {"success": True, "value": [dict(_respuesta(e)["value"][1])]})))
+        pagina.route("**/assignments-tab", lambda ruta, _peticion=None, f=filas: ruta.fulfill(
+            status=200, content_type="text/html", body=PAGINA_ENTREGADA % {"tarea": TAREA, "curso": CURSO, "filas": f}))
+        pagina.goto("http://curso.localhost/assignments-tab")
+        pagina.add_script_tag(content=EXTENSION.read_text(encoding="utf-8"))
+        pagina.evaluate("""() => window._JUPYTERLAB['curso-atencion-plazos'].get('./extension')
+            .then(f => { f().default[0].activate(); document.body.appendChild(document.createElement('i')); })""")
+        pagina.locator(".curso-a-tiempo").nth(1).wait_for(timeout=10_000)
+        viejos = pagina.locator(".nested_list_item").nth(0).locator(".curso-comentarios-viejos")
+        assert viejos.inner_text().startswith("⚠ Estos comentarios son de una entrega anterior y ya no valen")
+        assert ("mira sus comentarios" if con_nuevos else "pulsa Fetch Feedback") in viejos.inner_text()
+        assert pagina.locator(".nested_list_item").nth(1).locator(".curso-comentarios-viejos").count() == 0
+        assert "Es la última: la que se califica" in pagina.locator(".nested_list_item").nth(1).inner_text()
+
+
+def test_los_comentarios_que_ya_no_dicen_la_nota_se_marcan(pagina):
+    """The service found the released feedback stale (an extension or a review since): the newest
+    submission's feedback is marked (sixth TA report, P3-2: «✓ Entregada a tiempo» beside a late penalty)."""
+    marca = "2026-12-02 10:40:11.000000 UTC"
+    entrega = dict(_entrega(0), timestamp=marca, curso_entregada="2026-12-02T10:40:11Z", has_local_feedback=True)
+    respuesta = _respuesta([entrega])["value"][1]
+    respuesta["curso_plazo"] = dict(respuesta["curso_plazo"], comentarios_desactualizados=True)
+    fila = f'<div class="nested_list_item"><span class="item_name">{marca} (view feedback)</span></div>'
+    pagina.route("**/assignments?course_id=*", lambda ruta: ruta.fulfill(
+        status=200, content_type="application/json", body=json.dumps({"success": True, "value": [respuesta]})))
+    pagina.route("**/assignments-tab", lambda ruta: ruta.fulfill(
+        status=200, content_type="text/html", body=PAGINA_ENTREGADA % {"tarea": TAREA, "curso": CURSO, "filas": fila}))
+    pagina.goto("http://curso.localhost/assignments-tab")
+    pagina.add_script_tag(content=EXTENSION.read_text(encoding="utf-8"))
+    pagina.evaluate("""() => window._JUPYTERLAB['curso-atencion-plazos'].get('./extension')
+        .then(f => { f().default[0].activate(); document.body.appendChild(document.createElement('i')); })""")
+    viejos = pagina.locator(".nested_list_item .curso-comentarios-viejos")
+    viejos.wait_for(timeout=10_000)
+    assert viejos.inner_text().startswith("⚠ Estos comentarios ya no dicen tu nota actual")
+    assert "pulsa Fetch Feedback" in viejos.inner_text()
+    assert "✓ Entregada a tiempo." in pagina.locator(".nested_list_item").inner_text()

@@ -5,7 +5,9 @@ configuration, so the Assignments tab's own endpoint (``/assignments``) returns,
 besides nbgrader's fields:
 
 * on every assignment, ``curso_plazo``: ``{"plazo": "2026-03-20T22:59:00Z" or
-  None, "prorroga": bool, "zona": "Europe/Madrid", "politica": {...}}``;
+  None, "prorroga": bool, "zona": "Europe/Madrid", "politica": {...},
+  "comentarios_desactualizados": bool}`` (the feedback released to the student no longer
+  states their grade: an extension, a review or a manual grade since);
 * on every submission, ``curso_entregada`` (its time as an ISO instant in UTC,
   ``2026-12-01T23:03:25Z``, None when unreadable: the tab shows it in the
   student's zone, nbgrader shows its own UTC text), ``curso_segundos_tarde``
@@ -15,8 +17,8 @@ besides nbgrader's fields:
 
 The data come from the exchange: ``<exchange>/<course>/plazos/plazos.json``
 (due dates and policy, published by the formgrader service from the course's
-``nbgrader_config.py``: ``grader_tests/extensiones_nbgrader/plazos.py``) and, for a student with an
-extension, the file named by ``CURSO_PLAZOS_FICHA``, which the hub gives only
+``plazos.toml``: ``grader_tests/extensiones_nbgrader/plazos.py``) and, for a student with an
+extension or stale feedback, the file named by ``CURSO_PLAZOS_FICHA``, which the hub gives only
 to that student's server.  Everything read is bounded and checked: a missing,
 damaged or huge file means no due date, never an error in the tab.
 
@@ -84,7 +86,9 @@ def _numero(valor, defecto: float, minimo: float = 0.0, maximo: float = math.inf
 
 
 def plazos_publicados(raiz_intercambio: str, curso: str, ficha: str | None = None) -> dict:
-    """``{"zona", "politica", "tareas": {tarea: {"plazo": naive UTC or None, "prorroga": bool}}}``."""
+    """``{"zona", "politica", "tareas": {tarea: {"plazo": naive UTC or None, "prorroga": bool}}}``; an
+    assignment whose released feedback no longer states the student's grade also has
+    ``"comentarios_desactualizados": True`` (the student's own file only)."""
     carpeta = os.path.join(raiz_intercambio, curso, CARPETA)
     publico = _leer_json(os.path.join(carpeta, PUBLICO)) or {}
     tareas = {}
@@ -94,9 +98,13 @@ def plazos_publicados(raiz_intercambio: str, curso: str, ficha: str | None = Non
     if ficha and _FICHA.match(ficha):
         propias = _leer_json(os.path.join(carpeta, f"{ficha}.json")) or {}
         for tarea, datos in (propias.get("tareas") or {}).items():
-            plazo = _instante(datos.get("plazo")) if isinstance(datos, dict) else None
-            if isinstance(tarea, str) and plazo is not None:
+            if not isinstance(tarea, str) or not isinstance(datos, dict):
+                continue
+            plazo = _instante(datos.get("plazo"))
+            if plazo is not None:
                 tareas[tarea] = {"plazo": plazo, "prorroga": True}
+            if datos.get("comentarios_desactualizados") is True:
+                tareas.setdefault(tarea, {"plazo": None, "prorroga": False})["comentarios_desactualizados"] = True
     politica = publico.get("politica") if isinstance(publico.get("politica"), dict) else {}
     zona = publico.get("zona") if isinstance(publico.get("zona"), str) else "Europe/Madrid"
     return {"zona": zona[:64], "tareas": tareas, "politica": {
@@ -152,7 +160,8 @@ class ListaConPlazos(ExchangeList):
             plazo = datos["plazo"]
             info["curso_plazo"] = {
                 "plazo": plazo.isoformat() + "Z" if plazo is not None else None,
-                "prorroga": datos["prorroga"], "zona": publicados["zona"], "politica": publicados["politica"]}
+                "prorroga": datos["prorroga"], "zona": publicados["zona"], "politica": publicados["politica"],
+                "comentarios_desactualizados": bool(datos.get("comentarios_desactualizados"))}
             for entrega in info.get("submissions") or []:
                 anotar_entrega(entrega, plazo, publicados["politica"])
         return asignaciones

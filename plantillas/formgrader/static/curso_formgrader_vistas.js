@@ -272,12 +272,12 @@
             evento.preventDefault();
             createAssignmentModal();
         });
-        // The course's due dates live in nbgrader_config.py: a date typed in nbgrader's Edit dialog is
-        // replaced by the configuration's the next time the course reads it. Said on the page and in
+        // The course's due dates live in plazos.toml: a date typed in nbgrader's Edit dialog is
+        // replaced by the file's the next time the course reads it. Said on the page and in
         // the dialog, so that it is no silent surprise (TA report, issue 21).
-        var aviso = "Los plazos de este curso se fijan en nbgrader_config.py (c.PlazosDelCurso.fechas y " +
-            "c.PlazosDelCurso.prorrogas), no aquí: una fecha escrita en «Due date» se sustituye por la de " +
-            "la configuración (o se borra si no da ninguna) la próxima vez que el curso la lee (en el hub, " +
+        var aviso = "Los plazos de este curso se fijan en plazos.toml, en la raíz del curso ([fechas] y " +
+            "[prorrogas.<tarea>]), no aquí: una fecha escrita en «Due date» se sustituye por la de " +
+            "ese archivo (o se borra si no da ninguna) la próxima vez que el curso lo lee (en el hub, " +
             "en unos segundos; fuera, al calificar). Cómo fijar un plazo o una prórroga: " +
             "docs/profesorado.md, «Plazos, retrasos y prórrogas».";
         $("<div/>").attr("id", "curso-aviso-plazos").addClass("alert alert-info").text(aviso)

@@ -7,10 +7,23 @@
 - No news or update checks: a class gets no pop-ups about JupyterLab releases.
 - Terminals keep the server's PATH (the course's environment first: nbgrader,
   jupyter, make grade): a login shell would reset it from /etc/profile.
+- Validate retries once when the kernel dies while starting (validar_con_reintento.py).
 """
 import os
+import sys
 
 c = get_config()  # noqa: F821
+
+# Validate: one quiet retry when the kernel dies while starting, then a Spanish message
+# (validar_con_reintento.py, next to this file; nbgrader_config.py here installs it too).
+if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+try:
+    import validar_con_reintento
+except ImportError:           # nbgrader missing from this environment: nothing to wrap
+    pass
+else:
+    validar_con_reintento.aplicar()
 
 c.LabApp.app_settings_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab")
 c.LabApp.news_url = None

@@ -12,13 +12,15 @@ nbgrader reads this through JUPYTER_CONFIG_PATH, set by the hub for each server
   nbgrader writes «CEST», which it reads back as UTC.
 - The Assignments tab lists each assignment's due date (plazos_assignments,
   despliegue/plazos_assignments/), published by the formgrader service.
+- Validate retries once when the kernel dies while starting, then explains in
+  Spanish (validar_con_reintento.py).
 """
 import os
 import sys
 
 from nbgrader.auth import JupyterHubAuthPlugin
 
-# entrega_honesta.py, next to this file (the profiles are readable by every account)
+# entrega_honesta.py and validar_con_reintento.py, next to this file (the profiles are readable by every account)
 if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -43,6 +45,12 @@ c.Validator.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
     "--IPKernelApp.exec_lines=import sys; sys.stderr.name = 'stdout'",
 ]
+
+# Validate when the kernel dies while starting (a port race on a loaded machine): one quiet retry,
+# then a Spanish message instead of nbgrader's traceback (validar_con_reintento.py, next to this file).
+import validar_con_reintento  # noqa: E402
+
+validar_con_reintento.aplicar()
 
 # Timestamps nbgrader reads back exactly (grader_tests/extensiones_nbgrader/plazos.py, zona_de_marcas_segura).
 c.Exchange.timezone = "UTC"

@@ -10,7 +10,7 @@
  * note instead when the newest submission was on time), and on
  * each submission when it was sent, in the same zones and to the second (nbgrader's own text is
  * UTC with microseconds), and whether it was on time or how late, with the share of the score
- * the policy takes.
+ * the policy takes; the feedback of an older submission is marked as no longer valid.
  * Only textContent is written: assignment names and times are never parsed as HTML.
  */
 var _JUPYTERLAB;
@@ -145,6 +145,20 @@ var _JUPYTERLAB;
         } else if (plazo && plazo.plazo) {
           lugar.appendChild(linea('curso-a-tiempo', '✓ Entregada a tiempo.' + ultima,
                                   'var(--jp-success-color0, #2e7d32)'));
+        }
+        if (e.has_local_feedback && j === entregas.length - 1 && plazo && plazo.comentarios_desactualizados) {
+          // the service found that the feedback released to this student no longer states the grade
+          lugar.appendChild(linea('curso-comentarios-viejos', '⚠ Estos comentarios ya no dicen tu nota actual: ' +
+            'cambió después de publicarlos (una prórroga, una revisión o una nota puesta a mano). El profesorado ' +
+            'publicará unos nuevos; cuando lleguen, pulsa Fetch Feedback.', 'var(--jp-warn-color0, #b35900)'));
+        }
+        if (e.has_local_feedback && j < entregas.length - 1) {
+          // nbgrader keeps the feedback of every submission: an older one's no longer states the grade
+          lugar.appendChild(linea('curso-comentarios-viejos', '⚠ Estos comentarios son de una entrega anterior ' +
+            'y ya no valen: tu nota es la de tu última entrega' +
+            (entregas[entregas.length - 1].has_local_feedback ? ' (mira sus comentarios).' :
+             ' (sus comentarios llegarán cuando el profesorado los publique; entonces, pulsa Fetch Feedback).'),
+            'var(--jp-warn-color0, #b35900)'));
         }
         break;
       }
