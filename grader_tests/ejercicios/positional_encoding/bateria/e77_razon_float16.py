@@ -1,7 +1,8 @@
 # espera: parcial
 # puntos: 1
+# error: razon_redondeada
 # celdas: contrato=1, valores=0, robustez=0, generalidad=0
-# diagnostico: Sin trabajo correcto, esta celda no puntúa
+# diagnostico: con pocas cifras
 # Trampa (issue 19, noveno ataque, pe_razon_float16): una escalera exacta con la razón en float16 de
 # `frecuencias(d_model)[1]`, del explorable (unas tres cifras). No acierta ninguna columna, pero con la
 # tolerancia de 1,5 % su razón cumplía la ley y se llevaba la robustez y la generalidad (3 de 6). Con la
