@@ -10,6 +10,12 @@ import pytest
 RAIZ = Path(__file__).resolve().parent.parent
 if str(RAIZ) not in sys.path:      # `scripts` and `grader_tests` importable from any runner
     sys.path.insert(0, str(RAIZ))
+# What travels with each assignment (explorable_*, pruebas_*, pruebas_visibles, respaldo_explorable) importable
+# by name, last, as in a kernel started in the assignment folder: a battery file judged in-process may import it
+# as a student's solution does (issue 19, ninth attack).  The shared files are the same in every lesson.
+for _leccion in sorted((RAIZ / "source").glob("[0-9]*")):
+    if _leccion.is_dir() and str(_leccion) not in sys.path:
+        sys.path.append(str(_leccion))
 
 
 def cargar_modulo(ruta: Path | str, nombre: str | None = None):

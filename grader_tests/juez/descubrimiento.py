@@ -77,6 +77,10 @@ class Ejercicio:
             (``propiedades.TRABAJO``, optional; ``grader_tests.juez.propiedades.Pieza``).
         trabajo_en_cada_control: every control call must show work, not just one
             (``propiedades.TRABAJO_EN_CADA_CONTROL``, optional, default False).
+        trabajo_en_la_muestra: what the cell's sample calls must show besides
+            (``propiedades.TRABAJO_EN_LA_MUESTRA``, optional: a ``Pieza`` whose
+            ``comprobar`` takes the list of sample calls; PE: some work, on the
+            first columns, at sizes no lesson publishes).
     """
 
     funcion: str
@@ -90,6 +94,7 @@ class Ejercicio:
     especificaciones: dict = field(default_factory=dict)
     trabajo: tuple = ()
     trabajo_en_cada_control: bool = False
+    trabajo_en_la_muestra: Pieza | None = None
 
     def argumentos(self, caso: dict) -> tuple:
         return self.casos.argumentos(caso)
@@ -200,6 +205,10 @@ def ejercicio(funcion: str) -> Ejercicio:
     en_cada_control = getattr(modulo_prop, "TRABAJO_EN_CADA_CONTROL", False)
     if not isinstance(en_cada_control, bool):
         raise ErrorDeCurso(f"{ruta_prop}: TRABAJO_EN_CADA_CONTROL debe ser True o False")
+    en_la_muestra = getattr(modulo_prop, "TRABAJO_EN_LA_MUESTRA", None)
+    if en_la_muestra is not None and not isinstance(en_la_muestra, Pieza):
+        raise ErrorDeCurso(f"{ruta_prop}: TRABAJO_EN_LA_MUESTRA debe ser una pieza(descripcion, comprobar) "
+                           "cuyo comprobar recibe las llamadas de la muestra")
 
     modulo_err = _importar(funcion, "errores")
     ruta_err = _rel(carpeta / "errores.py")
@@ -223,7 +232,8 @@ def ejercicio(funcion: str) -> Ejercicio:
         if error.implementaciones and not error.explicacion:
             raise ErrorDeCurso(f"{ruta_err}: {error.id} necesita su explicación en español")
     return Ejercicio(funcion, carpeta, casos, referencia, tuple(partes), dict(tolerancia), propiedades,
-                     tuple(errores), casos_mod.celdas_de(funcion), tuple(trabajo), en_cada_control)
+                     tuple(errores), casos_mod.celdas_de(funcion), tuple(trabajo), en_cada_control,
+                     en_la_muestra)
 
 
 def ejercicios() -> dict[str, Ejercicio]:

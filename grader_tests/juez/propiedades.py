@@ -69,7 +69,12 @@ exercise's inputs).  So:
   in some case and some other call does no work: a table written for the
   published sizes, wrong with the one its cell keeps unpublished (PE);
 * a no-modification case passes only if the arguments are untouched *and*
-  the call does work.
+  the call does work;
+* an exercise may also declare ``TRABAJO_EN_LA_MUESTRA``, a piece checked on
+  the cell's sample calls together: when it fails, no value, robustness or
+  generality case of that cell scores, whatever else is right (PE: a table of
+  constants written for every published size computes nothing at the sizes no
+  lesson publishes).  The verdict never names those sizes.
 
 The visible tests of the lessons apply the same rules with their visible
 case (README, «Validate dice lo mismo que la nota»).  The controls never add
@@ -478,6 +483,26 @@ def texto_sin_trabajo(ejercicio) -> str:
             "no puntúa")
 
 
+def texto_sin_trabajo_en_la_muestra(ejercicio) -> str:
+    """The Spanish reason why a cell pays nothing: its sample shows no work (``trabajo_en_la_muestra``); names no size."""
+    return (f"con otros tamaños, que no se publican, tu función no calcula bien nada: "
+            f"{ejercicio.trabajo_en_la_muestra.descripcion}. Sólo puntúa el trabajo hecho: una tabla que acierta "
+            "con unos tamaños y no calcula nada con otros no sale de la fórmula, así que esta celda no puntúa en "
+            "ninguno de sus casos")
+
+
+def _muestra_sin_trabajo(propiedad: Propiedad, muestra: list) -> bool:
+    """The exercise's ``trabajo_en_la_muestra`` fails on the cell's sample (value-type cells only; never raises)."""
+    pieza_ = getattr(muestra[0].ejercicio, "trabajo_en_la_muestra", None) if muestra else None
+    if pieza_ is None or propiedad.tipo != "valores":
+        return False
+    try:
+        with np.errstate(all="ignore"):
+            return not pieza_.comprobar(muestra)
+    except Exception:  # a malformed result proves nothing
+        return True
+
+
 def texto_sin_trabajo_en_valores(ejercicio, llamadas: list) -> str:
     """The Spanish reason why a value cell pays nothing: some of its calls does no work (``trabajo_en_cada_control``).
 
@@ -816,6 +841,7 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
         propiedad.tipo == "valores" and not propiedad.no_repite and bool(puntuadas)
         and getattr(puntuadas[0].ejercicio, "trabajo_en_cada_control", False)
         and any(_acierta_del_todo(ll) for ll in puntuadas) and not all(trabajo_hecho(ll) for ll in puntuadas))
+    muestra_sin_trabajo = _muestra_sin_trabajo(propiedad, muestra)
     ordenes = _formas_en_controles(controles) if lo_propio and not cambiante and not sin_trabajo else None
     # the controls fail and what they return has no shape of the contract to hold on to: full values here,
     # but the mistake is not «only here» (it fails on the controls too)
@@ -857,6 +883,13 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
             r.problemas = propios
         r.diagnosticos = reconocidos
         r.solo_aqui = controles_bien
+    if muestra_sin_trabajo:
+        # what would score here does not: nothing computed at the sizes no lesson publishes (the other rules'
+        # failures keep their own reasons)
+        for r in resultados:
+            if r.aprobado:
+                r.aprobado = r.excusado = r.solo_aqui = False
+                r.problemas = [texto_sin_trabajo_en_la_muestra(puntuadas[0].ejercicio)]
     _preferir_los_constantes(resultados)
     total = len(resultados)
     puntos = maximo * sum(r.aprobado for r in resultados) / total if total else 0.0

@@ -24,7 +24,8 @@ El módulo tiene tres capas, cada una encima de la anterior:
 Nota para quien lo lea buscando atajos: aquí no hay nada que resuelva el
 ejercicio ``positional_encoding``. Todos los números por pareja que salen de
 las funciones públicas de este módulo (la matriz del mapa, las curvas de una
-pareja, sus frecuencias y sus longitudes de onda) van en ``float16``, con unas
+pareja, sus frecuencias, sus longitudes de onda, la más larga de ellas, los
+datos de las figuras y el estado del explorable) van en ``float16``, con unas
 tres cifras: para pintar y leer basta, y el ejercicio pide 1e-6. Por dentro el
 módulo calcula en float64 (``_frecuencias_exactas``), porque la fórmula es la
 de la lección; copiarla de aquí es escribir la fórmula, no usar el explorable.
@@ -130,17 +131,20 @@ def longitudes_de_onda(d_model: int) -> np.ndarray:
 
 
 def longitud_maxima(d_model: int) -> float:
-    """La longitud de onda de la última pareja: 2π·10000^((d_model − 2)/d_model).
+    """La longitud de onda de la última pareja, 2π·10000^((d_model − 2)/d_model), con unas tres cifras.
 
-    Sección «La fórmula, leída por sus índices». Siempre menor que 2π·10000,
-    que es sólo el límite cuando d_model crece (≈ 60 611 posiciones con
-    d_model = 512 frente a ≈ 62 832).
+    Sección «La fórmula, leída por sus índices». Menor que 2π·10000 ≈ 62 832,
+    que es sólo el límite cuando d_model crece (≈ 60 600 posiciones con
+    d_model = 512). Sale redondeada a float16, como ``longitudes_de_onda``:
+    para leerla basta, y de ella no se saca la razón exacta de la escalera.
 
     Devuelve:
-        float, en posiciones.
+        float (un valor de float16), en posiciones.
+
+    Lanza:
+        ValueError si d_model es impar o menor que 2.
     """
-    d_model = _comprobar_d_model(d_model)
-    return float(2.0 * np.pi * BASE ** ((d_model - 2) / d_model))
+    return float(longitudes_de_onda(d_model)[-1])
 
 
 def columnas_de_pareja(pareja: int, d_model: int, disposicion: str) -> tuple[int, int]:
@@ -926,8 +930,10 @@ class _FiguraEscalera:
         self.coseno_pos.set_visible(puntos)
         self.titulo_curvas.set_text(titulo_curvas(pareja, d_model, disposicion))
         self.rotulo_curvas.set_text(rotulo_curvas(n, T))
-        self.peldanos.set_data(np.arange(d_model // 2), _longitudes_exactas(d_model))
-        self.elegido.set_data([pareja], [_longitudes_exactas(d_model)[pareja]])
+        # con unas tres cifras, como las demás longitudes públicas: los datos de una figura también se leen
+        longitudes = longitudes_de_onda(d_model).astype(np.float64)
+        self.peldanos.set_data(np.arange(d_model // 2), longitudes)
+        self.elegido.set_data([pareja], [longitudes[pareja]])
         self.linea_T.set_ydata([T, T])
 
     # --- pintar por trozos -------------------------------------------------------
@@ -1212,7 +1218,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
         caja.estado = {
             "d_model": d, "T": t, "pareja": i, "disposicion": disp,
             "columnas": columnas_de_pareja(i, d, disp),
-            "longitud": float(_longitudes_exactas(d)[i]),
+            "longitud": float(longitudes_de_onda(d)[i]),    # con unas tres cifras, como las funciones públicas
         }
         caja.actualizar_respaldo()
 

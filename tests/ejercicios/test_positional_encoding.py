@@ -66,7 +66,8 @@ def _pruebas_visibles_de_la_leccion():
 
 
 def _trabajo_al_calificar(funcion) -> bool:
-    """What the grade decides: every case of the values cell (its controls too) does work, with the cell's sample."""
+    """What the grade decides: every case of the values cell (its controls too) does work, with the cell's sample,
+    and the sample's unpublished sizes show work on their first columns (``TRABAJO_EN_LA_MUESTRA``)."""
     from grader_tests.en_el_kernel.casos import celdas_de
     from grader_tests.en_el_kernel.serializacion import deserializar, serializar
     from grader_tests.juez.propiedades import Llamada, separar, trabajo_hecho
@@ -83,8 +84,8 @@ def _trabajo_al_calificar(funcion) -> bool:
             llamada.excepcion = {"clase": type(exc).__name__}
         llamadas.append(llamada)
     puntuadas, _, muestra = separar(espec, llamadas)
-    assert len(muestra) == len(EJ.casos.MUESTRA_DE_LA_LEY)
-    return all(trabajo_hecho(ll) for ll in puntuadas)
+    assert len(muestra) == len(EJ.casos.MUESTRA_DE_LA_LEY) + len(EJ.casos.LEY_SIN_PUBLICAR)
+    return all(trabajo_hecho(ll) for ll in puntuadas) and EJ.trabajo_en_la_muestra.comprobar(muestra)
 
 
 def test_la_muestra_de_la_ley_es_la_misma_en_la_nota_y_en_las_pruebas_visibles():
@@ -97,7 +98,15 @@ def test_la_muestra_de_la_ley_es_la_misma_en_la_nota_y_en_las_pruebas_visibles()
     assert np.array_equal(propiedades._C_DE_LA_LEY, visibles.C_DE_LA_LEY)
     assert propiedades._TOLERANCIA_DE_LA_LEY == visibles.TOLERANCIA_DE_LA_LEY
     for celda in casos.CELDAS:
-        assert celda.muestra == (() if celda.propiedad == "contrato" else casos.MUESTRA_DE_LA_LEY), celda.propiedad
+        assert celda.muestra == (() if celda.propiedad == "contrato"
+                                 else casos.MUESTRA_DE_LA_LEY + casos.LEY_SIN_PUBLICAR), celda.propiedad
+    # the unpublished law sizes: wider than any published one, outside the visible draw and on either side of it
+    ocultos = sorted(c["d_model"] for c in casos.LEY_SIN_PUBLICAR)
+    sorteables = [2 * p for p in visibles.PRIMOS_GRANDES_AL_AZAR]
+    assert ocultos[0] < min(sorteables) and max(sorteables) < ocultos[-1]
+    assert ocultos[0] > max(visibles.MUESTRA_DE_LA_LEY) and not set(ocultos) & set(sorteables)
+    assert all(c["T"] == visibles.T_DE_LA_LEY for c in casos.LEY_SIN_PUBLICAR)
+    assert visibles.COLUMNAS_LEIDAS == propiedades._COLUMNAS_LEIDAS
 
 
 # Ratios of the lesson's ladder: those computed from d_model (the formula and the honest mistakes) follow the
@@ -152,15 +161,19 @@ def test_el_tamano_al_azar_de_las_pruebas_visibles_dice_lo_mismo_que_el_que_no_s
     sorteados = {visibles.caso_al_azar(generador) for _ in range(200)}
     assert {d for _, d in sorteados} == set(sorteables)
     assert {t for t, _ in sorteados} == set(range(7, 16))
+    grandes = [2 * p for p in visibles.PRIMOS_GRANDES_AL_AZAR][::4]       # the two ends and some between
+    grandes[-1] = 2 * visibles.PRIMOS_GRANDES_AL_AZAR[-1]
+    assert len(grandes) >= len(sorteables)
     vistos = {True: 0, False: 0}
     for archivo in EJ.bateria():
         funcion = bateria.cargar(archivo, "positional_encoding")
         esperado = _trabajo_al_calificar(funcion)
         vistos[esperado] += 1
-        for d_model in sorteables:
+        for d_model, grande in zip(sorteables, grandes):
             try:
                 with np.errstate(all="ignore"):
-                    visibles.comprobar_trabajo(funcion, visibles._tabla(funcion, 5, 8), "la celda", (11, d_model))
+                    visibles.comprobar_trabajo(funcion, visibles._tabla(funcion, 5, 8), "la celda", (11, d_model),
+                                               grande)
                 visible = True
             except AssertionError:       # the visible failure («Sin trabajo hecho», or an exception named)
                 visible = False

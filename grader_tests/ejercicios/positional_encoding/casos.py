@@ -3,7 +3,8 @@
 The robustness and generality cells end with the main cases of the value
 cell as unscored controls (the control rule, ``grader_tests.juez.propiedades``);
 the value, robustness and generality cells then call the law sizes
-(``MUESTRA_DE_LA_LEY``), an unscored sample that only the ladder piece of work reads.
+(``MUESTRA_DE_LA_LEY``, then ``LEY_SIN_PUBLICAR``), an unscored sample that only
+the pieces of work read (the ladder's law; some work at the unpublished sizes).
 """
 from __future__ import annotations
 
@@ -38,11 +39,20 @@ _PRINCIPALES = ({"T": 9, "d_model": 16}, {"T": 13, "d_model": 6}, {"T": 16, "d_m
 T_DE_LA_LEY = 4
 MUESTRA_DE_LA_LEY = tuple({"T": T_DE_LA_LEY, "d_model": d} for d in range(16, 65, 2))
 
+# Besides, two law sizes no lesson publishes (issue 19, ninth attack): a dict of 31 ratios, one per even d_model
+# up to 64, wrote every published table without computing anything.  Only their first columns are read
+# (propiedades.TRABAJO_EN_LA_MUESTRA: the first 64, all a list of lists brings, serializacion.MAX_LONGITUD), so
+# they cost little; no verdict names them (sample calls are never named).  d_model = 2p with p prime, outside
+# the visible tests' draw (pruebas_positional_encoding.PRIMOS_GRANDES_AL_AZAR: 2·47 to 2·151) on either side;
+# change them every course, with that draw between them.
+LEY_SIN_PUBLICAR = ({"T": T_DE_LA_LEY, "d_model": 86}, {"T": T_DE_LA_LEY, "d_model": 314})
+_MUESTRA = MUESTRA_DE_LA_LEY + LEY_SIN_PUBLICAR
+
 CELDAS = (
     Celda("contrato", ({"T": 7, "d_model": 12},)),
-    Celda("valores", _PRINCIPALES, muestra=MUESTRA_DE_LA_LEY),
+    Celda("valores", _PRINCIPALES, muestra=_MUESTRA),
     # many positions: angles up to ~1000 rad, where float32 loses the 1e-6 tolerance
-    Celda("robustez", ({"T": 1000, "d_model": 16},), control=_PRINCIPALES, muestra=MUESTRA_DE_LA_LEY),
+    Celda("robustez", ({"T": 1000, "d_model": 16},), control=_PRINCIPALES, muestra=_MUESTRA),
     Celda("generalidad", ({"T": 1, "d_model": 8}, {"T": 5, "d_model": 2}, {"T": 31, "d_model": 10}),
-          control=_PRINCIPALES, muestra=MUESTRA_DE_LA_LEY),
+          control=_PRINCIPALES, muestra=_MUESTRA),
 )

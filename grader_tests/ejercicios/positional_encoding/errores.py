@@ -76,6 +76,17 @@ def _float32_angulos(llamada, parte):
     # angles (e.g. a float64 table rounded to float32 at the end, or np.matrix)
     if iguales(llamada.resultado, llamada.referencia(), rtol=1e-6, atol=1e-6):
         return None
+    # nor is one further from the reference than float32 rounding goes: a few ulps of each angle, growing with
+    # pos·ω_i.  A ladder with a ratio of three figures (the explorable's float16 numbers) errs by 1e-5 with
+    # T = 13 and d_model = 6, where float32 angles stay below 1e-6 (issue 19, ninth attack)
+    PE = como_array(llamada.resultado)
+    if PE is None or PE.shape != (T, d_model):
+        return None
+    angulos = np.arange(T, dtype=np.float64)[:, None] * np.repeat(10000.0 ** (-np.arange(0, d_model, 2) / d_model), 2)
+    cota = 8 * np.finfo(np.float32).eps * (np.abs(angulos) + 1)
+    with np.errstate(all="ignore"):
+        if not np.all(np.abs(PE.astype(np.float64) - llamada.referencia()) <= cota):
+            return None
     return ("calculas los ángulos en float32: con posiciones grandes pierden precisión (error "
             "mayor que 1e-6). Calcula en float64.")
 
@@ -163,6 +174,28 @@ def _T_ignorado(llamada, parte):
         return (f"no usas el argumento T: devuelves {n} filas y se pidieron T = {T}. "
                 "La tabla debe tener exactamente T filas, una por posición 0, 1, …, T-1.")
     return None
+
+
+def _razon_redondeada(llamada, parte):
+    """The lesson's ladder with almost the formula's ratio: frequencies copied with a few figures.
+
+    The explorable's public numbers have about three (float16): a table built from them drifts further from
+    the reference pair after pair, not position after position as float32 angles do (issue 19, ninth attack).
+    """
+    from .propiedades import _escalera_de
+
+    T, d_model = (int(x) for x in llamada.argumentos)
+    leida = _escalera_de(llamada)
+    if leida is None or d_model < 4 or abs(leida[0] - 1) > 1e-9:
+        return None
+    exacta = 10000.0 ** (-2 / d_model)
+    desvio = abs(np.log(leida[1]) / np.log(exacta) - 1)
+    if not 1e-9 < desvio < 1e-2 or iguales(llamada.resultado, llamada.referencia(), rtol=1e-6, atol=1e-6):
+        return None
+    return (f"tu tabla es la escalera de la lección con casi la razón de la fórmula ({leida[1]:.6g} en lugar de "
+            f"{exacta:.6g} con d_model = {d_model}): las frecuencias se apartan más cuanto más alta es la "
+            "pareja. ¿Copiaste la razón o las frecuencias con pocas cifras (los números del explorable tienen "
+            "unas tres)? Calcula cada frecuencia en float64: 1 / 10000^(2i/d_model).")
 
 
 def _math_sin(llamada, parte):
@@ -259,6 +292,8 @@ ERRORES = [
                     "el exponente deja de ser 2i/d_model: todas las parejas usan la misma fórmula, "
                     "pos / 10000^(2i/d_model).",
         implementacion=_exponente_sin_2_desde_la_pareja_4),
+    ErrorConocido(id="razon_redondeada", nombre="razón con pocas cifras", seccion=FORMULA,
+                  detector=_razon_redondeada),
     ErrorConocido(id="se_aleja_con_posiciones_grandes", nombre="se aleja con posiciones grandes",
                   seccion=FORMULA, categoria="robustez", detector=_se_aleja_con_posiciones_grandes),
     ErrorConocido(id="sin_ejes_de_tamano_1", nombre="sin los ejes de tamaño 1", seccion=EJERCICIO,

@@ -29,8 +29,11 @@ the same pieces with their sizes and one drawn at random.
 """
 import numpy as np
 
+from grader_tests.juez.diagnostico import como_array
 from grader_tests.juez.propiedades import (VARIACION_MINIMA, alguna_linea_igual, arrays_devueltos, contrato,
                                       lineas_iguales, pieza, resultado, valores)
+
+from . import casos
 
 RESULTADO = resultado(("PE", ("T", "d_model")))
 TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}
@@ -109,12 +112,17 @@ _RECORRIDO_MAXIMO = 1e6
 # np.linspace(0, 1, d_model/2) (c = −2).  The law is read on a fixed sample of sizes that the hidden cells
 # call besides their cases (``casos.MUESTRA_DE_LA_LEY``: every even d_model from 16 to 64, T = 4), plus the
 # size of the call judged; the visible tests call the same sample.  K within ``_TOLERANCIA_DE_LA_LEY``: the
-# honest ladders keep it exactly (to rounding); a fixed ratio changes it by (64 + c)/(16 + c), and a ratio
+# honest ladders keep it exactly (to rounding, below); a fixed ratio changes it by (64 + c)/(16 + c), and a ratio
 # chosen by ranges of sizes, or hand-written tables for some sizes and a ratio for the others, break it
 # between two neighbouring sizes of the sample ((18 + c)/(16 + c) ≥ 1.1).  c is not a free slope: K is the
 # same at every size, so a constant |log r| never fits.
+# How much K may vary (issue 19, ninth attack: it was 1.5 %, and the explorable's float16 frequencies passed).
+# Measured over the sample plus both unpublished law sizes, relative spread of K at the best c: the honest
+# ladders in float64 (the formula, another base, i/d_model, multiplying, linspace, 2i/(d_model ± 1)) ≤ 2e-15;
+# the same computed in float32 ≤ 4e-7; a ratio rebuilt from the explorable's float16 numbers, 7.9e-5
+# (from longitud_maxima) and 1.7e-3 to 5.7e-3 (from frecuencias).  1e-5 keeps a factor 25 on either side.
 _C_DE_LA_LEY = np.linspace(-2.0, 2.0, 401)
-_TOLERANCIA_DE_LA_LEY = 0.015
+_TOLERANCIA_DE_LA_LEY = 1e-5
 
 
 def sigue_la_ley(puntos) -> bool:
@@ -133,7 +141,7 @@ def sigue_la_ley(puntos) -> bool:
     return bool(np.any((K.min(axis=1) > 0) & (K.max(axis=1) <= (1 + _TOLERANCIA_DE_LA_LEY) * K.min(axis=1))))
 
 
-def _leer_escalera(t: np.ndarray) -> tuple[float, float] | None:
+def _leer_escalera(t: np.ndarray, recorrido: bool = True) -> tuple[float, float] | None:
     """``(omega_0, r)`` if the table (T, d_model) is ``tabla_de_razon(T, d_model, r, omega_0)``, or None.
 
     omega_0 (pair 0's frequency, in (0, 2π)) and ω_1 are read from row
@@ -143,7 +151,8 @@ def _leer_escalera(t: np.ndarray) -> tuple[float, float] | None:
     must span a factor of 3 at least and 10^6 at most from the first pair to
     the last.  omega_0 ≠ 1 is one constant of the whole table: the angle in
     degrees (π/180) or the position divided by T (1/T) keep the ladder.  None
-    with T < 3 or d_model < 4 (too small to read a ladder).
+    with T < 3 or d_model < 4 (too small to read a ladder).  ``recorrido=False``
+    skips the span (the first columns of a wider table: ``trabajo_en_la_muestra``).
     """
     T, d_model = t.shape
     if (T < 3 or d_model < 4 or d_model % 2 or not np.all(np.isfinite(t))
@@ -156,9 +165,13 @@ def _leer_escalera(t: np.ndarray) -> tuple[float, float] | None:
     angulo = float(np.arctan2(t[1, 2], t[1, 3])) % (2 * np.pi)
     for vueltas in range(_VUELTAS):
         razon = (angulo + 2 * np.pi * vueltas) / omega_0
-        recorrido = abs(np.log(razon)) * (d_model // 2 - 1) if razon > 0 else 0.0
-        if (np.log(_RECORRIDO_MINIMO) * (1 - 1e-3) <= recorrido <= np.log(_RECORRIDO_MAXIMO) * (1 + 1e-3)
-                and np.allclose(tabla_de_razon(T, d_model, razon, omega_0), t, **TOLERANCIA)):
+        if razon <= 0:
+            continue
+        alcance = abs(np.log(razon)) * (d_model // 2 - 1)
+        if recorrido and not (np.log(_RECORRIDO_MINIMO) * (1 - 1e-3) <= alcance
+                              <= np.log(_RECORRIDO_MAXIMO) * (1 + 1e-3)):
+            continue
+        if np.allclose(tabla_de_razon(T, d_model, razon, omega_0), t, **TOLERANCIA):
             return omega_0, razon
     return None
 
@@ -180,6 +193,14 @@ def _escalera_de(llamada) -> tuple[float, float] | None:
     return llamada.memoria["escalera"]
 
 
+_SIN_PUBLICAR = tuple(dict(c) for c in casos.LEY_SIN_PUBLICAR)
+
+
+def _de_la_ley(llamadas) -> list:
+    """The calls of the published law sizes (``casos.MUESTRA_DE_LA_LEY``), not the unpublished ones."""
+    return [ll for ll in llamadas if dict(ll.caso) not in _SIN_PUBLICAR]
+
+
 def escalera(llamada) -> bool:
     """The whole table is the lesson's ladder with another ratio r ≠ 1, and r follows one law of d_model.
 
@@ -198,7 +219,7 @@ def escalera(llamada) -> bool:
     if leida is None:
         return False
     puntos = [(int(llamada.argumentos[1]), leida[1])]
-    for otra in getattr(llamada, "otras", ()):
+    for otra in _de_la_ley(getattr(llamada, "otras", ())):
         de_otra = _escalera_de(otra)
         if de_otra is None:
             return False
@@ -221,3 +242,73 @@ TRABAJO = (
           "pareja a la última, y la razón con una misma ley de d_model en todos los tamaños, también en los "
           "de la muestra de la ley: cada d_model par de 16 a 64)", escalera),
 )
+
+
+# What the unpublished law sizes must show (issue 19, ninth attack): a function that computes the table shows
+# it with any d_model, and only their first columns are read (cheap; a list of lists brings only its first
+# 64 items per row, and returning a list is an honest mistake).  On those columns, one of the pieces above: a
+# quarter of the reference's columns beyond pair 0, one whole row ≥ 1, or the lesson's ladder with a ratio that
+# follows the same law as at the published law sizes (the span is not asked of a slice).  A dict of ratios for
+# every published size, with zeros or anything else elsewhere, shows none.
+_COLUMNAS_LEIDAS = 64
+
+
+def _primeras_columnas(llamada) -> np.ndarray | None:
+    """The first ``_COLUMNAS_LEIDAS`` columns of the call's table (T, d_model), as it came or transposed, or None."""
+    T, d_model = (int(x) for x in llamada.argumentos)
+    n = min(d_model, _COLUMNAS_LEIDAS)
+    resultado = llamada.resultado
+    if isinstance(resultado, (list, tuple)) and len(resultado) == T and all(
+            isinstance(f, (list, tuple)) and len(f) >= n for f in resultado):
+        filas = [f[:n] for f in resultado]
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for f in filas for x in f):
+            return np.array(filas, dtype=np.float64)
+        return None
+    array = como_array(resultado)
+    if array is None or array.ndim != 2 or array.dtype.kind not in "fiu":
+        return None
+    for t in (array, array.T):
+        if t.shape == (T, d_model):
+            t = np.asarray(t[:, :n], dtype=np.float64)
+            return t if np.all(np.isfinite(t)) else None
+    return None
+
+
+def _trabajo_en_las_primeras_columnas(llamada, publicadas: list) -> bool:
+    t = _primeras_columnas(llamada)
+    if t is None:
+        return False
+    referencia = llamada.referencia()[:, :t.shape[1]]
+    iguales, total = lineas_iguales(t.T, referencia.T[2:], TOLERANCIA)
+    if total and iguales >= max(1, -(-total // 4)):
+        return True
+    if alguna_linea_igual(t, referencia[1:], TOLERANCIA):
+        return True
+    leida = _leer_escalera(t, recorrido=False)
+    if leida is None or not publicadas:
+        return False
+    puntos = [(int(llamada.argumentos[1]), leida[1])]
+    for otra in publicadas:
+        de_otra = _escalera_de(otra)
+        if de_otra is None:
+            return False
+        puntos.append((int(otra.argumentos[1]), de_otra[1]))
+    return sigue_la_ley(puntos)
+
+
+def trabajo_en_los_tamanos_sin_publicar(muestra) -> bool:
+    """Every call of the sample at an unpublished law size (``casos.LEY_SIN_PUBLICAR``) does work on its first columns.
+
+    ``muestra``: the cell's sample calls (``Llamada``), published law sizes
+    first.  True when the sample holds no unpublished size (damaged evidence
+    is judged by the other rules).
+    """
+    publicadas = _de_la_ley(muestra)
+    ocultas = [ll for ll in muestra if dict(ll.caso) in _SIN_PUBLICAR]
+    return all(ll.excepcion is None and _trabajo_en_las_primeras_columnas(ll, publicadas) for ll in ocultas)
+
+
+TRABAJO_EN_LA_MUESTRA = pieza(
+    "en sus primeras columnas no está ni la cuarta parte de las coordenadas de PE fuera de la pareja 0, ni la "
+    "codificación de una posición pos ≥ 1, ni la escalera de frecuencias de la lección con una razón que siga la "
+    "misma ley de d_model que en los demás tamaños", trabajo_en_los_tamanos_sin_publicar)

@@ -15,8 +15,8 @@ ANCHO = aprobado = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = A
     cliente = como_array = como_lo_recibe_el_corrector = comun = Correccion = corregir = cuestionarios = \
     describir_caso = deserializar = diagnostico = ejercicio_de = ejercicios = en_el_kernel = Entero = \
     envolver = Especificacion = especificacion = especificaciones = extensiones_nbgrader = fallo = \
-    funcion_del_cuaderno = grader_tests = juez = llamar = matriz = MAX_ELEMENTOS = MAX_LONGITUD = \
-    MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = modulos_publicos = \
+    funcion_del_cuaderno = grader_tests = juez = LEY_SIN_PUBLICAR = llamar = matriz = MAX_ELEMENTOS = \
+    MAX_LONGITUD = MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = modulos_publicos = \
     MODULOS_PUBLICOS_DEL_MOTOR = MUESTRA_DE_LA_LEY = NoAdmitida = nombres_de_argumentos = \
     nombres_de_ejercicios = Opcion = Otro = PAQUETE_RAIZ = PREFIJO_QUIZ = Pregunta = pregunta_desde_dict \
     = preguntas = pruebas_visibles = PruebaVisibleFallida = publicar_evidencia = recoger_evidencia = \
