@@ -614,6 +614,27 @@ def test_unos_mapas_sin_una_salida_calculada_con_ellos_no_son_trabajo(nombre):
     assert "recortas" not in veredictos["multi_head_robustez"].texto()
 
 
+# outputs computed with the maps in ways the catalogue does not list: still work done
+SALIDAS_DE_SUS_MAPAS = {
+    "A_iᵀ·V_i": lambda X, Wq, Wk, Wv, Wo, h: (lambda A: (np.concatenate(
+        [A[i].T @ (X @ Wv)[:, _bloque(i, X.shape[1] // h)] for i in range(h)], axis=1) @ Wo, A))(
+        _bien(X, Wq, Wk, Wv, Wo, h)[1]),
+    "concatenación preasignada, bloques desplazados": EJERCICIOS["multi_head"].error(
+        "cabezas_desplazadas_recortadas").implementaciones[0],
+    "sin softmax ni escala": lambda X, Wq, Wk, Wv, Wo, h: (lambda A: (_de_sus_mapas(
+        A, X, Wv, Wo, [_bloque(i, X.shape[1] // h) for i in range(h)]), A))(np.stack(
+        [(X @ Wq)[:, _bloque(i, X.shape[1] // h)] @ (X @ Wk)[:, _bloque(i, X.shape[1] // h)].T for i in range(h)])),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(SALIDAS_DE_SUS_MAPAS))
+def test_una_salida_calculada_con_sus_mapas_es_trabajo(nombre):
+    from grader_tests.juez.propiedades import trabajo_hecho
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        assert trabajo_hecho(_llamada_mh(SALIDAS_DE_SUS_MAPAS[nombre], caso)), (nombre, caso)
+
+
 def test_cada_error_de_la_leccion_calcula_su_salida_con_sus_mapas():
     """The output piece (``TRABAJO_NECESARIO``) holds for every known mistake's implementation on every case
     where work is judged: an honest mistake never loses it."""

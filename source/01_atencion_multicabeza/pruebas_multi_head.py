@@ -272,15 +272,16 @@ def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) ->
     """Concatenaciones de las cabezas hechas con ``mapas`` (h, T, T) y los valores ``U`` (T, d_model), cerca de ``C``.
 
     Columna a columna: cada columna de ``C`` se cambia por la más parecida de
-    la forma M·u_j, con M el mapa de una cabeza (o la media o la suma de los
-    mapas: cabezas promediadas o sumadas) y u_j una columna de ``U``; así vale
+    la forma M·u_j, con M el mapa de una cabeza (o su traspuesto, o la media o
+    la suma de los mapas: cabezas promediadas o sumadas) y u_j una columna de ``U``; así vale
     cualquier reparto de columnas y cualquier orden de las cabezas (como mucho,
     la mitad de las columnas a cero). Y las que mezclan posiciones con un
     reshape: separar con reshape(h, T, d_k) o juntar con reshape(T, d_model)
     sin transponer.
     """
     T, d_model = U.shape
-    M = np.concatenate([mapas, mapas.mean(axis=0, keepdims=True), mapas.sum(axis=0, keepdims=True)])
+    M = np.concatenate([mapas, mapas.transpose(0, 2, 1), mapas.mean(axis=0, keepdims=True),
+                        mapas.sum(axis=0, keepdims=True)])
     columnas = np.concatenate([np.einsum("kts,sj->kjt", M, U).reshape(-1, T), np.zeros((1, T))])
     elegidas = np.argmin(np.linalg.norm(columnas[:, None, :] - C.T[None, :, :], axis=-1), axis=0)
     candidatas = [columnas[elegidas].T] if 2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model else []

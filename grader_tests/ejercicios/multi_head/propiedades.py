@@ -256,15 +256,16 @@ def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) ->
     """Concatenations of the heads built from ``mapas`` (h, T, T) and values ``U`` (T, d_model), near ``C``.
 
     Column by column: each column of ``C`` replaced by the nearest column
-    M·u_j, with M a head's map (or the heads' mean or sum: heads averaged or
-    added) and u_j a column of ``U`` (any split of the columns, any order of
+    M·u_j, with M a head's map (or its transpose, or the heads' mean or sum:
+    heads averaged or added) and u_j a column of ``U`` (any split of the columns, any order of
     the heads, blocks interleaved or shifted; at most half of the columns
     left at zero); and the splits and joins with
     ``reshape`` that mix positions (``reshape(h, T, d_k)`` without the
     transpose, or the heads joined with ``reshape(T, d_model)`` without it).
     """
     T, d_model = U.shape
-    M = np.concatenate([mapas, mapas.mean(axis=0, keepdims=True), mapas.sum(axis=0, keepdims=True)])
+    M = np.concatenate([mapas, mapas.transpose(0, 2, 1), mapas.mean(axis=0, keepdims=True),
+                        mapas.sum(axis=0, keepdims=True)])
     columnas = np.einsum("kts,sj->kjt", M, U).reshape(-1, T)            # (K·d_model, T)
     # a column left at zero (a concatenation preallocated with np.zeros and a shifted block) is allowed,
     # as long as at least half of the columns are computed
