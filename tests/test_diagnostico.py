@@ -575,6 +575,125 @@ def test_las_piezas_de_multi_head():
     assert not trabajo_hecho(llamada)
 
 
+# maps that show work next to an output that is not computed with them (issue 19, ninth attack): no work, so
+# no-modification, robustness and generality pay nothing; every honest mistake computes its output with its maps
+def _bien(X, Wq, Wk, Wv, Wo, h):
+    return EJERCICIOS["multi_head"].referencia(X, Wq, Wk, Wv, Wo, h)
+
+
+SALIDAS_SIN_TRABAJO = {
+    "mapas bien, salida a cero": lambda X, Wq, Wk, Wv, Wo, h: (np.zeros(X.shape), _bien(X, Wq, Wk, Wv, Wo, h)[1]),
+    "mapas bien, salida constante": lambda X, Wq, Wk, Wv, Wo, h: (np.full(X.shape, 0.5),
+                                                                  _bien(X, Wq, Wk, Wv, Wo, h)[1]),
+    "mapas bien, salida X·W^V·W^O": lambda X, Wq, Wk, Wv, Wo, h: (X @ Wv @ Wo, _bien(X, Wq, Wk, Wv, Wo, h)[1]),
+    "una cabeza copiada, salida a cero": lambda X, Wq, Wk, Wv, Wo, h: (
+        np.zeros(X.shape), np.repeat(_bien(X, Wq, Wk, Wv, Wo, h)[1][:1], h, axis=0)),
+    "Q·Kᵀ crudo copiado, salida a cero": lambda X, Wq, Wk, Wv, Wo, h: (
+        np.zeros(X.shape), np.repeat(((X @ Wq) @ (X @ Wk).T)[None], h, axis=0)),
+    "Q·Kᵀ crudo copiado, salida X·W^V": lambda X, Wq, Wk, Wv, Wo, h: (
+        X @ Wv, np.repeat(((X @ Wq) @ (X @ Wk).T)[None], h, axis=0)),
+    "escala mínima copiada, salida a cero": lambda X, Wq, Wk, Wv, Wo, h: (
+        np.zeros(X.shape), np.repeat(_softmax((X @ Wq) @ (X @ Wk).T / (100 * np.sqrt(X.shape[1] // h)))[None],
+                                     h, axis=0)),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(SALIDAS_SIN_TRABAJO))
+def test_unos_mapas_sin_una_salida_calculada_con_ellos_no_son_trabajo(nombre):
+    from grader_tests.juez.propiedades import trabajo_hecho
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        assert not trabajo_hecho(_llamada_mh(SALIDAS_SIN_TRABAJO[nombre], caso)), (nombre, caso)
+    veredictos = bateria.corregir("multi_head", SALIDAS_SIN_TRABAJO[nombre])
+    for celda in ("no_modifica", "robustez", "generalidad"):
+        veredicto = veredictos[f"multi_head_{celda}"]
+        assert veredicto.puntos == 0, (nombre, celda, veredicto.texto())
+        assert "le falta una salida calculada con tus mapas" in veredicto.texto() or (
+            "no calcula bien nada" in veredicto.texto()), (nombre, celda, veredicto.texto())
+    # never «¿recortas las puntuaciones?» for a function that is already wrong on ordinary inputs
+    assert "recortas" not in veredictos["multi_head_robustez"].texto()
+
+
+# outputs computed with the maps in ways the catalogue does not list: still work done
+SALIDAS_DE_SUS_MAPAS = {
+    "A_iᵀ·V_i": lambda X, Wq, Wk, Wv, Wo, h: (lambda A: (np.concatenate(
+        [A[i].T @ (X @ Wv)[:, _bloque(i, X.shape[1] // h)] for i in range(h)], axis=1) @ Wo, A))(
+        _bien(X, Wq, Wk, Wv, Wo, h)[1]),
+    "concatenación preasignada, bloques desplazados": EJERCICIOS["multi_head"].error(
+        "cabezas_desplazadas_recortadas").implementaciones[0],
+    "sin softmax ni escala": lambda X, Wq, Wk, Wv, Wo, h: (lambda A: (_de_sus_mapas(
+        A, X, Wv, Wo, [_bloque(i, X.shape[1] // h) for i in range(h)]), A))(np.stack(
+        [(X @ Wq)[:, _bloque(i, X.shape[1] // h)] @ (X @ Wk)[:, _bloque(i, X.shape[1] // h)].T for i in range(h)])),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(SALIDAS_DE_SUS_MAPAS))
+def test_una_salida_calculada_con_sus_mapas_es_trabajo(nombre):
+    from grader_tests.juez.propiedades import trabajo_hecho
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        assert trabajo_hecho(_llamada_mh(SALIDAS_DE_SUS_MAPAS[nombre], caso)), (nombre, caso)
+
+
+def test_cada_error_de_la_leccion_calcula_su_salida_con_sus_mapas():
+    """The output piece (``TRABAJO_NECESARIO``) holds for every known mistake's implementation on every case
+    where work is judged: an honest mistake never loses it."""
+    ej = EJERCICIOS["multi_head"]
+    (salida_calculada,) = (p.comprobar for p in ej.trabajo_necesario)
+    celdas = celdas_de("multi_head")
+    for error in ej.errores:
+        for implementacion in error.implementaciones:
+            for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+                assert salida_calculada(_llamada_mh(implementacion, caso)), (error.id, caso)
+
+
+@pytest.mark.parametrize("junta", ["reshape", "transpose"])
+def test_el_reshape_sin_transponer_es_trabajo_hecho(junta):
+    """Splitting the heads with reshape(h, T, d_k) without the transpose (lesson 1, section 10) computes maps
+    from Q and K and the output from them: it loses the maps and the output, named, and nothing else
+    (issue 22, B2-2: it used to keep only the contract, told «no calcula bien nada»)."""
+    from grader_tests.juez.propiedades import trabajo_hecho
+
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        T, d_model = X.shape
+        d_k = d_model // h
+        Q, K, V = ((X @ W).reshape(h, T, d_k) for W in (Wq, Wk, Wv))
+        A = _softmax(Q @ K.transpose(0, 2, 1) / np.sqrt(d_k))
+        cabezas = A @ V
+        concat = cabezas.reshape(T, d_model) if junta == "reshape" else cabezas.transpose(1, 0, 2).reshape(T, d_model)
+        return concat @ Wo, A
+
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        assert trabajo_hecho(_llamada_mh(multi_head, caso)), caso
+    veredictos = bateria.corregir("multi_head", multi_head)
+    assert {g.removeprefix("multi_head_"): v.puntos for g, v in veredictos.items()} == {
+        "contrato": 1, "mapas": 0, "salida": 0, "no_modifica": 1, "robustez": 1, "generalidad": 1}
+    assert "no calcula bien nada" not in texto(veredictos)
+    for celda in ("mapas", "salida"):
+        assert "reshape_sin_transponer" in {e.id for e in veredictos[f"multi_head_{celda}"].errores}, celda
+    for celda in ("robustez", "generalidad"):       # excused there, with its name
+        assert "(división con reshape sin transponer)" in veredictos[f"multi_head_{celda}"].texto(), celda
+
+
+def test_olvidar_la_softmax_se_nombra_y_es_trabajo_hecho():
+    """No softmax anywhere (maps = the scores, the output computed with them) is an honest mistake: 4 of 10,
+    named «sin softmax» in the value cells; the scores returned next to a right output stay «mapas sin
+    softmax»."""
+    ej = EJERCICIOS["multi_head"]
+    veredictos = bateria.corregir("multi_head", MAPAS_HONESTOS["sin softmax"])
+    assert total(veredictos) == 4, {g: v.puntos for g, v in veredictos.items()}
+    for celda in ("mapas", "salida"):
+        ids = {e.id for e in veredictos[f"multi_head_{celda}"].errores}
+        assert "sin_softmax" in ids and "mapas_sin_softmax" not in ids, (celda, ids)
+    solo_mapas = ej.error("mapas_sin_softmax")
+    llamada = _llamada_mh(lambda X, Wq, Wk, Wv, Wo, h: (_bien(X, Wq, Wk, Wv, Wo, h)[0], np.stack([
+        (X @ Wq)[:, _bloque(i, X.shape[1] // h)] @ (X @ Wk)[:, _bloque(i, X.shape[1] // h)].T
+        / np.sqrt(X.shape[1] // h) for i in range(h)])))
+    ids = {d.error.id for d in diagnostico.reconocer(llamada, ej.propiedades["multi_head_mapas"])}
+    assert solo_mapas.id in ids and "sin_softmax" not in ids, ids
+
+
 def test_las_piezas_de_positional_encoding():
     """Swapped sine and cosine keep a coordinate beyond pair 0; positions from 1 keep whole positions; another
     base keeps the ladder; row 0 and pair 0 alone are no work."""

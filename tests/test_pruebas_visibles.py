@@ -250,6 +250,22 @@ def test_escribir_en_los_argumentos_es_la_causa_que_nombra_la_primera_celda_que_
     assert list(ejecutar_visibles("multi_head", despues)) == ["multi_head_no_modifica"]
 
 
+def test_las_pruebas_visibles_de_multi_head_sin_softmax_y_reshape():
+    """Raw scores are told «falta la softmax», not a column-wise softmax (issue 19, ninth attack); the reshape
+    without transpose and the forgotten softmax fail only the maps and the output, never «Sin trabajo hecho»
+    (issue 22, B2-2); maps right next to a zero output are told what is missing."""
+    archivos = {a.nombre: a for f, a in ARCHIVOS if f == "multi_head"}
+    crudo = ejecutar_visibles("multi_head", archivos["e90_puntuaciones_crudas_salida_cero"].codigo)
+    mapas = _plano(crudo["multi_head_mapas"][1])
+    assert "falta la softmax" in mapas and "por columnas" not in mapas, mapas
+    for nombre in ("e06_reshape_sin_transponer", "e93_reshape_sin_transponer_junta_bien", "e89_sin_softmax"):
+        fallan = ejecutar_visibles("multi_head", archivos[nombre].codigo)
+        assert sorted(fallan) == ["multi_head_mapas", "multi_head_salida"], (nombre, fallan)
+    a_medias = ejecutar_visibles("multi_head", archivos["e92_mapas_bien_salida_cero"].codigo)
+    assert "todo ceros" in a_medias["multi_head_salida"][1]
+    assert "te falta calcular la salida" in _plano(a_medias["multi_head_no_modifica"][1])
+
+
 def _plantilla(funcion: str) -> str:
     """The exercise cell as the student receives it (the release's stub: docstring and raise)."""
     cuaderno = RAIZ / "release" / LECCIONES[funcion].carpeta.name / LECCIONES[funcion].cuaderno.name

@@ -7,8 +7,8 @@ Conventions (``README.md``, «Autores»):
   see), ``referencia.py`` (a function named like the folder),
   ``propiedades.py`` (``RESULTADO``, ``TOLERANCIA``, ``PROPIEDADES``: one
   ``Propiedad`` per cell of ``casos.CELDAS``; optionally ``TRABAJO``, the pieces
-  that show work done), ``errores.py`` (``ERRORES``:
-  the known mistakes) and ``bateria/`` (student implementations, correct
+  that show work done, and ``TRABAJO_NECESARIO``, those any work must include),
+  ``errores.py`` (``ERRORES``: the known mistakes) and ``bateria/`` (student implementations, correct
   ``c*.py`` and wrong ``e*.py``, with ``# espera:`` / ``# error:`` headers);
 * a quiz is ``grader_tests/cuestionarios/<notebook>.py`` (``PREGUNTAS``,
   keyed by the grade_id of each ``comprueba_respuesta_N`` cell);
@@ -81,6 +81,8 @@ class Ejercicio:
             (``propiedades.TRABAJO_EN_LA_MUESTRA``, optional: a ``Pieza`` whose
             ``comprobar`` takes the list of sample calls; PE: some work, on the
             first columns, at sizes no lesson publishes).
+        trabajo_necesario: pieces every call that does work must also get right
+            (``propiedades.TRABAJO_NECESARIO``, optional: multi_head's output computed with its maps).
     """
 
     funcion: str
@@ -95,6 +97,7 @@ class Ejercicio:
     trabajo: tuple = ()
     trabajo_en_cada_control: bool = False
     trabajo_en_la_muestra: Pieza | None = None
+    trabajo_necesario: tuple = ()
 
     def argumentos(self, caso: dict) -> tuple:
         return self.casos.argumentos(caso)
@@ -202,6 +205,10 @@ def ejercicio(funcion: str) -> Ejercicio:
     if not isinstance(trabajo, (tuple, list)) or not all(isinstance(p, Pieza) for p in trabajo):
         raise ErrorDeCurso(f"{ruta_prop}: TRABAJO debe ser una tupla de pieza(descripcion, comprobar) "
                            "(grader_tests.juez.propiedades.pieza)")
+    necesario = getattr(modulo_prop, "TRABAJO_NECESARIO", ())
+    if not isinstance(necesario, (tuple, list)) or not all(isinstance(p, Pieza) for p in necesario):
+        raise ErrorDeCurso(f"{ruta_prop}: TRABAJO_NECESARIO debe ser una tupla de pieza(descripcion, comprobar) "
+                           "(grader_tests.juez.propiedades.pieza)")
     en_cada_control = getattr(modulo_prop, "TRABAJO_EN_CADA_CONTROL", False)
     if not isinstance(en_cada_control, bool):
         raise ErrorDeCurso(f"{ruta_prop}: TRABAJO_EN_CADA_CONTROL debe ser True o False")
@@ -233,7 +240,7 @@ def ejercicio(funcion: str) -> Ejercicio:
             raise ErrorDeCurso(f"{ruta_err}: {error.id} necesita su explicación en español")
     return Ejercicio(funcion, carpeta, casos, referencia, tuple(partes), dict(tolerancia), propiedades,
                      tuple(errores), casos_mod.celdas_de(funcion), tuple(trabajo), en_cada_control,
-                     en_la_muestra)
+                     en_la_muestra, tuple(necesario))
 
 
 def ejercicios() -> dict[str, Ejercicio]:

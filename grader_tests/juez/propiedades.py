@@ -57,7 +57,10 @@ the reference is not constant), or when it gets right one of the pieces its
 exercise declares (``TRABAJO`` in its ``propiedades.py``: one head's map,
 maps that come from Q and K, a coordinate of PE whose frequency depends on
 d_model…; each piece must be out of reach of a function that ignores the
-exercise's inputs).  So:
+exercise's inputs), and, besides, every piece its exercise requires of any
+work (``TRABAJO_NECESARIO``: multi_head's output computed with the maps it
+returns, so that maps next to a zero output are no work; issue 19, ninth
+attack).  So:
 
 * a robustness or generality cell whose controls fail and where no control
   call does work scores 0 in every case («sin trabajo correcto»), with the
@@ -156,6 +159,9 @@ class Llamada:
     otras: tuple = field(default=(), repr=False)
     # what a piece of work read from this call once (a ladder's ratio), kept for the other calls that read it
     memoria: dict = field(default_factory=dict, repr=False)
+    # set by a robustness or generality cell whose control calls fail: the function is already wrong on
+    # ordinary inputs, so a detector of a mistake that only shows with unusual inputs explains nothing here
+    controles_fallan: bool = field(default=False, repr=False)
 
     @classmethod
     def desde_evidencia(cls, ejercicio, caso: dict, registro: dict) -> "Llamada":
@@ -344,8 +350,8 @@ def _comprobar_no_modifica(llamada: Llamada) -> list[str]:
         lista = ", ".join(f"`{n}`" for n in tocados)
         return [f"tu función escribe en {lista}: tras la llamada, el array que se le pasó ha cambiado"]
     if not trabajo_hecho(llamada):
-        return [f"con estas entradas tu función no calcula bien nada ({_nada_de(llamada.ejercicio)}): no "
-                "escribir en los argumentos sólo puntúa cuando la función hace su trabajo"]
+        return [f"con estas entradas tu función {que_falta(llamada)}. Dejar intactos los argumentos sólo "
+                "puntúa cuando la función hace su trabajo"]
     return []
 
 
@@ -447,22 +453,36 @@ def algun_array_correcto(llamada: Llamada) -> bool:
     return False
 
 
+def _cumple(comprobar: Callable, llamada: Llamada) -> bool:
+    """``comprobar(llamada)``, False when it raises (a malformed result proves nothing)."""
+    try:
+        with np.errstate(all="ignore"):
+            return bool(comprobar(llamada))
+    except Exception:  # a malformed result proves nothing
+        return False
+
+
+def _algo_correcto(llamada: Llamada) -> bool:
+    """A whole array right, or one of the pieces of ``TRABAJO``."""
+    comprobaciones = [algun_array_correcto] + [p.comprobar for p in getattr(llamada.ejercicio, "trabajo", ())]
+    return any(_cumple(comprobar, llamada) for comprobar in comprobaciones)
+
+
+def _faltan(llamada: Llamada) -> list:
+    """The pieces of ``TRABAJO_NECESARIO`` the call does not get right."""
+    return [p for p in getattr(llamada.ejercicio, "trabajo_necesario", ()) if not _cumple(p.comprobar, llamada)]
+
+
 def trabajo_hecho(llamada: Llamada) -> bool:
-    """The call computes something right: a whole array, or a piece its exercise declares (``TRABAJO``).
+    """The call computes something right: a whole array, or a piece its exercise declares (``TRABAJO``),
+    and every piece its exercise requires of any work (``TRABAJO_NECESARIO``: multi_head's output computed
+    with its maps, so that maps alone next to a zero output are no work).
 
     Never raises: a malformed result does no work.
     """
     if llamada.excepcion is not None or llamada.resultado is None:
         return False
-    comprobaciones = [algun_array_correcto] + [p.comprobar for p in getattr(llamada.ejercicio, "trabajo", ())]
-    for comprobar in comprobaciones:
-        try:
-            with np.errstate(all="ignore"):
-                if comprobar(llamada):
-                    return True
-        except Exception:  # a malformed result proves nothing
-            continue
-    return False
+    return _algo_correcto(llamada) and not _faltan(llamada)
 
 
 def _nada_de(ejercicio) -> str:
@@ -472,8 +492,31 @@ def _nada_de(ejercicio) -> str:
         f", ni {p}" for p in piezas[:-1]) + (f" ni {piezas[-1]}" if piezas else "")
 
 
-def texto_sin_trabajo(ejercicio) -> str:
-    """The Spanish reason why a robustness or generality cell of ``ejercicio`` pays nothing."""
+def que_falta(llamada: Llamada) -> str:
+    """What the call lacks to count as work, in Spanish, after «tu función …».
+
+    «no calcula bien nada (ningún array … ni …)», or, when something is right
+    but a required piece is missing, «calcula algo (…), pero le falta …».
+    """
+    if llamada.excepcion is None and llamada.resultado is not None and _algo_correcto(llamada):
+        faltan = _faltan(llamada)
+        if faltan:
+            return ("calcula algo, pero le falta " + " y ".join(p.descripcion for p in faltan)
+                    + ", y sin eso no hay trabajo hecho")
+    return f"no calcula bien nada ({_nada_de(llamada.ejercicio)})"
+
+
+def texto_sin_trabajo(ejercicio, controles: list | tuple = ()) -> str:
+    """The Spanish reason why a robustness or generality cell of ``ejercicio`` pays nothing.
+
+    ``controles``: the cell's control calls; when one of them computes
+    something but lacks a required piece (``TRABAJO_NECESARIO``), the reason
+    says which.
+    """
+    sin_lo_necesario = [ll for ll in controles if not trabajo_hecho(ll) and _algo_correcto(ll)]
+    if sin_lo_necesario:
+        return (f"con las entradas de las celdas de valores (los casos de control) tu función "
+                f"{que_falta(sin_lo_necesario[0])}. Sin trabajo correcto, esta celda no puntúa")
     if getattr(ejercicio, "trabajo_en_cada_control", False):
         return ("tu función no calcula bien nada de lo que comprueban las celdas de valores en alguna de sus "
                 f"entradas (los casos de control): {_nada_de(ejercicio)}. Sin trabajo correcto, esta celda no "
@@ -829,6 +872,8 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
     if propiedad.tipo == "valores" and not propiedad.no_repite:
         _ACERTADOS.update(_clave_del_caso(ll) for ll in puntuadas if _acierta_del_todo(ll))
     lo_propio = propiedad.no_repite and bool(controles) and _fallan_los_controles(controles)
+    for llamada in puntuadas:
+        llamada.controles_fallan = lo_propio
     cambiante = lo_propio and any(_clave_del_caso(ll) in _ACERTADOS and not _acierta_del_todo(ll)
                                   for ll in controles)
     # points only for work done: nothing right on the controls, nothing earned here
@@ -859,7 +904,7 @@ def juzgar_llamadas(espec, propiedad: Propiedad, llamadas: list[Llamada], maximo
                           problemas=list(problemas), excepcion=str(excepcion)[:80] if excepcion else None)
         resultados.append(r)
         if sin_trabajo:
-            r.aprobado, r.problemas = False, [texto_sin_trabajo(llamada.ejercicio)]
+            r.aprobado, r.problemas = False, [texto_sin_trabajo(llamada.ejercicio, controles)]
             r.diagnosticos = _reconocer(propiedad, llamada)
             continue
         if sin_trabajo_en_valores:

@@ -213,7 +213,8 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
     cuadrados frente a q_j k_jᵀ de cada columna j (cualquier grupo J) y, uno
     a uno, con los grupos de los repartos equivocados habituales (bloques que
     empiezan en cualquier columna, de d_k o d_k - 1 columnas, columnas
-    intercaladas i::h y todas las columnas). Es la regla de la nota.
+    intercaladas i::h, todas las columnas y las cabezas de un reshape(h, T, d_k)
+    sin transponer). Es la regla de la nota.
     """
     X, Wq, Wk = entradas[:3]
     T, d_model = X.shape
@@ -232,6 +233,10 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
         dimension = T * (T - 1) // 2 if simetrica else (T - 1) ** 2
         if dimension > d_model and np.linalg.matrix_rank(productos) == d_model:
             familias.append((productos, np.linalg.pinv(productos)))
+    # las cabezas separadas con reshape(h, T, d_k) sin transponer (sección 10): posiciones y bloques mezclados
+    if d_model % h == 0:
+        Qh, Kh = Q.reshape(h, T, d_k), K.reshape(h, T, d_k)
+        por_grupo += [_doble_centrado(a[i] @ b[i].T).ravel() for a, b in ((Qh, Kh), (Kh, Qh)) for i in range(h)]
     for m in mapas:
         if not np.all(np.isfinite(m)):
             continue
@@ -265,6 +270,61 @@ def _mapas_de(resultado, entradas: tuple, h: int) -> list[np.ndarray]:
     return [m for a in _arrays(resultado) for m in _en_cualquier_orden(a, (h, T, T))]
 
 
+def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) -> list[np.ndarray]:
+    """Concatenaciones de las cabezas hechas con ``mapas`` (h, T, T) y los valores ``U`` (T, d_model), cerca de ``C``.
+
+    Columna a columna: cada columna de ``C`` se cambia por la más parecida de
+    la forma M·u_j, con M el mapa de una cabeza (o su traspuesto, o la media o
+    la suma de los mapas: cabezas promediadas o sumadas) y u_j una columna de ``U``; así vale
+    cualquier reparto de columnas y cualquier orden de las cabezas (como mucho,
+    la mitad de las columnas a cero). Y las que mezclan posiciones con un
+    reshape: separar con reshape(h, T, d_k) o juntar con reshape(T, d_model)
+    sin transponer.
+    """
+    T, d_model = U.shape
+    M = np.concatenate([mapas, mapas.transpose(0, 2, 1), mapas.mean(axis=0, keepdims=True),
+                        mapas.sum(axis=0, keepdims=True)])
+    columnas = np.concatenate([np.einsum("kts,sj->kjt", M, U).reshape(-1, T), np.zeros((1, T))])
+    elegidas = np.argmin(np.linalg.norm(columnas[:, None, :] - C.T[None, :, :], axis=-1), axis=0)
+    candidatas = [columnas[elegidas].T] if 2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model else []
+    if d_model % h == 0 and len(mapas) == h:
+        d_k = d_model // h
+        for Vh in (U.reshape(h, T, d_k), U.reshape(T, h, d_k).transpose(1, 0, 2)):
+            cabezas = mapas @ Vh
+            candidatas += [cabezas.reshape(T, d_model), cabezas.transpose(1, 0, 2).reshape(T, d_model)]
+    return candidatas
+
+
+def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray | None = None) -> bool:
+    """Si la salida es la esperada o está calculada con los mapas que devuelve la función (la regla de la nota).
+
+    Es decir, si algún array (T, d_model) que devuelve, no constante, es
+    C·F con F = Wo (o Wo.T, o nada) y C una concatenación de las cabezas
+    hecha con sus propios mapas y los valores V = X·Wv (o X, o X·Wv.T)
+    (``_concatenaciones``). Unos mapas con la salida a cero, constante o
+    sin relación con ellos no son trabajo hecho: todos los errores de la
+    lección calculan la salida con sus mapas.
+    """
+    X, _, _, Wv, Wo = (np.asarray(M, dtype=np.float64) for M in entradas)
+    T, d_model = X.shape
+    salidas = [s for a in _arrays(resultado) for s in _en_cualquier_orden(a, (T, d_model))
+               if np.all(np.isfinite(s)) and np.ptp(s) > 1e-3]
+    mapas = [m for m in _mapas_de(resultado, entradas, h) if np.all(np.isfinite(m))]
+    for s in salidas:
+        if esperada is not None and _iguales(s, esperada):
+            return True
+        for F in (Wo, np.eye(d_model), Wo.T):
+            try:
+                C = np.linalg.solve(F.T, s.T).T                                # C·F = s
+            except np.linalg.LinAlgError:
+                continue
+            for m in mapas:
+                for U in (X @ Wv, X, X @ Wv.T):
+                    if any(_iguales(c @ F, s) for c in _concatenaciones(C, m, U, h)):
+                        return True
+    return False
+
+
 def trabajo_hecho(resultado, funcion) -> bool:
     """Si la función calcula algo bien: la regla de la nota («puntos sólo por trabajo hecho»).
 
@@ -277,13 +337,15 @@ def trabajo_hecho(resultado, funcion) -> bool:
     columnas, con cualquier escala c no menor que 1/(100·√d_k) y por
     cualquier eje). Unos mapas que no dependen de Q y K (uniformes, la
     identidad, una permutación fija) no cuentan, aunque la salida sea la que
-    les corresponde.
+    les corresponde. Y en los dos casos, además, una salida calculada con los
+    mapas que devuelve (``_salida_calculada``): unos mapas junto a una salida
+    a cero no son trabajo hecho.
     """
-    for array in _arrays(resultado):
-        for esperado in (MAPAS, SALIDA):
-            if any(_iguales(c, esperado) for c in _en_cualquier_orden(array, esperado.shape)):
-                return True
-    if any(_iguales(m[i], MAPAS[j]) for m in _mapas_de(resultado, caso(), H) for i in range(H) for j in range(H)):
+    algo_bien = any(_iguales(c, esperado) for array in _arrays(resultado) for esperado in (MAPAS, SALIDA)
+                    for c in _en_cualquier_orden(array, esperado.shape))
+    algo_bien = algo_bien or any(_iguales(m[i], MAPAS[j]) for m in _mapas_de(resultado, caso(), H)
+                                 for i in range(H) for j in range(H))
+    if algo_bien and _salida_calculada(resultado, caso(), H, SALIDA):
         return True
     entradas = entradas_no_modifica(3)
     try:
@@ -291,14 +353,25 @@ def trabajo_hecho(resultado, funcion) -> bool:
             otro = funcion(*entradas, 3)
     except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho; la celda lo dice con el caso visible
         return False
-    return _mapas_de_las_puntuaciones(_mapas_de(otro, entradas_no_modifica(3), 3), entradas_no_modifica(3), 3)
+    limpias = entradas_no_modifica(3)     # las de antes de la llamada (la función puede escribir en las suyas)
+    return (_mapas_de_las_puntuaciones(_mapas_de(otro, limpias, 3), limpias, 3)
+            and _salida_calculada(otro, limpias, 3))
 
 
-SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar): tu función no calcula bien "
-               "nada, ni los mapas ni la salida del caso visible, ni el mapa de alguna cabeza, ni (con T = 5, "
-               "d_model = 12 y h = 3) unos mapas que salgan de Q y K: la softmax de c·Q_J K_Jᵀ de algún grupo J "
-               "de al menos d_k − 1 columnas, por cualquier eje y con una escala c no menor que 1/(100·√d_k). "
-               "Empieza por la celda de los mapas.")
+SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar). Ese punto es para una función "
+               "que ya calcula algo de la capa: los mapas o la salida del caso visible, el mapa de alguna "
+               "cabeza o, al menos, unos mapas que salgan de las puntuaciones de Q y K (aunque fallen la "
+               "escala, el eje de la softmax o el reparto de las columnas), y siempre una salida calculada "
+               "con esos mapas y con V (una salida a cero o constante no cuenta). La tuya aún no lo hace: "
+               "{final}")
+
+
+def _sin_trabajo(celda: str, resultado) -> str:
+    """El mensaje ``SIN_TRABAJO`` de ``celda``, con el consejo que toca según los mapas del caso visible."""
+    mapas_bien = any(_iguales(m, MAPAS) for m in _mapas_de(resultado, caso(), H))
+    final = ("tus mapas están bien, así que te falta calcular la salida con ellos (mira la celda de la salida)."
+             if mapas_bien else "empieza por la celda de los mapas.")
+    return SIN_TRABAJO.format(celda=celda, final=final)
 
 
 ARGUMENTOS = ("X", "Wq", "Wk", "Wv", "Wo")
@@ -347,10 +420,22 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
     if A.shape != (3, 4, 4):
         return (f"A debería tener forma (h, T, T) = (3, 4, 4) y tiene {A.shape}.", "Mira la celda del contrato.")
     if not (np.all(A >= -1e-6) and np.allclose(A.sum(axis=-1), 1.0, rtol=0, atol=1e-3)):
+        sumas = f"Sumas de las filas de cada mapa (una fila por cabeza):\n{matriz(A.sum(axis=-1))}"
+        if np.any(A < -1e-6):
+            return ("Tus mapas tienen valores negativos: no son los pesos de una softmax.\n"
+                    "Causa probable: falta la softmax (devuelves las puntuaciones Q_i K_iᵀ tal cual). Cada "
+                    "mapa es softmax(Q_i K_iᵀ / √d_k) fila a fila: resta a cada fila su máximo, aplica np.exp "
+                    "y divide entre la suma de la fila.", sumas)
+        if np.allclose(A.sum(axis=-2), 1.0, rtol=0, atol=1e-3):
+            causa = "la softmax normaliza por columnas"
+        elif np.allclose(A.sum(axis=(-2, -1)), 1.0, rtol=0, atol=1e-3):
+            causa = "la softmax normaliza el mapa entero de una vez"
+        elif np.allclose(A.sum(axis=0), 1.0, rtol=0, atol=1e-3):
+            causa = "la softmax normaliza sobre el eje de las cabezas (axis=0)"
+        else:
+            causa = "falta dividir entre la suma de cada fila, o la softmax normaliza por otro eje"
         return ("Cada fila de cada mapa debe sumar 1, y no suman 1.\n"
-                "Causa probable: la softmax normaliza por columnas o el mapa entero; el máximo y la suma "
-                "van por filas: axis=-1 y keepdims=True.",
-                f"Sumas de las filas de cada mapa (una fila por cabeza):\n{matriz(A.sum(axis=-1))}")
+                f"Causa probable: {causa}; el máximo y la suma van por filas: axis=-1 y keepdims=True.", sumas)
     if all(np.ptp(A[i]) < 1e-9 for i in range(3)):
         return ("Todos tus mapas son constantes (cada fila reparte el peso por igual): aún no calculas las "
                 "puntuaciones softmax(Q_i K_iᵀ / √d_k) de cada cabeza.",
@@ -497,6 +582,10 @@ def _salida_de_tus_mapas(obtenida: np.ndarray, A, entradas: tuple) -> bool:
 
 def _diagnostico_de_la_salida(funcion, obtenida: np.ndarray) -> None:
     """Con los mapas bien y la salida mal: qué parte del final de la capa falla."""
+    if not np.any(obtenida):
+        fallo("Tu salida es todo ceros, aunque los mapas están bien: aún no calculas la salida.\n"
+              "Cada cabeza da A_i @ V_i (con V = X @ Wv y sus d_k columnas); se juntan lado a lado, en su "
+              "orden, y se multiplican por Wo: salida = concat @ Wo.")
     X, Wq, Wk, Wv, _ = caso()
     concatenacion = como_array(_par(llamar(funcion, X, Wq, Wk, Wv, np.eye(6), H))[0], "La salida")
     for i in range(3):
@@ -533,8 +622,9 @@ def no_modifica(espacio: dict) -> None:
                 fallo(f"Con h = {h}, multi_head ha escrito en `{nombre}`.\n"
                       "Operaciones como `M /= ...`, `M -= ...` o `M[...] = ...` cambian el array de quien "
                       "llama: escribe `M = M / ...` o trabaja sobre una copia (`M = M.copy()`).")
-    if not trabajo_hecho(llamar(funcion, *caso(), H), funcion):
-        fallo(SIN_TRABAJO.format(celda="no modificar los argumentos"))
+    resultado = llamar(funcion, *caso(), H)
+    if not trabajo_hecho(resultado, funcion):
+        fallo(_sin_trabajo("dejar intactos los argumentos", resultado))
     aprobado("Argumentos intactos con h = 2, 3 y 4.")
 
 
@@ -568,7 +658,7 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, list[bool]]:
     _par(resultado)
     bien = _acierta_el_caso_visible(resultado)
     if not bien and not trabajo_hecho(resultado, funcion):
-        fallo(SIN_TRABAJO.format(celda=celda))
+        fallo(_sin_trabajo(celda, resultado))
     return bien, _formas_bien(resultado)
 
 

@@ -24,7 +24,7 @@ EJERCICIO = "Ejercicio: `multi_head`"
 
 def _mh(X, Wq, Wk, Wv, Wo, h, *, escala="d_k", eje=-1, estable=True, division="bloques",
         fusion="bloques", wo=True, combinar="concatenar", consultas="Wq", claves="Wk",
-        transpuesto=False, forma_A=(0, 1, 2)):
+        transpuesto=False, forma_A=(0, 1, 2), softmax=True):
     """Multi-head attention with one or more deliberate mistakes (keywords)."""
     X = np.asarray(X, dtype=np.float64)
     T, d_model = X.shape
@@ -42,10 +42,13 @@ def _mh(X, Wq, Wk, Wv, Wo, h, *, escala="d_k", eje=-1, estable=True, division="b
     Qh, Kh, Vh = separar(Q), separar(K), separar(V)
     E = Kh @ Qh.transpose(0, 2, 1) if transpuesto else Qh @ Kh.transpose(0, 2, 1)
     E = E / {"d_k": np.sqrt(d_k), "d_model": np.sqrt(d_model), "ninguna": 1.0}[escala]
-    if estable:
-        E = E - E.max(axis=eje, keepdims=True)
-    Z = np.exp(E)
-    A = Z / Z.sum(axis=eje, keepdims=True)
+    if not softmax:
+        A = E
+    else:
+        if estable:
+            E = E - E.max(axis=eje, keepdims=True)
+        Z = np.exp(E)
+        A = Z / Z.sum(axis=eje, keepdims=True)
     if combinar == "promedio":
         concat = A.mean(axis=0) @ V
     elif combinar == "suma":
@@ -241,6 +244,52 @@ def _solo_mapas(cambio):
     return implementacion
 
 
+_SIN_SOFTMAX = (_variante(softmax=False), _variante(softmax=False, escala="ninguna"))
+
+
+def _sin_softmax(llamada, parte):
+    """No softmax anywhere: the maps are the scores and the output is computed with them (the whole result).
+
+    Looked at on the whole result, not on the cell's part: returning the
+    scores as A next to a right output is ``mapas_sin_softmax``.
+    """
+    if any(coincide(llamada, f(*llamada.argumentos)) for f in _SIN_SOFTMAX):
+        return ("no aplicas la softmax: tus mapas son las puntuaciones Q_i K_iᵀ (divididas o no entre √d_k), "
+                "con valores negativos y filas que no suman 1, y con ellas calculas la salida. Cada mapa es "
+                "softmax(Q_i K_iᵀ / √d_k) fila a fila: resta a cada fila su máximo, aplica np.exp y divide "
+                "entre la suma de la fila; ese mapa es el que multiplicas por V_i.")
+    return None
+
+
+def _mapas_con_negativos(llamada, parte):
+    """Some map has negative entries, and no other mistake about the softmax explains it (cells of A)."""
+    if parte == "salida":
+        return None
+    A = como_array(partes(llamada, llamada.resultado, "A")[0])
+    if A is None or A.shape != llamada.referencia()[1].shape or not np.all(np.isfinite(A)) or not np.any(A < -1e-9):
+        return None
+    if _sin_softmax(llamada, parte) or _mapas_sin_softmax(llamada, parte):
+        return None
+    return ("tus mapas tienen valores negativos, así que no son los pesos de una softmax: ¿falta la softmax? "
+            "Cada mapa es softmax(Q_i K_iᵀ / √d_k) fila a fila: todos sus valores son positivos y cada fila "
+            "suma 1.")
+
+
+def _mapas_sin_softmax(llamada, parte):
+    """The maps returned are the scores Q_i·K_iᵀ/√d_k, the output is not computed with them.
+
+    When the output is computed with those same scores too, the mistake is
+    ``sin_softmax`` (no softmax anywhere), not this one.
+    """
+    argumentos = llamada.argumentos
+    if any(coincide(llamada, f(*argumentos)) for f in _SIN_SOFTMAX):
+        return None
+    if coincide(llamada, _solo_mapas(lambda A, E: E)(*argumentos), parte):
+        return ("devuelves como A las puntuaciones Q_i K_iᵀ / √d_k, antes de la softmax: A son los pesos "
+                "después de la softmax (cada fila suma 1), los mismos que multiplicas por V.")
+    return None
+
+
 def _solo_v(X, Wq, Wk, Wv, Wo, h):
     """Maps with contiguous blocks, values V[:, i::h]."""
     salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
@@ -250,7 +299,16 @@ def _solo_v(X, Wq, Wk, Wv, Wo, h):
 
 
 def _grandes_sin_nan(llamada, parte):
-    """Large scores, finite but wrong result, right on ordinary scale: scores clipped or nan replaced."""
+    """Large scores, finite but wrong result, right on ordinary scale: scores clipped or nan replaced.
+
+    Not when the cell's controls fail (``Llamada.controles_fallan``): a function
+    already wrong on ordinary inputs is not wrong because of the large scores
+    (issue 19, ninth attack: raw scores and a zero output were told «¿recortas
+    las puntuaciones?»).  Nor when the maps are not weights (a negative entry,
+    a row that sums neither 1 nor 0).
+    """
+    if getattr(llamada, "controles_fallan", False):
+        return None
     valores = [como_array(p) for p in partes(llamada, llamada.resultado, parte)]
     if any(p is None for p in valores) or not all(np.all(np.isfinite(p)) for p in valores):
         return None
@@ -259,6 +317,9 @@ def _grandes_sin_nan(llamada, parte):
     A = como_array(partes(llamada, llamada.resultado, "A")[0])
     A_ref = llamada.referencia()[1]
     if A is None or A.shape != A_ref.shape or iguales(A, A_ref):
+        return None
+    sumas = A.sum(axis=-1)
+    if np.any(A < -1e-9) or not np.all(np.isclose(sumas, 1, atol=1e-6) | np.isclose(sumas, 0, atol=1e-6)):
         return None
     return (f"con puntuaciones grandes (aquí hasta {_miles(_puntuaciones_maximas(llamada.argumentos))}) "
             "tus mapas no coinciden aunque no haya nan: ¿recortas las puntuaciones (np.clip) o cambias "
@@ -426,11 +487,11 @@ ERRORES = [
         explicacion="aplicas la softmax sobre el eje de las cabezas (axis=0 del array (h, T, T)): cada "
                     "fila de cada mapa debe sumar 1, así que la softmax va sobre el último eje, axis=-1.",
         implementacion=lambda X, Wq, Wk, Wv, Wo, h: _por_cabezas(X, Wq, Wk, Wv, Wo, h, eje=0)),
-    ErrorConocido(
-        id="mapas_sin_softmax", nombre="mapas sin softmax", seccion=ECUACIONES,
-        explicacion="devuelves como A las puntuaciones Q_i K_iᵀ / √d_k, antes de la softmax: A son los "
-                    "pesos después de la softmax (cada fila suma 1), los mismos que multiplicas por V.",
-        implementacion=_solo_mapas(lambda A, E: E)),
+    ErrorConocido(id="mapas_sin_softmax", nombre="mapas sin softmax", seccion=ECUACIONES,
+                  detector=_mapas_sin_softmax),
+    ErrorConocido(id="sin_softmax", nombre="sin softmax", seccion=ECUACIONES, detector=_sin_softmax),
+    ErrorConocido(id="mapas_con_negativos", nombre="mapas con valores negativos", seccion=ECUACIONES,
+                  detector=_mapas_con_negativos),
     ErrorConocido(
         id="mapas_devueltos_transpuestos", nombre="mapas devueltos transpuestos", seccion=ECUACIONES,
         explicacion="tu salida está bien, pero devuelves cada mapa transpuesto (A_i.T): la fila t de A_i "

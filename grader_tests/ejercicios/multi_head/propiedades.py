@@ -16,14 +16,19 @@ scale, the softmax's axis, Q and K swapped, K = X·W^Q, heads split into
 other columns) keeps the second; shifted heads keep the first; maps that do
 not depend on Q and K (zeros, uniform, the identity, any fixed permutation)
 keep neither, whatever the output; nor do maps of a single column repeated
-in every head, or scores shrunk until the maps are uniform.  The visible tests
+in every head, or scores shrunk until the maps are uniform.  The heads split
+with ``reshape(h, T, d_k)`` without the transpose keep the second too.
+
+``TRABAJO_NECESARIO``: whatever piece holds, the output must be computed with
+the maps the call returns (``salida_calculada``): maps next to a zero or
+constant output are no work (issue 19, ninth attack).  The visible tests
 (``source/01_atencion_multicabeza/pruebas_multi_head.py``) check the same
 pieces on their visible case.
 """
 import numpy as np
 
-from grader_tests.juez.propiedades import (alguna_linea_igual, arrays_devueltos, contrato, en_cualquier_orden,
-                                      no_modifica, pieza, resultado, valores)
+from grader_tests.juez.propiedades import (VARIACION_MINIMA, alguna_linea_igual, arrays_devueltos, contrato,
+                                           en_cualquier_orden, no_modifica, pieza, resultado, valores)
 
 RESULTADO = resultado(("salida", ("T", "d_model")), ("A", ("h", "T", "T")))
 TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}
@@ -170,6 +175,25 @@ def _escala_proporcional(objetivo: np.ndarray, norma: float, puntuaciones: np.nd
     return escala if escala > 0 and np.linalg.norm(objetivo - escala * puntuaciones) <= _RESIDUO * norma else 0.0
 
 
+def _puntuaciones_sin_transponer(X, Wq, Wk, h: int) -> list[np.ndarray]:
+    """The double-centred scores of each head when the heads are split with ``reshape(h, T, d_k)`` directly.
+
+    The lesson's own mistake (section 10, question 7): without the transpose
+    each «head» takes d_k-long pieces of the rows of Q and K in row-major
+    order, positions and blocks mixed.  Its maps still come from Q and K
+    (softmax of c·Q_hᵢ·K_hᵢᵀ); with h = 1 they are the right ones.  Q·Kᵀ and
+    K·Qᵀ (the map transposed too); flat, one per head.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    T, d_model = X.shape
+    if h < 1 or d_model % h:
+        return []
+    d_k = d_model // h
+    Q = (X @ np.asarray(Wq, dtype=np.float64)).reshape(h, T, d_k)
+    K = (X @ np.asarray(Wk, dtype=np.float64)).reshape(h, T, d_k)
+    return [doble_centrado(a[i] @ b[i].T).ravel() for a, b in ((Q, K), (K, Q)) for i in range(h)]
+
+
 def mapas_de_las_puntuaciones(llamada) -> bool:
     """Some returned map comes from Q and K the way attention's maps do.
 
@@ -190,9 +214,10 @@ def mapas_de_las_puntuaciones(llamada) -> bool:
       Only where the coefficients are determined, with room to spare (more
       independent entries than columns); with fewer (T = 3, d_model = 20)
       any map would fit;
-    * the usual wrong splits (``_grupos_de_columnas``), one at a time: the
-      double-centred ``log A_i`` is proportional to that group's scores
-      (from T = 3 on).
+    * the usual wrong splits (``_grupos_de_columnas``), one at a time, and
+      the heads split with ``reshape(h, T, d_k)`` without the transpose
+      (``_puntuaciones_sin_transponer``): the double-centred ``log A_i`` is
+      proportional to that group's scores (from T = 3 on).
     """
     X, Wq, Wk = llamada.argumentos[:3]
     h = int(llamada.argumentos[5])
@@ -207,6 +232,7 @@ def mapas_de_las_puntuaciones(llamada) -> bool:
     minimo = columnas_minimas(d_model, h)
     escala_minima = _ESCALA_MINIMA * (1 - _HOLGURA) / np.sqrt(max(d_model // max(h, 1), 1))
     por_grupo = [productos[:, grupo].sum(axis=1) for productos, _ in familias for grupo in grupos]
+    por_grupo += _puntuaciones_sin_transponer(X, Wq, Wk, h)
     for m in mapas:
         for matriz, admite_signos in _lineas_candidatas(m):
             objetivo = doble_centrado(matriz).ravel()
@@ -224,9 +250,84 @@ def mapas_de_las_puntuaciones(llamada) -> bool:
     return False
 
 
+# ------------------------------------------------------- an output computed with the maps
+
+def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) -> list[np.ndarray]:
+    """Concatenations of the heads built from ``mapas`` (h, T, T) and values ``U`` (T, d_model), near ``C``.
+
+    Column by column: each column of ``C`` replaced by the nearest column
+    M·u_j, with M a head's map (or its transpose, or the heads' mean or sum:
+    heads averaged or added) and u_j a column of ``U`` (any split of the columns, any order of
+    the heads, blocks interleaved or shifted; at most half of the columns
+    left at zero); and the splits and joins with
+    ``reshape`` that mix positions (``reshape(h, T, d_k)`` without the
+    transpose, or the heads joined with ``reshape(T, d_model)`` without it).
+    """
+    T, d_model = U.shape
+    M = np.concatenate([mapas, mapas.transpose(0, 2, 1), mapas.mean(axis=0, keepdims=True),
+                        mapas.sum(axis=0, keepdims=True)])
+    columnas = np.einsum("kts,sj->kjt", M, U).reshape(-1, T)            # (K·d_model, T)
+    # a column left at zero (a concatenation preallocated with np.zeros and a shifted block) is allowed,
+    # as long as at least half of the columns are computed
+    columnas = np.concatenate([columnas, np.zeros((1, T))])
+    distancias = np.linalg.norm(columnas[:, None, :] - C.T[None, :, :], axis=-1)
+    elegidas = np.argmin(distancias, axis=0)
+    candidatas = []
+    if 2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model:
+        candidatas.append(columnas[elegidas].T)
+    if h >= 1 and d_model % h == 0 and len(mapas) == h:
+        d_k = d_model // h
+        for Vh in (U.reshape(h, T, d_k), U.reshape(T, h, d_k).transpose(1, 0, 2)):
+            cabezas = mapas @ Vh                                            # (h, T, d_k)
+            candidatas += [cabezas.reshape(T, d_model), cabezas.transpose(1, 0, 2).reshape(T, d_model)]
+    return candidatas
+
+
+def salida_calculada(llamada) -> bool:
+    """The output is the reference's, or attention computed with the returned maps (``TRABAJO_NECESARIO``).
+
+    That is, some returned array (T, d_model), in any axis order, not
+    constant, equals C·F where F is W^O (or W^Oᵀ, or nothing: W^O forgotten
+    or transposed) and C a concatenation of the heads built from the maps
+    it returns and the values V = X·W^V (or X, or X·W^Vᵀ: W^V forgotten or
+    transposed), whatever the split of the columns, the order of the heads
+    or a missing transpose (``_concatenaciones``).  Maps with a zero, constant
+    or unrelated output are no work (issue 19, ninth attack): every honest
+    mistake of the lesson computes its output with its maps.
+    """
+    X, _, _, Wv, Wo, h = llamada.argumentos
+    X, Wv, Wo = (np.asarray(M, dtype=np.float64) for M in (X, Wv, Wo))
+    h = int(h)
+    T, d_model = X.shape
+    tolerancia = llamada.ejercicio.tolerancia
+    salida_ref = np.asarray(llamada.referencia()[0], dtype=np.float64)
+    salidas = [s for a in arrays_devueltos(llamada) for s in en_cualquier_orden(a, (T, d_model))
+               if np.all(np.isfinite(s)) and np.ptp(s) > VARIACION_MINIMA]
+    mapas = [m for m in _mapas_devueltos(llamada) if np.all(np.isfinite(m))]
+    for s in salidas:
+        if np.allclose(s, salida_ref, **tolerancia):
+            return True
+        for F in (Wo, np.eye(d_model), Wo.T):
+            try:
+                C = np.linalg.solve(F.T, s.T).T                                # C·F = s
+            except np.linalg.LinAlgError:
+                continue
+            for m in mapas:
+                for U in (X @ Wv, X, X @ Wv.T):
+                    if any(np.allclose(c @ F, s, **tolerancia) for c in _concatenaciones(C, m, U, h)):
+                        return True
+    return False
+
+
 TRABAJO = (
     pieza("el mapa de atención de alguna cabeza", un_mapa_correcto),
     pieza("unos mapas que salgan de Q y K (la softmax de c·Q_J·K_Jᵀ de algún grupo J de al menos d_k − 1 "
           "columnas, con cualquier escala c no menor que 1/(100·√d_k) y por cualquier eje)",
           mapas_de_las_puntuaciones),
+)
+
+# Whatever else is right, the output must be computed with the maps: maps next to a zero output are no work.
+TRABAJO_NECESARIO = (
+    pieza("una salida calculada con tus mapas y los valores V (la de la referencia, o Concat(A_i·V_i) con "
+          "o sin W^O)", salida_calculada),
 )

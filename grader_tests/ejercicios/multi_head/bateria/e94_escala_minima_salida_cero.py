@@ -1,0 +1,17 @@
+# espera: parcial
+# puntos: 1
+# celdas: contrato=1, mapas=0, salida=0, no_modifica=0, robustez=0, generalidad=0
+# diagnostico: le falta una salida calculada con tus mapas
+# Trampa (issue 19, noveno ataque): softmax(Q·Kᵀ / (100·√d_k)) con todas las columnas (la menor escala que
+# cuenta), copiada en las h cabezas, y la salida a cero. Sin una salida calculada con los mapas no hay
+# trabajo hecho (antes, 4 de 10).
+import numpy as np
+
+
+def multi_head(X, Wq, Wk, Wv, Wo, h):
+    T, d = X.shape
+    d_k = d // h
+    S = (X @ Wq) @ (X @ Wk).T / (100 * np.sqrt(d_k))
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    A = E / E.sum(axis=1, keepdims=True)
+    return np.zeros((T, d)), np.repeat(A[None], h, axis=0)
