@@ -57,10 +57,12 @@ def _huellas(curso: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def curso(tmp_path_factory):
     curso = copiar_curso(tmp_path_factory.mktemp("leccion-nueva") / "curso")
-    # (and the hub's common nbgrader configuration: test_configuracion_alumno compares it with the lesson's)
-    for nombre in ("README.md", "pyproject.toml", "despliegue/hub/jupyter/comun/nbgrader_config.py"):
-        (curso / nombre).parent.mkdir(parents=True, exist_ok=True)
+    for nombre in ("README.md", "pyproject.toml"):
         shutil.copy2(RAIZ / nombre, curso / nombre)
+    # and the hub's common configuration, with the modules its nbgrader_config.py imports
+    # (test_configuracion_alumno compares it with the lesson's)
+    comun = "despliegue/hub/jupyter/comun"
+    shutil.copytree(RAIZ / comun, curso / comun, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     shutil.copytree(RAIZ / "tests", curso / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     antes = _huellas(curso)
     salida = ejecutar(curso, "python", "scripts/autores/leccion.py", TAREA, FUNCION)
