@@ -289,6 +289,15 @@ def memoria_de(pid: int) -> int:
         return 0
 
 
+def _arranque(pid: int) -> str:
+    """The start time of ``pid`` (field 22 of ``/proc/<pid>/stat``, clock ticks since boot); "" if gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
 class VigilanteMemoria:
     """Without cgroups: the memory of a sandbox's process tree, enforced from outside.
 
@@ -298,11 +307,16 @@ class VigilanteMemoria:
     that is the student's kernel, the sandbox ends with it).  Between two
     measurements a tree can go past the limit by what it allocates in that
     time (each process is still capped by its own address-space limit).
+    A process already killed is left out of later sums (its memory is on its
+    way back, as the kernel's OOM reaper does), so a busy machine that takes a
+    while to tear it down never makes the watchdog kill a second, innocent one
+    or count the same victim twice.
     """
 
     def __init__(self, pid: int, limite: int, intervalo: float = 0.1):
         self.pid, self.limite, self.intervalo = pid, limite, intervalo
         self.matados = 0                           # processes it killed
+        self._victimas: set[tuple[int, str]] = set()   # (pid, start time) of each, so a reused pid is not skipped
         self.maxima = 0                            # the largest sum measured
         self._parar = threading.Event()
         self._hilo = threading.Thread(target=self._vigilar, name=f"vigilante-memoria-{pid}", daemon=True)
@@ -321,13 +335,15 @@ class VigilanteMemoria:
             pids = arbol(self.pid)
             if not pids:
                 return
-            medidas = {p: memoria_de(p) for p in pids}
+            medidas = {p: memoria_de(p) for p in pids if (p, _arranque(p)) not in self._victimas}
             usada = sum(medidas.values())
             self.maxima = max(self.maxima, usada)
-            if usada > self.limite:
+            if usada > self.limite and medidas:
                 mayor = max(medidas, key=medidas.get)
+                identidad = (mayor, _arranque(mayor))
                 try:
                     os.kill(mayor, signal.SIGKILL)
                     self.matados += 1
+                    self._victimas.add(identidad)
                 except OSError:
                     pass

@@ -59,8 +59,11 @@ def _leer_etiqueta(texto: str) -> dict:
             "d_model": d_model, "lam": lam}
 
 
-def _comprobar_longitud(texto: str, pareja: int, d_model: int) -> dict:
-    leida = _leer_etiqueta(texto)
+def _comprobar_longitud(etiqueta, pareja: int, d_model: int) -> dict:
+    """The label ``etiqueta`` (a locator) once it shows this pair and d_model: ipywidgets may draw the
+    label a moment after the figure (CI read it empty once), so its text is waited for, not read once."""
+    expect(etiqueta).to_have_text(re.compile(rf"Pareja {pareja} ·.*/{d_model}\)"), timeout=30_000)
+    leida = _leer_etiqueta(etiqueta.inner_text())
     assert (leida["pareja"], leida["d_model"], leida["exponente"]) == (pareja, d_model, 2 * pareja)
     esperada = 2 * math.pi * 10000 ** (2 * pareja / d_model)
     assert abs(leida["lam"] - esperada) <= 0.05 + 1e-9, (
@@ -96,7 +99,7 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
 
     # As the lesson starts: d_model = 32, T = 64, pair 0, the paper's layout.
     assert (casilla("d-model"), casilla("t"), casilla("pareja")) == (32, 64, 0)
-    _comprobar_longitud(etiqueta.inner_text(), 0, 32)
+    _comprobar_longitud(etiqueta, 0, 32)
     imagen = lab.huella_imagen(pagina, IMAGEN)
     assert imagen and imagen["bytes"] > 5000
     assert pagina.locator(".explorable-respaldo").first.is_hidden(), "la salida fija no se ve en vivo"
@@ -151,7 +154,7 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
     assert casilla("d-model") == 64 and aviso.inner_text().strip() == ""
     assert _cambios(imagen, nueva) == {"mapa": True, "escalera": True}
-    _comprobar_longitud(etiqueta.inner_text(), 0, 64)
+    _comprobar_longitud(etiqueta, 0, 64)
     imagen = nueva
     captura("d64", caja)
 
@@ -193,7 +196,7 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
     assert casilla("pareja") == 5
     assert _cambios(imagen, nueva) == {"mapa": True, "escalera": True}  # frames; the circled rung
-    leida = _comprobar_longitud(etiqueta.inner_text(), 5, 64)
+    leida = _comprobar_longitud(etiqueta, 5, 64)
     assert (leida["seno"], leida["coseno"]) == (10, 11)
     imagen = nueva
     captura(f"d64-T{T}-pareja5-intercalada", caja)
@@ -202,7 +205,7 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     caja.locator(".explorable-escalera-disposicion button", has_text="concatenada").click()
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
     assert _cambios(imagen, nueva) == {"mapa": True, "escalera": False}
-    leida = _comprobar_longitud(etiqueta.inner_text(), 5, 64)
+    leida = _comprobar_longitud(etiqueta, 5, 64)
     assert (leida["seno"], leida["coseno"]) == (5, 37)
     assert "Disposición concatenada" in caja.locator(".explorable-escalera-nota").inner_text()
     imagen = nueva
@@ -213,7 +216,7 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     pagina.keyboard.press("ArrowRight")
     nueva = lab.esperar_imagen_tras_accion(pagina, IMAGEN, imagen)
     assert casilla("pareja") == 6
-    leida = _comprobar_longitud(etiqueta.inner_text(), 6, 64)
+    leida = _comprobar_longitud(etiqueta, 6, 64)
     assert (leida["seno"], leida["coseno"]) == (6, 38)
     assert _cambios(imagen, nueva)["escalera"]
     imagen = nueva
@@ -294,12 +297,12 @@ def test_teclado_en_cada_deslizador_con_cada_d_model(servidor_alumno, carpeta_al
             _pulsar(pagina, caja, "d-model", "ArrowRight", d_model)
         ultima = d_model // 2 - 1
         _pulsar(pagina, caja, "pareja", "End", ultima)
-        _comprobar_longitud(etiqueta.inner_text(), ultima, d_model)
+        _comprobar_longitud(etiqueta, ultima, d_model)
         if d_model in (32, 128):
             captura(f"d{d_model}-fin", caja)
             _pulsar(pagina, caja, "pareja", "PageDown", max(0, ultima - 5))
             _pulsar(pagina, caja, "pareja", "PageUp", ultima)
             _pulsar(pagina, caja, "pareja", "ArrowLeft", ultima - 1)
         _pulsar(pagina, caja, "pareja", "Home", 0)
-        _comprobar_longitud(etiqueta.inner_text(), 0, d_model)
+        _comprobar_longitud(etiqueta, 0, d_model)
     assert caja.locator(".explorable-escalera-aviso").inner_text().strip() == ""
