@@ -1,8 +1,8 @@
 """End to end: the same grades with 1 worker, 2 workers and a PostgreSQL gradebook; the sandbox check.
 
-One small course (lesson 1 only, to keep it short): four sample students (one
+One small course (lesson 1 only, to keep it short): three sample students (one
 of them in a folder whose name has a comma, which nbgrader's own exclusion
-list could not hold) and a broken submission (its notebook is not JSON), graded by ``scripts/calificacion/grade.py``
+list could not hold; a full mark, a partial one and a planted mistake) and a broken submission (its notebook is not JSON), graded by ``scripts/calificacion/grade.py``
 with ``CURSO_TRABAJADORES=1`` and ``=2`` on SQLite, and with 2 workers writing
 straight into a private PostgreSQL cluster (started here on loopback; given as
 a plain ``postgresql://`` URL, which the course rewrites).  Every grade, comment
@@ -33,7 +33,7 @@ from scripts.calificacion import libro_de_notas
 from scripts.calificacion import samples
 
 TAREA, OTRA = "01_atencion_multicabeza", "02_codificacion_posicional"
-MUESTRAS = ["con_error", "escala_d_model", "perfecta", "sin,wo"]
+MUESTRAS = ["escala_d_model", "perfecta", "sin,wo"]
 ROTA = "rota"
 # battery submissions with the samples' planted mistakes (and the same wrong quiz answer as escala_d_model)
 BATERIA = {"bateria_escala": ("e01_escala_d_model.py", "respuesta_2 = 4 * 512 * 512 + 1"),
