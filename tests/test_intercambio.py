@@ -286,6 +286,46 @@ def test_una_entrada_que_no_se_puede_leer_o_copiar_no_cuesta_la_anterior(tmp_pat
 
 
 @necesita_root
+def test_el_margen_de_la_fecha_nunca_cruza_el_plazo(tmp_path):
+    """TA round 7, P2-1: a student who rebuilds their entry by hand after the due date, with a name dated
+    before it, is late by the real time (ctime); the margin for slow copies applies only when no due date
+    (the assignment's or the student's extension) lies between the name's date and the real change."""
+    from nbgrader.api import Gradebook
+    curso, inbound = _curso_con_intercambio(tmp_path)
+    ahora = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+        gb.update_or_create_assignment(TAREA, duedate=ahora - datetime.timedelta(minutes=2))
+    antes = _fecha(-datetime.timedelta(minutes=5))          # before the due date, within margen_pasado
+    _entrada(inbound, "tardio", antes, "hecha a mano")      # made now: after the due date
+    _entrada(inbound, "alumna", antes, "con prórroga")      # her extension covers now
+    _entrada(inbound, "honesto", antes, "sin plazo cruzado", sufijo="+x1")
+    recoger = _recogida_en_proceso(
+        curso, inbound, **{"PlazosDelCurso.prorrogas": {TAREA: {"alumna": "1 día"}}})
+    registro = recoger()
+
+    def marca(alumno: str) -> datetime.datetime:
+        texto = (curso / "submitted" / alumno / TAREA / "timestamp.txt").read_text()
+        return datetime.datetime.strptime(texto, FORMATO)
+    assert marca("tardio") > ahora - datetime.timedelta(minutes=2), registro
+    assert "cuenta la hora real, entrega tardía" in registro, registro
+    # the extension covers the real time: counted by it, and not called late
+    assert marca("alumna") >= ahora - datetime.timedelta(seconds=5), registro
+    informe = json.loads((curso / "submitted" / f".recogida-{TAREA}.json").read_text())
+    [linea] = [l for l in informe["lineas"] if l["alumnos"] == ["tardio"]]
+    assert "entrega tardía" in linea["texto"]
+    [linea] = [l for l in informe["lineas"] if l["alumnos"] == ["alumna"]]
+    assert "hora real" in linea["texto"] and "tardía" not in linea["texto"]
+
+    # with the due date an hour ahead, nothing is crossed: the slow-copy margin keeps the name's date
+    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+        gb.update_or_create_assignment(TAREA, duedate=ahora + datetime.timedelta(hours=1))
+    shutil.rmtree(curso / "submitted")
+    registro = recoger()
+    assert (curso / "submitted" / "honesto" / TAREA / "timestamp.txt").read_text() == antes, registro
+    assert "hora real" not in registro
+
+
+@necesita_root
 def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
     """The race of issue 19.2: the student keeps swapping a folder for a link while collect copies."""
     curso, inbound = _curso_con_intercambio(tmp_path)

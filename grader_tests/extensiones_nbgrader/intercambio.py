@@ -248,7 +248,9 @@ class RecogerSeguro(ExchangeCollect):
     margen_futuro = Integer(300, help="Seconds an entry's date may be ahead of the TA's clock.").tag(config=True)
     margen_pasado = Integer(
         900, help="An entry last changed more than this many seconds after the date in its name gets "
-                  "the time of that change instead (ctime, which no student can set back).").tag(config=True)
+                  "the time of that change instead (ctime, which no student can set back).  Never across a "
+                  "due date: an entry named before the student's due date but last changed after it always "
+                  "gets the time of that change (late).").tag(config=True)
     max_entradas = Integer(30, help="Inbound entries of one student and assignment that are looked at "
                                     "(the newest); the rest are refused.").tag(config=True)
     max_bytes = Integer(256 * 1024 ** 2, help="Bytes of one student's inbound entries of an assignment "
@@ -317,10 +319,47 @@ class RecogerSeguro(ExchangeCollect):
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             self._lista = {s.id for s in gb.students} if self.solo_lista_de_clase else None
             self._tareas = {a.name for a in gb.assignments}
+            self._prorrogas_del_libro: dict[str, datetime.timedelta] = {}
             try:
-                self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
+                asignada = gb.find_assignment(self.coursedir.assignment_id)
+                self.duedate = asignada.duedate
+                self._prorrogas_del_libro = {s.student_id: s.extension for s in asignada.submissions
+                                             if s.extension}
             except MissingEntry:
                 self.duedate = None
+        self._plazos_del_curso = None
+        try:
+            from . import plazos
+            self._plazos_del_curso = plazos.PlazosDelCurso(config=self.config)
+        except Exception as exc:  # noqa: BLE001 - the gradebook's due date still applies
+            self.log.warning("%s: no se pudieron leer los plazos del curso (%s): se usa el plazo del libro de notas",
+                             MARCA_INTERCAMBIO, exc)
+
+    def _plazos_de(self, alumno: str) -> list[datetime.datetime]:
+        """Every due date (naive UTC) that may apply to ``alumno``: the gradebook's and ``plazos.toml``'s,
+        each with and without the student's extension (from either).  A date the TA wrote badly is left
+        out here (``make grade`` and autograde refuse it on their own)."""
+        from . import plazos
+        bases, prorrogas = [], [datetime.timedelta(0)]
+        if self.duedate is not None:
+            bases.append(self.duedate)
+        if alumno in self._prorrogas_del_libro:
+            prorrogas.append(self._prorrogas_del_libro[alumno])
+        if self._plazos_del_curso is not None:
+            tarea = self.coursedir.assignment_id
+            try:
+                plazo = self._plazos_del_curso.plazo(tarea)
+                if plazo is not None:
+                    bases.append(plazos.utc_ingenua(plazo))
+            except plazos.PlazoInvalido:
+                pass
+            try:
+                extra = self._plazos_del_curso.prorroga(tarea, alumno)
+                if extra:
+                    prorrogas.append(extra)
+            except plazos.PlazoInvalido:
+                pass
+        return sorted({b + p for b in bases for p in prorrogas})
 
     def _en_lista(self, alumno: str) -> str | None:
         """None when ``alumno`` is on the class list; otherwise why not (Spanish).  One question per id."""
@@ -434,7 +473,17 @@ class RecogerSeguro(ExchangeCollect):
                 continue
             entrada.bytes, ultimo_cambio = medida
             total += entrada.bytes
-            if ultimo_cambio - entrada.fecha > datetime.timedelta(seconds=self.margen_pasado):
+            plazos_suyos = self._plazos_de(entrada.alumno)
+            cruzado = [p for p in plazos_suyos if entrada.fecha <= p < ultimo_cambio]
+            if cruzado:
+                # the margin is for a slow copy, never for a deadline: the real time (ctime) wins
+                entrada.nota = (f"la fecha de su nombre ({entrada.fecha:%Y-%m-%d %H:%M:%S} UTC) es anterior al plazo "
+                                f"({cruzado[0]:%Y-%m-%d %H:%M:%S} UTC), pero la entrega se terminó de escribir "
+                                f"después ({ultimo_cambio:%Y-%m-%d %H:%M:%S} UTC, la hora real del sistema, que el "
+                                "alumno no puede cambiar): cuenta la hora real"
+                                + (", entrega tardía" if ultimo_cambio > plazos_suyos[-1] else ""))
+                entrada.fecha = ultimo_cambio
+            elif ultimo_cambio - entrada.fecha > datetime.timedelta(seconds=self.margen_pasado):
                 entrada.nota = (f"la fecha de su nombre ({entrada.fecha:%Y-%m-%d %H:%M} UTC) es anterior a su "
                                 f"último cambio real: se toma éste ({ultimo_cambio:%Y-%m-%d %H:%M} UTC)")
                 entrada.fecha = ultimo_cambio
