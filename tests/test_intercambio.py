@@ -442,6 +442,64 @@ def test_en_el_hub_solo_se_entrega_como_uno_mismo_y_en_privado(tmp_path, inbound
     assert ("sin setgid" in registro) == (modos == (0o755, 0o644))
 
 
+def test_un_enlace_en_la_carpeta_no_impide_entregar_y_se_nombra(tmp_path):
+    """TA round 7, P2-2: links (a broken one, one to a file the student cannot read, one to a folder) and
+    special files in the assignment folder are left out, never followed, named in the log and shown under
+    the submission in the Assignments tab; the rest is submitted.  A file that cannot be copied ends the
+    submit with a Spanish message naming it, and the Submit dialog shows only that message."""
+    from plazos_assignments import lista
+
+    inbound, entregar = _entregar_en_el_hub(tmp_path, 0o3733)
+    import entrega_honesta          # on sys.path now (the hub's common profile)
+    carpeta = tmp_path / "alumna" / TAREA
+    os.symlink("/no/existe", carpeta / "datos_rotos")
+    os.symlink(tmp_path / "intercambio", carpeta / "datos" / "otra_carpeta")
+    secreto = tmp_path / "ajeno.ipynb"
+    secreto.write_text("de otra persona")
+    secreto.chmod(0)
+    os.symlink(secreto, carpeta / "enlace_ana.ipynb")
+    os.mkfifo(carpeta / "tuberia")
+    registro, envio = entregar("*")
+    [entrada] = inbound.iterdir()
+    assert sorted(p.name for p in entrada.iterdir()) == sorted([CUADERNO, "datos", "timestamp.txt",
+                                                               "submission_secret.txt"])
+    assert [p.name for p in (entrada / "datos").iterdir()] == ["x.txt"]
+    for nombre in ("datos_rotos", "enlace_ana.ipynb", "tuberia", os.path.join("datos", "otra_carpeta")):
+        assert f"No se entrega «{nombre}»" in registro, (nombre, registro)
+    assert "Errno" not in registro and "(None)" not in registro
+    # the tab's list reads what was left out from the student's own copy
+    [cache] = [p for p in (tmp_path / "cache" / CURSO_ID).iterdir() if p.is_dir()]
+    info = lista.anotar_omitidos({"path": str(cache)})
+    assert {o["ruta"]: o["motivo"] for o in info["curso_omitidos"]} == {
+        "datos_rotos": "enlace simbólico", "enlace_ana.ipynb": "enlace simbólico",
+        "tuberia": "tubería con nombre (FIFO)", os.path.join("datos", "otra_carpeta"): "enlace simbólico"}
+    assert lista.anotar_omitidos({"path": str(tmp_path / "no_existe")})["curso_omitidos"] == []
+
+    # a file that cannot be read: a Spanish message that names it, nothing in inbound, no traceback shown
+    import shutil as sh
+    copiar = sh.copyfile
+
+    def ilegible(origen, destino, **kw):          # root reads every file: the student's EACCES, simulated
+        if os.fspath(origen).endswith("x.txt"):
+            raise PermissionError(13, "Permission denied", os.fspath(origen))
+        return copiar(origen, destino, **kw)
+    sh.copyfile = ilegible
+    try:
+        with pytest.raises(entrega_honesta.EntregaFallida) as error:
+            entregar("*")
+    finally:
+        sh.copyfile = copiar
+    mensaje = str(error.value)
+    assert f"«{os.path.join('datos', 'x.txt')}» (Permission denied)" in mensaje and "Submit" in mensaje, mensaje
+    assert len(list(inbound.iterdir())) == 1
+    traza = ("Traceback (most recent call last):\n  File \"x.py\", line 1\n"
+             f"entrega_honesta.EntregaFallida: {mensaje}\n")
+    envuelta = entrega_honesta._solo_el_mensaje(lambda self, c, a: {"success": False, "value": traza})
+    assert envuelta(None, CURSO_ID, TAREA) == {"success": False, "value": mensaje}
+    otra = entrega_honesta._solo_el_mensaje(lambda self, c, a: {"success": False, "value": "ValueError: x"})
+    assert otra(None, CURSO_ID, TAREA)["value"] == "ValueError: x"
+
+
 @necesita_root
 def test_una_entrada_que_desaparece_antes_de_copiarse_se_dice_y_se_recoge_la_anterior(tmp_path, monkeypatch):
     """An entry renamed or removed by its author between collect judging it and copying it is refused with

@@ -146,6 +146,15 @@ var _JUPYTERLAB;
           lugar.appendChild(linea('curso-a-tiempo', '✓ Entregada a tiempo.' + ultima,
                                   'var(--jp-success-color0, #2e7d32)'));
         }
+        if (e.curso_omitidos && e.curso_omitidos.length) {
+          // what the hub's submit left out (links are never followed): named, with what to do
+          var nombres = e.curso_omitidos.map(function (o) { return '«' + o.ruta + '» (' + o.motivo + ')'; });
+          lugar.appendChild(linea('curso-omitidos', '⚠ No se entregó: ' + nombres.join(', ') +
+            (e.curso_omitidos_mas ? ' y ' + e.curso_omitidos_mas + ' más' : '') +
+            '. Los enlaces simbólicos y los archivos especiales nunca se entregan; el resto sí. Si el ' +
+            'profesorado necesita ese archivo, pon una copia normal en su lugar y vuelve a entregar.',
+            'var(--jp-warn-color0, #b35900)'));
+        }
         if (e.has_local_feedback && j === entregas.length - 1 && plazo && plazo.comentarios_desactualizados) {
           // the service found that the feedback released to this student no longer states the grade
           lugar.appendChild(linea('curso-comentarios-viejos', '⚠ Estos comentarios ya no dicen tu nota actual: ' +
