@@ -573,3 +573,40 @@ def test_el_servicio_lee_los_comentarios_desactualizados_como_mucho_cada_pocos_s
     assert publicador._comentarios_viejos("/x/intercambio", "curso") == {("ana", "t")}
     assert publicador._comentarios_viejos("/x/intercambio", "curso") == {("ana", "t")}
     assert llamadas == [("gb", str(tmp_path / "feedback"), "/x/intercambio/curso/feedback")]
+
+
+def test_una_prorroga_para_alguien_que_no_es_de_la_clase_se_dice_con_los_parecidos(libro, tmp_path, monkeypatch,
+                                                                                   capsys):
+    """TA round 7, P2-3: an extension for an id that is not in the class (a misspelt «prueba-mrta») is said on
+    the course page, in red, with the close ids of the class, and by make grade; nobody has it."""
+    from scripts.calificacion import servicio_del_curso
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
+    for alumno in ("prueba-marta", "prueba-ana", "prueba-luis"):
+        libro.add_student(alumno)
+    libro.db.commit()
+    (tmp_path / "source" / "t").mkdir(parents=True)
+    (tmp_path / "source" / "t" / "nb.ipynb").write_text("{}")
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-12-02 15:00"\n'
+                                '[prorrogas.t]\n"prueba-mrta" = "2 días"\n"prueba-ana" = "1 día"\n'
+                                '"zzz<b>" = "1 h"\n')
+    p, _, _ = plazos.leer(tmp_path)
+    clase, fuentes = plazos.clase_del_curso(libro)
+    assert fuentes == ["el libro de notas"]
+    avisos = plazos.prorrogas_de_desconocidos(p, clase, fuentes)
+    assert set(avisos) == {("t", "prueba-mrta"), ("t", "zzz<b>")}
+    assert "«prueba-mrta» en t es para alguien que no está en la clase" in avisos[("t", "prueba-mrta")]
+    assert "¿querías decir prueba-marta?" in avisos[("t", "prueba-mrta")]
+    assert "nombre de usuario del hub" in avisos[("t", "zzz<b>")]
+    assert plazos.prorrogas_de_desconocidos(p, set(), []) == {}       # no class list: nothing to compare with
+    html = servicio_del_curso._tabla_de_plazos(tmp_path)
+    assert "1 prórroga es para alguien" not in html and "2 prórrogas son para alguien que no está en la clase" in html
+    [fila] = [l for l in html.split("<li") if "prueba-mrta" in l]
+    assert 'class="error"' in fila and "¿querías decir prueba-marta?" in fila
+    assert "prueba-ana: «1 día» → plazo: jueves 03/12/2026 15:00" in html
+    assert "<b>" not in html
+    from scripts.calificacion import grade
+    libro.close()
+    grade.estado_de_plazos(tmp_path, ["prueba-marta"], ["t"])
+    salida = capsys.readouterr().out
+    assert "Plazos: ⚠ plazos.toml: la prórroga de «prueba-mrta» en t" in salida, salida
+    assert "¿querías decir prueba-marta?" in salida

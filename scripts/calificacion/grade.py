@@ -352,6 +352,10 @@ def estado_de_plazos(raiz: Path, alumnos: list[str], tareas: list[str]) -> dict[
     with libro_de_notas.abrir(raiz) as gb:
         for nota in plazos.sincronizar(gb, config_plazos, politica, tareas=tareas):
             print(observaciones.legible(f"Plazos: {nota}"))
+        clase, fuentes = plazos.clase_del_curso(gb)
+        clase |= set(alumnos)
+        for aviso in plazos.prorrogas_de_desconocidos(config_plazos, clase, fuentes).values():
+            print(observaciones.legible(f"Plazos: ⚠ {aviso}"))
         libro = notas_en_bloque.leer(gb, tareas, alumnos)
         carpeta = str(raiz / revision.CARPETA)
         for (tarea, alumno), e in libro.entregas.items():

@@ -423,6 +423,21 @@ Recarga esta página para comprobar lo que escribiste.</p>
 """
 
 
+def _prorrogas_de_desconocidos(raiz: Path, config_plazos) -> dict:
+    """``(tarea, alumno)`` → the Spanish warning of an extension for an id not in the class (gradebook and hub)."""
+    from grader_tests.extensiones_nbgrader import plazos
+    from scripts.calificacion import libro_de_notas
+    try:
+        if libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
+            with libro_de_notas.abrir(raiz) as gb:
+                clase, fuentes = plazos.clase_del_curso(gb)
+        else:
+            clase, fuentes = plazos.clase_del_curso(None)
+    except Exception:  # noqa: BLE001 - the gradebook unreadable: the table without this check
+        return {}
+    return plazos.prorrogas_de_desconocidos(config_plazos, clase, fuentes)
+
+
 def _tabla_de_plazos(raiz: Path) -> str:
     """The «Plazos» section: each assignment's due date and each extension with the due date it gives,
     or, in red, why it cannot be read and what holds meanwhile (``plazos.toml`` read now; every value escaped)."""
@@ -431,6 +446,7 @@ def _tabla_de_plazos(raiz: Path) -> str:
         config_plazos, politica, _ = plazos.leer(raiz)
         mal = config_plazos.invalidas()
         fuentes = sorted(p.name for p in (raiz / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+        desconocidos = _prorrogas_de_desconocidos(raiz, config_plazos)
         filas = []
         for tarea in fuentes:
             try:
@@ -448,6 +464,9 @@ def _tabla_de_plazos(raiz: Path) -> str:
                         f'<li class="error">⚠ {html.escape(mal["prorrogas"][(tarea, alumno)])}. No se aplica: '
                         f"{html.escape(alumno)} conserva la prórroga anterior (o ninguna) y no se le califica esta "
                         "tarea hasta que la corrijas.</li>")
+                    continue
+                if (tarea, alumno) in desconocidos:
+                    prorrogas.append(f'<li class="error">⚠ {html.escape(desconocidos[(tarea, alumno)])}</li>')
                     continue
                 try:
                     extension = config_plazos.prorroga(tarea, alumno)
@@ -468,6 +487,11 @@ def _tabla_de_plazos(raiz: Path) -> str:
                      f"<code>{html.escape(config_plazos.nombre_del_archivo)}</code> no se "
                      f"{'puede' if n == 1 else 'pueden'} leer: {'está marcado' if n == 1 else 'están marcados'} "
                      "abajo, con el formato que se espera.</p>")
+        if desconocidos and not mal["archivo"]:
+            n = len(desconocidos)
+            aviso += (f'<p class="error">⚠ {n} {"prórroga es" if n == 1 else "prórrogas son"} para alguien que no '
+                      f"está en la clase (¿un nombre mal escrito?): {'está marcada' if n == 1 else 'están marcadas'} "
+                      "abajo. Nadie la tiene hasta que escribas el nombre de usuario correcto.</p>")
         return (aviso + "<table><tr><th>tarea</th><th>plazo</th><th>prórrogas (plazo de cada alumno)</th></tr>"
                 + "".join(filas) + "</table>" + f"<p>{html.escape(politica.descripcion())}</p>")
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
