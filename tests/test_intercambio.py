@@ -62,11 +62,14 @@ def _fecha(delta: datetime.timedelta = datetime.timedelta()) -> str:
     return (datetime.datetime.now(datetime.timezone.utc) + delta).strftime(FORMATO)
 
 
-def _entrada(inbound, alumno: str, fecha: str, contenido: str, dueño: str | None = None, sufijo: str = ""):
+def _entrada(inbound, alumno: str, fecha: str, contenido: str, dueño: str | None = None, sufijo: str = "",
+             secreto: bool = True):
     carpeta = inbound / f"{alumno}+{TAREA}+{fecha}{sufijo}"
     carpeta.mkdir()
     (carpeta / CUADERNO).write_text(contenido)
     (carpeta / "timestamp.txt").write_text(fecha)
+    if secreto:                                       # nbgrader's submit writes it; a hand-made entry may not
+        (carpeta / "submission_secret.txt").write_text("s" * 64)
     _dar(carpeta, UIDS.get(dueño or alumno, 65000))
     return carpeta
 
@@ -147,7 +150,8 @@ def test_collect_rechaza_cada_entrada_hostil_y_recoge_al_resto(tmp_path):
         return (submitted / alumno / TAREA / CUADERNO).read_text()
 
     recogida = submitted / "alumna" / TAREA
-    assert sorted(p.name for p in recogida.iterdir()) == [CUADERNO, "notas.txt", "timestamp.txt"]
+    assert sorted(p.name for p in recogida.iterdir()) == [CUADERNO, "notas.txt", "submission_secret.txt",
+                                                         "timestamp.txt"]
     for ruta in recogida.rglob("*"):
         assert stat.S_ISREG(ruta.lstat().st_mode), ruta
     for aviso in ("se ignoró un enlace simbólico: clave.py", "se ignoró un enlace simbólico: fuentes",
@@ -296,7 +300,7 @@ def test_el_margen_de_la_fecha_nunca_cruza_el_plazo(tmp_path):
     with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
         gb.update_or_create_assignment(TAREA, duedate=ahora - datetime.timedelta(minutes=2))
     antes = _fecha(-datetime.timedelta(minutes=5))          # before the due date, within margen_pasado
-    _entrada(inbound, "tardio", antes, "hecha a mano")      # made now: after the due date
+    _entrada(inbound, "tardio", antes, "hecha a mano", secreto=False)   # made now, by hand: after the due date
     _entrada(inbound, "alumna", antes, "con prórroga")      # her extension covers now
     _entrada(inbound, "honesto", antes, "sin plazo cruzado", sufijo="+x1")
     recoger = _recogida_en_proceso(
@@ -313,6 +317,7 @@ def test_el_margen_de_la_fecha_nunca_cruza_el_plazo(tmp_path):
     informe = json.loads((curso / "submitted" / f".recogida-{TAREA}.json").read_text())
     [linea] = [l for l in informe["lineas"] if l["alumnos"] == ["tardio"]]
     assert "entrega tardía" in linea["texto"]
+    assert "no trae submission_secret.txt (no la hizo el botón Submit" in linea["texto"]    # P2-4: said at collect
     [linea] = [l for l in informe["lineas"] if l["alumnos"] == ["alumna"]]
     assert "hora real" in linea["texto"] and "tardía" not in linea["texto"]
 

@@ -598,6 +598,8 @@ def _comentarios(accion: str, nombre: str):
     """nbgrader's ``NbGraderAPI.<nombre>`` (generate/release feedback) with the course's answer to a refusal."""
     def envoltura(self, assignment_id, student_id=None, *args, **kwargs):
         from .formgrader_avisos import negativa_por_revision
+        from .intercambio import olvidar_publicacion
+        olvidar_publicacion()          # what this call's release withholds, never an earlier one's
         resultado = _originales[f"NbGraderAPI.{nombre}"](self, assignment_id, student_id, *args, **kwargs)
         try:
             with self.gradebook as gb:

@@ -47,6 +47,7 @@ import os
 import pwd
 import re
 import stat
+import threading
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -552,6 +553,12 @@ class RecogerSeguro(ExchangeCollect):
             avisos = aa.copiar_entrega(fd, dest, presupuesto, ignorar=list(self.coursedir.ignore), dueño=uid)
         finally:
             os.close(fd)
+        if entrada is not None and not (aa.leer_pequeño(os.path.join(dest, "submission_secret.txt"), 1024) or "").strip():
+            # nbgrader's submit always writes it: its absence is the mark of an entry made by hand
+            sin_secreto = ("no trae submission_secret.txt (no la hizo el botón Submit: ¿una entrada copiada o hecha a "
+                           "mano en el intercambio?): se califica, pero sus comentarios no se podrán publicar hasta "
+                           "que vuelva a entregar con Submit")
+            entrada.nota = f"{entrada.nota}; {sin_secreto}" if entrada.nota else sin_secreto
         if entrada is not None and entrada.fecha is not None:
             # the date collect validated, not the one the student wrote in timestamp.txt
             texto = entrada.fecha.strftime(FORMATO_FECHA)
@@ -698,10 +705,59 @@ def observaciones_de_la_recogida(submitted: str, tarea: str) -> tuple[dict[str, 
     return por_alumno, generales
 
 
+_ULTIMA_PUBLICACION = threading.local()     # what the last release_feedback of this thread withheld
+
+
+def sin_publicar_en_este_hilo(tarea: str) -> list[dict] | None:
+    """The students the last ``release_feedback`` of ``tarea`` run in this thread left without feedback.
+
+    ``[{"alumno", "tipo": "revision" | "desactualizados" | "fallo", "motivo", "que_hacer"}]`` (Spanish), or
+    None when no release of ``tarea`` ran in this thread (formgrader calls nbgrader's API and then explains
+    its result in the same thread: ``formgrader_avisos``).
+    """
+    return (getattr(_ULTIMA_PUBLICACION, "datos", None) or {}).get(tarea)
+
+
+def olvidar_publicacion() -> None:
+    """Forget what the last release of this thread withheld (before formgrader runs another)."""
+    _ULTIMA_PUBLICACION.datos = None
+
+
+class NoSePublica(ValueError):
+    """One student's feedback cannot be released: the reason, and ``que_hacer`` for the TA (Spanish)."""
+
+    def __init__(self, motivo: str, que_hacer: str):
+        super().__init__(motivo)
+        self.que_hacer = que_hacer
+
+
+QUE_HACER_SIN_SECRETO = (
+    "Esa entrega no la hizo el botón Submit de la pestaña Assignments (una entrada copiada o hecha a mano en el "
+    "intercambio: no trae submission_secret.txt), así que nbgrader no puede dejar sus comentarios donde el alumno "
+    "los busca. Pídele que vuelva a entregar con Submit; después Collect, calificar, Generate Feedback y Release "
+    "Feedback. Mientras tanto, puedes darle a mano el HTML de feedback/<alumno>/<tarea>/.")
+QUE_HACER_SIN_FECHA = (
+    "A la entrega recogida le falta timestamp.txt (se borró o se cambió después de Collect). Vuelve a pulsar Collect "
+    "y califica de nuevo esa entrega; después Generate Feedback y Release Feedback.")
+QUE_HACER_PAGINA = "Vuelve a pulsar Generate Feedback (escribe de nuevo esa página) y después Release Feedback."
+QUE_HACER_OTRO = ("Vuelve a pulsar Release Feedback; si se repite, vuelve a pulsar Generate Feedback y después Release "
+                  "Feedback, y si aun así falla, avisa a quien mantiene el curso con este mensaje.")
+QUE_HACER_REVISION = ("Abre la entrega (su enlace), revisa lo marcado en el recuadro «⚠ PENDIENTE DE REVISIÓN» y, "
+                      "cuando diga «Revisada», pulsa Generate Feedback y después Release Feedback.")
+QUE_HACER_DESACTUALIZADOS = "Pulsa Generate Feedback (con las notas de ahora) y después Release Feedback."
+
+
 class PublicarComentariosSeguro(ExchangeReleaseFeedback):
-    """``nbgrader release_feedback`` where one student's damaged folder stops nobody else."""
+    """``nbgrader release_feedback`` where one student's damaged folder stops nobody else.
+
+    Whoever is left without feedback (held for review, stale page, a damaged folder) is named with the reason
+    and what to do, and the step ends with an error naming them all: never «Success» with someone left out
+    (:func:`sin_publicar_en_este_hilo` keeps the list for formgrader's dialog).
+    """
 
     def copy_files(self):
+        sin_publicar: list[dict] = []
+        _ULTIMA_PUBLICACION.datos = {self.coursedir.assignment_id: sin_publicar}
         excluidos = set(self.coursedir.student_id_exclude.split(",")) if self.coursedir.student_id_exclude else set()
         patron = re.escape(os.path.sep).join([
             self.coursedir.format_path(self.coursedir.feedback_directory, "(?P<student_id>.*)",
@@ -728,31 +784,45 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
             if alumno in retenidos:
                 self.log.error("%s de '%s' en '%s': no se publican los comentarios: %s", aa.MARCA,
                                aa.nombre_legible(alumno), self.coursedir.assignment_id, retenidos[alumno])
+                if not any(r["alumno"] == alumno and r["tipo"] == "revision" for r in sin_publicar):
+                    sin_publicar.append({"alumno": alumno, "tipo": "revision", "motivo": "pendiente de revisión: "
+                                         + retenidos[alumno], "que_hacer": QUE_HACER_REVISION})
                 continue
             if alumno in desactualizados:
                 self.log.error("No se publican los comentarios de '%s' en '%s' (%s): %s", aa.nombre_legible(alumno),
                                self.coursedir.assignment_id, *desactualizados[alumno])
+                if not any(r["alumno"] == alumno for r in sin_publicar):
+                    sin_publicar.append({"alumno": alumno, "tipo": "desactualizados",
+                                         "motivo": f"{desactualizados[alumno][0]}: {desactualizados[alumno][1]}",
+                                         "que_hacer": QUE_HACER_DESACTUALIZADOS})
                 continue
             carpeta = os.path.dirname(html)
             try:
                 self._publicar(carpeta, html, alumno, cuaderno)
             except Exception as exc:  # noqa: BLE001 - that student's reason, the rest go on
                 fallos += 1
-                self.log.error("%s de '%s' en '%s': no se publican los comentarios de %s: %s", aa.MARCA,
+                que_hacer = exc.que_hacer if isinstance(exc, NoSePublica) else QUE_HACER_OTRO
+                self.log.error("%s de '%s' en '%s': no se publican los comentarios de %s: %s. Qué hacer: %s", aa.MARCA,
                                aa.nombre_legible(alumno), self.coursedir.assignment_id,
-                               aa.nombre_legible(cuaderno), exc)
+                               aa.nombre_legible(cuaderno), exc, que_hacer)
+                sin_publicar.append({"alumno": alumno, "tipo": "fallo", "motivo": f"{aa.nombre_legible(cuaderno)}: {exc}",
+                                     "que_hacer": que_hacer})
         if fallos:
             self.log.warning("Comentarios sin publicar: %d (ver los motivos arriba); el resto se publicó.", fallos)
+        fallidos = ", ".join(sorted({aa.nombre_legible(r["alumno"]) for r in sin_publicar if r["tipo"] == "fallo"}))
+        otros = f"; y por otros motivos (arriba, con qué hacer): {fallidos}" if fallidos else ""
         if desactualizados:
             quienes = ", ".join(aa.nombre_legible(a) for a in sorted(desactualizados))
             pendientes = (f"; y pendientes de revisión en formgrader: {', '.join(sorted(retenidos))}"
                           if retenidos else "")
             self.fail(f"Comentarios sin publicar, {MARCA_DESACTUALIZADOS}: {quienes} (la nota, la penalización o un "
                       "comentario cambió después de Generate Feedback: vuelve a pulsar Generate Feedback y después "
-                      f"Release Feedback){pendientes}; el resto se publicó.")
+                      f"Release Feedback){pendientes}{otros}; el resto se publicó.")
         if retenidos:
             self.fail(f"Comentarios sin publicar, pendientes de revisión en formgrader: {', '.join(sorted(retenidos))} "
-                      "(entregas nuevas con notas a mano de la anterior; el resto se publicó).")
+                      f"(entregas nuevas con notas a mano de la anterior){otros}; el resto se publicó.")
+        if fallidos:
+            self.fail(f"Comentarios sin publicar: {fallidos} (los motivos y qué hacer, arriba); el resto se publicó.")
 
     def _desactualizados(self, paginas: list[tuple[str, str, str]], por_alumno: bool) -> dict[str, tuple[str, str]]:
         """Students whose feedback no longer states what the gradebook says → (notebook, Spanish reason).
@@ -798,12 +868,13 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
         marca_tiempo = aa.leer_pequeño(os.path.join(carpeta, "timestamp.txt"), 256)
         secreto = aa.leer_pequeño(os.path.join(carpeta, "submission_secret.txt"), 1024)
         if secreto is None or not secreto.strip():
-            raise ValueError("falta submission_secret.txt o no es un archivo normal y pequeño")
+            raise NoSePublica("su entrega no trae submission_secret.txt (o no es un archivo normal y pequeño)",
+                              QUE_HACER_SIN_SECRETO)
         if marca_tiempo is None:
-            raise ValueError("falta timestamp.txt o no es un archivo normal y pequeño")
+            raise NoSePublica("falta timestamp.txt o no es un archivo normal y pequeño", QUE_HACER_SIN_FECHA)
         motivo = aa.es_archivo_normal(html, 64 * 1024 ** 2)
         if motivo:
-            raise ValueError(f"el archivo de comentarios {motivo}")
+            raise NoSePublica(f"el archivo de comentarios {motivo}", QUE_HACER_PAGINA)
         suma = notebook_hash(secret=secreto, notebook_id=cuaderno)
         destino = os.path.join(self.dest_path, f"{suma}.html")
         self.log.info("Releasing feedback for student '%s' on assignment '%s/%s/%s' (%s)", aa.nombre_legible(alumno),

@@ -207,6 +207,14 @@
             lista.append(li);
         });
         cuerpo.append(lista);
+        if (r.detalles && r.detalles.length) {
+            // each student left out, with the reason and what to do (Release Feedback, several reasons)
+            var motivos = $("<ul/>");
+            r.detalles.forEach(function (d) {
+                motivos.append($("<li/>").text(d.alumno + ": " + d.motivo + ". Qué hacer: " + d.que_hacer));
+            });
+            cuerpo.append(motivos);
+        }
         cuerpo.append($("<p/>").text(r.que_hacer));
         var titulo = r.titulo || (r.accion === "generar" ? "Comentarios sin generar: pendientes de revisión"
                                                          : "Comentarios sin publicar: pendientes de revisión");
