@@ -521,11 +521,17 @@ def test_autograde_rechaza_solo_la_entrega_con_la_prorroga_ilegible(tmp_path):
 
 def test_make_grade_dice_que_valor_de_plazos_toml_no_se_lee_y_no_cambia_ninguna_nota(tmp_path):
     from scripts.calificacion import grade
+    # an unreadable extension stops only that student on that assignment (TA round 7, P3-7: as the course
+    # page says); an unreadable due date stops everything
     _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas.t]\nluis = "1 dia y pico"\n')
+    assert grade.problemas_de_plazos(tmp_path) is None
+    [aviso] = grade.avisos_de_prorrogas(tmp_path)
+    assert "la prórroga de luis en t («1 dia y pico»)" in aviso and "«2 días»" in aviso
+    assert "No se califica a luis en t (sus notas anteriores no cambian)" in aviso and "al resto de la clase, sí" in aviso
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12h"\n')
     problema = grade.problemas_de_plazos(tmp_path)
     assert problema.startswith("No se puede calificar (no se ha cambiado ninguna nota): corrige estos plazos en "
-                               "plazos.toml")
-    assert "la prórroga de luis en t («1 dia y pico»)" in problema and "«2 días»" in problema
+                               "plazos.toml"), problema
     _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas.t]\nluis = "1 día 12 h"\n')
     assert grade.problemas_de_plazos(tmp_path) is None
 

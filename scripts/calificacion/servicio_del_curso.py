@@ -463,7 +463,7 @@ def _tabla_de_plazos(raiz: Path) -> str:
                     prorrogas.append(
                         f'<li class="error">⚠ {html.escape(mal["prorrogas"][(tarea, alumno)])}. No se aplica: '
                         f"{html.escape(alumno)} conserva la prórroga anterior (o ninguna) y no se le califica esta "
-                        "tarea hasta que la corrijas.</li>")
+                        "tarea hasta que la corrijas (al resto de la clase, sí).</li>")
                     continue
                 if (tarea, alumno) in desconocidos:
                     prorrogas.append(f'<li class="error">⚠ {html.escape(desconocidos[(tarea, alumno)])}</li>')
