@@ -343,6 +343,7 @@ def test_con_una_reentrega_pendiente_la_caja_dice_que_aun_tiene_los_comentarios_
                                     intro_pendientes="''", intro_desactualizados="''",
                                     nota_pendientes=servicio._en_guion(servicio.NOTA_PENDIENTES),
                                     ninguno_salvo_pendientes=servicio._en_guion(servicio.NINGUNO_SALVO_PENDIENTES),
-                                    intervalo_s=10, intervalo_ms=10000)
+                                    intervalo_s=10, intervalo_ms=10000, zona_js='"Europe/Madrid"',
+                                    lugar_js="hora de Madrid")
     assert "pintarDesactualizados(p.desactualizados || [], (p.entregas || []).length)" in pagina
     assert "pendientes ? " + servicio._en_guion(servicio.NINGUNO_SALVO_PENDIENTES) in pagina

@@ -70,6 +70,12 @@ def _alumno_y_tarea(ruta: str) -> tuple[str, str]:
     return (partes[-2], partes[-1]) if len(partes) >= 2 else ("?", "?")
 
 
+def _hora(ingenua_utc: datetime.datetime) -> str:
+    """A time as the TA reads every other one: the course's zone, labelled (``… 15:02:51 (hora de Madrid)``)."""
+    from .plazos import mostrar
+    return mostrar(ingenua_utc)
+
+
 def _mib(n: int) -> str:
     return f"{n / 1024 ** 2:.1f} MiB".replace(".", ",")
 
@@ -424,8 +430,7 @@ class RecogerSeguro(ExchangeCollect):
             entrada.motivo = f"fecha ilegible («{aa.nombre_legible(texto_fecha, 40)}»)"
             return entrada
         if fecha > self._ahora + datetime.timedelta(seconds=self.margen_futuro):
-            entrada.motivo = (f"fecha en el futuro ({fecha:%Y-%m-%d %H:%M} UTC; ahora son las "
-                              f"{self._ahora:%Y-%m-%d %H:%M} UTC)")
+            entrada.motivo = f"fecha en el futuro ({_hora(fecha)}; ahora: {_hora(self._ahora)})"
             return entrada
         entrada.fecha = fecha
         return entrada
@@ -478,15 +483,15 @@ class RecogerSeguro(ExchangeCollect):
             cruzado = [p for p in plazos_suyos if entrada.fecha <= p < ultimo_cambio]
             if cruzado:
                 # the margin is for a slow copy, never for a deadline: the real time (ctime) wins
-                entrada.nota = (f"la fecha de su nombre ({entrada.fecha:%Y-%m-%d %H:%M:%S} UTC) es anterior al plazo "
-                                f"({cruzado[0]:%Y-%m-%d %H:%M:%S} UTC), pero la entrega se terminó de escribir "
-                                f"después ({ultimo_cambio:%Y-%m-%d %H:%M:%S} UTC, la hora real del sistema, que el "
+                entrada.nota = (f"la fecha de su nombre ({_hora(entrada.fecha)}) es anterior al plazo "
+                                f"({_hora(cruzado[0])}), pero la entrega se terminó de escribir "
+                                f"después ({_hora(ultimo_cambio)}, la hora real del sistema, que el "
                                 "alumno no puede cambiar): cuenta la hora real"
                                 + (", entrega tardía" if ultimo_cambio > plazos_suyos[-1] else ""))
                 entrada.fecha = ultimo_cambio
             elif ultimo_cambio - entrada.fecha > datetime.timedelta(seconds=self.margen_pasado):
-                entrada.nota = (f"la fecha de su nombre ({entrada.fecha:%Y-%m-%d %H:%M} UTC) es anterior a su "
-                                f"último cambio real: se toma éste ({ultimo_cambio:%Y-%m-%d %H:%M} UTC)")
+                entrada.nota = (f"la fecha de su nombre ({_hora(entrada.fecha)}) es anterior a su "
+                                f"último cambio real: se toma éste ({_hora(ultimo_cambio)})")
                 entrada.fecha = ultimo_cambio
             aceptadas.append(entrada)
         if not aceptadas:

@@ -92,7 +92,7 @@ class Trabajo:
             for numero, (orden, seguir, *etiqueta) in enumerate(ordenes, 1):
                 if etiqueta:
                     self.lineas.append(f"— Paso {numero} de {len(ordenes)}: {etiqueta[0]} "
-                                       f"({time.strftime('%H:%M:%S')}) —")
+                                       f"({hora_del_curso()}) —")
                 self.lineas.append("$ " + " ".join(os.path.basename(x) if i == 0 else x for i, x in enumerate(orden)))
                 self.proceso = subprocess.Popen(orden, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
@@ -230,6 +230,24 @@ class Publicador:
 
 # ------------------------------------------------------------------------------ the page
 
+def _zona_del_curso() -> str:
+    from grader_tests.extensiones_nbgrader import plazos
+    return plazos.ZONA_DEL_CURSO
+
+
+ZONA = _zona_del_curso()
+LUGAR = "hora de " + ZONA.rsplit("/", 1)[-1].replace("_", " ")
+
+
+def hora_del_curso(instante: float | None = None) -> str:
+    """``15:21:55 hora de Madrid``: a time on the course page (the step lines of make grade's output), in the
+    course's zone and labelled, as every other time the page shows (TA round 7, P3-8)."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+    momento = dt.datetime.fromtimestamp(time.time() if instante is None else instante, ZoneInfo(ZONA))
+    return f"{momento:%H:%M:%S} {LUGAR}"
+
+
 PAGINA = """<!DOCTYPE html>
 <html lang="es"><head><meta charset="utf-8"><title>Calificación de la clase</title>
 <style>
@@ -339,16 +357,21 @@ Recarga esta página para comprobar lo que escribiste.</p>
     caja.replaceChildren.apply(caja, Array.prototype.slice.call(nueva.childNodes));
     document.body.dataset.desactualizados = String(lista.length);
   }}
+  // every time on this page in the course's zone, labelled, as the make grade output below it
+  function horaCurso(ms) {{
+    try {{ return new Date(ms).toLocaleTimeString('es-ES', {{timeZone: {zona_js}}}) + ' ({lugar_js})'; }}
+    catch (e) {{ return new Date(ms).toISOString().slice(11, 19) + ' (UTC)'; }}
+  }}
   function mostrar(d) {{
     pintarPendientes(d.pendientes);
     salida.textContent = d.salida || '';
     boton.disabled = d.en_marcha;
     if (d.en_marcha) {{
       var s = Math.max(0, Math.round(Date.now() / 1000 - d.inicio)), m = Math.floor(s / 60);
-      estado.textContent = 'Calificando… (empezó a las ' + new Date(d.inicio * 1000).toLocaleTimeString('es-ES') +
+      estado.textContent = 'Calificando… (empezó a las ' + horaCurso(d.inicio * 1000) +
         '; lleva ' + (m ? m + ' min y ' : '') + (s % 60) + ' s). Lo que va haciendo sale abajo.';
     }}
-    else if (d.codigo === 0) {{ estado.textContent = 'Terminado a las ' + new Date(d.fin * 1000).toLocaleTimeString('es-ES') + '.'; }}
+    else if (d.codigo === 0) {{ estado.textContent = 'Terminado a las ' + horaCurso(d.fin * 1000) + '.'; }}
     else if (d.codigo !== null) {{ estado.textContent = 'Terminó con error (código ' + d.codigo + '): mira la salida.'; }}
     else {{ estado.textContent = ''; }}
   }}
@@ -379,7 +402,7 @@ Recarga esta página para comprobar lo que escribiste.</p>
   }});
   // grades.csv and the report take seconds (nbgrader export, make informe): say so until they arrive
   var avisoDescarga = document.getElementById('aviso-descarga'), notas = document.getElementById('notas');
-  function hora() {{ return new Date().toLocaleTimeString('es-ES'); }}
+  function hora() {{ return horaCurso(Date.now()); }}
   notas.onclick = function (evento) {{
     if (notas.dataset.ocupado) {{ evento.preventDefault(); return; }}
     if (!window.fetch || !window.URL || !URL.createObjectURL) {{ return; }}      // the plain link
@@ -615,6 +638,7 @@ class PaginaHandler(_Base):
         datos = pendientes(self.raiz)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(PAGINA.format(base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
+                                  zona_js=_en_guion(ZONA), lugar_js=html.escape(LUGAR),
                                   plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz, base, datos),
                                   desactualizados=_desactualizados(datos, base),
                                   intro_pendientes=_en_guion(INTRO_PENDIENTES),
