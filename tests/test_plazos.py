@@ -330,6 +330,15 @@ def test_formgrader_recibe_los_retrasos_del_libro_de_notas_al_dia(libro, tmp_pat
     (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "mañana"}\n')
     datos = formgrader_avisos.retrasos(libro, str(tmp_path))
     assert datos["entregas"] == [] and "No se pudieron poner al día los plazos" in datos["aviso"]
+    assert any("mañana" in e for e in datos["errores_plazos"]), datos      # formgrader says it in red (P4)
+    # an unreadable extension, and one for someone not in the gradebook: the rest is brought up to date
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "2026-03-29 12:00"}\n'
+                                                 'c.PlazosDelCurso.prorrogas = {"t": {"bea": "1 dia y pico", '
+                                                 '"anna": "1 día"}}\n')
+    datos = formgrader_avisos.retrasos(libro, str(tmp_path))
+    assert datos["aviso"] is None and [e["alumno"] for e in datos["entregas"]] == ["ana"], datos
+    assert len(datos["errores_plazos"]) == 2 and any("«1 dia y pico»" in e for e in datos["errores_plazos"])
+    assert any("«anna»" in e and "¿querías decir ana?" in e for e in datos["errores_plazos"]), datos
 
 
 def test_leer_en_bloque_filtra_por_tarea_y_alumno(libro):

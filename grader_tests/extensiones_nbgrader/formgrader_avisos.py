@@ -51,7 +51,9 @@ def _sincronizar(gb, raiz: str, tareas, alumnos, log) -> tuple[plazos.PlazosDelC
         return plazos.PlazosDelCurso(), plazos.PenalizacionPorRetraso(), (
             f"No se pudo leer nbgrader_config.py ({error}): se muestran los retrasos del libro de notas tal cual.")
     try:
-        plazos.sincronizar(gb, config_plazos, politica, tareas=tareas, alumnos=alumnos, log=log)
+        # an unreadable extension keeps that student's as it was; everybody else's is brought up to date
+        saltar = set(config_plazos.invalidas()["prorrogas"])
+        plazos.sincronizar(gb, config_plazos, politica, tareas=tareas, alumnos=alumnos, log=log, saltar=saltar)
     except Exception as error:  # noqa: BLE001 - a bad date or a busy database: say it, show what is there
         gb.db.rollback()
         return config_plazos, politica, (f"No se pudieron poner al día los plazos ({error}): se muestran los "
@@ -99,7 +101,20 @@ def retrasos(gb, raiz: str, tareas: list[str] | None = None, alumnos: list[str] 
             "cuadernos": {nombre: {"id": snid, "penalizacion": float(e.penalizaciones.get(nombre) or 0.0),
                                    "puntos": e.puntos_del_cuaderno(nombre)}
                           for nombre, snid in sorted(e.ids_de_cuaderno.items())}})
-    return {"entregas": entregas, "politica": politica.descripcion(), "aviso": aviso}
+    return {"entregas": entregas, "politica": politica.descripcion(), "aviso": aviso,
+            "errores_plazos": errores_de_plazos(gb, config_plazos)}
+
+
+def errores_de_plazos(gb, config_plazos: plazos.PlazosDelCurso) -> list[str]:
+    """What formgrader's Manage Assignments shows in red (TA round 7, P4): every value of plazos.toml that
+    cannot be read, and every extension for someone who is not among the gradebook's students, in Spanish."""
+    try:
+        errores = config_plazos.errores()
+        clase, fuentes = plazos.clase_del_curso(gb, curso="") if gb is not None else (set(), [])
+        errores += list(plazos.prorrogas_de_desconocidos(config_plazos, clase, fuentes).values())
+    except Exception as error:  # noqa: BLE001 - the page without this list rather than no page
+        return [f"No se pudieron comprobar los plazos: {error}"]
+    return errores
 
 
 # ------------------------------------------------------------------------------ one submission page

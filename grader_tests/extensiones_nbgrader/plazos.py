@@ -435,7 +435,7 @@ def clase_del_curso(gb=None, curso: str | None = None) -> tuple[set[str], list[s
     if gb is not None:
         ids |= {s.id for s in gb.students}
         fuentes.append("el libro de notas")
-    curso = curso or os.environ.get("CURSO_HUB_CURSO")
+    curso = os.environ.get("CURSO_HUB_CURSO") if curso is None else curso     # "": the gradebook alone
     if curso and os.environ.get("JUPYTERHUB_API_TOKEN"):
         try:
             from nbgrader.auth.jupyterhub import _query_jupyterhub_api
