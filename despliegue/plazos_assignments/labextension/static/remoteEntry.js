@@ -112,12 +112,15 @@ var _JUPYTERLAB;
       if (resto < 0 && ultimaATiempo(enviada, plazo)) {
         // already handed in on time: no alarm, only what a new submission would mean (the newest is graded)
         nombre.appendChild(linea('curso-plazo-vencido curso-ya-entregada', '✓ Ya entregaste a tiempo. El plazo ' +
-          'terminó hace ' + duracion(-resto) + ': si vuelves a entregar, la nueva entrega contará como tardía y ' +
-          'será la que se califique. ' + ((plazo.politica || {}).texto || '')));
+          'terminó hace ' + duracion(-resto) + ': si vuelves a entregar, la nueva entrega sustituirá a la que ' +
+          'entregaste a tiempo, contará como tardía y será la que se califique, con la penalización sobre toda ' +
+          'su nota. ' + ((plazo.politica || {}).texto || '')));
       } else if (resto < 0) {
+        var previas = ((enviada && enviada.submissions) || []).length;
         nombre.appendChild(linea('curso-plazo-vencido', '⚠ El plazo terminó hace ' + duracion(-resto) +
-          ': lo que entregues ahora contará como entrega tardía. ' + ((plazo.politica || {}).texto || ''),
-          'var(--jp-warn-color0, #b35900)'));
+          ': lo que entregues ahora contará como entrega tardía' + (previas ? ' y sustituirá a tu entrega ' +
+          'anterior (se califica siempre la última, con la penalización sobre toda su nota)' : '') + '. ' +
+          ((plazo.politica || {}).texto || ''), 'var(--jp-warn-color0, #b35900)'));
       } else {
         nombre.appendChild(linea('curso-plazo-resto', 'Quedan ' + duracion(resto) + '.'));
       }
