@@ -202,6 +202,12 @@ def test_release_feedback_sin_secreto_nunca_dice_success_y_dice_que_hacer_en_esp
     assert "Comentarios sin publicar: marta (los motivos y qué hacer, arriba); el resto se publicó." in salida, salida
     assert "su entrega no trae submission_secret.txt" in salida and "vuelva a entregar con Submit" in salida
 
+    # the hub's course page lists her, with what to do
+    from scripts.calificacion import servicio_del_curso as servicio
+    assert [(e["alumno"], e["tarea"]) for e in servicio.sin_secreto(raiz)] == [("marta", TAREA)]
+    [linea] = [e for e in servicio.pendientes(raiz)["desactualizados"] if e["alumno"] == "marta"]
+    assert "no trae submission_secret.txt" in linea["motivo"] and "vuelva a entregar con Submit" in linea["motivo"]
+
     # formgrader: nbgrader's API in this thread, then the course's answer to its result
     with _libro(url) as gb:
         gb.find_grade("f_prueba", CUADERNO, TAREA, "luis").manual_score = 6.0      # luis's page is stale now

@@ -521,6 +521,35 @@ def _tabla_de_plazos(raiz: Path) -> str:
         return f'<p class="error">⚠ No se pueden leer los plazos: {html.escape(str(error))}</p>'
 
 
+def sin_secreto(raiz: Path) -> list[dict]:
+    """Feedback in ``feedback/`` that Release Feedback can never publish: its submission has no
+    ``submission_secret.txt`` (an entry made by hand, not by Submit).  ``[{"alumno", "tarea", "motivo"}]`` with
+    what to do (TA round 7, P3-5: the page did not list them).  Nothing is followed: links are skipped."""
+    from grader_tests.caja import archivos_alumno as aa
+    from grader_tests.extensiones_nbgrader.intercambio import QUE_HACER_SIN_SECRETO
+    lista = []
+    carpeta = raiz / "feedback"
+    try:
+        alumnos = sorted(e.name for e in os.scandir(carpeta) if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+    for alumno in alumnos:
+        try:
+            tareas = sorted(e.name for e in os.scandir(carpeta / alumno) if e.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
+        for tarea in tareas:
+            suya = carpeta / alumno / tarea
+            try:
+                con_html = any(e.name.endswith(".html") for e in os.scandir(suya))
+            except OSError:
+                continue
+            if con_html and not (aa.leer_pequeño(str(suya / "submission_secret.txt"), 1024) or "").strip():
+                lista.append({"alumno": alumno, "tarea": tarea, "motivo": "no se pueden publicar: su entrega no trae "
+                              f"submission_secret.txt. Qué hacer: {QUE_HACER_SIN_SECRETO}"})
+    return lista
+
+
 INTRO_PENDIENTES = ("Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no "
                     "se generan ni se publican hasta que los revises. Cada enlace abre la entrega en el Formgrader, "
                     "con el recuadro «⚠ PENDIENTE DE REVISIÓN» (docs/profesorado.md, «Entregas nuevas y notas a "
@@ -558,6 +587,8 @@ def pendientes(raiz: Path) -> dict:
             desactualizados = [{"alumno": a, "tarea": t, "motivo": m} for (a, t), m in sorted(
                 huella_de_comentarios.desactualizados(gb, str(raiz / "feedback"), carpeta_publicada=publicada).items())
                 if (a, t) not in {(e["alumno"], e["tarea"]) for e in entregas}]
+            ya = {(e["alumno"], e["tarea"]) for e in desactualizados}
+            desactualizados += [e for e in sin_secreto(raiz) if (e["alumno"], e["tarea"]) not in ya]
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
         return {"entregas": [], "desactualizados": [], "error": f"No se pudo leer el libro de notas: {error}"}
     return {"entregas": entregas, "desactualizados": desactualizados}
@@ -567,7 +598,8 @@ INTRO_DESACTUALIZADOS = ("Comentarios que ya no dicen lo que dice el libro de no
                          "retraso o un comentario cambió después de Generate Feedback (una nota a mano, una prórroga o "
                          "un plazo nuevo). Release Feedback no los publica: pulsa Generate Feedback y después Release "
                          "Feedback (docs/profesorado.md, «Comentarios desactualizados»). Si ya se publicaron, el alumno "
-                         "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback.")
+                         "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback. Los que no se "
+                         "pueden publicar por cómo se entregaron dicen en su línea qué hacer.")
 
 
 NOTA_PENDIENTES = ("Además, los alumnos de «Pendientes de revisión» todavía tienen publicados los comentarios de su "
