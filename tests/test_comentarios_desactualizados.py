@@ -182,6 +182,64 @@ def test_release_feedback_retiene_lo_desactualizado_y_publica_al_resto(curso):
         assert hc.desactualizados(gb, str(raiz / "feedback"), carpeta_publicada=str(curso["salida"])) == {}
 
 
+def test_release_feedback_sin_secreto_nunca_dice_success_y_dice_que_hacer_en_español(curso):
+    """TA round 7, P2-4 and P3-5: a student left without feedback because the submission has no
+    submission_secret.txt (an entry made by hand) ends Release Feedback with an error that names them, with
+    what to do; with a stale page of another student too, formgrader's dialog is the Spanish one, each
+    student with the reason and what to do (never nbgrader's English dialog, never «Success»)."""
+    from nbgrader.api import Gradebook
+    from nbgrader.apps.api import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config import Config
+
+    from grader_tests.extensiones_nbgrader import formgrader_avisos, intercambio
+    raiz, url = curso["raiz"], curso["url"]
+    ejecutar(raiz, "nbgrader", "generate_feedback", TAREA, "--force")
+    (raiz / "feedback" / "marta" / TAREA / "submission_secret.txt").unlink()
+    publicar = ejecutar(raiz, "nbgrader", "release_feedback", TAREA, check=False)
+    salida = publicar.stdout + publicar.stderr
+    assert publicar.returncode != 0, salida
+    assert "Comentarios sin publicar: marta (los motivos y qué hacer, arriba); el resto se publicó." in salida, salida
+    assert "su entrega no trae submission_secret.txt" in salida and "vuelva a entregar con Submit" in salida
+
+    # the hub's course page lists her, with what to do
+    from scripts.calificacion import servicio_del_curso as servicio
+    assert [(e["alumno"], e["tarea"]) for e in servicio.sin_secreto(raiz)] == [("marta", TAREA)]
+    [linea] = [e for e in servicio.pendientes(raiz)["desactualizados"] if e["alumno"] == "marta"]
+    assert "no trae submission_secret.txt" in linea["motivo"] and "vuelva a entregar con Submit" in linea["motivo"]
+
+    # formgrader: nbgrader's API in this thread, then the course's answer to its result
+    with _libro(url) as gb:
+        gb.find_grade("f_prueba", CUADERNO, TAREA, "luis").manual_score = 6.0      # luis's page is stale now
+        gb.db.commit()
+    config = Config({"CourseDirectory": {"root": str(raiz), "db_url": url, "course_id": CURSO_ID},
+                     "Exchange": {"root": str(curso["salida"].parent.parent)},
+                     "ExchangeFactory": {"release_feedback": f"{intercambio.__name__}.PublicarComentariosSeguro"}})
+    api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+    intercambio.olvidar_publicacion()
+    resultado = api.release_feedback(TAREA)
+    assert resultado["success"] is False
+    with Gradebook(url) as gb:
+        r = formgrader_avisos.negativa_por_revision(resultado, gb, str(raiz), TAREA, None, "publicar")
+    assert "error" not in r and "Traceback" not in r["log"], r
+    assert "No se publicaron los comentarios de estos 2 alumnos en «t»: luis, marta." in r["log"], r["log"]
+    detalles = {d["alumno"]: d for d in r["curso_revision"]["detalles"]}
+    assert "submission_secret.txt" in detalles["marta"]["motivo"]
+    assert "vuelva a entregar con Submit" in detalles["marta"]["que_hacer"]
+    assert "comentarios desactualizados" in detalles["luis"]["motivo"]
+    assert "Generate Feedback" in detalles["luis"]["que_hacer"]
+    assert r["curso_revision"]["titulo"] == "Comentarios sin publicar"
+    assert {e["alumno"] for e in r["curso_revision"]["entregas"]} == {"luis", "marta"}
+    # the same from the log alone (a release that ran elsewhere), as formgrader captures it («[ERROR] …»)
+    intercambio.olvidar_publicacion()
+    capturado = re.sub(r"^\[\w+ \| (\w+)\]", r"[\1]", salida, flags=re.M)
+    with Gradebook(url) as gb:
+        r = formgrader_avisos.negativa_por_revision({"success": False, "log": capturado, "error": "x"}, gb,
+                                                    str(raiz), TAREA, None, "publicar")
+    assert [d["alumno"] for d in r["curso_revision"]["detalles"]] == ["marta"], r
+    assert "vuelva a entregar con Submit" in r["curso_revision"]["detalles"][0]["que_hacer"]
+
+
 # ------------------------------------------------------------------------------ the fingerprint itself
 
 @pytest.fixture
@@ -291,6 +349,7 @@ def test_con_una_reentrega_pendiente_la_caja_dice_que_aun_tiene_los_comentarios_
                                     intro_pendientes="''", intro_desactualizados="''",
                                     nota_pendientes=servicio._en_guion(servicio.NOTA_PENDIENTES),
                                     ninguno_salvo_pendientes=servicio._en_guion(servicio.NINGUNO_SALVO_PENDIENTES),
-                                    intervalo_s=10, intervalo_ms=10000)
+                                    intervalo_s=10, intervalo_ms=10000, zona_js='"Europe/Madrid"',
+                                    lugar_js="hora de Madrid")
     assert "pintarDesactualizados(p.desactualizados || [], (p.entregas || []).length)" in pagina
     assert "pendientes ? " + servicio._en_guion(servicio.NINGUNO_SALVO_PENDIENTES) in pagina

@@ -406,3 +406,25 @@ def test_formgrader_solo_sirve_los_tipos_de_la_lista_blanca(tmp_path):
     from grader_tests.caja import archivos_alumno as aa
     for extension in aa.TIPOS_CONSERVADOS:
         assert fs.tipo_servido(f"x{extension}") is not None
+
+
+def test_los_dialogos_del_formgrader_no_traen_registros_de_depuracion(monkeypatch):
+    """TA round 7, P4: Generate's dialog brought ~150 «[DEBUG] Checksum for code cell…» lines; every formgrader
+    action whose log it shows (generate, release, collect, autograde…) keeps INFO and above only."""
+    from grader_tests.extensiones_nbgrader import formgrader_seguro as fs
+    log = "[INFO] a\n[DEBUG] Checksum for code cell x\n  sigue\n[WARNING] b\n  detalle\n"
+    for nombre in fs.CON_REGISTRO:
+        monkeypatch.setitem(fs._originales, f"NbGraderAPI.{nombre}",
+                            lambda self, *a, **k: {"success": True, "log": log})
+        assert fs._sin_ruido(nombre)(None, "t") == {"success": True, "log": "[INFO] a\n[WARNING] b\n  detalle\n"}
+
+
+def test_aplicar_envuelve_las_acciones_con_registro():
+    import subprocess
+    import sys
+    codigo = ("from grader_tests.extensiones_nbgrader import formgrader_seguro as fs; fs.aplicar(); "
+              "from nbgrader.apps import api; "
+              "print(all(getattr(api.NbGraderAPI, n).__module__ == fs.__name__ for n in fs.CON_REGISTRO))")
+    from conftest import RAIZ
+    salida = subprocess.run([sys.executable, "-c", codigo], cwd=RAIZ, capture_output=True, text=True, check=True)
+    assert salida.stdout.strip() == "True", salida

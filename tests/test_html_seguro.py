@@ -174,3 +174,11 @@ def test_un_adjunto_que_falta_es_una_nota_no_un_error(adjuntos):
     assert "<b>z</b>" not in html
     comentarios = comentarios_de(nb)
     assert "después 5151" in comentarios and "imagen adjunta no disponible" in comentarios
+
+
+def test_una_imagen_sin_descripcion_la_tiene_en_español():
+    """TA round 7, P4: nbconvert wrote «No description has been provided for this image» on a student's image."""
+    from grader_tests.extensiones_nbgrader.html_seguro import SIN_DESCRIPCION, limpiar_html
+    limpio = limpiar_html('<p><img src=x onerror="alert(1)"> y <img alt="mi dibujo" src="data:image/png;base64,AA=="></p>')
+    assert f'<img alt="{SIN_DESCRIPCION}"' in limpio and 'alt="mi dibujo"' in limpio, limpio
+    assert limpio.count("alt=") == 2 and "onerror" not in limpio

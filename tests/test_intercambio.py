@@ -62,11 +62,14 @@ def _fecha(delta: datetime.timedelta = datetime.timedelta()) -> str:
     return (datetime.datetime.now(datetime.timezone.utc) + delta).strftime(FORMATO)
 
 
-def _entrada(inbound, alumno: str, fecha: str, contenido: str, dueño: str | None = None, sufijo: str = ""):
+def _entrada(inbound, alumno: str, fecha: str, contenido: str, dueño: str | None = None, sufijo: str = "",
+             secreto: bool = True):
     carpeta = inbound / f"{alumno}+{TAREA}+{fecha}{sufijo}"
     carpeta.mkdir()
     (carpeta / CUADERNO).write_text(contenido)
     (carpeta / "timestamp.txt").write_text(fecha)
+    if secreto:                                       # nbgrader's submit writes it; a hand-made entry may not
+        (carpeta / "submission_secret.txt").write_text("s" * 64)
     _dar(carpeta, UIDS.get(dueño or alumno, 65000))
     return carpeta
 
@@ -147,7 +150,8 @@ def test_collect_rechaza_cada_entrada_hostil_y_recoge_al_resto(tmp_path):
         return (submitted / alumno / TAREA / CUADERNO).read_text()
 
     recogida = submitted / "alumna" / TAREA
-    assert sorted(p.name for p in recogida.iterdir()) == [CUADERNO, "notas.txt", "timestamp.txt"]
+    assert sorted(p.name for p in recogida.iterdir()) == [CUADERNO, "notas.txt", "submission_secret.txt",
+                                                         "timestamp.txt"]
     for ruta in recogida.rglob("*"):
         assert stat.S_ISREG(ruta.lstat().st_mode), ruta
     for aviso in ("se ignoró un enlace simbólico: clave.py", "se ignoró un enlace simbólico: fuentes",
@@ -286,6 +290,47 @@ def test_una_entrada_que_no_se_puede_leer_o_copiar_no_cuesta_la_anterior(tmp_pat
 
 
 @necesita_root
+def test_el_margen_de_la_fecha_nunca_cruza_el_plazo(tmp_path):
+    """TA round 7, P2-1: a student who rebuilds their entry by hand after the due date, with a name dated
+    before it, is late by the real time (ctime); the margin for slow copies applies only when no due date
+    (the assignment's or the student's extension) lies between the name's date and the real change."""
+    from nbgrader.api import Gradebook
+    curso, inbound = _curso_con_intercambio(tmp_path)
+    ahora = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+        gb.update_or_create_assignment(TAREA, duedate=ahora - datetime.timedelta(minutes=2))
+    antes = _fecha(-datetime.timedelta(minutes=5))          # before the due date, within margen_pasado
+    _entrada(inbound, "tardio", antes, "hecha a mano", secreto=False)   # made now, by hand: after the due date
+    _entrada(inbound, "alumna", antes, "con prórroga")      # her extension covers now
+    _entrada(inbound, "honesto", antes, "sin plazo cruzado", sufijo="+x1")
+    recoger = _recogida_en_proceso(
+        curso, inbound, **{"PlazosDelCurso.prorrogas": {TAREA: {"alumna": "1 día"}}})
+    registro = recoger()
+
+    def marca(alumno: str) -> datetime.datetime:
+        texto = (curso / "submitted" / alumno / TAREA / "timestamp.txt").read_text()
+        return datetime.datetime.strptime(texto, FORMATO)
+    assert marca("tardio") > ahora - datetime.timedelta(minutes=2), registro
+    assert "cuenta la hora real, entrega tardía" in registro, registro
+    # the extension covers the real time: counted by it, and not called late
+    assert marca("alumna") >= ahora - datetime.timedelta(seconds=5), registro
+    informe = json.loads((curso / "submitted" / f".recogida-{TAREA}.json").read_text())
+    [linea] = [l for l in informe["lineas"] if l["alumnos"] == ["tardio"]]
+    assert "entrega tardía" in linea["texto"]
+    assert "no trae submission_secret.txt (no la hizo el botón Submit" in linea["texto"]    # P2-4: said at collect
+    [linea] = [l for l in informe["lineas"] if l["alumnos"] == ["alumna"]]
+    assert "hora real" in linea["texto"] and "tardía" not in linea["texto"]
+
+    # with the due date an hour ahead, nothing is crossed: the slow-copy margin keeps the name's date
+    with Gradebook(f"sqlite:///{curso / 'gradebook.db'}") as gb:
+        gb.update_or_create_assignment(TAREA, duedate=ahora + datetime.timedelta(hours=1))
+    shutil.rmtree(curso / "submitted")
+    registro = recoger()
+    assert (curso / "submitted" / "honesto" / TAREA / "timestamp.txt").read_text() == antes, registro
+    assert "hora real" not in registro
+
+
+@necesita_root
 def test_un_enlace_puesto_durante_la_recogida_no_copia_la_clave(tmp_path):
     """The race of issue 19.2: the student keeps swapping a folder for a link while collect copies."""
     curso, inbound = _curso_con_intercambio(tmp_path)
@@ -400,6 +445,64 @@ def test_en_el_hub_solo_se_entrega_como_uno_mismo_y_en_privado(tmp_path, inbound
     assert sorted(p.name for p in entrada.iterdir()) == sorted([CUADERNO, "datos", "timestamp.txt",
                                                                "submission_secret.txt"])
     assert ("sin setgid" in registro) == (modos == (0o755, 0o644))
+
+
+def test_un_enlace_en_la_carpeta_no_impide_entregar_y_se_nombra(tmp_path):
+    """TA round 7, P2-2: links (a broken one, one to a file the student cannot read, one to a folder) and
+    special files in the assignment folder are left out, never followed, named in the log and shown under
+    the submission in the Assignments tab; the rest is submitted.  A file that cannot be copied ends the
+    submit with a Spanish message naming it, and the Submit dialog shows only that message."""
+    from plazos_assignments import lista
+
+    inbound, entregar = _entregar_en_el_hub(tmp_path, 0o3733)
+    import entrega_honesta          # on sys.path now (the hub's common profile)
+    carpeta = tmp_path / "alumna" / TAREA
+    os.symlink("/no/existe", carpeta / "datos_rotos")
+    os.symlink(tmp_path / "intercambio", carpeta / "datos" / "otra_carpeta")
+    secreto = tmp_path / "ajeno.ipynb"
+    secreto.write_text("de otra persona")
+    secreto.chmod(0)
+    os.symlink(secreto, carpeta / "enlace_ana.ipynb")
+    os.mkfifo(carpeta / "tuberia")
+    registro, envio = entregar("*")
+    [entrada] = inbound.iterdir()
+    assert sorted(p.name for p in entrada.iterdir()) == sorted([CUADERNO, "datos", "timestamp.txt",
+                                                               "submission_secret.txt"])
+    assert [p.name for p in (entrada / "datos").iterdir()] == ["x.txt"]
+    for nombre in ("datos_rotos", "enlace_ana.ipynb", "tuberia", os.path.join("datos", "otra_carpeta")):
+        assert f"No se entrega «{nombre}»" in registro, (nombre, registro)
+    assert "Errno" not in registro and "(None)" not in registro
+    # the tab's list reads what was left out from the student's own copy
+    [cache] = [p for p in (tmp_path / "cache" / CURSO_ID).iterdir() if p.is_dir()]
+    info = lista.anotar_omitidos({"path": str(cache)})
+    assert {o["ruta"]: o["motivo"] for o in info["curso_omitidos"]} == {
+        "datos_rotos": "enlace simbólico", "enlace_ana.ipynb": "enlace simbólico",
+        "tuberia": "tubería con nombre (FIFO)", os.path.join("datos", "otra_carpeta"): "enlace simbólico"}
+    assert lista.anotar_omitidos({"path": str(tmp_path / "no_existe")})["curso_omitidos"] == []
+
+    # a file that cannot be read: a Spanish message that names it, nothing in inbound, no traceback shown
+    import shutil as sh
+    copiar = sh.copyfile
+
+    def ilegible(origen, destino, **kw):          # root reads every file: the student's EACCES, simulated
+        if os.fspath(origen).endswith("x.txt"):
+            raise PermissionError(13, "Permission denied", os.fspath(origen))
+        return copiar(origen, destino, **kw)
+    sh.copyfile = ilegible
+    try:
+        with pytest.raises(entrega_honesta.EntregaFallida) as error:
+            entregar("*")
+    finally:
+        sh.copyfile = copiar
+    mensaje = str(error.value)
+    assert f"«{os.path.join('datos', 'x.txt')}» (Permission denied)" in mensaje and "Submit" in mensaje, mensaje
+    assert len(list(inbound.iterdir())) == 1
+    traza = ("Traceback (most recent call last):\n  File \"x.py\", line 1\n"
+             f"entrega_honesta.EntregaFallida: {mensaje}\n")
+    envuelta = entrega_honesta._solo_el_mensaje(lambda self, c, a: {"success": False, "value": traza})
+    assert envuelta(None, CURSO_ID, TAREA) == {"success": False, "value": mensaje}
+    otra = entrega_honesta._solo_el_mensaje(lambda self, c, a: {"success": False, "value": "ValueError: x"})
+    assert otra(None, CURSO_ID, TAREA)["value"] == "ValueError: x"
 
 
 @necesita_root

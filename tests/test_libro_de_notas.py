@@ -280,7 +280,7 @@ def test_la_pagina_del_curso_dice_cada_paso_de_calificar(tmp_path):
             break
         time.sleep(0.1)
     salida = trabajo.estado()["salida"].splitlines()
-    assert salida[0].startswith("— Paso 1 de 2: recoger las entregas de t (") and salida[0].endswith(") —")
+    assert salida[0].startswith("— Paso 1 de 2: recoger las entregas de t (") and salida[0].endswith(" hora de Madrid) —")
     assert salida[2] == "hola" and salida[-1] == "adiós" and trabajo.codigo == 0
 
 

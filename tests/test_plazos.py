@@ -330,6 +330,15 @@ def test_formgrader_recibe_los_retrasos_del_libro_de_notas_al_dia(libro, tmp_pat
     (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "mañana"}\n')
     datos = formgrader_avisos.retrasos(libro, str(tmp_path))
     assert datos["entregas"] == [] and "No se pudieron poner al día los plazos" in datos["aviso"]
+    assert any("mañana" in e for e in datos["errores_plazos"]), datos      # formgrader says it in red (P4)
+    # an unreadable extension, and one for someone not in the gradebook: the rest is brought up to date
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.PlazosDelCurso.fechas = {"t": "2026-03-29 12:00"}\n'
+                                                 'c.PlazosDelCurso.prorrogas = {"t": {"bea": "1 dia y pico", '
+                                                 '"anna": "1 día"}}\n')
+    datos = formgrader_avisos.retrasos(libro, str(tmp_path))
+    assert datos["aviso"] is None and [e["alumno"] for e in datos["entregas"]] == ["ana"], datos
+    assert len(datos["errores_plazos"]) == 2 and any("«1 dia y pico»" in e for e in datos["errores_plazos"])
+    assert any("«anna»" in e and "¿querías decir ana?" in e for e in datos["errores_plazos"]), datos
 
 
 def test_leer_en_bloque_filtra_por_tarea_y_alumno(libro):
@@ -521,11 +530,17 @@ def test_autograde_rechaza_solo_la_entrega_con_la_prorroga_ilegible(tmp_path):
 
 def test_make_grade_dice_que_valor_de_plazos_toml_no_se_lee_y_no_cambia_ninguna_nota(tmp_path):
     from scripts.calificacion import grade
+    # an unreadable extension stops only that student on that assignment (TA round 7, P3-7: as the course
+    # page says); an unreadable due date stops everything
     _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas.t]\nluis = "1 dia y pico"\n')
+    assert grade.problemas_de_plazos(tmp_path) is None
+    [aviso] = grade.avisos_de_prorrogas(tmp_path)
+    assert "la prórroga de luis en t («1 dia y pico»)" in aviso and "«2 días»" in aviso
+    assert "No se califica a luis en t (sus notas anteriores no cambian)" in aviso and "al resto de la clase, sí" in aviso
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12h"\n')
     problema = grade.problemas_de_plazos(tmp_path)
     assert problema.startswith("No se puede calificar (no se ha cambiado ninguna nota): corrige estos plazos en "
-                               "plazos.toml")
-    assert "la prórroga de luis en t («1 dia y pico»)" in problema and "«2 días»" in problema
+                               "plazos.toml"), problema
     _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-03-29 12:00"\n[prorrogas.t]\nluis = "1 día 12 h"\n')
     assert grade.problemas_de_plazos(tmp_path) is None
 
@@ -573,3 +588,40 @@ def test_el_servicio_lee_los_comentarios_desactualizados_como_mucho_cada_pocos_s
     assert publicador._comentarios_viejos("/x/intercambio", "curso") == {("ana", "t")}
     assert publicador._comentarios_viejos("/x/intercambio", "curso") == {("ana", "t")}
     assert llamadas == [("gb", str(tmp_path / "feedback"), "/x/intercambio/curso/feedback")]
+
+
+def test_una_prorroga_para_alguien_que_no_es_de_la_clase_se_dice_con_los_parecidos(libro, tmp_path, monkeypatch,
+                                                                                   capsys):
+    """TA round 7, P2-3: an extension for an id that is not in the class (a misspelt «prueba-mrta») is said on
+    the course page, in red, with the close ids of the class, and by make grade; nobody has it."""
+    from scripts.calificacion import servicio_del_curso
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
+    for alumno in ("prueba-marta", "prueba-ana", "prueba-luis"):
+        libro.add_student(alumno)
+    libro.db.commit()
+    (tmp_path / "source" / "t").mkdir(parents=True)
+    (tmp_path / "source" / "t" / "nb.ipynb").write_text("{}")
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-12-02 15:00"\n'
+                                '[prorrogas.t]\n"prueba-mrta" = "2 días"\n"prueba-ana" = "1 día"\n'
+                                '"zzz<b>" = "1 h"\n')
+    p, _, _ = plazos.leer(tmp_path)
+    clase, fuentes = plazos.clase_del_curso(libro)
+    assert fuentes == ["el libro de notas"]
+    avisos = plazos.prorrogas_de_desconocidos(p, clase, fuentes)
+    assert set(avisos) == {("t", "prueba-mrta"), ("t", "zzz<b>")}
+    assert "«prueba-mrta» en t es para alguien que no está en la clase" in avisos[("t", "prueba-mrta")]
+    assert "¿querías decir prueba-marta?" in avisos[("t", "prueba-mrta")]
+    assert "nombre de usuario del hub" in avisos[("t", "zzz<b>")]
+    assert plazos.prorrogas_de_desconocidos(p, set(), []) == {}       # no class list: nothing to compare with
+    html = servicio_del_curso._tabla_de_plazos(tmp_path)
+    assert "1 prórroga es para alguien" not in html and "2 prórrogas son para alguien que no está en la clase" in html
+    [fila] = [l for l in html.split("<li") if "prueba-mrta" in l]
+    assert 'class="error"' in fila and "¿querías decir prueba-marta?" in fila
+    assert "prueba-ana: «1 día» → plazo: jueves 03/12/2026 15:00" in html
+    assert "<b>" not in html
+    from scripts.calificacion import grade
+    libro.close()
+    grade.estado_de_plazos(tmp_path, ["prueba-marta"], ["t"])
+    salida = capsys.readouterr().out
+    assert "Plazos: ⚠ plazos.toml: la prórroga de «prueba-mrta» en t" in salida, salida
+    assert "¿querías decir prueba-marta?" in salida

@@ -269,9 +269,15 @@ def test_generate_feedback_negado_por_revision_solo_da_el_motivo_en_español(cur
         assert r["error"] == TRAZA and "curso_revision" not in r
         assert "for student 'bea'" in r["log"] and "Template paths" not in r["log"] and "/venv/share" not in r["log"]
         assert "[DEBUG]" not in r["log"] and "[INFO] Converting notebook" in r["log"]
-        publicar["log"] += "[WARNING] Comentarios sin publicar: 1 (ver los motivos arriba); el resto se publicó.\n"
-        assert "curso_revision" not in formgrader_avisos.negativa_por_revision(
-            publicar, gb, str(raiz), TAREA, None, "publicar")
+        # with another student's damaged folder too: one Spanish dialog, each student with what to do
+        publicar["log"] += ("[ERROR] Archivos de la entrega de 'bea' en 't': no se publican los comentarios de nb: su "
+                            "entrega no trae submission_secret.txt. Qué hacer: Pídele que vuelva a entregar\n"
+                            "[WARNING] Comentarios sin publicar: 1 (ver los motivos arriba); el resto se publicó.\n")
+        from grader_tests.extensiones_nbgrader import intercambio
+        intercambio.olvidar_publicacion()
+        r = formgrader_avisos.negativa_por_revision(publicar, gb, str(raiz), TAREA, None, "publicar")
+        assert [d["alumno"] for d in r["curso_revision"]["detalles"]] == ["bea"], r
+        assert "Pídele que vuelva a entregar" in r["log"] and "Traceback" not in r["log"]
         # success: only the DEBUG records go
         r = formgrader_avisos.negativa_por_revision({"success": True, "log": "[INFO] a\n" + RUTAS_DE_PLANTILLAS},
                                                     gb, str(raiz), TAREA, None, "generar")

@@ -168,3 +168,33 @@ def test_un_punto_y_coma_no_parte_la_celda_en_una_hoja_que_separa_por_punto_y_co
     # read as a Spanish-locale spreadsheet does (";" as delimiter, quotes respected): no cell starts a formula
     for fila in csv.reader(texto.splitlines(), delimiter=";"):
         assert not any(c.startswith(formatos.INICIO_DE_FORMULA) for c in fila), fila
+
+
+def test_una_respuesta_con_error_no_se_llama_sin_contestar(tmp_path):
+    """TA round 7, P3-6: an answer written below the stub's comment that raised NameError («respuesta_5 = true»)
+    is said as the error it raised; «sin contestar» is only for cells that hold nothing but the stub."""
+    import nbformat
+    from scripts.calificacion import razones
+
+    def respuesta(gid: str, fuente: str, error: str | None = None):
+        celda = nbformat.v4.new_code_cell(fuente)
+        celda.metadata["nbgrader"] = {"grade_id": gid, "solution": True, "grade": False, "locked": False,
+                                      "schema_version": 3}
+        if error:
+            celda.outputs = [nbformat.v4.new_output("error", ename="NameError", evalue=error, traceback=[])]
+        return celda
+
+    stub = "# Escribe tu respuesta así: respuesta_5 = True\n# ESCRIBE TU CÓDIGO AQUÍ\n"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [respuesta("respuesta_4", stub + "respuesta_4 = False"),
+                respuesta("respuesta_5", stub + "respuesta_5 = true", "name 'true' is not defined")]
+    ruta = tmp_path / "atencion_multicabeza.ipynb"
+    nbformat.write(nb, ruta)
+    lineas = razones.problemas_del_cuaderno(ruta)
+    assert not any("sin contestar" in l for l in lineas), lineas
+    assert "la celda de respuesta respuesta_5 lanzó NameError: name 'true' is not defined" in lineas, lineas
+    # only the stub (its comment and raise NotImplementedError), or nothing at all: unanswered
+    nb.cells = [respuesta("respuesta_4", stub + "raise NotImplementedError()"), respuesta("respuesta_5", "# nada\n")]
+    nbformat.write(nb, ruta)
+    assert razones.problemas_del_cuaderno(ruta) == ["atencion_multicabeza.ipynb: sin contestar (ninguna respuesta "
+                                                    "escrita)"]

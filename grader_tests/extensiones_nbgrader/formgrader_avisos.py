@@ -51,7 +51,9 @@ def _sincronizar(gb, raiz: str, tareas, alumnos, log) -> tuple[plazos.PlazosDelC
         return plazos.PlazosDelCurso(), plazos.PenalizacionPorRetraso(), (
             f"No se pudo leer nbgrader_config.py ({error}): se muestran los retrasos del libro de notas tal cual.")
     try:
-        plazos.sincronizar(gb, config_plazos, politica, tareas=tareas, alumnos=alumnos, log=log)
+        # an unreadable extension keeps that student's as it was; everybody else's is brought up to date
+        saltar = set(config_plazos.invalidas()["prorrogas"])
+        plazos.sincronizar(gb, config_plazos, politica, tareas=tareas, alumnos=alumnos, log=log, saltar=saltar)
     except Exception as error:  # noqa: BLE001 - a bad date or a busy database: say it, show what is there
         gb.db.rollback()
         return config_plazos, politica, (f"No se pudieron poner al día los plazos ({error}): se muestran los "
@@ -99,7 +101,20 @@ def retrasos(gb, raiz: str, tareas: list[str] | None = None, alumnos: list[str] 
             "cuadernos": {nombre: {"id": snid, "penalizacion": float(e.penalizaciones.get(nombre) or 0.0),
                                    "puntos": e.puntos_del_cuaderno(nombre)}
                           for nombre, snid in sorted(e.ids_de_cuaderno.items())}})
-    return {"entregas": entregas, "politica": politica.descripcion(), "aviso": aviso}
+    return {"entregas": entregas, "politica": politica.descripcion(), "aviso": aviso,
+            "errores_plazos": errores_de_plazos(gb, config_plazos)}
+
+
+def errores_de_plazos(gb, config_plazos: plazos.PlazosDelCurso) -> list[str]:
+    """What formgrader's Manage Assignments shows in red (TA round 7, P4): every value of plazos.toml that
+    cannot be read, and every extension for someone who is not among the gradebook's students, in Spanish."""
+    try:
+        errores = config_plazos.errores()
+        clase, fuentes = plazos.clase_del_curso(gb, curso="") if gb is not None else (set(), [])
+        errores += list(plazos.prorrogas_de_desconocidos(config_plazos, clase, fuentes).values())
+    except Exception as error:  # noqa: BLE001 - the page without this list rather than no page
+        return [f"No se pudieron comprobar los plazos: {error}"]
+    return errores
 
 
 # ------------------------------------------------------------------------------ one submission page
@@ -193,6 +208,15 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
     if resultado.get("success"):
         return resultado
     log, error = str(resultado.get("log") or ""), str(resultado.get("error") or "")
+    if accion == "publicar":
+        from .intercambio import sin_publicar_en_este_hilo
+        registros = sin_publicar_en_este_hilo(tarea)
+        if registros is None:
+            registros = _sin_publicar_del_registro(log, tarea)
+        registros = [r for r in registros if alumno is None or r["alumno"] == alumno]
+        tipos = {r["tipo"] for r in registros}
+        if "fallo" in tipos or len(tipos) > 1:
+            return _negativa_al_publicar(gb, tarea, alumno, registros)
     if accion == "publicar" and _DESACTUALIZADOS in error and _FALLO_AL_PUBLICAR not in log:
         return _negativa_por_desactualizados(gb, raiz, tarea, alumno)
     retenidos = {a for a, t in revision.con_pendientes(gb, os.path.join(raiz, revision.CARPETA), tarea,
@@ -225,6 +249,38 @@ def negativa_por_revision(resultado: dict, gb, raiz: str, tarea: str, alumno: st
     return {"success": False, "log": mensaje + "\n\n" + que_hacer + "\n",
             "curso_revision": {"accion": accion, "tarea": tarea, "mensaje": mensaje, "que_hacer": que_hacer,
                                "entregas": enlaces}}
+
+
+_FALLO_DE_ALUMNO = re.compile(r"^\[(?:[^\]\n]*\| )?ERROR\] .*? de '(.+?)' en '(.+?)': no se publican los comentarios de (.+?): (.*?)"
+                              r"(?:\. Qué hacer: (.*))?$", re.M)
+
+
+def _sin_publicar_del_registro(log: str, tarea: str) -> list[dict]:
+    """The students a release's log says were left without feedback for a damaged folder (when the release
+    ran elsewhere: the list of this thread is the one to trust)."""
+    from .intercambio import QUE_HACER_OTRO
+    return [{"alumno": a, "tipo": "fallo", "motivo": f"{cuaderno}: {motivo}", "que_hacer": que or QUE_HACER_OTRO}
+            for a, t, cuaderno, motivo, que in _FALLO_DE_ALUMNO.findall(log) if t == tarea]
+
+
+def _negativa_al_publicar(gb, tarea: str, alumno: str | None, registros: list[dict]) -> dict:
+    """Release Feedback that left students out for several reasons, or for a damaged folder: each student with
+    the reason and what to do, in Spanish (TA round 7, P2-4 and P3-5: never nbgrader's English, never
+    «Success»)."""
+    quienes = sorted({r["alumno"] for r in registros})
+    n = len(quienes)
+    mensaje = (f"No se publicaron los comentarios de {'este alumno' if n == 1 else f'estos {n} alumnos'} en "
+               f"«{tarea}»: {', '.join(quienes)}."
+               + ("" if alumno is not None else " Los del resto de la clase sí se publicaron."))
+    detalles = []
+    for r in sorted(registros, key=lambda r: (r["alumno"], r["tipo"])):
+        detalles.append({"alumno": r["alumno"], "motivo": r["motivo"], "que_hacer": r["que_hacer"]})
+    lineas = [f"• {d['alumno']}: {d['motivo']}. Qué hacer: {d['que_hacer']}" for d in detalles]
+    que_hacer = "Qué hacer, alumno por alumno: lo dice cada línea de arriba."
+    return {"success": False, "log": mensaje + "\n\n" + "\n".join(lineas) + "\n",
+            "curso_revision": {"accion": "publicar", "tarea": tarea, "mensaje": mensaje, "que_hacer": que_hacer,
+                               "titulo": "Comentarios sin publicar", "detalles": detalles,
+                               "entregas": _enlaces(gb, tarea, quienes)}}
 
 
 def _enlaces(gb, tarea: str, quienes) -> list[dict]:

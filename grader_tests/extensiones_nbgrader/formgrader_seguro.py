@@ -598,6 +598,8 @@ def _comentarios(accion: str, nombre: str):
     """nbgrader's ``NbGraderAPI.<nombre>`` (generate/release feedback) with the course's answer to a refusal."""
     def envoltura(self, assignment_id, student_id=None, *args, **kwargs):
         from .formgrader_avisos import negativa_por_revision
+        from .intercambio import olvidar_publicacion
+        olvidar_publicacion()          # what this call's release withholds, never an earlier one's
         resultado = _originales[f"NbGraderAPI.{nombre}"](self, assignment_id, student_id, *args, **kwargs)
         try:
             with self.gradebook as gb:
@@ -607,6 +609,22 @@ def _comentarios(accion: str, nombre: str):
             return resultado
     envoltura.__name__ = nombre
     return envoltura
+
+
+def _sin_ruido(nombre: str):
+    """nbgrader's ``NbGraderAPI.<nombre>`` whose captured log (formgrader's dialog) has no DEBUG records
+    (Generate: ~150 «[DEBUG] Checksum for code cell…» lines; TA round 7, P4)."""
+    def envoltura(self, *args, **kwargs):
+        from .formgrader_avisos import _sin_depuracion
+        resultado = _originales[f"NbGraderAPI.{nombre}"](self, *args, **kwargs)
+        if isinstance(resultado, dict) and resultado.get("log"):
+            resultado = dict(resultado, log=_sin_depuracion(str(resultado["log"])))
+        return resultado
+    envoltura.__name__ = nombre
+    return envoltura
+
+
+CON_REGISTRO = ("generate_assignment", "release_assignment", "unrelease", "collect", "autograde")
 
 
 def aplicar() -> None:
@@ -631,7 +649,9 @@ def aplicar() -> None:
                                  (api.NbGraderAPI, "get_student", _get_student),
                                  (api.NbGraderAPI, "get_student_submissions", _get_student_submissions),
                                  (api.NbGraderAPI, "generate_feedback", _comentarios("generar", "generate_feedback")),
-                                 (api.NbGraderAPI, "release_feedback", _comentarios("publicar", "release_feedback"))):
+                                 (api.NbGraderAPI, "release_feedback", _comentarios("publicar", "release_feedback")),
+                                 *((api.NbGraderAPI, n, _sin_ruido(n)) for n in CON_REGISTRO
+                                   if hasattr(api.NbGraderAPI, n))):
         _originales[f"{clase.__name__}.{nombre}"] = getattr(clase, nombre)
         setattr(clase, nombre, nuevo)
     _originales["api.as_timezone"] = api.as_timezone

@@ -150,9 +150,16 @@ def limpiar_html(html) -> str:
     # Formgrader panel that page is an iframe whose messages JupyterLab runs as commands
     # (nbgrader's extension checks the sender window, not its origin); the panel's sandbox
     # has no allow-popups, so there the link just does not open.
-    return nh3.clean(texto, tags=ETIQUETAS, attributes=ATRIBUTOS, attribute_filter=_filtro_atributos,
-                     url_schemes=ESQUEMAS, url_relative="deny", id_prefix="alumno-",
-                     link_rel="noopener noreferrer nofollow", set_tag_attribute_values={"a": {"target": "_blank"}})
+    limpio = nh3.clean(texto, tags=ETIQUETAS, attributes=ATRIBUTOS, attribute_filter=_filtro_atributos,
+                       url_schemes=ESQUEMAS, url_relative="deny", id_prefix="alumno-",
+                       link_rel="noopener noreferrer nofollow", set_tag_attribute_values={"a": {"target": "_blank"}})
+    # an image without alt gets a Spanish one here, not nbconvert's English «No description has been provided
+    # for this image» (TA round 7, P4); nh3's output quotes every value, so no «>» is left inside a tag
+    return _SIN_ALT.sub(f'<img alt="{SIN_DESCRIPCION}"', limpio)
+
+
+SIN_DESCRIPCION = "imagen sin descripción"
+_SIN_ALT = re.compile(r"<img(?![^>]*\salt=)")
 
 
 MAX_TEX = 5000          # characters of one formula typeset (longer ones stay as text)

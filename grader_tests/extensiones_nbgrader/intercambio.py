@@ -47,6 +47,7 @@ import os
 import pwd
 import re
 import stat
+import threading
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -67,6 +68,12 @@ MARCA_DESACTUALIZADOS = "comentarios desactualizados"   # release_feedback's err
 def _alumno_y_tarea(ruta: str) -> tuple[str, str]:
     partes = os.path.normpath(ruta).split(os.sep)
     return (partes[-2], partes[-1]) if len(partes) >= 2 else ("?", "?")
+
+
+def _hora(ingenua_utc: datetime.datetime) -> str:
+    """A time as the TA reads every other one: the course's zone, labelled (``… 15:02:51 (hora de Madrid)``)."""
+    from .plazos import mostrar
+    return mostrar(ingenua_utc)
 
 
 def _mib(n: int) -> str:
@@ -248,7 +255,9 @@ class RecogerSeguro(ExchangeCollect):
     margen_futuro = Integer(300, help="Seconds an entry's date may be ahead of the TA's clock.").tag(config=True)
     margen_pasado = Integer(
         900, help="An entry last changed more than this many seconds after the date in its name gets "
-                  "the time of that change instead (ctime, which no student can set back).").tag(config=True)
+                  "the time of that change instead (ctime, which no student can set back).  Never across a "
+                  "due date: an entry named before the student's due date but last changed after it always "
+                  "gets the time of that change (late).").tag(config=True)
     max_entradas = Integer(30, help="Inbound entries of one student and assignment that are looked at "
                                     "(the newest); the rest are refused.").tag(config=True)
     max_bytes = Integer(256 * 1024 ** 2, help="Bytes of one student's inbound entries of an assignment "
@@ -317,10 +326,47 @@ class RecogerSeguro(ExchangeCollect):
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             self._lista = {s.id for s in gb.students} if self.solo_lista_de_clase else None
             self._tareas = {a.name for a in gb.assignments}
+            self._prorrogas_del_libro: dict[str, datetime.timedelta] = {}
             try:
-                self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
+                asignada = gb.find_assignment(self.coursedir.assignment_id)
+                self.duedate = asignada.duedate
+                self._prorrogas_del_libro = {s.student_id: s.extension for s in asignada.submissions
+                                             if s.extension}
             except MissingEntry:
                 self.duedate = None
+        self._plazos_del_curso = None
+        try:
+            from . import plazos
+            self._plazos_del_curso = plazos.PlazosDelCurso(config=self.config)
+        except Exception as exc:  # noqa: BLE001 - the gradebook's due date still applies
+            self.log.warning("%s: no se pudieron leer los plazos del curso (%s): se usa el plazo del libro de notas",
+                             MARCA_INTERCAMBIO, exc)
+
+    def _plazos_de(self, alumno: str) -> list[datetime.datetime]:
+        """Every due date (naive UTC) that may apply to ``alumno``: the gradebook's and ``plazos.toml``'s,
+        each with and without the student's extension (from either).  A date the TA wrote badly is left
+        out here (``make grade`` and autograde refuse it on their own)."""
+        from . import plazos
+        bases, prorrogas = [], [datetime.timedelta(0)]
+        if self.duedate is not None:
+            bases.append(self.duedate)
+        if alumno in self._prorrogas_del_libro:
+            prorrogas.append(self._prorrogas_del_libro[alumno])
+        if self._plazos_del_curso is not None:
+            tarea = self.coursedir.assignment_id
+            try:
+                plazo = self._plazos_del_curso.plazo(tarea)
+                if plazo is not None:
+                    bases.append(plazos.utc_ingenua(plazo))
+            except plazos.PlazoInvalido:
+                pass
+            try:
+                extra = self._plazos_del_curso.prorroga(tarea, alumno)
+                if extra:
+                    prorrogas.append(extra)
+            except plazos.PlazoInvalido:
+                pass
+        return sorted({b + p for b in bases for p in prorrogas})
 
     def _en_lista(self, alumno: str) -> str | None:
         """None when ``alumno`` is on the class list; otherwise why not (Spanish).  One question per id."""
@@ -384,8 +430,7 @@ class RecogerSeguro(ExchangeCollect):
             entrada.motivo = f"fecha ilegible («{aa.nombre_legible(texto_fecha, 40)}»)"
             return entrada
         if fecha > self._ahora + datetime.timedelta(seconds=self.margen_futuro):
-            entrada.motivo = (f"fecha en el futuro ({fecha:%Y-%m-%d %H:%M} UTC; ahora son las "
-                              f"{self._ahora:%Y-%m-%d %H:%M} UTC)")
+            entrada.motivo = f"fecha en el futuro ({_hora(fecha)}; ahora: {_hora(self._ahora)})"
             return entrada
         entrada.fecha = fecha
         return entrada
@@ -434,9 +479,19 @@ class RecogerSeguro(ExchangeCollect):
                 continue
             entrada.bytes, ultimo_cambio = medida
             total += entrada.bytes
-            if ultimo_cambio - entrada.fecha > datetime.timedelta(seconds=self.margen_pasado):
-                entrada.nota = (f"la fecha de su nombre ({entrada.fecha:%Y-%m-%d %H:%M} UTC) es anterior a su "
-                                f"último cambio real: se toma éste ({ultimo_cambio:%Y-%m-%d %H:%M} UTC)")
+            plazos_suyos = self._plazos_de(entrada.alumno)
+            cruzado = [p for p in plazos_suyos if entrada.fecha <= p < ultimo_cambio]
+            if cruzado:
+                # the margin is for a slow copy, never for a deadline: the real time (ctime) wins
+                entrada.nota = (f"la fecha de su nombre ({_hora(entrada.fecha)}) es anterior al plazo "
+                                f"({_hora(cruzado[0])}), pero la entrega se terminó de escribir "
+                                f"después ({_hora(ultimo_cambio)}, la hora real del sistema, que el "
+                                "alumno no puede cambiar): cuenta la hora real"
+                                + (", entrega tardía" if ultimo_cambio > plazos_suyos[-1] else ""))
+                entrada.fecha = ultimo_cambio
+            elif ultimo_cambio - entrada.fecha > datetime.timedelta(seconds=self.margen_pasado):
+                entrada.nota = (f"la fecha de su nombre ({_hora(entrada.fecha)}) es anterior a su "
+                                f"último cambio real: se toma éste ({_hora(ultimo_cambio)})")
                 entrada.fecha = ultimo_cambio
             aceptadas.append(entrada)
         if not aceptadas:
@@ -503,6 +558,12 @@ class RecogerSeguro(ExchangeCollect):
             avisos = aa.copiar_entrega(fd, dest, presupuesto, ignorar=list(self.coursedir.ignore), dueño=uid)
         finally:
             os.close(fd)
+        if entrada is not None and not (aa.leer_pequeño(os.path.join(dest, "submission_secret.txt"), 1024) or "").strip():
+            # nbgrader's submit always writes it: its absence is the mark of an entry made by hand
+            sin_secreto = ("no trae submission_secret.txt (no la hizo el botón Submit: ¿una entrada copiada o hecha a "
+                           "mano en el intercambio?): se califica, pero sus comentarios no se podrán publicar hasta "
+                           "que vuelva a entregar con Submit")
+            entrada.nota = f"{entrada.nota}; {sin_secreto}" if entrada.nota else sin_secreto
         if entrada is not None and entrada.fecha is not None:
             # the date collect validated, not the one the student wrote in timestamp.txt
             texto = entrada.fecha.strftime(FORMATO_FECHA)
@@ -649,10 +710,59 @@ def observaciones_de_la_recogida(submitted: str, tarea: str) -> tuple[dict[str, 
     return por_alumno, generales
 
 
+_ULTIMA_PUBLICACION = threading.local()     # what the last release_feedback of this thread withheld
+
+
+def sin_publicar_en_este_hilo(tarea: str) -> list[dict] | None:
+    """The students the last ``release_feedback`` of ``tarea`` run in this thread left without feedback.
+
+    ``[{"alumno", "tipo": "revision" | "desactualizados" | "fallo", "motivo", "que_hacer"}]`` (Spanish), or
+    None when no release of ``tarea`` ran in this thread (formgrader calls nbgrader's API and then explains
+    its result in the same thread: ``formgrader_avisos``).
+    """
+    return (getattr(_ULTIMA_PUBLICACION, "datos", None) or {}).get(tarea)
+
+
+def olvidar_publicacion() -> None:
+    """Forget what the last release of this thread withheld (before formgrader runs another)."""
+    _ULTIMA_PUBLICACION.datos = None
+
+
+class NoSePublica(ValueError):
+    """One student's feedback cannot be released: the reason, and ``que_hacer`` for the TA (Spanish)."""
+
+    def __init__(self, motivo: str, que_hacer: str):
+        super().__init__(motivo)
+        self.que_hacer = que_hacer
+
+
+QUE_HACER_SIN_SECRETO = (
+    "Esa entrega no la hizo el botón Submit de la pestaña Assignments (una entrada copiada o hecha a mano en el "
+    "intercambio: no trae submission_secret.txt), así que nbgrader no puede dejar sus comentarios donde el alumno "
+    "los busca. Pídele que vuelva a entregar con Submit; después Collect, calificar, Generate Feedback y Release "
+    "Feedback. Mientras tanto, puedes darle a mano el HTML de feedback/<alumno>/<tarea>/.")
+QUE_HACER_SIN_FECHA = (
+    "A la entrega recogida le falta timestamp.txt (se borró o se cambió después de Collect). Vuelve a pulsar Collect "
+    "y califica de nuevo esa entrega; después Generate Feedback y Release Feedback.")
+QUE_HACER_PAGINA = "Vuelve a pulsar Generate Feedback (escribe de nuevo esa página) y después Release Feedback."
+QUE_HACER_OTRO = ("Vuelve a pulsar Release Feedback; si se repite, vuelve a pulsar Generate Feedback y después Release "
+                  "Feedback, y si aun así falla, avisa a quien mantiene el curso con este mensaje.")
+QUE_HACER_REVISION = ("Abre la entrega (su enlace), revisa lo marcado en el recuadro «⚠ PENDIENTE DE REVISIÓN» y, "
+                      "cuando diga «Revisada», pulsa Generate Feedback y después Release Feedback.")
+QUE_HACER_DESACTUALIZADOS = "Pulsa Generate Feedback (con las notas de ahora) y después Release Feedback."
+
+
 class PublicarComentariosSeguro(ExchangeReleaseFeedback):
-    """``nbgrader release_feedback`` where one student's damaged folder stops nobody else."""
+    """``nbgrader release_feedback`` where one student's damaged folder stops nobody else.
+
+    Whoever is left without feedback (held for review, stale page, a damaged folder) is named with the reason
+    and what to do, and the step ends with an error naming them all: never «Success» with someone left out
+    (:func:`sin_publicar_en_este_hilo` keeps the list for formgrader's dialog).
+    """
 
     def copy_files(self):
+        sin_publicar: list[dict] = []
+        _ULTIMA_PUBLICACION.datos = {self.coursedir.assignment_id: sin_publicar}
         excluidos = set(self.coursedir.student_id_exclude.split(",")) if self.coursedir.student_id_exclude else set()
         patron = re.escape(os.path.sep).join([
             self.coursedir.format_path(self.coursedir.feedback_directory, "(?P<student_id>.*)",
@@ -679,31 +789,45 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
             if alumno in retenidos:
                 self.log.error("%s de '%s' en '%s': no se publican los comentarios: %s", aa.MARCA,
                                aa.nombre_legible(alumno), self.coursedir.assignment_id, retenidos[alumno])
+                if not any(r["alumno"] == alumno and r["tipo"] == "revision" for r in sin_publicar):
+                    sin_publicar.append({"alumno": alumno, "tipo": "revision", "motivo": "pendiente de revisión: "
+                                         + retenidos[alumno], "que_hacer": QUE_HACER_REVISION})
                 continue
             if alumno in desactualizados:
                 self.log.error("No se publican los comentarios de '%s' en '%s' (%s): %s", aa.nombre_legible(alumno),
                                self.coursedir.assignment_id, *desactualizados[alumno])
+                if not any(r["alumno"] == alumno for r in sin_publicar):
+                    sin_publicar.append({"alumno": alumno, "tipo": "desactualizados",
+                                         "motivo": f"{desactualizados[alumno][0]}: {desactualizados[alumno][1]}",
+                                         "que_hacer": QUE_HACER_DESACTUALIZADOS})
                 continue
             carpeta = os.path.dirname(html)
             try:
                 self._publicar(carpeta, html, alumno, cuaderno)
             except Exception as exc:  # noqa: BLE001 - that student's reason, the rest go on
                 fallos += 1
-                self.log.error("%s de '%s' en '%s': no se publican los comentarios de %s: %s", aa.MARCA,
+                que_hacer = exc.que_hacer if isinstance(exc, NoSePublica) else QUE_HACER_OTRO
+                self.log.error("%s de '%s' en '%s': no se publican los comentarios de %s: %s. Qué hacer: %s", aa.MARCA,
                                aa.nombre_legible(alumno), self.coursedir.assignment_id,
-                               aa.nombre_legible(cuaderno), exc)
+                               aa.nombre_legible(cuaderno), exc, que_hacer)
+                sin_publicar.append({"alumno": alumno, "tipo": "fallo", "motivo": f"{aa.nombre_legible(cuaderno)}: {exc}",
+                                     "que_hacer": que_hacer})
         if fallos:
             self.log.warning("Comentarios sin publicar: %d (ver los motivos arriba); el resto se publicó.", fallos)
+        fallidos = ", ".join(sorted({aa.nombre_legible(r["alumno"]) for r in sin_publicar if r["tipo"] == "fallo"}))
+        otros = f"; y por otros motivos (arriba, con qué hacer): {fallidos}" if fallidos else ""
         if desactualizados:
             quienes = ", ".join(aa.nombre_legible(a) for a in sorted(desactualizados))
             pendientes = (f"; y pendientes de revisión en formgrader: {', '.join(sorted(retenidos))}"
                           if retenidos else "")
             self.fail(f"Comentarios sin publicar, {MARCA_DESACTUALIZADOS}: {quienes} (la nota, la penalización o un "
                       "comentario cambió después de Generate Feedback: vuelve a pulsar Generate Feedback y después "
-                      f"Release Feedback){pendientes}; el resto se publicó.")
+                      f"Release Feedback){pendientes}{otros}; el resto se publicó.")
         if retenidos:
             self.fail(f"Comentarios sin publicar, pendientes de revisión en formgrader: {', '.join(sorted(retenidos))} "
-                      "(entregas nuevas con notas a mano de la anterior; el resto se publicó).")
+                      f"(entregas nuevas con notas a mano de la anterior){otros}; el resto se publicó.")
+        if fallidos:
+            self.fail(f"Comentarios sin publicar: {fallidos} (los motivos y qué hacer, arriba); el resto se publicó.")
 
     def _desactualizados(self, paginas: list[tuple[str, str, str]], por_alumno: bool) -> dict[str, tuple[str, str]]:
         """Students whose feedback no longer states what the gradebook says → (notebook, Spanish reason).
@@ -749,12 +873,13 @@ class PublicarComentariosSeguro(ExchangeReleaseFeedback):
         marca_tiempo = aa.leer_pequeño(os.path.join(carpeta, "timestamp.txt"), 256)
         secreto = aa.leer_pequeño(os.path.join(carpeta, "submission_secret.txt"), 1024)
         if secreto is None or not secreto.strip():
-            raise ValueError("falta submission_secret.txt o no es un archivo normal y pequeño")
+            raise NoSePublica("su entrega no trae submission_secret.txt (o no es un archivo normal y pequeño)",
+                              QUE_HACER_SIN_SECRETO)
         if marca_tiempo is None:
-            raise ValueError("falta timestamp.txt o no es un archivo normal y pequeño")
+            raise NoSePublica("falta timestamp.txt o no es un archivo normal y pequeño", QUE_HACER_SIN_FECHA)
         motivo = aa.es_archivo_normal(html, 64 * 1024 ** 2)
         if motivo:
-            raise ValueError(f"el archivo de comentarios {motivo}")
+            raise NoSePublica(f"el archivo de comentarios {motivo}", QUE_HACER_PAGINA)
         suma = notebook_hash(secret=secreto, notebook_id=cuaderno)
         destino = os.path.join(self.dest_path, f"{suma}.html")
         self.log.info("Releasing feedback for student '%s' on assignment '%s/%s/%s' (%s)", aa.nombre_legible(alumno),

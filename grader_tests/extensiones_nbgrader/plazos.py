@@ -425,6 +425,59 @@ class PlazosDelCurso(LoggingConfigurable):
             list(mal["prorrogas"].values())
 
 
+def clase_del_curso(gb=None, curso: str | None = None) -> tuple[set[str], list[str]]:
+    """The students of the class: the gradebook's (``gb``) and, on the hub, the members of the group
+    ``nbgrader-<curso>`` (nbgrader's JupyterHub API, with the service's token).  Returns ``(ids, fuentes)``:
+    ``fuentes`` names where they came from, in Spanish («el libro de notas», «el grupo … del hub»); both
+    empty when nothing could be asked."""
+    ids: set[str] = set()
+    fuentes: list[str] = []
+    if gb is not None:
+        ids |= {s.id for s in gb.students}
+        fuentes.append("el libro de notas")
+    curso = os.environ.get("CURSO_HUB_CURSO") if curso is None else curso     # "": the gradebook alone
+    if curso and os.environ.get("JUPYTERHUB_API_TOKEN"):
+        try:
+            from nbgrader.auth.jupyterhub import _query_jupyterhub_api
+            grupo = _query_jupyterhub_api("GET", f"/groups/nbgrader-{curso}")
+            ids |= {str(u) for u in grupo.get("users") or []}
+            fuentes.append(f"el grupo nbgrader-{curso} del hub")
+        except Exception:  # noqa: BLE001 - the hub unreachable: the gradebook alone
+            pass
+    return ids, fuentes
+
+
+def prorrogas_de_desconocidos(plazos: PlazosDelCurso, clase: set[str], fuentes=()) -> dict[tuple[str, str], str]:
+    """Extensions written for someone who is not in the class (a misspelt id: «prueba-mrta»).
+
+    ``(tarea, alumno)`` → a Spanish warning that names the id, where it was looked for and the closest ids
+    of the class (TA round 7, P2-3).  Empty when ``clase`` is empty (nothing to compare with).  Nobody has
+    such an extension: the student the TA meant is graded with the plain due date.
+    """
+    import difflib
+    if not clase:
+        return {}
+    donde = " ni en ".join(fuentes) if fuentes else "la lista de clase"
+    avisos = {}
+    for tarea, alumnos in plazos.prorrogas.items():
+        if not isinstance(alumnos, dict):
+            continue
+        for alumno in alumnos:
+            if alumno in clase:
+                continue
+            # the closest ids only (a shared prefix such as «prueba-» makes the whole class look alike)
+            parecido = {c: difflib.SequenceMatcher(None, alumno, c).ratio() for c in clase}
+            mejor = max(parecido.values())
+            parecidos = sorted((c for c, r in parecido.items() if r >= max(0.6, mejor - 0.05)),
+                               key=lambda c: (-parecido[c], c))[:3]
+            pista = (f"¿querías decir {' o '.join(parecidos)}?" if parecidos else
+                     "escribe su nombre de usuario del hub, el mismo de nbgrader")
+            avisos[(tarea, alumno)] = (f"{plazos.nombre_del_archivo}: la prórroga de «{alumno}» en {tarea} es para "
+                                       f"alguien que no está en la clase (no está en {donde}); nadie la tiene: "
+                                       f"{pista}")
+    return avisos
+
+
 _AVISADOS: set[str] = set()
 
 

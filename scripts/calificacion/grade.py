@@ -175,6 +175,8 @@ def comprobar_antes_de_calificar(raiz: Path) -> str:
     problema = problemas_de_plazos(raiz)
     if problema:
         raise SystemExit(problema)
+    for aviso in avisos_de_prorrogas(raiz):
+        print(observaciones.legible(aviso))
     try:
         aviso = aislamiento.comprobar(raiz)
     except aislamiento.AislamientoNoDisponible as error:
@@ -195,7 +197,10 @@ def problemas_de_plazos(raiz: Path) -> str | None:
         config_plazos, _, config = plazos.leer(raiz)
     except plazos.PlazoInvalido as error:
         return f"No se puede calificar: {error}"
-    lineas = config_plazos.errores()
+    mal = config_plazos.invalidas()
+    # an extension that cannot be read stops only that student on that assignment (autograde's
+    # ComprobarPlazos; avisos_de_prorrogas says so): a due date or the file itself stops everything
+    lineas = ([mal["archivo"]] if mal["archivo"] else []) + list(mal["fechas"].values())
     zona = config.get("Exchange", {}).get("timezone", "UTC")
     if not plazos.zona_de_marcas_segura(zona):
         lineas.append(f"c.Exchange.timezone = {zona!r}: nbgrader escribiría la hora de las entregas con un nombre "
@@ -205,6 +210,18 @@ def problemas_de_plazos(raiz: Path) -> str | None:
         return ("No se puede calificar (no se ha cambiado ninguna nota): corrige estos plazos en plazos.toml y "
                 "vuelve a empezar:\n  " + "\n  ".join(lineas))
     return None
+
+
+def avisos_de_prorrogas(raiz: Path) -> list[str]:
+    """The extensions of plazos.toml that cannot be read, each with what it means (Spanish): that student is not
+    graded on that assignment (their previous grades stay) and everybody else is."""
+    from grader_tests.extensiones_nbgrader import plazos
+    try:
+        mal = plazos.leer(raiz)[0].invalidas()["prorrogas"]
+    except plazos.PlazoInvalido:
+        return []
+    return [f"⚠ Plazos: {texto}. No se califica a {alumno} en {tarea} (sus notas anteriores no cambian) hasta que "
+            "lo corrijas; al resto de la clase, sí." for (tarea, alumno), texto in sorted(mal.items())]
 
 
 def publicar_tareas(raiz: Path, ids: list[str]) -> None:
@@ -349,9 +366,19 @@ def estado_de_plazos(raiz: Path, alumnos: list[str], tareas: list[str]) -> dict[
     from grader_tests.extensiones_nbgrader import notas_en_bloque, plazos, revision
     config_plazos, politica, _ = plazos.leer(raiz)
     lineas: dict[tuple[str, str], list[str]] = {}
+    ilegibles = config_plazos.invalidas()["prorrogas"]
+    for (tarea, alumno), texto in ilegibles.items():
+        if alumno in alumnos and tarea in tareas:
+            lineas.setdefault((alumno, tarea), []).append(
+                f"no se calificó esta tarea: {texto}; sus notas anteriores no cambian: corrige la prórroga y "
+                "vuelve a calificar")
     with libro_de_notas.abrir(raiz) as gb:
-        for nota in plazos.sincronizar(gb, config_plazos, politica, tareas=tareas):
+        for nota in plazos.sincronizar(gb, config_plazos, politica, tareas=tareas, saltar=set(ilegibles)):
             print(observaciones.legible(f"Plazos: {nota}"))
+        clase, fuentes = plazos.clase_del_curso(gb)
+        clase |= set(alumnos)
+        for aviso in plazos.prorrogas_de_desconocidos(config_plazos, clase, fuentes).values():
+            print(observaciones.legible(f"Plazos: ⚠ {aviso}"))
         libro = notas_en_bloque.leer(gb, tareas, alumnos)
         carpeta = str(raiz / revision.CARPETA)
         for (tarea, alumno), e in libro.entregas.items():
@@ -359,7 +386,7 @@ def estado_de_plazos(raiz: Path, alumnos: list[str], tareas: list[str]) -> dict[
             texto = plazos.texto_del_retraso(estado, politica, config_plazos.zona)
             suyas = ([texto] if texto else []) + revision.pendientes(gb, carpeta, tarea, alumno)
             if suyas:
-                lineas[(alumno, tarea)] = suyas
+                lineas.setdefault((alumno, tarea), []).extend(suyas)
     return lineas
 
 

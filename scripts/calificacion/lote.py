@@ -172,6 +172,9 @@ class Lote:
         # a resubmission whose old manual grades are held for review gets no feedback until the TA
         # reviews it (grader_tests.extensiones_nbgrader.revision; the table says so): left out of this run
         retenidos = self._retenidos(t, tarea, entregas)
+        # an extension in plazos.toml that cannot be read: that student is not graded (autograde's
+        # ComprobarPlazos) and gets no feedback either; the table says why
+        retenidos |= self._prorrogas_ilegibles(tarea, entregas)
         nbgrader = t.nbgrader
         if retenidos:
             lista = self._temporal / f"trabajador-{t.numero}-{tarea}-sin-comentarios.json"
@@ -187,6 +190,15 @@ class Lote:
                 if alumno not in retenidos and not list((self.raiz / "feedback" / alumno / tarea).glob("*.html")):
                     resultado[alumno].sin_comentarios = True
         return resultado
+
+    def _prorrogas_ilegibles(self, tarea: str, entregas: list[str]) -> set[str]:
+        """The worker's students of ``tarea`` whose extension in plazos.toml cannot be read."""
+        from grader_tests.extensiones_nbgrader import plazos
+        try:
+            mal = plazos.leer(self.raiz)[0].invalidas()["prorrogas"]
+        except plazos.PlazoInvalido:
+            return set()
+        return {a for a in entregas if (tarea, a) in mal}
 
     def _retenidos(self, t: Trabajador, tarea: str, entregas: list[str]) -> set[str]:
         """The worker's students whose submission of ``tarea`` is held for review (``grader_tests.extensiones_nbgrader.revision``)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts.calificacion import observaciones, samples
+from scripts.calificacion import observaciones
 
 # nbgrader log lines that explain a failed autograde, and their Spanish reason
 RAZONES = [
@@ -47,6 +47,20 @@ def razon_del_log(texto: str) -> str:
     return "nbgrader no pudo calificarla: el cuaderno o sus metadatos están dañados" + detalle
 
 
+def sin_contestar(celda) -> bool:
+    """Whether an answer cell holds no answer: nothing but comments and the stub's ``raise NotImplementedError``.
+
+    Not whether the stub's comment (``# ESCRIBE TU CÓDIGO AQUÍ``) is still there: most students write
+    their answer below it and leave it (TA round 7, P3-6: «respuesta_5 = true», a NameError, was called
+    unanswered).
+    """
+    if celda.get("cell_type") != "code":
+        return False
+    codigo = [l.strip() for l in str(celda.get("source", "")).splitlines()]
+    codigo = [l for l in codigo if l and not l.startswith("#")]
+    return all(re.fullmatch(r"raise\s+NotImplementedError(\s*\(\s*\))?", l) for l in codigo)
+
+
 def problemas_del_cuaderno(ruta: Path) -> list[str]:
     """Why graded cells of an autograded notebook scored 0 without running, grouped."""
     import json
@@ -60,15 +74,15 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
     except Exception:
         return []
     respuestas = [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
-    if respuestas and all(samples.STUB in c.source for c in respuestas):
+    if respuestas and all(sin_contestar(c) for c in respuestas):
         return [f"{ruta.name}: sin contestar (ninguna respuesta escrita)"]
     from grader_tests.en_el_kernel.casos import especificacion
-    sin_contestar = {c.metadata.nbgrader.get("grade_id") for c in respuestas if samples.STUB in c.source}
+    vacias = {c.metadata.nbgrader.get("grade_id") for c in respuestas if sin_contestar(c)}
     grupos: dict[str, list[str]] = {}
     for celda in respuestas:
         gid = celda.metadata.nbgrader.get("grade_id")
         errores = [s for s in celda.get("outputs", []) if s.get("output_type") == "error"]
-        if celda.cell_type == "code" and errores and gid not in sin_contestar:
+        if celda.cell_type == "code" and errores and gid not in vacias:
             grupos.setdefault(observaciones.de_respuesta(gid, errores[-1]), [])
     for celda in nb.cells:
         meta = celda.get("metadata", {}).get("nbgrader", {})
@@ -82,7 +96,7 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
                     objetivo = especificacion(meta["grade_id"]).objetivo
                 except KeyError:
                     objetivo = None
-                if objetivo in sin_contestar:
+                if objetivo in vacias:
                     motivo = "sin contestar"
                 else:
                     motivo = re.sub(r"'[^']*'", "'…'", texto.strip().splitlines()[0])[:150]

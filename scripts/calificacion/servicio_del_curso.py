@@ -92,7 +92,7 @@ class Trabajo:
             for numero, (orden, seguir, *etiqueta) in enumerate(ordenes, 1):
                 if etiqueta:
                     self.lineas.append(f"— Paso {numero} de {len(ordenes)}: {etiqueta[0]} "
-                                       f"({time.strftime('%H:%M:%S')}) —")
+                                       f"({hora_del_curso()}) —")
                 self.lineas.append("$ " + " ".join(os.path.basename(x) if i == 0 else x for i, x in enumerate(orden)))
                 self.proceso = subprocess.Popen(orden, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
@@ -230,6 +230,24 @@ class Publicador:
 
 # ------------------------------------------------------------------------------ the page
 
+def _zona_del_curso() -> str:
+    from grader_tests.extensiones_nbgrader import plazos
+    return plazos.ZONA_DEL_CURSO
+
+
+ZONA = _zona_del_curso()
+LUGAR = "hora de " + ZONA.rsplit("/", 1)[-1].replace("_", " ")
+
+
+def hora_del_curso(instante: float | None = None) -> str:
+    """``15:21:55 hora de Madrid``: a time on the course page (the step lines of make grade's output), in the
+    course's zone and labelled, as every other time the page shows (TA round 7, P3-8)."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+    momento = dt.datetime.fromtimestamp(time.time() if instante is None else instante, ZoneInfo(ZONA))
+    return f"{momento:%H:%M:%S} {LUGAR}"
+
+
 PAGINA = """<!DOCTYPE html>
 <html lang="es"><head><meta charset="utf-8"><title>Calificación de la clase</title>
 <style>
@@ -339,16 +357,21 @@ Recarga esta página para comprobar lo que escribiste.</p>
     caja.replaceChildren.apply(caja, Array.prototype.slice.call(nueva.childNodes));
     document.body.dataset.desactualizados = String(lista.length);
   }}
+  // every time on this page in the course's zone, labelled, as the make grade output below it
+  function horaCurso(ms) {{
+    try {{ return new Date(ms).toLocaleTimeString('es-ES', {{timeZone: {zona_js}}}) + ' ({lugar_js})'; }}
+    catch (e) {{ return new Date(ms).toISOString().slice(11, 19) + ' (UTC)'; }}
+  }}
   function mostrar(d) {{
     pintarPendientes(d.pendientes);
     salida.textContent = d.salida || '';
     boton.disabled = d.en_marcha;
     if (d.en_marcha) {{
       var s = Math.max(0, Math.round(Date.now() / 1000 - d.inicio)), m = Math.floor(s / 60);
-      estado.textContent = 'Calificando… (empezó a las ' + new Date(d.inicio * 1000).toLocaleTimeString('es-ES') +
+      estado.textContent = 'Calificando… (empezó a las ' + horaCurso(d.inicio * 1000) +
         '; lleva ' + (m ? m + ' min y ' : '') + (s % 60) + ' s). Lo que va haciendo sale abajo.';
     }}
-    else if (d.codigo === 0) {{ estado.textContent = 'Terminado a las ' + new Date(d.fin * 1000).toLocaleTimeString('es-ES') + '.'; }}
+    else if (d.codigo === 0) {{ estado.textContent = 'Terminado a las ' + horaCurso(d.fin * 1000) + '.'; }}
     else if (d.codigo !== null) {{ estado.textContent = 'Terminó con error (código ' + d.codigo + '): mira la salida.'; }}
     else {{ estado.textContent = ''; }}
   }}
@@ -379,7 +402,7 @@ Recarga esta página para comprobar lo que escribiste.</p>
   }});
   // grades.csv and the report take seconds (nbgrader export, make informe): say so until they arrive
   var avisoDescarga = document.getElementById('aviso-descarga'), notas = document.getElementById('notas');
-  function hora() {{ return new Date().toLocaleTimeString('es-ES'); }}
+  function hora() {{ return horaCurso(Date.now()); }}
   notas.onclick = function (evento) {{
     if (notas.dataset.ocupado) {{ evento.preventDefault(); return; }}
     if (!window.fetch || !window.URL || !URL.createObjectURL) {{ return; }}      // the plain link
@@ -423,6 +446,21 @@ Recarga esta página para comprobar lo que escribiste.</p>
 """
 
 
+def _prorrogas_de_desconocidos(raiz: Path, config_plazos) -> dict:
+    """``(tarea, alumno)`` → the Spanish warning of an extension for an id not in the class (gradebook and hub)."""
+    from grader_tests.extensiones_nbgrader import plazos
+    from scripts.calificacion import libro_de_notas
+    try:
+        if libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
+            with libro_de_notas.abrir(raiz) as gb:
+                clase, fuentes = plazos.clase_del_curso(gb)
+        else:
+            clase, fuentes = plazos.clase_del_curso(None)
+    except Exception:  # noqa: BLE001 - the gradebook unreadable: the table without this check
+        return {}
+    return plazos.prorrogas_de_desconocidos(config_plazos, clase, fuentes)
+
+
 def _tabla_de_plazos(raiz: Path) -> str:
     """The «Plazos» section: each assignment's due date and each extension with the due date it gives,
     or, in red, why it cannot be read and what holds meanwhile (``plazos.toml`` read now; every value escaped)."""
@@ -431,6 +469,7 @@ def _tabla_de_plazos(raiz: Path) -> str:
         config_plazos, politica, _ = plazos.leer(raiz)
         mal = config_plazos.invalidas()
         fuentes = sorted(p.name for p in (raiz / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+        desconocidos = _prorrogas_de_desconocidos(raiz, config_plazos)
         filas = []
         for tarea in fuentes:
             try:
@@ -447,7 +486,10 @@ def _tabla_de_plazos(raiz: Path) -> str:
                     prorrogas.append(
                         f'<li class="error">⚠ {html.escape(mal["prorrogas"][(tarea, alumno)])}. No se aplica: '
                         f"{html.escape(alumno)} conserva la prórroga anterior (o ninguna) y no se le califica esta "
-                        "tarea hasta que la corrijas.</li>")
+                        "tarea hasta que la corrijas (al resto de la clase, sí).</li>")
+                    continue
+                if (tarea, alumno) in desconocidos:
+                    prorrogas.append(f'<li class="error">⚠ {html.escape(desconocidos[(tarea, alumno)])}</li>')
                     continue
                 try:
                     extension = config_plazos.prorroga(tarea, alumno)
@@ -468,10 +510,44 @@ def _tabla_de_plazos(raiz: Path) -> str:
                      f"<code>{html.escape(config_plazos.nombre_del_archivo)}</code> no se "
                      f"{'puede' if n == 1 else 'pueden'} leer: {'está marcado' if n == 1 else 'están marcados'} "
                      "abajo, con el formato que se espera.</p>")
+        if desconocidos and not mal["archivo"]:
+            n = len(desconocidos)
+            aviso += (f'<p class="error">⚠ {n} {"prórroga es" if n == 1 else "prórrogas son"} para alguien que no '
+                      f"está en la clase (¿un nombre mal escrito?): {'está marcada' if n == 1 else 'están marcadas'} "
+                      "abajo. Nadie la tiene hasta que escribas el nombre de usuario correcto.</p>")
         return (aviso + "<table><tr><th>tarea</th><th>plazo</th><th>prórrogas (plazo de cada alumno)</th></tr>"
                 + "".join(filas) + "</table>" + f"<p>{html.escape(politica.descripcion())}</p>")
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
         return f'<p class="error">⚠ No se pueden leer los plazos: {html.escape(str(error))}</p>'
+
+
+def sin_secreto(raiz: Path) -> list[dict]:
+    """Feedback in ``feedback/`` that Release Feedback can never publish: its submission has no
+    ``submission_secret.txt`` (an entry made by hand, not by Submit).  ``[{"alumno", "tarea", "motivo"}]`` with
+    what to do (TA round 7, P3-5: the page did not list them).  Nothing is followed: links are skipped."""
+    from grader_tests.caja import archivos_alumno as aa
+    from grader_tests.extensiones_nbgrader.intercambio import QUE_HACER_SIN_SECRETO
+    lista = []
+    carpeta = raiz / "feedback"
+    try:
+        alumnos = sorted(e.name for e in os.scandir(carpeta) if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+    for alumno in alumnos:
+        try:
+            tareas = sorted(e.name for e in os.scandir(carpeta / alumno) if e.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
+        for tarea in tareas:
+            suya = carpeta / alumno / tarea
+            try:
+                con_html = any(e.name.endswith(".html") for e in os.scandir(suya))
+            except OSError:
+                continue
+            if con_html and not (aa.leer_pequeño(str(suya / "submission_secret.txt"), 1024) or "").strip():
+                lista.append({"alumno": alumno, "tarea": tarea, "motivo": "no se pueden publicar: su entrega no trae "
+                              f"submission_secret.txt. Qué hacer: {QUE_HACER_SIN_SECRETO}"})
+    return lista
 
 
 INTRO_PENDIENTES = ("Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no "
@@ -511,6 +587,8 @@ def pendientes(raiz: Path) -> dict:
             desactualizados = [{"alumno": a, "tarea": t, "motivo": m} for (a, t), m in sorted(
                 huella_de_comentarios.desactualizados(gb, str(raiz / "feedback"), carpeta_publicada=publicada).items())
                 if (a, t) not in {(e["alumno"], e["tarea"]) for e in entregas}]
+            ya = {(e["alumno"], e["tarea"]) for e in desactualizados}
+            desactualizados += [e for e in sin_secreto(raiz) if (e["alumno"], e["tarea"]) not in ya]
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
         return {"entregas": [], "desactualizados": [], "error": f"No se pudo leer el libro de notas: {error}"}
     return {"entregas": entregas, "desactualizados": desactualizados}
@@ -520,7 +598,8 @@ INTRO_DESACTUALIZADOS = ("Comentarios que ya no dicen lo que dice el libro de no
                          "retraso o un comentario cambió después de Generate Feedback (una nota a mano, una prórroga o "
                          "un plazo nuevo). Release Feedback no los publica: pulsa Generate Feedback y después Release "
                          "Feedback (docs/profesorado.md, «Comentarios desactualizados»). Si ya se publicaron, el alumno "
-                         "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback.")
+                         "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback. Los que no se "
+                         "pueden publicar por cómo se entregaron dicen en su línea qué hacer.")
 
 
 NOTA_PENDIENTES = ("Además, los alumnos de «Pendientes de revisión» todavía tienen publicados los comentarios de su "
@@ -591,6 +670,7 @@ class PaginaHandler(_Base):
         datos = pendientes(self.raiz)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(PAGINA.format(base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
+                                  zona_js=_en_guion(ZONA), lugar_js=html.escape(LUGAR),
                                   plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz, base, datos),
                                   desactualizados=_desactualizados(datos, base),
                                   intro_pendientes=_en_guion(INTRO_PENDIENTES),

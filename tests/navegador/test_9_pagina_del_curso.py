@@ -19,6 +19,7 @@ ESTADO = {"en_marcha": False, "codigo": None, "inicio": None, "fin": None, "sali
 def _abrir(pagina, respuesta_csv):
     html = servicio.PAGINA.format(
         base="/", curso="atencion-y-posicion", plazos="<p>sin plazos</p>", pendientes="<p>Ninguna.</p>",
+        zona_js=servicio._en_guion(servicio.ZONA), lugar_js=servicio.LUGAR,
         desactualizados="<p>Ninguno.</p>", intro_pendientes=servicio._en_guion(servicio.INTRO_PENDIENTES),
         intro_desactualizados=servicio._en_guion(servicio.INTRO_DESACTUALIZADOS),
         nota_pendientes=servicio._en_guion(servicio.NOTA_PENDIENTES),
@@ -49,6 +50,7 @@ def test_descargar_grades_csv_dice_que_exporta_y_cuando_termina(pagina, tmp_path
     assert ruta.read_text() == "assignment,student_id\nt,ana\n" and descarga.value.suggested_filename == "grades.csv"
     pagina.wait_for_function("() => document.getElementById('aviso-descarga').textContent.indexOf('descargado') >= 0")
     assert aviso.inner_text().startswith("grades.csv descargado a las ")
+    assert aviso.inner_text().endswith(" (hora de Madrid).")          # every time on the page, labelled
     historial = pagina.evaluate("() => window.historial")
     assert historial[0].startswith("Exportando grades.csv (nbgrader export)…"), historial
 

@@ -62,7 +62,9 @@ def _entrega(segundos_tarde: float) -> dict:
 def test_quien_ya_entrego_a_tiempo_no_recibe_la_alarma(pagina):
     texto = _aviso(pagina, [_entrega(300), _entrega(0)])          # the newest, on time, is the one graded
     assert texto.startswith("✓ Ya entregaste a tiempo. El plazo terminó hace 1 h"), texto
-    assert "si vuelves a entregar, la nueva entrega contará como tardía y será la que se califique" in texto
+    # it says that a new submission replaces the on-time one and what the penalty applies to (TA round 7, P4)
+    assert ("si vuelves a entregar, la nueva entrega sustituirá a la que entregaste a tiempo, contará como tardía y "
+            "será la que se califique, con la penalización sobre toda su nota") in texto
     assert "⚠" not in texto
 
 
@@ -71,7 +73,8 @@ def test_sin_entrega_a_tiempo_el_aviso_sigue(pagina):
         pagina.unroute_all()
         texto = _aviso(pagina, entregas)
         assert texto.startswith("⚠ El plazo terminó hace 1 h: lo que entregues ahora contará como entrega "
-                                "tardía."), (entregas, texto)
+                                "tardía"), (entregas, texto)
+        assert ("sustituirá a tu entrega anterior (se califica siempre la última" in texto) == bool(entregas), texto
 
 
 PAGINA_ENTREGADA = """<!DOCTYPE html><html><head><meta charset="utf-8">
@@ -134,3 +137,30 @@ def test_los_comentarios_que_ya_no_dicen_la_nota_se_marcan(pagina):
     assert viejos.inner_text().startswith("⚠ Estos comentarios ya no dicen tu nota actual")
     assert "pulsa Fetch Feedback" in viejos.inner_text()
     assert "✓ Entregada a tiempo." in pagina.locator(".nested_list_item").inner_text()
+
+
+def test_lo_que_no_se_entrego_se_nombra_bajo_la_entrega(pagina):
+    """TA round 7, P2-2: links and special files the hub's submit left out are named under the submission,
+    as text (a hostile name stays inert), with what to do."""
+    marca = "2026-12-02 10:40:11.000000 UTC"
+    entrega = dict(_entrega(0), timestamp=marca, curso_entregada="2026-12-02T10:40:11Z",
+                   curso_omitidos=[{"ruta": "datos", "motivo": "enlace simbólico"},
+                                   {"ruta": "<img src=x onerror=alert(1)>", "motivo": "tubería con nombre (FIFO)"}],
+                   curso_omitidos_mas=3)
+    respuesta = _respuesta([entrega])["value"][1]
+    fila = f'<div class="nested_list_item"><span class="item_name">{marca}</span></div>'
+    pagina.route("**/assignments?course_id=*", lambda ruta: ruta.fulfill(
+        status=200, content_type="application/json", body=json.dumps({"success": True, "value": [respuesta]})))
+    pagina.route("**/assignments-tab", lambda ruta: ruta.fulfill(
+        status=200, content_type="text/html", body=PAGINA_ENTREGADA % {"tarea": TAREA, "curso": CURSO, "filas": fila}))
+    pagina.goto("http://curso.localhost/assignments-tab")
+    pagina.add_script_tag(content=EXTENSION.read_text(encoding="utf-8"))
+    pagina.evaluate("""() => window._JUPYTERLAB['curso-atencion-plazos'].get('./extension')
+        .then(f => { f().default[0].activate(); document.body.appendChild(document.createElement('i')); })""")
+    omitidos = pagina.locator(".nested_list_item .curso-omitidos")
+    omitidos.wait_for(timeout=10_000)
+    texto = omitidos.inner_text()
+    assert texto.startswith("⚠ No se entregó: «datos» (enlace simbólico), «<img src=x onerror=alert(1)>» "
+                            "(tubería con nombre (FIFO)) y 3 más."), texto
+    assert "pon una copia normal en su lugar y vuelve a entregar" in texto
+    assert pagina.locator(".nested_list_item img").count() == 0

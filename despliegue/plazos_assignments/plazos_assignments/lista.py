@@ -13,7 +13,9 @@ besides nbgrader's fields:
   student's zone, nbgrader shows its own UTC text), ``curso_segundos_tarde``
   (after the due date, the student's extension included; 0 when on time) and
   ``curso_fraccion`` (the part of the score the course's policy would take; 0
-  within the grace).
+  within the grace) and ``curso_omitidos`` (what the hub's submit left out of
+  it: links and special files, ``[{"ruta", "motivo"}]``, and ``curso_omitidos_mas``,
+  how many more; read from the student's own copy, ``.omitidos_en_la_entrega.json``).
 
 The data come from the exchange: ``<exchange>/<course>/plazos/plazos.json``
 (due dates and policy, published by the formgrader service from the course's
@@ -142,6 +144,24 @@ def anotar_entrega(entrega: dict, plazo: dt.datetime | None, politica: dict) -> 
     return entrega
 
 
+OMITIDOS = ".omitidos_en_la_entrega.json"     # written by the hub's submit (despliegue/hub/jupyter/comun/entrega_honesta.py)
+
+
+def anotar_omitidos(entrega: dict) -> dict:
+    """Add ``curso_omitidos`` / ``curso_omitidos_mas``: what the submit left out (links, special files)."""
+    omitidos, mas = [], 0
+    carpeta = entrega.get("path")
+    datos = _leer_json(os.path.join(carpeta, OMITIDOS)) if isinstance(carpeta, str) else None
+    if datos:
+        for o in (datos.get("omitidos") or [])[:50]:
+            if isinstance(o, dict) and isinstance(o.get("ruta"), str) and isinstance(o.get("motivo"), str):
+                omitidos.append({"ruta": o["ruta"][:200], "motivo": o["motivo"][:80]})
+        mas = int(_numero(datos.get("mas"), 0.0, 0.0, 1e9))
+    entrega["curso_omitidos"] = omitidos
+    entrega["curso_omitidos_mas"] = mas
+    return entrega
+
+
 class ListaConPlazos(ExchangeList):
     """``ExchangeList`` whose assignments carry their due date and submissions their delay (module docstring)."""
 
@@ -164,4 +184,5 @@ class ListaConPlazos(ExchangeList):
                 "comentarios_desactualizados": bool(datos.get("comentarios_desactualizados"))}
             for entrega in info.get("submissions") or []:
                 anotar_entrega(entrega, plazo, publicados["politica"])
+                anotar_omitidos(entrega)
         return asignaciones

@@ -112,6 +112,23 @@
         });
     };
 
+    // Manage Assignments: what cannot be read in plazos.toml, in red, under the note on due dates
+    var pintarErroresDePlazos = function (errores) {
+        var nota = $("#curso-aviso-plazos");
+        $("#curso-errores-plazos").remove();
+        if (!nota.length || !errores.length) {
+            return;
+        }
+        var caja = $("<div/>").attr("id", "curso-errores-plazos").addClass("alert alert-danger");
+        caja.append($("<p/>").text("⚠ plazos.toml tiene " + (errores.length === 1 ? "un valor que no se aplica"
+            : errores.length + " valores que no se aplican") + " (corrígelos en el archivo; la página del curso " +
+            "en el hub los marca también):"));
+        var lista = $("<ul/>");
+        errores.forEach(function (e) { lista.append($("<li/>").text(e)); });
+        caja.append(lista);
+        caja.insertAfter(nota);
+    };
+
     var pedirRetrasos = function (filtro) {
         var consulta = Object.keys(filtro).filter(function (k) { return filtro[k]; })
             .map(function (k) { return k + "=" + enc(filtro[k]); }).join("&");
@@ -124,6 +141,7 @@
                 }
                 vistas.forEach(function (par) { par[1].call(par[0]); });
                 document.body.setAttribute("data-curso-retrasos", String(retrasos.entregas.length));
+                pintarErroresDePlazos(retrasos.errores_plazos || []);
             });
     };
 
@@ -207,6 +225,14 @@
             lista.append(li);
         });
         cuerpo.append(lista);
+        if (r.detalles && r.detalles.length) {
+            // each student left out, with the reason and what to do (Release Feedback, several reasons)
+            var motivos = $("<ul/>");
+            r.detalles.forEach(function (d) {
+                motivos.append($("<li/>").text(d.alumno + ": " + d.motivo + ". Qué hacer: " + d.que_hacer));
+            });
+            cuerpo.append(motivos);
+        }
         cuerpo.append($("<p/>").text(r.que_hacer));
         var titulo = r.titulo || (r.accion === "generar" ? "Comentarios sin generar: pendientes de revisión"
                                                          : "Comentarios sin publicar: pendientes de revisión");
@@ -282,6 +308,7 @@
             "docs/profesorado.md, «Plazos, retrasos y prórrogas».";
         $("<div/>").attr("id", "curso-aviso-plazos").addClass("alert alert-info").text(aviso)
             .insertAfter($("#accordion").first());
+        pedirRetrasos({});          // and what in plazos.toml cannot be read (pintarErroresDePlazos)
         new MutationObserver(function () {
             $(".modal-body").each(function () {
                 var cuerpo = $(this);

@@ -23,22 +23,55 @@ theirs and the graders' alone:
 * ``inbound`` is sticky (despliegue/README.md): nobody but the author (or the
   TA) can rename or remove the entry;
 * the log never carries the entry's random code; it says, in Spanish, as whom
-  and when it was submitted and which submission the TA collects.
+  and when it was submitted and which submission the TA collects;
+* links are never followed and never block the submission (TA round 7, P2-2):
+  a symbolic link (even a broken one), a FIFO, a socket or a device in the
+  assignment folder is left out, named in the log and in the student's own
+  copy (:data:`OMITIDOS`, which the Assignments tab shows under the
+  submission: ``plazos_assignments``); the rest is submitted.  A file that
+  cannot be read ends the submission with a Spanish message that names it and
+  says what to do (:class:`EntregaFallida`), and the Submit dialog shows that
+  message, not nbgrader's traceback (:func:`aplicar`).
 """
 from __future__ import annotations
 
+import functools
+import json
 import os
+import re
 import secrets
 import shutil
 import stat
 import tempfile
 
+from nbgrader.exchange import ExchangeError
 from nbgrader.exchange.default.submit import ExchangeSubmit
-from nbgrader.utils import get_username
+from nbgrader.utils import get_username, ignore_patterns
 
 PREFIJO_EN_CURSO = ".entregando-"      # grader_tests.extensiones_nbgrader.intercambio.PREFIJO_EN_CURSO: collect skips these
 PRIVADO = (0o750, 0o640)               # folders, files: the author and the graders' group
 LEGIBLE = (0o755, 0o644)               # nbgrader's, when inbound gives no group to the entries
+OMITIDOS = ".omitidos_en_la_entrega.json"   # in the student's cached copy: what was left out, and why
+MAX_OMITIDOS = 50                      # named one by one; the rest counted
+
+
+class EntregaFallida(ExchangeError):
+    """The submission could not be written; the message (Spanish) says which file and what to do."""
+
+
+def _tipo(modo: int) -> str | None:
+    """Why a folder entry is left out of a submission (Spanish), None for a regular file or a folder."""
+    if stat.S_ISLNK(modo):
+        return "enlace simbólico"
+    if stat.S_ISFIFO(modo):
+        return "tubería con nombre (FIFO)"
+    if stat.S_ISSOCK(modo):
+        return "socket"
+    if stat.S_ISCHR(modo) or stat.S_ISBLK(modo):
+        return "dispositivo"
+    if not (stat.S_ISREG(modo) or stat.S_ISDIR(modo)):
+        return "archivo especial"
+    return None
 
 
 class EntregaHonesta(ExchangeSubmit):
@@ -66,8 +99,54 @@ class EntregaHonesta(ExchangeSubmit):
                          "(despliegue/README.md, «El intercambio»).")
         return LEGIBLE
 
+    def do_copy(self, src, dest, log=None):
+        """nbgrader's ``Exchange.do_copy`` (0.9.6: size limit, ignore/include globs, file size limit) that
+        never follows a link: links and special files are left out and remembered (``self.omitidos``)."""
+        if not hasattr(self, "omitidos"):
+            self.omitidos: dict[str, str] = {}
+        tamaño = self.get_size(src)
+        if tamaño > 1000 * self.coursedir.max_dir_size:
+            raise EntregaFallida(
+                f"La carpeta de la tarea ocupa {_mb(tamaño)} y el máximo es {_mb(1000 * self.coursedir.max_dir_size)}: "
+                "quita los archivos grandes que no sean de la tarea (datos, copias, salidas) y vuelve a pulsar "
+                "Submit.")
+        de_nbgrader = ignore_patterns(exclude=self.coursedir.ignore, include=self.coursedir.include,
+                                      max_file_size=self.coursedir.max_file_size, log=self.log)
+
+        def ignorar(carpeta, nombres):
+            fuera = set(de_nbgrader(carpeta, nombres))
+            for nombre in nombres:
+                if nombre in fuera:
+                    continue
+                ruta = os.path.join(carpeta, nombre)
+                try:
+                    motivo = _tipo(os.lstat(ruta).st_mode)
+                except OSError:
+                    motivo = "desapareció mientras se entregaba"
+                if motivo:
+                    fuera.add(nombre)
+                    relativa = os.path.relpath(ruta, src)
+                    if relativa not in self.omitidos:
+                        self.omitidos[relativa] = motivo
+                        self.log.warning("No se entrega «%s» (%s): los enlaces y los archivos especiales no se "
+                                         "entregan ni se siguen; el resto sí se entrega.", relativa, motivo)
+            return fuera
+        try:
+            shutil.copytree(src, dest, symlinks=True, ignore=ignorar)
+        except shutil.Error as exc:
+            archivos = []
+            for origen, _destino, porque in (exc.args[0] if exc.args and isinstance(exc.args[0], list) else []):
+                relativa = os.path.relpath(str(origen), src) if str(origen).startswith(str(src)) else "?"
+                archivos.append(f"«{relativa}» ({_sin_ruta(porque)})")
+            raise EntregaFallida(
+                "No se pudo entregar: no se pueden leer " + ", ".join(archivos[:10])
+                + (f" y {len(archivos) - 10} más" if len(archivos) > 10 else "")
+                + ". Dale permiso de lectura (chmod u+r) o sácalo de la carpeta de la tarea y vuelve a pulsar "
+                  "Submit.") from None
+
     def copy_files(self):
         """nbgrader's ``ExchangeSubmit.copy_files`` (0.9.6), with the entry built out of sight and private."""
+        self.omitidos = {}
         self.init_release()
         secreto = secrets.token_hex(64)
         destino = os.path.join(self.inbound_path, self.assignment_filename)
@@ -91,9 +170,18 @@ class EntregaHonesta(ExchangeSubmit):
                 os.replace(os.path.join(obra, nombre), os.path.join(entrega, nombre))
             _permisos(entrega, modo_carpeta, modo_archivo)
             os.rename(entrega, destino)
+        except EntregaFallida:
+            raise
         except OSError as exc:
             # the path in the error would carry the entry's code: said without it
-            raise OSError(exc.errno, f"no se pudo escribir la entrega en el intercambio ({exc.strerror})") from None
+            quien = ""
+            for ruta in (exc.filename, exc.filename2):
+                if ruta and str(ruta).startswith(str(self.src_path) + os.sep):
+                    quien = f" al copiar «{os.path.relpath(str(ruta), self.src_path)}»"
+                    break
+            raise EntregaFallida(f"No se pudo escribir la entrega en el intercambio{quien} "
+                                 f"({exc.strerror or type(exc).__name__}). No se ha entregado nada: vuelve a pulsar "
+                                 "Submit y, si pasa otra vez, avisa al profesorado con este mensaje.") from None
         finally:
             shutil.rmtree(obra, ignore_errors=True)
         # the student's own copy, as nbgrader keeps it (their home is private)
@@ -102,6 +190,13 @@ class EntregaHonesta(ExchangeSubmit):
         for nombre, texto in (("timestamp.txt", self.timestamp), ("submission_secret.txt", secreto)):
             with open(os.path.join(cache, nombre), "w") as f:
                 f.write(texto)
+        if self.omitidos:
+            # what the Assignments tab says under this submission (plazos_assignments.lista)
+            nombres = sorted(self.omitidos)
+            datos = {"omitidos": [{"ruta": r, "motivo": self.omitidos[r]} for r in nombres[:MAX_OMITIDOS]],
+                     "mas": max(0, len(nombres) - MAX_OMITIDOS)}
+            with open(os.path.join(cache, OMITIDOS), "w", encoding="utf-8") as f:
+                json.dump(datos, f, ensure_ascii=False)
         self.log.info("Submitted as: %s %s %s", self.coursedir.course_id, self.coursedir.assignment_id,
                       self.timestamp)
         self.log.info("Entregado como «%s» (%s). El profesorado recoge tu entrega más reciente hecha desde tu "
@@ -120,3 +215,40 @@ def _permisos(raiz: str, modo_carpeta: int, modo_archivo: int) -> None:
                 os.chmod(ruta, modo_carpeta)
             elif stat.S_ISREG(st.st_mode):
                 os.chmod(ruta, modo_archivo)
+
+
+def _mb(n: float) -> str:
+    return f"{n / 1e6:.1f} MB".replace(".", ",")
+
+
+def _sin_ruta(porque) -> str:
+    """The reason of one of shutil.copytree's errors without the paths it carries (they may name the entry)."""
+    if isinstance(porque, OSError):
+        return porque.strerror or type(porque).__name__
+    texto = re.sub(r"^\[Errno \d+\] ", "", str(porque))      # «[Errno 13] Permission denied: '/ruta'»
+    return texto.split(": ", 1)[0][:120] if texto else "error"
+
+
+def _solo_el_mensaje(entregar):
+    @functools.wraps(entregar)
+    def submit_assignment(self, course_id, assignment_id):
+        respuesta = entregar(self, course_id, assignment_id)
+        if isinstance(respuesta, dict) and not respuesta.get("success"):
+            valor = str(respuesta.get("value") or "")
+            marca = f"{EntregaFallida.__name__}: "
+            if marca in valor:
+                # only the Spanish message (the last lines of the traceback), not nbgrader's whole traceback
+                respuesta["value"] = valor.rsplit(marca, 1)[1].strip()
+        return respuesta
+    submit_assignment._curso_entrega = True
+    return submit_assignment
+
+
+def aplicar() -> None:
+    """The Submit button shows an :class:`EntregaFallida`'s Spanish message alone (idempotent)."""
+    try:
+        from nbgrader.server_extensions.assignment_list.handlers import AssignmentList
+    except ImportError:           # a terminal without jupyter_server: the message still ends the traceback
+        return
+    if not getattr(AssignmentList.submit_assignment, "_curso_entrega", False):
+        AssignmentList.submit_assignment = _solo_el_mensaje(AssignmentList.submit_assignment)

@@ -19,11 +19,13 @@ c = get_config()  # noqa: F821
 if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 try:
+    import entrega_honesta
     import validar_con_reintento
 except ImportError:           # nbgrader missing from this environment: nothing to wrap
     pass
 else:
     validar_con_reintento.aplicar()
+    entrega_honesta.aplicar()     # Submit's dialog: the Spanish message of a failed submission, not a traceback
 
 c.LabApp.app_settings_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab")
 c.LabApp.news_url = None

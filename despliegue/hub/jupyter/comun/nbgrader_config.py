@@ -52,6 +52,11 @@ import validar_con_reintento  # noqa: E402
 
 validar_con_reintento.aplicar()
 
+# Submit: links and special files left out (named), a failed submission said in Spanish (entrega_honesta.py).
+import entrega_honesta  # noqa: E402
+
+entrega_honesta.aplicar()
+
 # Timestamps nbgrader reads back exactly (grader_tests/extensiones_nbgrader/plazos.py, zona_de_marcas_segura).
 c.Exchange.timezone = "UTC"
 

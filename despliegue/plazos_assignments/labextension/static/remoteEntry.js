@@ -112,12 +112,15 @@ var _JUPYTERLAB;
       if (resto < 0 && ultimaATiempo(enviada, plazo)) {
         // already handed in on time: no alarm, only what a new submission would mean (the newest is graded)
         nombre.appendChild(linea('curso-plazo-vencido curso-ya-entregada', '✓ Ya entregaste a tiempo. El plazo ' +
-          'terminó hace ' + duracion(-resto) + ': si vuelves a entregar, la nueva entrega contará como tardía y ' +
-          'será la que se califique. ' + ((plazo.politica || {}).texto || '')));
+          'terminó hace ' + duracion(-resto) + ': si vuelves a entregar, la nueva entrega sustituirá a la que ' +
+          'entregaste a tiempo, contará como tardía y será la que se califique, con la penalización sobre toda ' +
+          'su nota. ' + ((plazo.politica || {}).texto || '')));
       } else if (resto < 0) {
+        var previas = ((enviada && enviada.submissions) || []).length;
         nombre.appendChild(linea('curso-plazo-vencido', '⚠ El plazo terminó hace ' + duracion(-resto) +
-          ': lo que entregues ahora contará como entrega tardía. ' + ((plazo.politica || {}).texto || ''),
-          'var(--jp-warn-color0, #b35900)'));
+          ': lo que entregues ahora contará como entrega tardía' + (previas ? ' y sustituirá a tu entrega ' +
+          'anterior (se califica siempre la última, con la penalización sobre toda su nota)' : '') + '. ' +
+          ((plazo.politica || {}).texto || ''), 'var(--jp-warn-color0, #b35900)'));
       } else {
         nombre.appendChild(linea('curso-plazo-resto', 'Quedan ' + duracion(resto) + '.'));
       }
@@ -145,6 +148,15 @@ var _JUPYTERLAB;
         } else if (plazo && plazo.plazo) {
           lugar.appendChild(linea('curso-a-tiempo', '✓ Entregada a tiempo.' + ultima,
                                   'var(--jp-success-color0, #2e7d32)'));
+        }
+        if (e.curso_omitidos && e.curso_omitidos.length) {
+          // what the hub's submit left out (links are never followed): named, with what to do
+          var nombres = e.curso_omitidos.map(function (o) { return '«' + o.ruta + '» (' + o.motivo + ')'; });
+          lugar.appendChild(linea('curso-omitidos', '⚠ No se entregó: ' + nombres.join(', ') +
+            (e.curso_omitidos_mas ? ' y ' + e.curso_omitidos_mas + ' más' : '') +
+            '. Los enlaces simbólicos y los archivos especiales nunca se entregan; el resto sí. Si el ' +
+            'profesorado necesita ese archivo, pon una copia normal en su lugar y vuelve a entregar.',
+            'var(--jp-warn-color0, #b35900)'));
         }
         if (e.has_local_feedback && j === entregas.length - 1 && plazo && plazo.comentarios_desactualizados) {
           // the service found that the feedback released to this student no longer states the grade
