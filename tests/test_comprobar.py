@@ -11,8 +11,10 @@ kernel-side checks run in ``tests/test_leccion_nueva.py``.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -125,8 +127,10 @@ def test_las_ordenes_de_make():
     assert 'scripts/autores/leccion.py "03_algo" "f"' in salida.stdout
     salida = subprocess.run(["make", "-n", "comprobar"], cwd=RAIZ, capture_output=True, text=True)
     assert "scripts/autores/comprobar.py" in salida.stdout
-    sin_nombre = subprocess.run(["make", "--no-print-directory", "leccion", "VENV=.venv"], cwd=RAIZ,
-                                capture_output=True, text=True)
+    # CURSO_ENTORNO: this test's own environment, so make never rebuilds a .venv (from a clone whose .venv
+    # is a link to another checkout's, a rebuild re-pointed that venv's editable grader_tests at the clone)
+    sin_nombre = subprocess.run(["make", "--no-print-directory", "leccion"], cwd=RAIZ, capture_output=True, text=True,
+                                env={**os.environ, "CURSO_ENTORNO": sys.prefix})
     assert sin_nombre.returncode != 0 and "Uso: make leccion NOMBRE=03_algo FUNCION=f" in sin_nombre.stdout
 
 

@@ -243,7 +243,7 @@ def test_con_desfase_da_la_hora_del_curso_con_su_desfase():
     assert plazos.con_desfase(None) == ""
 
 
-def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, tmp_path):
+def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, tmp_path, monkeypatch):
     """nbgrader's duedate and timestamp stay naive UTC (LMS imports read them); two more columns give
     them in the course's zone with the offset: a due date at midnight in Madrid is that day."""
     import csv
@@ -266,7 +266,9 @@ def test_grades_csv_conserva_las_horas_de_nbgrader_y_anade_las_del_curso(libro, 
                                         "prorrogas": {"t": {"ana": "1 dia y pico", "bea": "1 h"}}}})
     exportador = NotasCsv(to=str(tmp_path / "grades.csv"), config=config)
     errores = []
-    exportador.log.error = lambda *a: errores.append(a[0] % a[1:])
+    # the exporter's log is the process-wide "traitlets" logger: patched for this test only (a plain assignment
+    # outlived it and silenced every later log.error, e.g. test_intercambio's refusals)
+    monkeypatch.setattr(exportador.log, "error", lambda *a: errores.append(a[0] % a[1:]))
     exportador.export(libro)
     filas = {f["student_id"]: f for f in csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))}
     assert filas["ana"]["extension_seconds"] == "129600" and filas["bea"]["extension_seconds"] == "3600"
