@@ -635,16 +635,90 @@ def test_una_salida_calculada_con_sus_mapas_es_trabajo(nombre):
         assert trabajo_hecho(_llamada_mh(SALIDAS_DE_SUS_MAPAS[nombre], caso)), (nombre, caso)
 
 
+def _una_atencion(puntuaciones, valores, final, escala=1.0, mitad=False):
+    """One head over every column, copied into the h maps: the scores ``puntuaciones(Q, K, Q_de_K)``, the values
+    ``valores(X, Wv)`` and ``final(Wo)`` (a matrix or None), with half the output columns zeroed if ``mitad``."""
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        T, d_model = X.shape
+        A = _softmax(puntuaciones(X @ Wq, X @ Wk) * escala / np.sqrt(d_model // h))
+        Y = (h * A if mitad else A) @ valores(X, Wv)
+        Y = Y @ final(Wo) if final(Wo) is not None else Y
+        if mitad:
+            Y[:, d_model // 2 + d_model % 2:] = 0
+        return Y, np.repeat(A[None], h, axis=0)
+    return multi_head
+
+
+_QQ, _KK, _QK = (lambda Q, K: Q @ Q.T), (lambda Q, K: K @ K.T), (lambda Q, K: Q @ K.T)
+_V, _SIN_V = (lambda X, Wv: X @ Wv), (lambda X, Wv: X)
+_WO, _SIN_WO = (lambda Wo: Wo), (lambda Wo: None)
+
+# (tenth attack) the allowances of the work rule, stacked: each comes from an honest mistake, but two or more
+# weight matrices left out is no attention; one left out is an honest mistake and keeps its work
+VARIAS_MATRICES_OLVIDADAS = {
+    "Q·Qᵀ, V = X, sin W^O (sólo W^Q)": (_una_atencion(_QQ, _SIN_V, _SIN_WO), ["W^K", "W^V", "W^O"]),
+    "Q·Qᵀ escala mínima, V = X, sin W^O, media salida": (
+        _una_atencion(_QQ, _SIN_V, _SIN_WO, escala=0.01, mitad=True), ["W^K", "W^V", "W^O"]),
+    "Q·Kᵀ escala mínima, V = X, sin W^O, media salida": (
+        _una_atencion(_QK, _SIN_V, _SIN_WO, escala=0.01, mitad=True), ["W^V", "W^O"]),
+    "Q·Qᵀ, V = X·W^V, sin W^O": (_una_atencion(_QQ, _V, _SIN_WO), ["W^K", "W^O"]),
+    "K·Kᵀ, V = X, con W^O": (_una_atencion(_KK, _SIN_V, _WO), ["W^Q", "W^V"]),
+    "mapas bien, V = X, sin W^O": (lambda X, Wq, Wk, Wv, Wo, h: (lambda A: (
+        np.concatenate([A[i] @ X[:, _bloque(i, X.shape[1] // h)] for i in range(h)], axis=1), A))(
+        _bien(X, Wq, Wk, Wv, Wo, h)[1]), ["W^V", "W^O"]),
+}
+UNA_MATRIZ_OLVIDADA = {
+    "Q·Qᵀ (K = X·W^Q)": _una_atencion(_QQ, _V, _WO),
+    "K·Kᵀ (Q = X·W^K)": _una_atencion(_KK, _V, _WO),
+    "V = X": _una_atencion(_QK, _SIN_V, _WO),
+    "sin W^O, escala mínima, media salida": _una_atencion(_QK, _V, _SIN_WO, escala=0.01, mitad=True),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(VARIAS_MATRICES_OLVIDADAS))
+def test_dos_matrices_olvidadas_no_son_trabajo(nombre):
+    """Issue 19, tenth attack: softmax(Q·Qᵀ/(100·√d_k)) copied into every head and h·A·X with half its columns
+    zero used only W^Q and scored 4 of 10.  Changing two of W^Q, W^K, W^V and W^O must change something: the
+    robustness, generality and no-modification cells pay nothing, and say which matrices are left out."""
+    from grader_tests.ejercicios.multi_head.propiedades import matrices_olvidadas
+    from grader_tests.juez.propiedades import trabajo_hecho
+    implementacion, olvidadas = VARIAS_MATRICES_OLVIDADAS[nombre]
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        llamada = _llamada_mh(implementacion, caso)
+        assert matrices_olvidadas(llamada) == olvidadas, (nombre, caso)
+        assert not trabajo_hecho(llamada), (nombre, caso)
+    veredictos = bateria.corregir("multi_head", implementacion)
+    for celda in ("no_modifica", "robustez", "generalidad"):
+        texto_celda = veredictos[f"multi_head_{celda}"].texto()
+        assert veredictos[f"multi_head_{celda}"].puntos == 0, (nombre, celda, texto_celda)
+        lista = olvidadas[0] if len(olvidadas) == 1 else ", ".join(olvidadas[:-1]) + " y " + olvidadas[-1]
+        assert f"le falta usar {lista}: cambiarlas no cambia nada" in texto_celda, (nombre, celda, texto_celda)
+
+
+@pytest.mark.parametrize("nombre", sorted(UNA_MATRIZ_OLVIDADA))
+def test_una_matriz_olvidada_sigue_siendo_trabajo(nombre):
+    """One weight matrix left out is an honest mistake of the lesson (K = X·W^Q, Q = X·W^K, V = X, no W^O), even
+    with the other allowances (one head over every column, the smallest scale, half the output zero)."""
+    from grader_tests.juez.propiedades import trabajo_hecho
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        assert trabajo_hecho(_llamada_mh(UNA_MATRIZ_OLVIDADA[nombre], caso)), (nombre, caso)
+
+
 def test_cada_error_de_la_leccion_calcula_su_salida_con_sus_mapas():
-    """The output piece (``TRABAJO_NECESARIO``) holds for every known mistake's implementation on every case
-    where work is judged: an honest mistake never loses it."""
+    """Every required piece (``TRABAJO_NECESARIO``: the output computed with the maps, and at most one of W^Q, W^K,
+    W^V and W^O left out) holds for every known mistake's implementation on every case where work is judged: an
+    honest mistake never loses it."""
     ej = EJERCICIOS["multi_head"]
-    (salida_calculada,) = (p.comprobar for p in ej.trabajo_necesario)
+    necesarias = [p.comprobar for p in ej.trabajo_necesario]
+    assert len(necesarias) == 2
     celdas = celdas_de("multi_head")
     for error in ej.errores:
         for implementacion in error.implementaciones:
             for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
-                assert salida_calculada(_llamada_mh(implementacion, caso)), (error.id, caso)
+                llamada = _llamada_mh(implementacion, caso)
+                assert all(comprobar(llamada) for comprobar in necesarias), (error.id, caso)
 
 
 @pytest.mark.parametrize("junta", ["reshape", "transpose"])

@@ -372,15 +372,32 @@ class Pieza:
         comprobar: ``(Llamada) -> bool``: the call gets this piece right.  It
             may assume the call returned (no exception); an exception inside
             counts as False.
+        detalle: optional ``(Llamada) -> str | None``: what this call misses,
+            in Spanish after «le falta», more precise than ``descripcion``
+            (multi_head: which weight matrices it leaves out); None, or an
+            exception inside, falls back to ``descripcion``.
     """
 
     descripcion: str
     comprobar: Callable
+    detalle: Callable | None = None
+
+    def descripcion_para(self, llamada) -> str:
+        """``detalle(llamada)`` when it says something, else ``descripcion`` (never raises)."""
+        if self.detalle is not None:
+            try:
+                with np.errstate(all="ignore"):
+                    texto = self.detalle(llamada)
+            except Exception:  # a malformed result gets the general description
+                texto = None
+            if texto:
+                return str(texto)
+        return self.descripcion
 
 
-def pieza(descripcion: str, comprobar: Callable) -> Pieza:
-    """An entry of an exercise's ``TRABAJO`` (see the module docstring)."""
-    return Pieza(descripcion, comprobar)
+def pieza(descripcion: str, comprobar: Callable, detalle: Callable | None = None) -> Pieza:
+    """An entry of an exercise's ``TRABAJO`` or ``TRABAJO_NECESARIO`` (see the module docstring)."""
+    return Pieza(descripcion, comprobar, detalle)
 
 
 def arrays_devueltos(llamada: Llamada) -> list[np.ndarray]:
@@ -501,7 +518,7 @@ def que_falta(llamada: Llamada) -> str:
     if llamada.excepcion is None and llamada.resultado is not None and _algo_correcto(llamada):
         faltan = _faltan(llamada)
         if faltan:
-            return ("calcula algo, pero le falta " + " y ".join(p.descripcion for p in faltan)
+            return ("calcula algo, pero le falta " + " y ".join(p.descripcion_para(llamada) for p in faltan)
                     + ", y sin eso no hay trabajo hecho")
     return f"no calcula bien nada ({_nada_de(llamada.ejercicio)})"
 
