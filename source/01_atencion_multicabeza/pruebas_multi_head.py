@@ -143,12 +143,28 @@ def _iguales(a, b) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, **TOLERANCIA))
 
 
-def _par(resultado) -> tuple:
-    """``(salida, A)`` de lo que devolvió la función, o un fallo si no es un par."""
+def _par(resultado, en_su_orden: bool = True) -> tuple:
+    """``(salida, A)`` de lo que devolvió la función, o un fallo si no es un par.
+
+    Con ``en_su_orden``, un par al revés, ``(A, salida)`` (A con tres ejes y la
+    salida con dos), se lee en su orden: ese error lo cobra y lo nombra sólo la
+    celda del contrato, como en la nota (un error se descuenta una vez).
+    """
     if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
         fallo(f"multi_head debe devolver el par (salida, A) y ha devuelto {type(resultado).__name__}.",
               "Mira la celda del contrato.")
-    return resultado[0], resultado[1]
+    salida, A = resultado[0], resultado[1]
+    if en_su_orden and _ejes(salida) == 3 and _ejes(A) == 2:
+        salida, A = A, salida
+    return salida, A
+
+
+def _ejes(valor) -> int | None:
+    """Cuántos ejes tiene ``valor`` como array de números (None si no lo es)."""
+    try:
+        return np.asarray(valor, dtype=np.float64).ndim
+    except (TypeError, ValueError):
+        return None
 
 
 def _arrays(resultado) -> list[np.ndarray]:
@@ -549,9 +565,10 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
 def contrato(espacio: dict) -> None:
     """El par ``(salida, A)``: dos ``np.ndarray`` float64 de formas (T, d_model) = (4, 6) y (h, T, T) = (3, 4, 4)."""
     funcion = funcion_del_cuaderno(espacio, "multi_head")
-    salida, A = _par(llamar(funcion, *caso(), H))
+    salida, A = _par(llamar(funcion, *caso(), H), en_su_orden=False)
     if np.shape(salida) == (3, 4, 4) and np.shape(A) == (4, 6):
-        fallo("Devuelves (A, salida): el orden es (salida, A).")
+        fallo("Devuelves (A, salida): el orden es (salida, A). Sólo lo cobra esta celda: las de los mapas y "
+              "la salida leen el par en su orden.")
     pistas = {(4, 4, 3): "Parece (T, T, h): apila los mapas con np.stack(mapas), que añade el eje 0.",
               (4, 3, 4): "Parece (T, h, T): el eje de las cabezas va primero; transpón con .transpose(1, 0, 2)."}
     for nombre, valor, forma in (("salida", salida, (4, 6)), ("A", A, (3, 4, 4))):
@@ -690,13 +707,17 @@ def no_modifica(espacio: dict) -> None:
 
 
 def _acierta_el_caso_visible(resultado) -> bool:
-    return (isinstance(resultado, (tuple, list)) and len(resultado) == 2
-            and _iguales(resultado[0], SALIDA) and _iguales(resultado[1], MAPAS))
+    """Si los valores del caso visible están bien (un par al revés se lee en su orden: lo cobra el contrato)."""
+    if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
+        return False
+    salida, A = _par(resultado)
+    return _iguales(salida, SALIDA) and _iguales(A, MAPAS)
 
 
 def _formas_bien(resultado) -> list[bool]:
-    """Si la salida y A tenían, con el caso visible, las formas del contrato."""
-    return [np.shape(resultado[0]) == (4, 6), np.shape(resultado[1]) == (3, 4, 4)]
+    """Si la salida y A tenían, con el caso visible, las formas del contrato (leído el par en su orden)."""
+    salida, A = _par(resultado)
+    return [np.shape(salida) == (4, 6), np.shape(A) == (3, 4, 4)]
 
 
 def _sin_nan_ni_inf(que: str, resultado, formas: tuple, formas_bien: list[bool], pista: str = "") -> None:

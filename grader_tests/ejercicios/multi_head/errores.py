@@ -585,7 +585,9 @@ ERRORES = [
         implementacion=_variante(forma_A=(1, 0, 2))),
     ErrorConocido(
         id="intercambiados", nombre="valores intercambiados", seccion=EJERCICIO,
-        explicacion="devuelves (A, salida) en lugar de (salida, A): el orden de lo que devuelves importa.",
+        explicacion="devuelves (A, salida) en lugar de (salida, A): el orden de lo que devuelves importa. "
+                    "Sólo se descuenta en el contrato: los mapas y la salida se juzgan con el par leído en "
+                    "su orden.",
         implementacion=_intercambiados),
     ErrorConocido(
         id="claves_con_wq", nombre="claves con Wq", seccion=ECUACIONES,
