@@ -872,3 +872,44 @@ def test_los_casos_sin_publicar_no_salen_en_lo_que_recibe_el_alumno(funcion):
         tupla = re.compile(r"\(\s*" + r"\s*,\s*".join(str(v) for v in caso.values()) + r"\s*\)")
         for archivo in (RAIZ / "release").rglob("*.py"):
             assert not tupla.search(archivo.read_text(encoding="utf-8")), archivo
+
+
+@pytest.mark.parametrize("completa", [True, False])
+def test_una_prueba_visible_fallida_no_contradice_la_nota_de_la_celda(completa):
+    """Issue 19, tenth attack: the feedback read «✔ Puntos: 1 de 1» under the visible test's «Sin trabajo hecho, la
+    robustez no puntúa (tampoco al calificar)…». With full points, the verdict says the visible test failed with
+    its own inputs and the cell scores in full, without copying a message that claims the opposite; with points
+    lost, the visible message is kept (it costs nothing more)."""
+    from nbformat.v4 import new_code_cell
+    from nbformat.notebooknode import from_dict
+
+    from grader_tests.en_el_kernel.cliente import MIME_EVIDENCIA, recoger_evidencia
+    from grader_tests.extensiones_nbgrader.nbgrader_juez import veredicto_de_celda
+
+    referencia = EJERCICIOS["positional_encoding"].referencia
+
+    def positional_encoding(T, d_model):
+        PE = np.array(referencia(T, d_model))
+        if not completa and T >= 1000:
+            PE[-1] = 0.0          # wrong only at the far positions of the robustness case
+        return PE
+
+    gid = "positional_encoding_robustez"
+    from grader_tests.juez.propiedades import empezar_cuaderno
+    empezar_cuaderno()
+    evidencia = recoger_evidencia(gid, {"positional_encoding": positional_encoding})
+    visible = ("✘ Sin trabajo hecho, la robustez no puntúa (tampoco al calificar). La nota aplica esta misma "
+               "regla con sus tamaños.")
+    celda = new_code_cell(source="...", metadata={"nbgrader": {"grade_id": gid, "points": 1, "grade": True}})
+    celda.outputs = [from_dict({"output_type": "display_data", "metadata": {}, "data": {MIME_EVIDENCIA: evidencia}}),
+                     from_dict({"output_type": "error", "ename": "AssertionError", "evalue": visible,
+                                "traceback": []})]
+    veredicto = veredicto_de_celda(celda, None)
+    assert veredicto.prueba_visible_fallida
+    texto_celda = veredicto.texto()
+    if completa:
+        assert veredicto.puntos == 1 and "✔ Puntos: 1 de 1" in texto_celda
+        assert "tampoco al calificar" not in texto_celda and "Sin trabajo hecho" not in texto_celda
+        assert "la celda puntúa entera" in texto_celda
+    else:
+        assert veredicto.puntos < 1 and visible in texto_celda

@@ -750,8 +750,10 @@ def robustez(espacio: dict) -> None:
     bien, formas_bien = _regla_de_control(funcion, "la robustez")
     resultado = llamar(funcion, *caso(escala=20), H)
     _sin_nan_ni_inf("Con X multiplicada por 20", resultado, ((4, 6), (3, 4, 4)), formas_bien, pista=(
-        "Causa probable: la softmax no resta el máximo de cada fila antes de np.exp (np.exp(1000) "
-        "desborda a inf, e inf / inf da nan)."))
+        "Causa probable: la softmax no resta el máximo de cada fila antes de np.exp. Sin restar nada, "
+        "np.exp(1000) desborda a inf, e inf / inf da nan; restando el máximo de todas las puntuaciones "
+        "(no el de cada fila), una fila lejana de él da np.exp(-1000) = 0 en todas sus columnas, y "
+        "0 / 0 da nan."))
     if not bien:
         aprobado("Nada que restar aquí: sin nan ni inf con X multiplicada por 20. Tu función ya falla con "
                  "el caso visible, y eso lo descuentan las celdas de los mapas y de la salida.")
