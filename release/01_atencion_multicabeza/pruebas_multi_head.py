@@ -146,25 +146,27 @@ def _iguales(a, b) -> bool:
 def _par(resultado, en_su_orden: bool = True) -> tuple:
     """``(salida, A)`` de lo que devolvió la función, o un fallo si no es un par.
 
-    Con ``en_su_orden``, un par al revés, ``(A, salida)`` (A con tres ejes y la
-    salida con dos), se lee en su orden: ese error lo cobra y lo nombra sólo la
+    Con ``en_su_orden``, un par al revés, ``(A, salida)`` (A con forma (h, T, T) y
+    la salida (T, d_model)), se lee en su orden: ese error lo cobra y lo nombra sólo la
     celda del contrato, como en la nota (un error se descuenta una vez).
     """
     if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
         fallo(f"multi_head debe devolver el par (salida, A) y ha devuelto {type(resultado).__name__}.",
               "Mira la celda del contrato.")
     salida, A = resultado[0], resultado[1]
-    if en_su_orden and _ejes(salida) == 3 and _ejes(A) == 2:
+    primero, segundo = _forma(salida), _forma(A)
+    if (en_su_orden and len(primero) == 3 and len(segundo) == 2
+            and primero[1] == primero[2] == segundo[0]):     # (h, T, T) y (T, d_model): sin dudas
         salida, A = A, salida
     return salida, A
 
 
-def _ejes(valor) -> int | None:
-    """Cuántos ejes tiene ``valor`` como array de números (None si no lo es)."""
+def _forma(valor) -> tuple:
+    """La forma de ``valor`` como array de números (``()`` si no lo es)."""
     try:
-        return np.asarray(valor, dtype=np.float64).ndim
+        return np.asarray(valor, dtype=np.float64).shape
     except (TypeError, ValueError):
-        return None
+        return ()
 
 
 def _arrays(resultado) -> list[np.ndarray]:
