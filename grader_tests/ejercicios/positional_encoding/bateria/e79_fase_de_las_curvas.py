@@ -7,7 +7,7 @@
 # pendiente ω₁, y ω_i = ω₁^i. Con 200 000 posiciones daba ω₁ con 1e-11 y 6 de 6. Ahora las funciones
 # públicas del explorable sólo aceptan los tamaños de sus controles (T ≤ 200, d_model ≤ 128, 8 puntos por
 # posición como mucho): con lo que dan, la frecuencia no alcanza la tolerancia en la posición 999 (robustez),
-# y con los tamaños grandes que no se publican el explorable se niega, así que no hay trabajo en ellos y las
+# y con el mayor de los tamaños que no se publican el explorable se niega, así que no hay trabajo en él y las
 # celdas de valores, robustez y generalidad no puntúan.
 import numpy as np
 

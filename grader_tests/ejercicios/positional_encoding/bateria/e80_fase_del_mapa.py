@@ -5,7 +5,7 @@
 # Trampa (issue 19, décimo ataque, pe_fase_mapa): la matriz pública del mapa (float16) con el mayor T que
 # ofrece el explorable y una recta por pareja ajustada a su fase, sin suponer ninguna escalera. Con
 # T = 20 000 daba cada frecuencia con 4e-7 y 6 de 6; ahora el explorable sólo acepta los tamaños de sus
-# controles (T ≤ 200, d_model ≤ 128) y se niega con los grandes que no se publican: no hay trabajo en ellos.
+# controles (T ≤ 200, d_model ≤ 128) y se niega con el mayor de los que no se publican: no hay trabajo en él.
 import numpy as np
 
 import explorable_escalera as ee

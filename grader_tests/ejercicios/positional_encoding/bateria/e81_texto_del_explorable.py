@@ -4,8 +4,8 @@
 # diagnostico: que no se publican
 # Trampa (issue 19, décimo ataque, pe_texto): la base y el exponente leídos con una expresión regular del
 # texto que acompaña a la pareja elegida («λ = 2π·10000^(2/314) ≈ …»), para cualquier tamaño. Daba 6 de 6.
-# Ahora el texto sólo se escribe para lo que enseñan los controles del explorable (d_model ≤ 128): con los
-# tamaños grandes que no se publican se niega, y sin trabajo en ellos las celdas de valores, robustez y
+# Ahora el texto sólo se escribe para lo que enseñan los controles del explorable (d_model ≤ 128): con el
+# mayor de los tamaños que no se publican se niega, y sin trabajo en él las celdas de valores, robustez y
 # generalidad no puntúan.
 import re
 
