@@ -31,7 +31,7 @@ import pytest
 from conftest import RAIZ
 from grader_tests.juez import bateria, descubrimiento, diagnostico, juez
 from grader_tests.en_el_kernel.casos import argumentos, celdas_de
-from grader_tests.juez.propiedades import Llamada
+from grader_tests.juez.propiedades import Llamada, en_el_orden_del_contrato
 
 # c08_lenta's 32 s sleep proves something only in a real kernel (tests/test_bateria.py)
 pytestmark = pytest.mark.usefixtures("sin_esperas")
@@ -112,6 +112,9 @@ def test_cada_error_conocido_resta_y_se_nombra(funcion, error, variante):
             llamada = Llamada(caso, argumentos(funcion, caso), ej)
             with np.errstate(all="ignore"):
                 r_error = implementacion(*llamada.argumentos)
+            if propiedad.tipo == "valores" and isinstance(r_error, (tuple, list)):
+                # value cells read a pair that comes swapped in the contract's order (the contract charges it)
+                r_error = en_el_orden_del_contrato(llamada, list(r_error))
             o = diagnostico.partes(llamada, r_error, propiedad.parte)
             r = diagnostico.partes(llamada, llamada.referencia(), propiedad.parte)
             difiere |= not all(diagnostico.iguales(a, b, **ej.tolerancia) for a, b in zip(o, r))
@@ -635,16 +638,90 @@ def test_una_salida_calculada_con_sus_mapas_es_trabajo(nombre):
         assert trabajo_hecho(_llamada_mh(SALIDAS_DE_SUS_MAPAS[nombre], caso)), (nombre, caso)
 
 
+def _una_atencion(puntuaciones, valores, final, escala=1.0, mitad=False):
+    """One head over every column, copied into the h maps: the scores ``puntuaciones(Q, K, Q_de_K)``, the values
+    ``valores(X, Wv)`` and ``final(Wo)`` (a matrix or None), with half the output columns zeroed if ``mitad``."""
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        T, d_model = X.shape
+        A = _softmax(puntuaciones(X @ Wq, X @ Wk) * escala / np.sqrt(d_model // h))
+        Y = (h * A if mitad else A) @ valores(X, Wv)
+        Y = Y @ final(Wo) if final(Wo) is not None else Y
+        if mitad:
+            Y[:, d_model // 2 + d_model % 2:] = 0
+        return Y, np.repeat(A[None], h, axis=0)
+    return multi_head
+
+
+_QQ, _KK, _QK = (lambda Q, K: Q @ Q.T), (lambda Q, K: K @ K.T), (lambda Q, K: Q @ K.T)
+_V, _SIN_V = (lambda X, Wv: X @ Wv), (lambda X, Wv: X)
+_WO, _SIN_WO = (lambda Wo: Wo), (lambda Wo: None)
+
+# (tenth attack) the allowances of the work rule, stacked: each comes from an honest mistake, but two or more
+# weight matrices left out is no attention; one left out is an honest mistake and keeps its work
+VARIAS_MATRICES_OLVIDADAS = {
+    "Q·Qᵀ, V = X, sin W^O (sólo W^Q)": (_una_atencion(_QQ, _SIN_V, _SIN_WO), ["W^K", "W^V", "W^O"]),
+    "Q·Qᵀ escala mínima, V = X, sin W^O, media salida": (
+        _una_atencion(_QQ, _SIN_V, _SIN_WO, escala=0.01, mitad=True), ["W^K", "W^V", "W^O"]),
+    "Q·Kᵀ escala mínima, V = X, sin W^O, media salida": (
+        _una_atencion(_QK, _SIN_V, _SIN_WO, escala=0.01, mitad=True), ["W^V", "W^O"]),
+    "Q·Qᵀ, V = X·W^V, sin W^O": (_una_atencion(_QQ, _V, _SIN_WO), ["W^K", "W^O"]),
+    "K·Kᵀ, V = X, con W^O": (_una_atencion(_KK, _SIN_V, _WO), ["W^Q", "W^V"]),
+    "mapas bien, V = X, sin W^O": (lambda X, Wq, Wk, Wv, Wo, h: (lambda A: (
+        np.concatenate([A[i] @ X[:, _bloque(i, X.shape[1] // h)] for i in range(h)], axis=1), A))(
+        _bien(X, Wq, Wk, Wv, Wo, h)[1]), ["W^V", "W^O"]),
+}
+UNA_MATRIZ_OLVIDADA = {
+    "Q·Qᵀ (K = X·W^Q)": _una_atencion(_QQ, _V, _WO),
+    "K·Kᵀ (Q = X·W^K)": _una_atencion(_KK, _V, _WO),
+    "V = X": _una_atencion(_QK, _SIN_V, _WO),
+    "sin W^O, escala mínima, media salida": _una_atencion(_QK, _V, _SIN_WO, escala=0.01, mitad=True),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(VARIAS_MATRICES_OLVIDADAS))
+def test_dos_matrices_olvidadas_no_son_trabajo(nombre):
+    """Issue 19, tenth attack: softmax(Q·Qᵀ/(100·√d_k)) copied into every head and h·A·X with half its columns
+    zero used only W^Q and scored 4 of 10.  Changing two of W^Q, W^K, W^V and W^O must change something: the
+    robustness, generality and no-modification cells pay nothing, and say which matrices are left out."""
+    from grader_tests.ejercicios.multi_head.propiedades import matrices_olvidadas
+    from grader_tests.juez.propiedades import trabajo_hecho
+    implementacion, olvidadas = VARIAS_MATRICES_OLVIDADAS[nombre]
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        llamada = _llamada_mh(implementacion, caso)
+        assert matrices_olvidadas(llamada) == olvidadas, (nombre, caso)
+        assert not trabajo_hecho(llamada), (nombre, caso)
+    veredictos = bateria.corregir("multi_head", implementacion)
+    for celda in ("no_modifica", "robustez", "generalidad"):
+        texto_celda = veredictos[f"multi_head_{celda}"].texto()
+        assert veredictos[f"multi_head_{celda}"].puntos == 0, (nombre, celda, texto_celda)
+        lista = olvidadas[0] if len(olvidadas) == 1 else ", ".join(olvidadas[:-1]) + " y " + olvidadas[-1]
+        assert f"le falta usar {lista}: cambiarlas no cambia nada" in texto_celda, (nombre, celda, texto_celda)
+
+
+@pytest.mark.parametrize("nombre", sorted(UNA_MATRIZ_OLVIDADA))
+def test_una_matriz_olvidada_sigue_siendo_trabajo(nombre):
+    """One weight matrix left out is an honest mistake of the lesson (K = X·W^Q, Q = X·W^K, V = X, no W^O), even
+    with the other allowances (one head over every column, the smallest scale, half the output zero)."""
+    from grader_tests.juez.propiedades import trabajo_hecho
+    celdas = celdas_de("multi_head")
+    for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
+        assert trabajo_hecho(_llamada_mh(UNA_MATRIZ_OLVIDADA[nombre], caso)), (nombre, caso)
+
+
 def test_cada_error_de_la_leccion_calcula_su_salida_con_sus_mapas():
-    """The output piece (``TRABAJO_NECESARIO``) holds for every known mistake's implementation on every case
-    where work is judged: an honest mistake never loses it."""
+    """Every required piece (``TRABAJO_NECESARIO``: the output computed with the maps, and at most one of W^Q, W^K,
+    W^V and W^O left out) holds for every known mistake's implementation on every case where work is judged: an
+    honest mistake never loses it."""
     ej = EJERCICIOS["multi_head"]
-    (salida_calculada,) = (p.comprobar for p in ej.trabajo_necesario)
+    necesarias = [p.comprobar for p in ej.trabajo_necesario]
+    assert len(necesarias) == 2
     celdas = celdas_de("multi_head")
     for error in ej.errores:
         for implementacion in error.implementaciones:
             for caso in celdas["multi_head_no_modifica"].casos + celdas["multi_head_robustez"].casos_control:
-                assert salida_calculada(_llamada_mh(implementacion, caso)), (error.id, caso)
+                llamada = _llamada_mh(implementacion, caso)
+                assert all(comprobar(llamada) for comprobar in necesarias), (error.id, caso)
 
 
 @pytest.mark.parametrize("junta", ["reshape", "transpose"])
@@ -795,3 +872,44 @@ def test_los_casos_sin_publicar_no_salen_en_lo_que_recibe_el_alumno(funcion):
         tupla = re.compile(r"\(\s*" + r"\s*,\s*".join(str(v) for v in caso.values()) + r"\s*\)")
         for archivo in (RAIZ / "release").rglob("*.py"):
             assert not tupla.search(archivo.read_text(encoding="utf-8")), archivo
+
+
+@pytest.mark.parametrize("completa", [True, False])
+def test_una_prueba_visible_fallida_no_contradice_la_nota_de_la_celda(completa):
+    """Issue 19, tenth attack: the feedback read «✔ Puntos: 1 de 1» under the visible test's «Sin trabajo hecho, la
+    robustez no puntúa (tampoco al calificar)…». With full points, the verdict says the visible test failed with
+    its own inputs and the cell scores in full, without copying a message that claims the opposite; with points
+    lost, the visible message is kept (it costs nothing more)."""
+    from nbformat.v4 import new_code_cell
+    from nbformat.notebooknode import from_dict
+
+    from grader_tests.en_el_kernel.cliente import MIME_EVIDENCIA, recoger_evidencia
+    from grader_tests.extensiones_nbgrader.nbgrader_juez import veredicto_de_celda
+
+    referencia = EJERCICIOS["positional_encoding"].referencia
+
+    def positional_encoding(T, d_model):
+        PE = np.array(referencia(T, d_model))
+        if not completa and T >= 1000:
+            PE[-1] = 0.0          # wrong only at the far positions of the robustness case
+        return PE
+
+    gid = "positional_encoding_robustez"
+    from grader_tests.juez.propiedades import empezar_cuaderno
+    empezar_cuaderno()
+    evidencia = recoger_evidencia(gid, {"positional_encoding": positional_encoding})
+    visible = ("✘ Sin trabajo hecho, la robustez no puntúa (tampoco al calificar). La nota aplica esta misma "
+               "regla con sus tamaños.")
+    celda = new_code_cell(source="...", metadata={"nbgrader": {"grade_id": gid, "points": 1, "grade": True}})
+    celda.outputs = [from_dict({"output_type": "display_data", "metadata": {}, "data": {MIME_EVIDENCIA: evidencia}}),
+                     from_dict({"output_type": "error", "ename": "AssertionError", "evalue": visible,
+                                "traceback": []})]
+    veredicto = veredicto_de_celda(celda, None)
+    assert veredicto.prueba_visible_fallida
+    texto_celda = veredicto.texto()
+    if completa:
+        assert veredicto.puntos == 1 and "✔ Puntos: 1 de 1" in texto_celda
+        assert "tampoco al calificar" not in texto_celda and "Sin trabajo hecho" not in texto_celda
+        assert "la celda puntúa entera" in texto_celda
+    else:
+        assert veredicto.puntos < 1 and visible in texto_celda

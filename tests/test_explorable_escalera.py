@@ -70,7 +70,7 @@ def test_frecuencias_y_longitudes_publicas_con_tres_cifras_como_la_matriz(d_mode
     assert curvas["longitud"] == float(lam[-1])
 
 
-@pytest.mark.parametrize("d_model", [2, 4, 32, 512, 1024])
+@pytest.mark.parametrize("d_model", [2, 4, 32, 128])
 def test_longitud_maxima_por_debajo_de_2pi_por_10000(d_model):
     maxima = esc.longitud_maxima(d_model)
     assert maxima == pytest.approx(2 * np.pi * 10000 ** ((d_model - 2) / d_model), rel=1e-3)
@@ -78,8 +78,49 @@ def test_longitud_maxima_por_debajo_de_2pi_por_10000(d_model):
     assert maxima < 2 * np.pi * 10000
 
 
-def test_longitud_maxima_d512_ronda_60600():
-    assert 60_500 < esc.longitud_maxima(512) < 60_700
+def test_longitud_maxima_d128_ronda_54400():
+    assert 54_300 < esc.longitud_maxima(128) < 54_500
+
+
+LLAMADAS_FUERA_DE_LOS_CONTROLES = {
+    "frecuencias(314)": lambda: esc.frecuencias(314),
+    "longitudes_de_onda(130)": lambda: esc.longitudes_de_onda(130),
+    "longitud_maxima(512)": lambda: esc.longitud_maxima(512),
+    "columnas_de_pareja(1, 314)": lambda: esc.columnas_de_pareja(1, 314, "intercalada"),
+    "matriz_para_mapa(20000, 16)": lambda: esc.matriz_para_mapa(20000, 16, "intercalada"),
+    "matriz_para_mapa(201, 16)": lambda: esc.matriz_para_mapa(201, 16, "concatenada"),
+    "matriz_para_mapa(8, 314)": lambda: esc.matriz_para_mapa(8, 314, "intercalada"),
+    "curvas_de_pareja(200000, 16, 1, 1)": lambda: esc.curvas_de_pareja(200000, 16, 1, 1),
+    "curvas_de_pareja(200, 16, 1, 1000)": lambda: esc.curvas_de_pareja(200, 16, 1, 1000),
+    "curvas_de_pareja(8, 314, 1)": lambda: esc.curvas_de_pareja(8, 314, 1),
+    "comparar_disposiciones(5000, 16)": lambda: esc.comparar_disposiciones(5000, 16),
+    "texto_longitud(1, 314)": lambda: esc.texto_longitud(1, 314, "intercalada"),
+    "texto_longitud(1, 130) concatenada": lambda: esc.texto_longitud(1, 130, "concatenada"),
+    "titulo_curvas(1, 314)": lambda: esc.titulo_curvas(1, 314, "intercalada"),
+    "texto_disposicion(300, 16)": lambda: esc.texto_disposicion(300, 16, "intercalada"),
+    "dibujar(20000, 16)": lambda: esc.dibujar(20000, 16, 1, "intercalada"),
+    "dibujar(8, 314)": lambda: esc.dibujar(8, 314, 1, "intercalada"),
+}
+
+
+@pytest.mark.parametrize("nombre", sorted(LLAMADAS_FUERA_DE_LOS_CONTROLES))
+def test_las_funciones_publicas_solo_aceptan_los_tamanos_de_los_controles(nombre):
+    """Issue 19, tenth attack: three figures at 200 000 positions (`curvas_de_pareja(200000, d, 1, 1)`) or
+    20 000 rows of the map give each frequency to twelve figures through a straight line fitted to the
+    unwrapped phase, and the text of a pair wrote «10000^(2/314)» for any size.  Every public function takes
+    only the sizes the controls offer and says so in Spanish."""
+    with pytest.raises(ValueError, match="no vale aquí") as error:
+        LLAMADAS_FUERA_DE_LOS_CONTROLES[nombre]()
+    assert "explorable" in str(error.value) or "panel" in str(error.value)
+
+
+def test_los_tamanos_de_los_controles_siguen_valiendo():
+    """The edges the controls reach still work (T = 1 and 200, d_model = 2 and 128, 8 curve points)."""
+    assert esc.matriz_para_mapa(esc.T_MAX, esc.D_MODEL_MAX, "intercalada")["matriz"].shape == (200, 128)
+    assert esc.matriz_para_mapa(esc.T_MIN, esc.D_MODEL_MIN, "concatenada")["matriz"].shape == (1, 2)
+    curvas = esc.curvas_de_pareja(esc.T_MAX, esc.D_MODEL_MAX, esc.PAREJAS_MAX - 1, esc.MUESTRAS_POR_POSICION)
+    assert len(curvas["x"]) == (esc.T_MAX - 1) * esc.MUESTRAS_POR_POSICION + 1
+    assert "10000^(126/128)" in esc.texto_longitud(63, 128, "intercalada")
 
 
 @pytest.mark.parametrize("d_model", [8, 16, 34, 64])
@@ -126,7 +167,7 @@ def test_mapa_concatenado_pone_senos_y_luego_cosenos():
 
 @pytest.mark.parametrize("disposicion", ["intercalada", "concatenada"])
 def test_valores_en_menos_uno_uno_para_T_grande(disposicion):
-    matriz = esc.matriz_para_mapa(5000, 64, disposicion)["matriz"]
+    matriz = esc.matriz_para_mapa(esc.T_MAX, 64, disposicion)["matriz"]
     assert np.all(np.isfinite(matriz))
     assert matriz.min() >= -1.0 and matriz.max() <= 1.0
 

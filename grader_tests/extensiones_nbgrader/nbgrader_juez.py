@@ -94,7 +94,14 @@ def veredicto_de_celda(celda: NotebookNode, notebook: str | None) -> Veredicto |
         error = errores[-1]
         if error.get("ename") in PRUEBA_VISIBLE:
             veredicto.prueba_visible_fallida = True
-            if spec.es_funcion:     # a quiz cell's visible check says what its verdict already says
+            if spec.es_funcion and veredicto.completo:
+                # the visible test's message may say the grade takes the point too («tampoco al calificar»):
+                # next to «✔ Puntos: 1 de 1» it would contradict the verdict (issue 19, tenth attack)
+                veredicto.lineas.append(
+                    "La prueba visible de esta celda falló con sus propias entradas (las de Validate, alguna "
+                    "elegida al azar), pero con las de la nota tu función no pierde nada aquí: la celda "
+                    "puntúa entera. Revisa lo que dijo Validate.")
+            elif spec.es_funcion:   # a quiz cell's visible check says what its verdict already says
                 veredicto.lineas.append("Además falló una prueba visible de esta celda (no resta más puntos): "
                                         + str(error.get("evalue", "")).strip())
         else:

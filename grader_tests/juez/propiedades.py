@@ -20,7 +20,10 @@ belongs and not again everywhere else):
 * ``valores``: the values of one part of the result (or all of them), within
   the exercise's tolerance.  The form is not charged again here: a list of
   maps or a float32 array with the right values passes (the contract already
-  charges it); an array with the wrong shape cannot be compared and fails.
+  charges it), and so does a tuple in another order, ``(A, salida)``, read
+  in the contract's order when the shapes say so unambiguously
+  (``en_el_orden_del_contrato``); an array with the wrong shape cannot be
+  compared and fails.
   Robustness and generality cells are value cells on unusual inputs
   (``no_repite``).
 * ``no_modifica``: the arguments are left untouched (needs a call that
@@ -325,11 +328,38 @@ def _comprobar_contrato(llamada: Llamada) -> list[str]:
     return problemas
 
 
+def en_el_orden_del_contrato(llamada: Llamada, valores: list) -> list:
+    """The returned arrays in the contract's order.
+
+    A tuple whose arrays come in another order (``(A, salida)`` instead of
+    ``(salida, A)``) is read in the contract's order when their shapes say so
+    unambiguously (exactly one order gives every part its shape): the
+    contract charges the order, and only it («Un error se descuenta una vez»;
+    issue 19, tenth attack: a swapped pair lost the contract, the maps and the
+    output, 7 of 10).  Otherwise ``valores`` as they came.
+    """
+    partes = llamada.ejercicio.partes
+    if len(partes) < 2 or len(valores) != len(partes):
+        return valores
+    formas = [parte.forma_en(llamada.caso) for parte in partes]
+    arrays = [diagnostico.como_array(v) for v in valores]
+
+    def encaja(orden) -> bool:
+        return all(arrays[k] is not None and arrays[k].shape == forma for k, forma in zip(orden, formas))
+
+    identidad = tuple(range(len(partes)))
+    if encaja(identidad):
+        return valores
+    ordenes = [o for o in itertools.permutations(identidad) if o != identidad and encaja(o)]
+    return [valores[k] for k in ordenes[0]] if len(ordenes) == 1 else valores
+
+
 def _comprobador_de_valores(parte: str | None):
     def comprobar(llamada: Llamada) -> list[str]:
         valores, problemas = partes_de(llamada)
         if problemas:
             return problemas
+        valores = en_el_orden_del_contrato(llamada, valores)
         referencia = llamada.referencia()
         esperados = [referencia] if len(llamada.ejercicio.partes) == 1 else list(referencia)
         for p, valor, esperado in zip(llamada.ejercicio.partes, valores, esperados):
@@ -372,15 +402,32 @@ class Pieza:
         comprobar: ``(Llamada) -> bool``: the call gets this piece right.  It
             may assume the call returned (no exception); an exception inside
             counts as False.
+        detalle: optional ``(Llamada) -> str | None``: what this call misses,
+            in Spanish after «le falta», more precise than ``descripcion``
+            (multi_head: which weight matrices it leaves out); None, or an
+            exception inside, falls back to ``descripcion``.
     """
 
     descripcion: str
     comprobar: Callable
+    detalle: Callable | None = None
+
+    def descripcion_para(self, llamada) -> str:
+        """``detalle(llamada)`` when it says something, else ``descripcion`` (never raises)."""
+        if self.detalle is not None:
+            try:
+                with np.errstate(all="ignore"):
+                    texto = self.detalle(llamada)
+            except Exception:  # a malformed result gets the general description
+                texto = None
+            if texto:
+                return str(texto)
+        return self.descripcion
 
 
-def pieza(descripcion: str, comprobar: Callable) -> Pieza:
-    """An entry of an exercise's ``TRABAJO`` (see the module docstring)."""
-    return Pieza(descripcion, comprobar)
+def pieza(descripcion: str, comprobar: Callable, detalle: Callable | None = None) -> Pieza:
+    """An entry of an exercise's ``TRABAJO`` or ``TRABAJO_NECESARIO`` (see the module docstring)."""
+    return Pieza(descripcion, comprobar, detalle)
 
 
 def arrays_devueltos(llamada: Llamada) -> list[np.ndarray]:
@@ -501,7 +548,7 @@ def que_falta(llamada: Llamada) -> str:
     if llamada.excepcion is None and llamada.resultado is not None and _algo_correcto(llamada):
         faltan = _faltan(llamada)
         if faltan:
-            return ("calcula algo, pero le falta " + " y ".join(p.descripcion for p in faltan)
+            return ("calcula algo, pero le falta " + " y ".join(p.descripcion_para(llamada) for p in faltan)
                     + ", y sin eso no hay trabajo hecho")
     return f"no calcula bien nada ({_nada_de(llamada.ejercicio)})"
 

@@ -143,12 +143,30 @@ def _iguales(a, b) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, **TOLERANCIA))
 
 
-def _par(resultado) -> tuple:
-    """``(salida, A)`` de lo que devolvió la función, o un fallo si no es un par."""
+def _par(resultado, en_su_orden: bool = True) -> tuple:
+    """``(salida, A)`` de lo que devolvió la función, o un fallo si no es un par.
+
+    Con ``en_su_orden``, un par al revés, ``(A, salida)`` (A con forma (h, T, T) y
+    la salida (T, d_model)), se lee en su orden: ese error lo cobra y lo nombra sólo la
+    celda del contrato, como en la nota (un error se descuenta una vez).
+    """
     if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
         fallo(f"multi_head debe devolver el par (salida, A) y ha devuelto {type(resultado).__name__}.",
               "Mira la celda del contrato.")
-    return resultado[0], resultado[1]
+    salida, A = resultado[0], resultado[1]
+    primero, segundo = _forma(salida), _forma(A)
+    if (en_su_orden and len(primero) == 3 and len(segundo) == 2
+            and primero[1] == primero[2] == segundo[0]):     # (h, T, T) y (T, d_model): sin dudas
+        salida, A = A, salida
+    return salida, A
+
+
+def _forma(valor) -> tuple:
+    """La forma de ``valor`` como array de números (``()`` si no lo es)."""
+    try:
+        return np.asarray(valor, dtype=np.float64).shape
+    except (TypeError, ValueError):
+        return ()
 
 
 def _arrays(resultado) -> list[np.ndarray]:
@@ -200,8 +218,22 @@ def _escala_de_un_grupo(coeficientes: np.ndarray, con_signo: bool, minimo: int) 
     return escala if all(int(np.sum(g)) >= minimo for g in grupos) else 0.0
 
 
-def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int) -> bool:
+_QK = frozenset({"W^Q", "W^K"})
+_VO = frozenset({"W^V", "W^O"})
+MATRICES = ("W^Q", "W^K", "W^V", "W^O")
+
+
+def _mejor(encontradas: frozenset | None, usadas: frozenset) -> bool:
+    """Si ``usadas`` usa más matrices que lo encontrado hasta ahora (o no se ha encontrado nada)."""
+    return encontradas is None or len(usadas) > len(encontradas)
+
+
+def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int) -> frozenset | None:
     """Si algún mapa sale de Q y K como los de la atención, aunque falle la escala, el eje o las columnas.
+
+    Devuelve qué matrices de W^Q y W^K usan los mapas (Q·Kᵀ y K·Qᵀ, las dos;
+    Q·Qᵀ, con K = X·Wq, sólo W^Q; K·Kᵀ, con Q = X·Wk, sólo W^K), o None si no
+    salen de las puntuaciones.
 
     Es decir, si algún mapa es softmax(c · Q_J K_Jᵀ) para algún grupo J de
     al menos d_k − 1 columnas y alguna escala c no menor que 1/(100·√d_k),
@@ -227,16 +259,19 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
     grupos += [list(range(i, d_model, h)) for i in range(min(h, d_model))] + [list(range(d_model))]
     familias, por_grupo = [], []
     # Q Kᵀ, K Qᵀ (Q y K cambiadas, o el mapa traspuesto), Q Qᵀ (K = X Wq) y K Kᵀ (Q = X Wk)
-    for a, b, simetrica in ((Q, K, False), (K, Q, False), (Q, Q, True), (K, K, True)):
+    for a, b, simetrica, usadas in ((Q, K, False, _QK), (K, Q, False, _QK), (Q, Q, True, frozenset({"W^Q"})),
+                                    (K, K, True, frozenset({"W^K"}))):
         productos = np.stack([_doble_centrado(np.outer(a[:, j], b[:, j])).ravel() for j in range(d_model)], axis=1)
-        por_grupo += [productos[:, grupo].sum(axis=1) for grupo in grupos]
+        por_grupo += [(productos[:, grupo].sum(axis=1), usadas) for grupo in grupos]
         dimension = T * (T - 1) // 2 if simetrica else (T - 1) ** 2
         if dimension > d_model and np.linalg.matrix_rank(productos) == d_model:
-            familias.append((productos, np.linalg.pinv(productos)))
+            familias.append((productos, np.linalg.pinv(productos), usadas))
     # las cabezas separadas con reshape(h, T, d_k) sin transponer (sección 10): posiciones y bloques mezclados
     if d_model % h == 0:
         Qh, Kh = Q.reshape(h, T, d_k), K.reshape(h, T, d_k)
-        por_grupo += [_doble_centrado(a[i] @ b[i].T).ravel() for a, b in ((Qh, Kh), (Kh, Qh)) for i in range(h)]
+        por_grupo += [(_doble_centrado(a[i] @ b[i].T).ravel(), _QK) for a, b in ((Qh, Kh), (Kh, Qh))
+                      for i in range(h)]
+    encontradas = None
     for m in mapas:
         if not np.all(np.isfinite(m)):
             continue
@@ -252,16 +287,22 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
             norma = float(np.linalg.norm(objetivo))
             if not norma > 1e-9:
                 continue
-            for productos, inversa in familias:
+            for productos, inversa, usadas in familias:
+                if not _mejor(encontradas, usadas):
+                    continue
                 coeficientes = inversa @ objetivo
                 if (np.linalg.norm(productos @ coeficientes - objetivo) <= 1e-4 * norma
                         and _escala_de_un_grupo(coeficientes, con_signo, minimo) >= escala_minima):
-                    return True
-            for s in ([] if con_signo else por_grupo):
+                    encontradas = usadas
+            for s, usadas in ([] if con_signo else por_grupo):
+                if not _mejor(encontradas, usadas):
+                    continue
                 c = float(s @ objetivo) / float(s @ s) if float(s @ s) > 0 else 0.0
                 if c >= escala_minima and np.linalg.norm(objetivo - c * s) <= 1e-4 * norma:
-                    return True
-    return False
+                    encontradas = usadas
+            if encontradas == _QK:
+                return encontradas
+    return encontradas
 
 
 def _mapas_de(resultado, entradas: tuple, h: int) -> list[np.ndarray]:
@@ -295,8 +336,11 @@ def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) ->
     return candidatas
 
 
-def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray | None = None) -> bool:
+def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray | None = None) -> frozenset | None:
     """Si la salida es la esperada o está calculada con los mapas que devuelve la función (la regla de la nota).
+
+    Devuelve qué matrices de W^V y W^O usa (las dos si es la esperada), o
+    None si no está calculada con los mapas.
 
     Es decir, si algún array (T, d_model) que devuelve, no constante, es
     C·F con F = Wo (o Wo.T, o nada) y C una concatenación de las cabezas
@@ -310,19 +354,41 @@ def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray |
     salidas = [s for a in _arrays(resultado) for s in _en_cualquier_orden(a, (T, d_model))
                if np.all(np.isfinite(s)) and np.ptp(s) > 1e-3]
     mapas = [m for m in _mapas_de(resultado, entradas, h) if np.all(np.isfinite(m))]
+    encontradas = None
     for s in salidas:
         if esperada is not None and _iguales(s, esperada):
-            return True
-        for F in (Wo, np.eye(d_model), Wo.T):
+            return _VO
+        for F, con_wo in ((Wo, True), (np.eye(d_model), False), (Wo.T, True)):
             try:
                 C = np.linalg.solve(F.T, s.T).T                                # C·F = s
             except np.linalg.LinAlgError:
                 continue
             for m in mapas:
-                for U in (X @ Wv, X, X @ Wv.T):
-                    if any(_iguales(c @ F, s) for c in _concatenaciones(C, m, U, h)):
-                        return True
-    return False
+                for U, con_wv in ((X @ Wv, True), (X, False), (X @ Wv.T, True)):
+                    usadas = frozenset(["W^V"] * con_wv + ["W^O"] * con_wo)
+                    if _mejor(encontradas, usadas) and any(_iguales(c @ F, s) for c in _concatenaciones(C, m, U, h)):
+                        encontradas = usadas
+                        if encontradas == _VO:
+                            return encontradas
+    return encontradas
+
+
+def _olvidadas(mapas: frozenset | None, salida: frozenset | None) -> list[str] | None:
+    """Las matrices de W^Q, W^K, W^V y W^O que no usa el trabajo (None si mapas o salida no cuentan)."""
+    if mapas is None or salida is None:
+        return None
+    return [m for m in MATRICES if m not in mapas | salida]
+
+
+def _olvidadas_en_el_caso_visible(resultado) -> list[str] | None:
+    """``_olvidadas`` con el caso visible: los mapas, bien o de Q y K; la salida, calculada con ellos."""
+    salida = _salida_calculada(resultado, caso(), H, SALIDA)
+    if salida == _VO and any(_iguales(c, SALIDA) for array in _arrays(resultado)
+                             for c in _en_cualquier_orden(array, SALIDA.shape)):
+        return []
+    mapas_visibles = _mapas_de(resultado, caso(), H)
+    bien = any(_iguales(m[i], MAPAS[j]) for m in mapas_visibles for i in range(H) for j in range(H))
+    return _olvidadas(_QK if bien else _mapas_de_las_puntuaciones(mapas_visibles, caso(), H), salida)
 
 
 def trabajo_hecho(resultado, funcion) -> bool:
@@ -339,14 +405,19 @@ def trabajo_hecho(resultado, funcion) -> bool:
     identidad, una permutación fija) no cuentan, aunque la salida sea la que
     les corresponde. Y en los dos casos, además, una salida calculada con los
     mapas que devuelve (``_salida_calculada``): unos mapas junto a una salida
-    a cero no son trabajo hecho.
+    a cero no son trabajo hecho; y como mucho una de las cuatro matrices W^Q,
+    W^K, W^V y W^O olvidada (issue 19, décimo ataque: con sólo W^Q, Q·Qᵀ en
+    todas las cabezas y la salida A·X, cada permiso de un error honrado se
+    sumaba a los demás).
     """
     algo_bien = any(_iguales(c, esperado) for array in _arrays(resultado) for esperado in (MAPAS, SALIDA)
                     for c in _en_cualquier_orden(array, esperado.shape))
     algo_bien = algo_bien or any(_iguales(m[i], MAPAS[j]) for m in _mapas_de(resultado, caso(), H)
                                  for i in range(H) for j in range(H))
-    if algo_bien and _salida_calculada(resultado, caso(), H, SALIDA):
-        return True
+    if algo_bien and _salida_calculada(resultado, caso(), H, SALIDA) is not None:
+        olvidadas = _olvidadas_en_el_caso_visible(resultado)
+        if olvidadas is None or len(olvidadas) <= 1:
+            return True
     entradas = entradas_no_modifica(3)
     try:
         with salida_del_alumno():
@@ -354,8 +425,9 @@ def trabajo_hecho(resultado, funcion) -> bool:
     except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho; la celda lo dice con el caso visible
         return False
     limpias = entradas_no_modifica(3)     # las de antes de la llamada (la función puede escribir en las suyas)
-    return (_mapas_de_las_puntuaciones(_mapas_de(otro, limpias, 3), limpias, 3)
-            and _salida_calculada(otro, limpias, 3))
+    olvidadas = _olvidadas(_mapas_de_las_puntuaciones(_mapas_de(otro, limpias, 3), limpias, 3),
+                           _salida_calculada(otro, limpias, 3))
+    return olvidadas is not None and len(olvidadas) <= 1
 
 
 SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar). Ese punto es para una función "
@@ -369,8 +441,15 @@ SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar). Es
 def _sin_trabajo(celda: str, resultado) -> str:
     """El mensaje ``SIN_TRABAJO`` de ``celda``, con el consejo que toca según los mapas del caso visible."""
     mapas_bien = any(_iguales(m, MAPAS) for m in _mapas_de(resultado, caso(), H))
-    final = ("tus mapas están bien, así que te falta calcular la salida con ellos (mira la celda de la salida)."
-             if mapas_bien else "empieza por la celda de los mapas.")
+    olvidadas = _olvidadas_en_el_caso_visible(resultado) or []
+    if len(olvidadas) > 1:
+        lista = ", ".join(olvidadas[:-1]) + " y " + olvidadas[-1]
+        final = (f"cambiar {lista} no cambia nada de lo que devuelve. Olvidar una de las cuatro matrices W^Q, "
+                 "W^K, W^V y W^O es un error que la lección nombra; olvidar dos o más ya no calcula atención.")
+    elif mapas_bien:
+        final = "tus mapas están bien, así que te falta calcular la salida con ellos (mira la celda de la salida)."
+    else:
+        final = "empieza por la celda de los mapas."
     return SIN_TRABAJO.format(celda=celda, final=final)
 
 
@@ -488,9 +567,10 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
 def contrato(espacio: dict) -> None:
     """El par ``(salida, A)``: dos ``np.ndarray`` float64 de formas (T, d_model) = (4, 6) y (h, T, T) = (3, 4, 4)."""
     funcion = funcion_del_cuaderno(espacio, "multi_head")
-    salida, A = _par(llamar(funcion, *caso(), H))
+    salida, A = _par(llamar(funcion, *caso(), H), en_su_orden=False)
     if np.shape(salida) == (3, 4, 4) and np.shape(A) == (4, 6):
-        fallo("Devuelves (A, salida): el orden es (salida, A).")
+        fallo("Devuelves (A, salida): el orden es (salida, A). Sólo lo cobra esta celda: las de los mapas y "
+              "la salida leen el par en su orden.")
     pistas = {(4, 4, 3): "Parece (T, T, h): apila los mapas con np.stack(mapas), que añade el eje 0.",
               (4, 3, 4): "Parece (T, h, T): el eje de las cabezas va primero; transpón con .transpose(1, 0, 2)."}
     for nombre, valor, forma in (("salida", salida, (4, 6)), ("A", A, (3, 4, 4))):
@@ -629,13 +709,17 @@ def no_modifica(espacio: dict) -> None:
 
 
 def _acierta_el_caso_visible(resultado) -> bool:
-    return (isinstance(resultado, (tuple, list)) and len(resultado) == 2
-            and _iguales(resultado[0], SALIDA) and _iguales(resultado[1], MAPAS))
+    """Si los valores del caso visible están bien (un par al revés se lee en su orden: lo cobra el contrato)."""
+    if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
+        return False
+    salida, A = _par(resultado)
+    return _iguales(salida, SALIDA) and _iguales(A, MAPAS)
 
 
 def _formas_bien(resultado) -> list[bool]:
-    """Si la salida y A tenían, con el caso visible, las formas del contrato."""
-    return [np.shape(resultado[0]) == (4, 6), np.shape(resultado[1]) == (3, 4, 4)]
+    """Si la salida y A tenían, con el caso visible, las formas del contrato (leído el par en su orden)."""
+    salida, A = _par(resultado)
+    return [np.shape(salida) == (4, 6), np.shape(A) == (3, 4, 4)]
 
 
 def _sin_nan_ni_inf(que: str, resultado, formas: tuple, formas_bien: list[bool], pista: str = "") -> None:
@@ -668,8 +752,10 @@ def robustez(espacio: dict) -> None:
     bien, formas_bien = _regla_de_control(funcion, "la robustez")
     resultado = llamar(funcion, *caso(escala=20), H)
     _sin_nan_ni_inf("Con X multiplicada por 20", resultado, ((4, 6), (3, 4, 4)), formas_bien, pista=(
-        "Causa probable: la softmax no resta el máximo de cada fila antes de np.exp (np.exp(1000) "
-        "desborda a inf, e inf / inf da nan)."))
+        "Causa probable: la softmax no resta el máximo de cada fila antes de np.exp. Sin restar nada, "
+        "np.exp(1000) desborda a inf, e inf / inf da nan; restando el máximo de todas las puntuaciones "
+        "(no el de cada fila), una fila lejana de él da np.exp(-1000) = 0 en todas sus columnas, y "
+        "0 / 0 da nan."))
     if not bien:
         aprobado("Nada que restar aquí: sin nan ni inf con X multiplicada por 20. Tu función ya falla con "
                  "el caso visible, y eso lo descuentan las celdas de los mapas y de la salida.")

@@ -26,9 +26,13 @@ ejercicio ``positional_encoding``. Todos los números por pareja que salen de
 las funciones públicas de este módulo (la matriz del mapa, las curvas de una
 pareja, sus frecuencias, sus longitudes de onda, la más larga de ellas, los
 datos de las figuras y el estado del explorable) van en ``float16``, con unas
-tres cifras: para pintar y leer basta, y el ejercicio pide 1e-6. Por dentro el
-módulo calcula en float64 (``_frecuencias_exactas``), porque la fórmula es la
-de la lección; copiarla de aquí es escribir la fórmula, no usar el explorable.
+tres cifras: para pintar y leer basta, y el ejercicio pide 1e-6. Además, las
+funciones públicas sólo aceptan los tamaños que enseñan los controles (T de 1
+a 200, d_model par de 2 a 128, ``MUESTRAS_POR_POSICION`` puntos de curva por
+posición como mucho): tres cifras en cientos de miles de posiciones dan la
+frecuencia con muchas más. Por dentro el módulo calcula en float64
+(``_frecuencias_exactas``), porque la fórmula es la de la lección; copiarla de
+aquí es escribir la fórmula, no usar el explorable.
 """
 from __future__ import annotations
 
@@ -67,6 +71,9 @@ T_MIN, T_MAX = 1, 200
 PAREJAS_MAX = D_MODEL_MAX // 2
 """Parejas con el d_model más ancho."""
 
+MUESTRAS_POR_POSICION = 8
+"""Puntos de las curvas continuas entre dos posiciones enteras (el panel de curvas no usa más)."""
+
 COLOR_SENO = "black"
 COLOR_COSENO = "#1a9641"  # verde: se distingue sobre el rojo y el azul del mapa
 
@@ -80,6 +87,31 @@ def _comprobar_d_model(d_model: int) -> int:
     if d_model < 2 or d_model % 2:
         raise ValueError(f"d_model tiene que ser par y al menos 2; ha llegado {d_model}.")
     return d_model
+
+
+def _d_model_del_explorable(d_model: int) -> int:
+    """``d_model`` si es uno de los que ofrecen los controles (par, de 2 a 128); si no, ValueError en español.
+
+    Las funciones públicas sólo aceptan los tamaños que el explorable puede
+    enseñar (issue 19, décimo ataque: con miles de posiciones en float16, una
+    recta ajustada a la fase daba la frecuencia exacta). Para otros tamaños,
+    la codificación se calcula con la fórmula.
+    """
+    d_model = _comprobar_d_model(d_model)
+    if not D_MODEL_MIN <= d_model <= D_MODEL_MAX:
+        raise ValueError(f"d_model = {d_model} no vale aquí: el explorable sólo enseña los d_model pares de "
+                         f"{D_MODEL_MIN} a {D_MODEL_MAX}, los de sus controles. Para otros tamaños, calcula la "
+                         "codificación con la fórmula.")
+    return d_model
+
+
+def _T_del_explorable(T: int) -> int:
+    """``T`` si es uno de los que ofrecen los controles (de 1 a 200); si no, ValueError en español."""
+    T = int(T)
+    if not T_MIN <= T <= T_MAX:
+        raise ValueError(f"T = {T} no vale aquí: el explorable sólo enseña de {T_MIN} a {T_MAX} posiciones, "
+                         "las de sus controles. Para otras longitudes, calcula la codificación con la fórmula.")
+    return T
 
 
 def _frecuencias_exactas(d_model: int) -> np.ndarray:
@@ -106,9 +138,9 @@ def frecuencias(d_model: int) -> np.ndarray:
         decreciente: ω_0 = 1.
 
     Lanza:
-        ValueError si d_model es impar o menor que 2.
+        ValueError si d_model no es uno de los que ofrece el explorable (par, de 2 a 128).
     """
-    return _frecuencias_exactas(d_model).astype(np.float16)
+    return _frecuencias_exactas(_d_model_del_explorable(d_model)).astype(np.float16)
 
 
 def _longitudes_exactas(d_model: int) -> np.ndarray:
@@ -126,23 +158,26 @@ def longitudes_de_onda(d_model: int) -> np.ndarray:
 
     Devuelve:
         Array float16 de forma (d_model/2,), en posiciones, creciente.
+
+    Lanza:
+        ValueError si d_model no es uno de los que ofrece el explorable (par, de 2 a 128).
     """
-    return _longitudes_exactas(d_model).astype(np.float16)
+    return _longitudes_exactas(_d_model_del_explorable(d_model)).astype(np.float16)
 
 
 def longitud_maxima(d_model: int) -> float:
     """La longitud de onda de la última pareja, 2π·10000^((d_model − 2)/d_model), con unas tres cifras.
 
     Sección «La fórmula, leída por sus índices». Menor que 2π·10000 ≈ 62 832,
-    que es sólo el límite cuando d_model crece (≈ 60 600 posiciones con
-    d_model = 512). Sale redondeada a float16, como ``longitudes_de_onda``:
+    que es sólo el límite cuando d_model crece (≈ 54 400 posiciones con
+    d_model = 128, el más ancho del explorable). Sale redondeada a float16, como ``longitudes_de_onda``:
     para leerla basta, y de ella no se saca la razón exacta de la escalera.
 
     Devuelve:
         float (un valor de float16), en posiciones.
 
     Lanza:
-        ValueError si d_model es impar o menor que 2.
+        ValueError si d_model no es uno de los que ofrece el explorable (par, de 2 a 128).
     """
     return float(longitudes_de_onda(d_model)[-1])
 
@@ -157,9 +192,10 @@ def columnas_de_pareja(pareja: int, d_model: int, disposicion: str) -> tuple[int
         (columna del seno, columna del coseno), dos int.
 
     Lanza:
-        ValueError si la pareja no existe con ese d_model o la disposición es otra.
+        ValueError si la pareja no existe con ese d_model, d_model no es uno de los que ofrece el
+        explorable (par, de 2 a 128) o la disposición es otra.
     """
-    d_model = _comprobar_d_model(d_model)
+    d_model = _d_model_del_explorable(d_model)
     mitad = d_model // 2
     if not 0 <= pareja < mitad:
         raise ValueError(f"la pareja tiene que estar entre 0 y {mitad - 1}; ha llegado {pareja}.")
@@ -191,8 +227,8 @@ def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
     ``positional_encoding`` (que pide float64 con tolerancia 1e-6).
 
     Parámetros:
-        T: número de posiciones (filas), ≥ 1.
-        d_model: anchura, par y ≥ 2.
+        T: número de posiciones (filas), de 1 a 200 (los del explorable).
+        d_model: anchura, par, de 2 a 128 (los del explorable).
         disposicion: "intercalada" (artículo) o "concatenada" ([sin | cos]).
 
     Devuelve:
@@ -203,13 +239,13 @@ def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
           - "disposicion": la disposición recibida.
 
     Lanza:
-        ValueError con T < 1, d_model impar o menor que 2, o una disposición desconocida.
+        ValueError con un T o un d_model que el explorable no ofrece (T de 1 a 200; d_model par, de 2
+        a 128) o una disposición desconocida.
     """
-    d_model = _comprobar_d_model(d_model)
+    d_model = _d_model_del_explorable(d_model)
     if disposicion not in DISPOSICIONES:
         raise ValueError(f"disposición desconocida {disposicion!r}; usa una de {DISPOSICIONES}.")
-    if int(T) < 1:
-        raise ValueError(f"T tiene que ser al menos 1; ha llegado {T}.")
+    T = _T_del_explorable(T)
     senos, cosenos = _senos_y_cosenos(np.arange(int(T)), d_model)  # (T, d/2) cada uno
     mitad = d_model // 2
     parejas = np.arange(mitad)
@@ -229,7 +265,8 @@ def matriz_para_mapa(T: int, d_model: int, disposicion: str) -> dict:
     }
 
 
-def curvas_de_pareja(T: int, d_model: int, pareja: int, muestras_por_posicion: int = 8) -> dict:
+def curvas_de_pareja(T: int, d_model: int, pareja: int,
+                     muestras_por_posicion: int = MUESTRAS_POR_POSICION) -> dict:
     """Seno y coseno de una pareja frente a la posición, para el panel de curvas.
 
     Sección «El explorable». Devuelve la curva continua (muestreada entre
@@ -246,9 +283,18 @@ def curvas_de_pareja(T: int, d_model: int, pareja: int, muestras_por_posicion: i
           - "pos": float64 de forma (T,); "seno_pos", "coseno_pos": float16 de forma (T,);
           - "longitud": float, la longitud de onda de la pareja en posiciones (con unas tres cifras,
             como ``longitudes_de_onda``).
+
+    Lanza:
+        ValueError con un T, un d_model o una pareja que el explorable no ofrece (T de 1 a 200;
+        d_model par, de 2 a 128) o con ``muestras_por_posicion`` fuera de 1 … 8.
     """
-    d_model = _comprobar_d_model(d_model)
+    d_model = _d_model_del_explorable(d_model)
     _ = columnas_de_pareja(pareja, d_model, "intercalada")  # valida la pareja
+    T = _T_del_explorable(T)
+    muestras_por_posicion = int(muestras_por_posicion)
+    if not 1 <= muestras_por_posicion <= MUESTRAS_POR_POSICION:
+        raise ValueError(f"muestras_por_posicion = {muestras_por_posicion} no vale aquí: el panel de curvas "
+                         f"usa de 1 a {MUESTRAS_POR_POSICION} puntos entre dos posiciones.")
     omega = _frecuencias_exactas(d_model)[pareja]
     ultimo = int(T) - 1
     x = np.linspace(0.0, ultimo, ultimo * muestras_por_posicion + 1)  # (n,)
@@ -457,6 +503,10 @@ def texto_longitud(pareja: int, d_model: int, disposicion: str) -> str:
 
     Sección «El explorable». Ejemplo (d_model = 32, pareja 2, intercalada):
     "Pareja 2 · columnas 4 (seno) y 5 (coseno) · λ = 2π·10000^(4/32) ≈ 19.9 posiciones".
+
+    Lanza:
+        ValueError con un d_model o una pareja que los controles no ofrecen (d_model par, de 2 a
+        128): el texto es el del explorable, no una tabla de la fórmula para cualquier tamaño.
     """
     col_seno, col_coseno = columnas_de_pareja(pareja, d_model, disposicion)
     lam = _longitudes_exactas(d_model)[pareja]
@@ -869,9 +919,7 @@ class _FiguraEscalera:
 
     def poner(self, T: int, d_model: int, pareja: int, disposicion: str) -> None:
         """Cambia los artistas para (T, d_model, pareja, disposición); sólo lo que cambie."""
-        T, d_model, pareja = int(T), _comprobar_d_model(d_model), int(pareja)
-        if T < T_MIN:
-            raise ValueError(f"T tiene que ser al menos {T_MIN}; ha llegado {T}.")
+        T, d_model, pareja = _T_del_explorable(T), _d_model_del_explorable(d_model), int(pareja)
         columnas = columnas_de_pareja(pareja, d_model, disposicion)  # también valida
         if self._puesto_mapa != (T, d_model, disposicion):
             self._poner_mapa(T, d_model, disposicion)
@@ -980,8 +1028,11 @@ def dibujar(T: int, d_model: int, pareja: int, disposicion: str) -> Figure:
     se crea, se devuelve y quien la recibe la convierte en PNG con ``figura_a_png``.
 
     Parámetros:
-        T: posiciones (int ≥ 1); d_model: anchura (par, 2 … 128); pareja: i (int,
-        0 … d_model/2 − 1); disposicion: "intercalada" o "concatenada".
+        T: posiciones (int, 1 … 200); d_model: anchura (par, 2 … 128); pareja: i (int,
+        0 … d_model/2 − 1); disposicion: "intercalada" o "concatenada": los valores de los controles.
+
+    Lanza:
+        ValueError con un valor que los controles no ofrecen.
 
     Devuelve:
         ``matplotlib.figure.Figure`` de 10 × 5.6 pulgadas a 100 ppp (1000 × 560 píxeles).

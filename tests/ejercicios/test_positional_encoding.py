@@ -105,6 +105,10 @@ def test_la_muestra_de_la_ley_es_la_misma_en_la_nota_y_en_las_pruebas_visibles()
     sorteables = [2 * p for p in visibles.PRIMOS_GRANDES_AL_AZAR]
     assert ocultos[0] < min(sorteables) and max(sorteables) < ocultos[-1]
     assert ocultos[0] > max(visibles.MUESTRA_DE_LA_LEY) and not set(ocultos) & set(sorteables)
+    # Validate's large size is one the explorable refuses, as the grade's largest is (tenth attack): what the
+    # explorable gives computes nothing there, in Validate as in the grade
+    from explorable_escalera import D_MODEL_MAX
+    assert min(sorteables) > D_MODEL_MAX and ocultos[-1] > D_MODEL_MAX
     assert all(c["T"] == visibles.T_DE_LA_LEY for c in casos.LEY_SIN_PUBLICAR)
     assert visibles.COLUMNAS_LEIDAS == propiedades._COLUMNAS_LEIDAS
 

@@ -145,13 +145,22 @@ def _h_ignorado(llamada, parte):
     return None
 
 
-def _puntuaciones_maximas(argumentos) -> float:
+def _puntuaciones(argumentos) -> np.ndarray:
+    """The reference's scaled scores Q_i·K_iᵀ/√d_k, (h, T, T)."""
     X, Wq, Wk, Wv, Wo, h = argumentos
     T, d_model = X.shape
     d_k = d_model // h
     Q = (X @ Wq).reshape(T, h, d_k).transpose(1, 0, 2)
     K = (X @ Wk).reshape(T, h, d_k).transpose(1, 0, 2)
-    return float(np.max(np.abs(Q @ K.transpose(0, 2, 1)))) / np.sqrt(d_k)
+    return Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)
+
+
+def _puntuaciones_maximas(argumentos) -> float:
+    return float(np.max(np.abs(_puntuaciones(argumentos))))
+
+
+# np.exp overflows to inf past log(float64 max) ≈ 709.78
+_DESBORDA = 709.78
 
 
 def _miles(x: float) -> str:
@@ -178,10 +187,18 @@ def _sin_maximo(llamada, parte):
     finitas = np.all(np.isfinite(A), axis=-1)
     if not np.allclose(A[finitas], A_ref[finitas], rtol=1e-4, atol=1e-6):
         return None
+    arreglo = ("Resta E.max(axis=-1, keepdims=True) a las puntuaciones antes de exponenciar: el resultado no "
+               "cambia, ninguna exponencial desborda y cada fila conserva un exp(0) = 1.")
+    # a finite row whose scores reach past 709.78: something was subtracted, just not that row's max (the
+    # whole matrix's, or every head's): the nan rows are rows whose every exp underflows to 0, and 0/0 = nan
+    maximos_de_fila = _puntuaciones(llamada.argumentos).max(axis=-1)
+    if maximos_de_fila.shape == finitas.shape and np.any(finitas & (maximos_de_fila > _DESBORDA)):
+        return (f"la softmax no resta el máximo de cada fila antes de np.exp: resta un máximo que no es el de "
+                f"su fila (el de toda la matriz de puntuaciones, o el de todas las cabezas). Aquí hay puntuaciones de hasta {_miles(maxima)}; en "
+                "una fila cuyo máximo queda más de 745 por debajo de ese, np.exp da 0 en todas sus columnas "
+                f"(subdesbordamiento) y 0/0 da nan. {arreglo}")
     return (f"la softmax no resta el máximo de cada fila antes de np.exp: aquí hay puntuaciones de "
-            f"hasta {_miles(maxima)}, np.exp desborda a inf (ya con 710) e inf/inf da nan. Resta "
-            "E.max(axis=-1, keepdims=True) a las puntuaciones antes de exponenciar (el resultado no "
-            "cambia y no desborda).")
+            f"hasta {_miles(maxima)}, np.exp desborda a inf (ya con 710) e inf/inf da nan. {arreglo}")
 
 
 def _max_sin_keepdims(X, Wq, Wk, Wv, Wo, h):
@@ -585,7 +602,9 @@ ERRORES = [
         implementacion=_variante(forma_A=(1, 0, 2))),
     ErrorConocido(
         id="intercambiados", nombre="valores intercambiados", seccion=EJERCICIO,
-        explicacion="devuelves (A, salida) en lugar de (salida, A): el orden de lo que devuelves importa.",
+        explicacion="devuelves (A, salida) en lugar de (salida, A): el orden de lo que devuelves importa. "
+                    "Sólo se descuenta en el contrato: los mapas y la salida se juzgan con el par leído en "
+                    "su orden.",
         implementacion=_intercambiados),
     ErrorConocido(
         id="claves_con_wq", nombre="claves con Wq", seccion=ECUACIONES,

@@ -21,7 +21,12 @@ with ``reshape(h, T, d_k)`` without the transpose keep the second too.
 
 ``TRABAJO_NECESARIO``: whatever piece holds, the output must be computed with
 the maps the call returns (``salida_calculada``): maps next to a zero or
-constant output are no work (issue 19, ninth attack).  The visible tests
+constant output are no work (issue 19, ninth attack); and at most one of the
+four weight matrices W^Q, W^K, W^V and W^O may be left out of the work
+(``usa_las_matrices``, from the routes the two pieces recognised): each
+honest mistake forgets one (K = X·W^Q, Q = X·W^K, V = X, no W^O), but the
+allowances stacked let softmax(Q·Qᵀ) copied into every head with an output
+A·X, using W^Q alone, earn 4 of 10 (issue 19, tenth attack).  The visible tests
 (``source/01_atencion_multicabeza/pruebas_multi_head.py``) check the same
 pieces on their visible case.
 """
@@ -86,26 +91,27 @@ def doble_centrado(M: np.ndarray) -> np.ndarray:
             + M.mean(axis=(-2, -1), keepdims=True))
 
 
-def _productos_por_columna(X, Wq, Wk) -> list[tuple[np.ndarray, int]]:
+def _productos_por_columna(X, Wq, Wk) -> list[tuple[np.ndarray, int, frozenset]]:
     """Per family of scores, the products of each column and the dimension of the space they live in.
 
     Q_J·K_Jᵀ = Σ_{j∈J} q_j·k_jᵀ (q_j, k_j: column j of Q = X·W^Q, K = X·W^K),
     so the scores of any group of columns are a sum of these with
     coefficients 1.  Families: Q·Kᵀ, K·Qᵀ (keys and queries swapped, or the
     map transposed), Q·Qᵀ (K = X·W^Q) and K·Kᵀ (Q = X·W^K).  Returns, per
-    family, ``(productos, dimension)``: the double-centred products as the
-    columns of a (T², d_model) matrix, and how many independent entries a
+    family, ``(productos, dimension, usadas)``: the double-centred products as
+    the columns of a (T², d_model) matrix, how many independent entries a
     double-centred (T, T) matrix of that family has ((T − 1)², or T(T − 1)/2
-    when it is symmetric).
+    when it is symmetric), and which of W^Q and W^K it uses (``usadas``).
     """
     X = np.asarray(X, dtype=np.float64)
     Q, K = X @ np.asarray(Wq, dtype=np.float64), X @ np.asarray(Wk, dtype=np.float64)
     T = X.shape[0]
     familias = []
-    for a, b, simetrica in ((Q, K, False), (K, Q, False), (Q, Q, True), (K, K, True)):
+    for a, b, simetrica, usadas in ((Q, K, False, _QK), (K, Q, False, _QK), (Q, Q, True, frozenset({"W^Q"})),
+                                    (K, K, True, frozenset({"W^K"}))):
         productos = doble_centrado(a.T[:, :, None] * b.T[:, None, :])      # (d_model, T, T)
         familias.append((productos.reshape(len(productos), -1).T,
-                         T * (T - 1) // 2 if simetrica else (T - 1) ** 2))
+                         T * (T - 1) // 2 if simetrica else (T - 1) ** 2, usadas))
     return familias
 
 
@@ -194,8 +200,19 @@ def _puntuaciones_sin_transponer(X, Wq, Wk, h: int) -> list[np.ndarray]:
     return [doble_centrado(a[i] @ b[i].T).ravel() for a, b in ((Q, K), (K, Q)) for i in range(h)]
 
 
+_QK = frozenset({"W^Q", "W^K"})
+
+
 def mapas_de_las_puntuaciones(llamada) -> bool:
-    """Some returned map comes from Q and K the way attention's maps do.
+    """Some returned map comes from Q and K the way attention's maps do (``matrices_de_los_mapas``)."""
+    return matrices_de_los_mapas(llamada) is not None
+
+
+def matrices_de_los_mapas(llamada) -> frozenset | None:
+    """Which of W^Q and W^K the returned maps come from, or None when they do not come from the scores.
+
+    The most the routes below find: Q·Kᵀ and K·Qᵀ use both, Q·Qᵀ (K = X·W^Q)
+    only W^Q, K·Kᵀ (Q = X·W^K) only W^K.  Computed once per call.
 
     Some head's map A_i is softmax(c · Q_J·K_Jᵀ) for some group J of at
     least d_k − 1 columns (``columnas_minimas``) and some scale
@@ -219,35 +236,55 @@ def mapas_de_las_puntuaciones(llamada) -> bool:
       (``_puntuaciones_sin_transponer``): the double-centred ``log A_i`` is
       proportional to that group's scores (from T = 3 on).
     """
+    if "matrices_de_los_mapas" not in llamada.memoria:
+        llamada.memoria["matrices_de_los_mapas"] = _buscar_matrices_de_los_mapas(llamada)
+    return llamada.memoria["matrices_de_los_mapas"]
+
+
+def _mejor(encontradas: frozenset | None, usadas: frozenset) -> bool:
+    """``usadas`` uses more matrices than the best route found so far (or none was found)."""
+    return encontradas is None or len(usadas) > len(encontradas)
+
+
+def _buscar_matrices_de_los_mapas(llamada) -> frozenset | None:
     X, Wq, Wk = llamada.argumentos[:3]
     h = int(llamada.argumentos[5])
     T, d_model = np.shape(X)
     mapas = [m for m in _mapas_devueltos(llamada) if np.all(np.isfinite(m))]
     if T < 3 or not mapas:
-        return False
+        return None
     familias = _productos_por_columna(X, Wq, Wk)
-    inversas = [(productos, np.linalg.pinv(productos)) for productos, dimension in familias
+    inversas = [(productos, np.linalg.pinv(productos), usadas) for productos, dimension, usadas in familias
                 if dimension > d_model and np.linalg.matrix_rank(productos) == d_model]
     grupos = _grupos_de_columnas(d_model, h)
     minimo = columnas_minimas(d_model, h)
     escala_minima = _ESCALA_MINIMA * (1 - _HOLGURA) / np.sqrt(max(d_model // max(h, 1), 1))
-    por_grupo = [productos[:, grupo].sum(axis=1) for productos, _ in familias for grupo in grupos]
-    por_grupo += _puntuaciones_sin_transponer(X, Wq, Wk, h)
+    por_grupo = [(productos[:, grupo].sum(axis=1), usadas) for productos, _, usadas in familias for grupo in grupos]
+    por_grupo += [(s, _QK) for s in _puntuaciones_sin_transponer(X, Wq, Wk, h)]
+    encontradas: frozenset | None = None
     for m in mapas:
         for matriz, admite_signos in _lineas_candidatas(m):
             objetivo = doble_centrado(matriz).ravel()
             norma = float(np.linalg.norm(objetivo))
             if not norma > 1e-9 or not np.isfinite(norma):
                 continue
-            for productos, inversa in inversas:
-                coeficientes = inversa @ objetivo
-                if (np.linalg.norm(productos @ coeficientes - objetivo) <= _RESIDUO * norma
-                        and _escala_de_un_grupo(coeficientes, admite_signos, minimo) >= escala_minima):
-                    return True
-            if not admite_signos and any(_escala_proporcional(objetivo, norma, s) >= escala_minima
-                                         for s in por_grupo):
-                return True
-    return False
+            for productos, inversa, usadas in inversas:
+                if _mejor(encontradas, usadas) and _cumple_la_familia(productos, inversa, objetivo, norma,
+                                                                      admite_signos, minimo, escala_minima):
+                    encontradas = usadas
+            for s, usadas in ([] if admite_signos else por_grupo):
+                if _mejor(encontradas, usadas) and _escala_proporcional(objetivo, norma, s) >= escala_minima:
+                    encontradas = usadas
+            if encontradas == _QK:
+                return encontradas
+    return encontradas
+
+
+def _cumple_la_familia(productos, inversa, objetivo, norma, admite_signos, minimo, escala_minima) -> bool:
+    """The least-squares route of ``matrices_de_los_mapas``: c on a group of columns, 0 elsewhere."""
+    coeficientes = inversa @ objetivo
+    return bool(np.linalg.norm(productos @ coeficientes - objetivo) <= _RESIDUO * norma
+                and _escala_de_un_grupo(coeficientes, admite_signos, minimo) >= escala_minima)
 
 
 # ------------------------------------------------------- an output computed with the maps
@@ -284,7 +321,18 @@ def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) ->
 
 
 def salida_calculada(llamada) -> bool:
-    """The output is the reference's, or attention computed with the returned maps (``TRABAJO_NECESARIO``).
+    """The output is the reference's, or attention computed with the returned maps (``matrices_de_la_salida``)."""
+    return matrices_de_la_salida(llamada) is not None
+
+
+_VO = frozenset({"W^V", "W^O"})
+
+
+def matrices_de_la_salida(llamada) -> frozenset | None:
+    """Which of W^V and W^O the output is computed with, or None when it is not computed with the maps.
+
+    The most the routes below find (the reference's output: both).
+    Computed once per call.
 
     That is, some returned array (T, d_model), in any axis order, not
     constant, equals C·F where F is W^O (or W^Oᵀ, or nothing: W^O forgotten
@@ -295,6 +343,12 @@ def salida_calculada(llamada) -> bool:
     or unrelated output are no work (issue 19, ninth attack): every honest
     mistake of the lesson computes its output with its maps.
     """
+    if "matrices_de_la_salida" not in llamada.memoria:
+        llamada.memoria["matrices_de_la_salida"] = _buscar_matrices_de_la_salida(llamada)
+    return llamada.memoria["matrices_de_la_salida"]
+
+
+def _buscar_matrices_de_la_salida(llamada) -> frozenset | None:
     X, _, _, Wv, Wo, h = llamada.argumentos
     X, Wv, Wo = (np.asarray(M, dtype=np.float64) for M in (X, Wv, Wo))
     h = int(h)
@@ -304,19 +358,80 @@ def salida_calculada(llamada) -> bool:
     salidas = [s for a in arrays_devueltos(llamada) for s in en_cualquier_orden(a, (T, d_model))
                if np.all(np.isfinite(s)) and np.ptp(s) > VARIACION_MINIMA]
     mapas = [m for m in _mapas_devueltos(llamada) if np.all(np.isfinite(m))]
+    encontradas: frozenset | None = None
     for s in salidas:
         if np.allclose(s, salida_ref, **tolerancia):
-            return True
-        for F in (Wo, np.eye(d_model), Wo.T):
+            return _VO
+        for F, con_wo in ((Wo, True), (np.eye(d_model), False), (Wo.T, True)):
             try:
                 C = np.linalg.solve(F.T, s.T).T                                # C·F = s
             except np.linalg.LinAlgError:
                 continue
             for m in mapas:
-                for U in (X @ Wv, X, X @ Wv.T):
-                    if any(np.allclose(c @ F, s, **tolerancia) for c in _concatenaciones(C, m, U, h)):
-                        return True
-    return False
+                for U, con_wv in ((X @ Wv, True), (X, False), (X @ Wv.T, True)):
+                    usadas = frozenset(["W^V"] * con_wv + ["W^O"] * con_wo)
+                    if _mejor(encontradas, usadas) and any(np.allclose(c @ F, s, **tolerancia)
+                                                           for c in _concatenaciones(C, m, U, h)):
+                        encontradas = usadas
+                        if encontradas == _VO:
+                            return encontradas
+    return encontradas
+
+
+# ------------------------------------------------- W^Q, W^K, W^V and W^O: at most one forgotten
+
+_MATRICES = ("W^Q", "W^K", "W^V", "W^O")
+
+
+def matrices_olvidadas(llamada) -> list[str]:
+    """The weight matrices the call's work does not use: changing them would change nothing it returns.
+
+    From the routes that recognised its work: the maps' (``matrices_de_los_mapas``;
+    one head's map or the maps right use W^Q and W^K) and the output's
+    (``matrices_de_la_salida``).  Empty when the output is the reference's,
+    or when a route is missing (the other pieces charge that).
+    """
+    salida = matrices_de_la_salida(llamada)
+    if salida is None or _parte_de_la_referencia(llamada, 0):
+        return []
+    if un_mapa_correcto(llamada) or _parte_de_la_referencia(llamada, 1):
+        mapas = _QK
+    else:
+        mapas = matrices_de_los_mapas(llamada)
+        if mapas is None:
+            return []
+    return [m for m in _MATRICES if m not in mapas | salida]
+
+
+def _parte_de_la_referencia(llamada, parte: int) -> bool:
+    """Some returned array, in any axis order, is the reference's output (``parte`` 0) or maps (1)."""
+    esperado = np.asarray(llamada.referencia()[parte], dtype=np.float64)
+    return any(np.allclose(a, esperado, **llamada.ejercicio.tolerancia)
+               for array in arrays_devueltos(llamada) for a in en_cualquier_orden(array, esperado.shape))
+
+
+def usa_las_matrices(llamada) -> bool:
+    """At most one of W^Q, W^K, W^V and W^O is left out of the work (issue 19, tenth attack).
+
+    Each honest mistake forgets at most one (K = X·W^Q, Q = X·W^K, V = X, no
+    W^O); the allowances of the pieces above, stacked, let softmax(Q·Qᵀ)
+    copied into every head with an output A·X earn 4 of 10 with only W^Q.
+    """
+    return len(matrices_olvidadas(llamada)) <= 1
+
+
+def _lista(nombres: list[str]) -> str:
+    return nombres[0] if len(nombres) == 1 else ", ".join(nombres[:-1]) + " y " + nombres[-1]
+
+
+def falta_usar_las_matrices(llamada) -> str | None:
+    """What ``usa_las_matrices`` misses in this call, in Spanish after «le falta» (None: nothing)."""
+    olvidadas = matrices_olvidadas(llamada)
+    if len(olvidadas) <= 1:
+        return None
+    return (f"usar {_lista(olvidadas)}: cambiarlas no cambia nada de lo que devuelve (olvidar una de las "
+            "cuatro matrices W^Q, W^K, W^V y W^O es un error honrado; olvidar dos o más ya no calcula "
+            "atención)")
 
 
 TRABAJO = (
@@ -330,4 +445,7 @@ TRABAJO = (
 TRABAJO_NECESARIO = (
     pieza("una salida calculada con tus mapas y los valores V (la de la referencia, o Concat(A_i·V_i) con "
           "o sin W^O)", salida_calculada),
+    # and at most one of the four weight matrices forgotten (issue 19, tenth attack)
+    pieza("usar al menos tres de las cuatro matrices W^Q, W^K, W^V y W^O (olvidar una es un error honrado; "
+          "olvidar dos o más ya no calcula atención)", usa_las_matrices, detalle=falta_usar_las_matrices),
 )

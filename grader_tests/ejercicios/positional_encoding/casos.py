@@ -43,7 +43,8 @@ MUESTRA_DE_LA_LEY = tuple({"T": T_DE_LA_LEY, "d_model": d} for d in range(16, 65
 # up to 64, wrote every published table without computing anything.  Only their first columns are read
 # (propiedades.TRABAJO_EN_LA_MUESTRA: the first 64, all a list of lists brings, serializacion.MAX_LONGITUD), so
 # they cost little; no verdict names them (sample calls are never named).  d_model = 2p with p prime, outside
-# the visible tests' draw (pruebas_positional_encoding.PRIMOS_GRANDES_AL_AZAR: 2·47 to 2·151) on either side;
+# the visible tests' draw (pruebas_positional_encoding.PRIMOS_GRANDES_AL_AZAR: 2·67 to 2·151, all wider than the
+# explorable's d_model ≤ 128) on either side;
 # change them every course, with that draw between them.
 LEY_SIN_PUBLICAR = ({"T": T_DE_LA_LEY, "d_model": 86}, {"T": T_DE_LA_LEY, "d_model": 314})
 _MUESTRA = MUESTRA_DE_LA_LEY + LEY_SIN_PUBLICAR

@@ -1,7 +1,11 @@
 # espera: parcial
+# puntos: 9
 # error: intercambiados
+# celdas: contrato=0, mapas=3, salida=3, no_modifica=1, robustez=1, generalidad=1
 # diagnostico: devuelves (A, salida) en lugar de (salida, A)
-# Error: devuelve (A, salida).
+# Error: devuelve (A, salida). Un error se descuenta una vez (issue 19, décimo ataque, mh_tupla_al_reves): el
+# contrato lo cobra y lo nombra, y los mapas y la salida se juzgan con la pareja leída en su orden, porque sus
+# formas lo dicen sin dudas. Antes, 3 de 10: el mismo error cobrado en el contrato, los mapas y la salida.
 import numpy as np
 
 

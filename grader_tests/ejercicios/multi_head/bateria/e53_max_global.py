@@ -1,6 +1,7 @@
 # espera: parcial
 # error: sin_maximo
 # celdas: robustez=0
+# diagnostico: resta un máximo que no es el de su fila
 # Error (de las pruebas de alumnado): resta el máximo global de todas las cabezas (no el de cada fila): filas lejanas del máximo se anulan por subdesbordamiento (0/0)
 import numpy as np
 
