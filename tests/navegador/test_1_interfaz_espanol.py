@@ -349,3 +349,27 @@ def _minutos(fecha: str) -> float:
         return 0.0
     numero, unidad = re.fullmatch(r"hace (\d+) (s|min|h)\.?", fecha.strip()).groups()
     return int(numero) * {"s": 1 / 60, "min": 1, "h": 60}[unidad]
+
+
+def test_formulas_y_estado_del_nucleo_en_espanol(servidor_alumno, pagina, captura):
+    """The seventh student's report (issue 22, B3-2 and B3-3): a formula's context menu has MathJax's items in
+    Spanish («Copiar el LaTeX de la fórmula»; the scale items labelled whole by ajustes_jupyterlab/labextension),
+    and the kernel status circle's tooltip says «Estado del núcleo: …», not «Kernel status: …»."""
+    lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
+    lab.cerrar_dialogos(pagina)
+    formula = pagina.locator(".jp-Notebook .jp-MarkdownCell .MathJax").first
+    formula.wait_for(timeout=30_000)
+    formula.click(button="right", force=True)
+    menu = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel")
+    expect(menu.filter(has_text="Copiar el LaTeX de la fórmula")).to_have_count(1)
+    etiquetas = menu.all_inner_texts()
+    captura("menu-de-una-formula")
+    pagina.keyboard.press("Escape")
+    assert {"Fórmulas a su tamaño normal", "Fórmulas al 150 %"} <= set(etiquetas), etiquetas
+    assert not [e for e in etiquetas if re.search(r"mathjax|scale|reset|copy", e, re.I)], etiquetas
+    indicador = pagina.locator(".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator").first
+    indicador.hover()
+    ayuda = pagina.locator(".jp-Notebook-ExecutionIndicator-tooltip:visible").first
+    expect(ayuda).to_contain_text("Estado del núcleo: ", timeout=15_000)
+    assert "Kernel" not in ayuda.inner_text(), ayuda.inner_text()
+    captura("ayuda-del-estado-del-nucleo")

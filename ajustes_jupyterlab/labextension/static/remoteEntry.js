@@ -98,6 +98,48 @@ var _JUPYTERLAB;
     });
   }
 
+  // Every other input of a widget in an output (lesson 2's number boxes «T (posiciones)», «d_model»,
+  // «pareja i», a slider's readout, a text box; the seventh student's report B2-2): ipywidgets' text and
+  // number views stop the propagation of their keydown, so after typing a value and Enter, Ctrl+S never
+  // reached JupyterLab (the page's own «Save as…» opened instead and the notebook stayed unsaved). A key
+  // with Ctrl or Meta (not one that edits text: copy, cut, paste, select all, undo, redo, and the arrows,
+  // Home/End and deletions that move by words) is handed to JupyterLab's shortcuts here, before the view
+  // stops it; lumino prevents the browser's default only when one of its shortcuts matches. Keys without
+  // Ctrl/Meta stay the box's. In any language: it is behaviour, not text.
+  var ENTRADAS_DE_WIDGETS = '.jp-OutputArea .jupyter-widgets input:not([type="checkbox"]):not([type="radio"]), ' +
+    '.jp-OutputArea .jupyter-widgets textarea';
+  var TECLAS_DE_EDICION = ['a', 'c', 'v', 'x', 'y', 'z', 'Backspace', 'Delete', 'ArrowLeft', 'ArrowRight',
+    'ArrowUp', 'ArrowDown', 'Home', 'End', 'Insert'];
+  var entradasProtegidas = new WeakSet();
+
+  function teclaDeLaEntrada(evento) {
+    if (!(evento.ctrlKey || evento.metaKey) || evento.defaultPrevented || !aplicacion) { return; }
+    if (TECLAS_DE_EDICION.indexOf(evento.key.length === 1 ? evento.key.toLowerCase() : evento.key) >= 0) { return; }
+    var comandos = aplicacion.commands;
+    if (!comandos || typeof comandos.processKeydownEvent !== 'function') { return; }
+    comandos.processKeydownEvent(evento);
+    // a shortcut ran: nobody else handles this key again (JupyterLab's own listener on the document)
+    if (evento.defaultPrevented) { evento.stopPropagation(); }
+  }
+
+  function protegerEntradas() {
+    document.querySelectorAll(ENTRADAS_DE_WIDGETS).forEach(function (entrada) {
+      if (entradasProtegidas.has(entrada)) { return; }
+      entradasProtegidas.add(entrada);
+      entrada.addEventListener('keydown', teclaDeLaEntrada);
+    });
+  }
+
+  // MathJax's two scale commands in a text cell's context menu (the seventh student's report B3-3): their
+  // label is built from two translated pieces («Mathjax Scale » + «x1.5» or «Reset»), which no catalogue can
+  // turn into a Spanish sentence. While the interface is in Spanish they read as whole labels.
+  function rotuloDeMathjax(id, args) {
+    if (id !== 'mathjax:scale' || !enEspanol()) { return null; }
+    var escala = args && Number(args.scale);
+    if (!escala || escala === 1) { return 'Fórmulas a su tamaño normal'; }
+    return 'Fórmulas al ' + String(Math.round(escala * 100)) + ' %';
+  }
+
   // File ▸ «Cerrar el cuaderno y apagar su núcleo…» (notebook:close-and-shutdown; the sixth student's report
   // B2-1): JupyterLab 4.6 disposes of the notebook after its confirmation without the save question that
   // closing a tab asks, so the changes not saved yet were lost. The command is wrapped: a notebook with
@@ -235,7 +277,8 @@ var _JUPYTERLAB;
   function programar() {
     if (pendiente === null) {
       pendiente = requestAnimationFrame(function () {
-        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); vigilarConmutadores();
+        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); protegerEntradas();
+        vigilarConmutadores();
         if (aplicacion) { vigilarModelos(aplicacion); }
       });
     }
@@ -247,6 +290,7 @@ var _JUPYTERLAB;
       'la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español, ' +
       'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
       'las flechas para las listas desplegables de los widgets de un cuaderno (y Ctrl+S en ellas), ' +
+      'los atajos con Ctrl (Ctrl+S) en las casillas de los widgets, las órdenes del tamaño de las fórmulas en español, ' +
       'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●», ' +
       'aria-pressed en los botones de los explorables ' +
       'y la fecha relativa de la columna «Modificado» del explorador, al día.',
@@ -263,6 +307,13 @@ var _JUPYTERLAB;
             return ejecutar('docmanager:save').then(function () { return ejecutar(id, args); });
           }
           return ejecutar(id, args);
+        };
+      }
+      if (comandos && typeof comandos.label === 'function') {
+        var rotulo = comandos.label.bind(comandos);
+        comandos.label = function (id, args) {
+          var espanol = rotuloDeMathjax(id, args);
+          return espanol === null ? rotulo(id, args) : espanol;
         };
       }
       if (comandos && typeof comandos.isVisible === 'function') {
