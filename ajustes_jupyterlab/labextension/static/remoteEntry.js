@@ -117,7 +117,16 @@ var _JUPYTERLAB;
     if (TECLAS_DE_EDICION.indexOf(evento.key.length === 1 ? evento.key.toLowerCase() : evento.key) >= 0) { return; }
     var comandos = aplicacion.commands;
     if (!comandos || typeof comandos.processKeydownEvent !== 'function') { return; }
-    comandos.processKeydownEvent(evento);
+    // as if the key had reached JupyterLab's listener on the document: lumino matches a shortcut's selector
+    // walking up from the target only as far as the event's currentTarget (here, the box itself)
+    var comoEnElDocumento = new Proxy(evento, {
+      get: function (original, nombre) {
+        if (nombre === 'currentTarget') { return document; }
+        var valor = original[nombre];
+        return typeof valor === 'function' ? valor.bind(original) : valor;
+      }
+    });
+    comandos.processKeydownEvent(comoEnElDocumento);
     // a shortcut ran: nobody else handles this key again (JupyterLab's own listener on the document)
     if (evento.defaultPrevented) { evento.stopPropagation(); }
   }
