@@ -35,7 +35,7 @@ PERMITIDAS = {
 }
 # Texts no translation reaches (ajustes_jupyterlab/README.md, «Lo que sigue en inglés»):
 # nbgrader's Validate button (nbgrader has no translations; the lessons call it «Validate»; its
-# tooltip is the course's, ajustes_jupyterlab/labextension; what its dialog says is issue 22.3's); a session's type, as the server names it; and
+# tooltip and its dialog are the course's, ajustes_jupyterlab/labextension); a session's type, as the server names it; and
 # «No Kernel», which JupyterLab 4.6 writes without its translator once a notebook's kernel is shut down.
 TEXTOS_SIN_TRADUCCION = {"Validate", "notebook", "No Kernel"}
 # English of nbgrader's own interface (it has no translations, so JupyterLab's messages miss it).
@@ -282,6 +282,7 @@ def test_licencias_tree_y_paginas_de_error_en_espanol(servidor_alumno, pagina, c
     lab.cerrar_dialogos(pagina)
     comandos = pagina.evaluate("() => window.jupyterapp.commands.listCommands()")
     assert not [c for c in comandos if c.startswith("settingeditor:")], "el alumno tiene el editor de la configuración"
+    assert not [c for c in comandos if c.startswith("pluginmanager:")], "el alumno tiene el administrador de complementos"
     pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text="Configuración").first.click()
     opciones = pagina.locator(".lm-Menu:not(.lm-mod-hidden) .lm-Menu-itemLabel").all_inner_texts()
     pagina.keyboard.press("Escape")

@@ -139,6 +139,73 @@ var _JUPYTERLAB;
     });
   }
 
+  // nbgrader's Validate (the seventh student's report B3-4): its button label while it works and its dialogs are
+  // literals in nbgrader's own extension (it has no translations), so no catalogue reaches them. While the
+  // interface is in Spanish they are rewritten where they appear: the dialog's title and fixed sentences (not
+  // the cells' source nor the visible tests' messages, already Spanish), the error dialogs and the button's
+  // «Validating...»/«Saving...». The button keeps «Validate», the name the lessons and the guides use.
+  var VALIDACION_TITULOS = { 'Validation Results': 'Resultado de la validación', 'Validation failed': 'No se pudo validar' };
+  var VALIDACION_FRASES = {
+    'Success! Your notebook passes all the tests.': 'Todo bien: tu cuaderno pasa todas las pruebas visibles.',
+    'The following cell failed:': 'Esta celda ha fallado:',
+    'The following cell passed:': 'Esta celda ha pasado:',
+    'The source of the following cell has changed, but it should not have!':
+      'El código de esta celda ha cambiado, y no debía cambiar:',
+    'There was an error running the validate command:': 'No se pudo ejecutar la validación:',
+    'Cannot save notebook': 'No se pudo guardar el cuaderno'
+  };
+  var VALIDACION_PATRONES = [
+    [/^The following (\S+) cell has changed to a (\S+) cell, but it should not have!$/,
+      function (m) { return 'Esta celda era de tipo ' + m[1] + ' y ahora es de tipo ' + m[2] + ', y no debía cambiar:'; }],
+    [/^Cannot validate: ([\s\S]*)$/, function (m) { return 'No se pudo validar: ' + m[1]; }],
+    [/^Cannot check version: ([\s\S]*)$/, function (m) { return 'No se pudo comprobar la versión de nbgrader: ' + m[1]; }]
+  ];
+  var VALIDACION_BOTON = { 'Validating...': 'Validando…', 'Saving...': 'Guardando…' };
+
+  function fraseDeValidacion(texto) {
+    if (Object.prototype.hasOwnProperty.call(VALIDACION_FRASES, texto)) { return VALIDACION_FRASES[texto]; }
+    for (var k = 0; k < VALIDACION_PATRONES.length; k++) {
+      var m = VALIDACION_PATRONES[k][0].exec(texto);
+      if (m) { return VALIDACION_PATRONES[k][1](m); }
+    }
+    return null;
+  }
+
+  function traducirValidacion() {
+    if (!enEspanol()) { return; }
+    document.querySelectorAll('.jp-Dialog').forEach(function (dialogo) {
+      var cabecera = dialogo.querySelector('.jp-Dialog-header');
+      var titulo = cabecera && cabecera.textContent.trim();
+      var deValidacion = dialogo.querySelector('#validation-message') !== null;
+      if (titulo && Object.prototype.hasOwnProperty.call(VALIDACION_TITULOS, titulo)) {
+        deValidacion = true;
+        cabecera.childNodes.forEach(function (nodo) {
+          if (nodo.nodeType === Node.TEXT_NODE && nodo.nodeValue.trim() === titulo) {
+            nodo.nodeValue = VALIDACION_TITULOS[titulo];
+          } else if (nodo.nodeType === Node.ELEMENT_NODE && nodo.textContent.trim() === titulo) {
+            nodo.textContent = VALIDACION_TITULOS[titulo];
+          }
+        });
+      }
+      if (!deValidacion) { return; }
+      // the fixed sentences are a <p> of their own (the message) or the body's whole text (the error dialogs)
+      dialogo.querySelectorAll('#validation-message p, .jp-Dialog-body, .jp-Dialog-body > span').forEach(function (nodo) {
+        if (nodo.children.length) { return; }
+        var espanol = fraseDeValidacion(nodo.textContent.trim());
+        if (espanol !== null) { nodo.textContent = espanol; }
+      });
+    });
+    document.querySelectorAll('.validate-button').forEach(function (widget) {
+      [widget].concat(Array.prototype.slice.call(widget.querySelectorAll('*'))).forEach(function (nodo) {
+        nodo.childNodes.forEach(function (hijo) {
+          if (hijo.nodeType !== Node.TEXT_NODE) { return; }
+          var texto = hijo.nodeValue.trim();
+          if (Object.prototype.hasOwnProperty.call(VALIDACION_BOTON, texto)) { hijo.nodeValue = VALIDACION_BOTON[texto]; }
+        });
+      });
+    });
+  }
+
   // MathJax's two scale commands in a text cell's context menu (the seventh student's report B3-3): their
   // label is built from two translated pieces («Mathjax Scale » + «x1.5» or «Reset»), which no catalogue can
   // turn into a Spanish sentence. While the interface is in Spanish they read as whole labels.
@@ -286,7 +353,7 @@ var _JUPYTERLAB;
   function programar() {
     if (pendiente === null) {
       pendiente = requestAnimationFrame(function () {
-        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); protegerEntradas();
+        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); traducirValidacion(); protegerListas(); protegerEntradas();
         vigilarConmutadores();
         if (aplicacion) { vigilarModelos(aplicacion); }
       });
@@ -300,6 +367,7 @@ var _JUPYTERLAB;
       'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
       'las flechas para las listas desplegables de los widgets de un cuaderno (y Ctrl+S en ellas), ' +
       'los atajos con Ctrl (Ctrl+S) en las casillas de los widgets, las órdenes del tamaño de las fórmulas en español, ' +
+      'el diálogo de Validate de nbgrader en español, ' +
       'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●», ' +
       'aria-pressed en los botones de los explorables ' +
       'y la fecha relativa de la columna «Modificado» del explorador, al día.',
@@ -334,7 +402,7 @@ var _JUPYTERLAB;
       }
       // React re-renders a button's title when its toolbar is redrawn: watch the attributes too
       new MutationObserver(programar).observe(document.body, {
-        childList: true, subtree: true, attributes: true, attributeFilter: ['title', 'aria-label']
+        childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['title', 'aria-label']
       });
       programar();
       if (app && app.shell && typeof app.shell.widgets === 'function') {
