@@ -245,6 +245,15 @@ def test_la_celda_de_comprobacion_explica_al_momento(leccion, monkeypatch):
             assert esperado in texto and texto.startswith(f"✘ Pregunta {numero}"), (celda, texto)
             if esperado != "sin contestar":
                 assert pregunta.formato().split("`")[0] in texto
+        # after a kernel restart, only the check cell run (the seventh student's report B4-2): the answer may be
+        # written in the notebook, so not «sin contestar» but «run its cell»
+        for historia in (["", f'__import__("pruebas_visibles").respuesta("{v}", globals())'], [""]):
+            with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+                _ejecutar_celda(modulo, v, {"In": historia})
+            texto = " ".join(" ".join(fallo.value.lineas()).split())
+            assert texto.startswith(f"✘ Pregunta {numero}: {v} aún no existe en el núcleo"), texto
+            assert "sin contestar" not in texto and "ejecuta su celda" in texto, texto
+            assert all(len(l) <= modulo.ANCHO for l in fallo.value.lineas())
         # answered before, then the answer cell broken: the check does not grade the old value
         with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
             _ejecutar_celda(modulo, v, {v: pregunta.correcta, "In": ["", f"{v} = {pregunta.correcta!r}",

@@ -153,6 +153,8 @@ def test_el_alumno_no_tiene_herramientas_del_profesorado_y_el_profesorado_si():
             "@jupyter/nbgrader:assignment-list", "@jupyter/nbgrader:menu"} <= apagadas
     # nor the Settings Editor (its hundreds of settings are described in English; ajustes_jupyterlab/README.md)
     assert "@jupyterlab/settingeditor-extension" in apagadas
+    # nor the plugin manager, which could switch the course's own extensions off (seventh student's report B4-5)
+    assert "@jupyterlab/pluginmanager-extension:plugin" in apagadas
     assert "@jupyter/nbgrader:validate-assignment" not in apagadas
     servidor = json.loads((ALUMNADO / "jupyter_server_config.d" / "zz-curso-atencion-alumnado.json").read_text())
     extensiones = servidor["ServerApp"]["jpserver_extensions"]
@@ -163,7 +165,7 @@ def test_el_alumno_no_tiene_herramientas_del_profesorado_y_el_profesorado_si():
     assert sorted(["nbgrader.json", "zz-curso-atencion-alumnado.json"])[-1] == "zz-curso-atencion-alumnado.json"
     profesor = json.loads((PROFESORADO / "labconfig" / "page_config.json").read_text())
     for plugin in ("@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:menu",
-                   "@jupyterlab/settingeditor-extension"):
+                   "@jupyterlab/settingeditor-extension", "@jupyterlab/pluginmanager-extension:plugin"):
         assert profesor["disabledExtensions"][plugin] is False
     for perfil in ("profesorado", "servicio"):            # the hub's teacher and grading-service profiles
         hub = json.loads((RAIZ / "despliegue" / "hub" / "jupyter" / perfil / "labconfig" / "page_config.json").read_text())

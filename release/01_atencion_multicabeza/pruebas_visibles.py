@@ -671,6 +671,28 @@ def sin_contestar(variable: str) -> str:
     return f"Pregunta {numero} sin contestar: escribe {variable} arriba y ejecuta las dos celdas."
 
 
+def sin_ejecutar(variable: str) -> str:
+    """El fallo de una pregunta cuya celda de respuesta no se ha ejecutado en este núcleo (tras reiniciarlo, o
+    ejecutando sólo la celda de comprobación): puede estar contestada en el cuaderno, así que no dice «sin
+    contestar» (el séptimo informe de un alumno, issue 22 B4-2)."""
+    numero = variable.rsplit("_", 1)[-1]
+    return (f"Pregunta {numero}: {variable} aún no existe en el núcleo. Si ya escribiste tu respuesta, ejecuta su "
+            "celda (al reiniciar el núcleo hay que volver a ejecutarla) y después ésta; si no, escríbela arriba y "
+            "ejecuta las dos celdas.")
+
+
+def _celda_de_respuesta_sin_ejecutar(variable: str, espacio: dict) -> bool:
+    """Si en este núcleo no se ha ejecutado ninguna celda que nombre ``variable`` salvo las de comprobación.
+
+    IPython guarda en ``In`` el código de cada celda ejecutada; sin ``In`` (fuera de IPython) no se sabe: False.
+    """
+    historia = espacio.get("In")
+    if not isinstance(historia, list):
+        return False
+    nombre = re.compile(rf"\b{re.escape(variable)}\b")
+    return not any(isinstance(f, str) and nombre.search(f) and ".respuesta(" not in f for f in historia)
+
+
 def _celda_de_respuesta_con_error(variable: str, espacio: dict, pregunta: Pregunta) -> str | None:
     """Si la celda que asigna ``variable`` se ejecutó y falló: el fallo que lo dice; si no, None.
 
@@ -704,7 +726,9 @@ def respuesta(variable: str, espacio: dict) -> None:
     pregunta = preguntas()[variable]
     numero = variable.rsplit("_", 1)[-1]
     if variable not in espacio:
-        fallo(_celda_de_respuesta_con_error(variable, espacio, pregunta) or sin_contestar(variable))
+        fallo(_celda_de_respuesta_con_error(variable, espacio, pregunta)
+              or (sin_ejecutar(variable) if _celda_de_respuesta_sin_ejecutar(variable, espacio)
+                  else sin_contestar(variable)))
     error = _ultima_celda_con_error_de_sintaxis(espacio, rf"^\s*{re.escape(variable)}\s*=(?!=)")
     if error is not None:      # the value in the namespace is an older answer's
         fallo(f"Pregunta {numero}: la celda donde escribes {variable} tiene un error de sintaxis{error} y no "

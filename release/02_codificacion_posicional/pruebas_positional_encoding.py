@@ -386,6 +386,14 @@ def comprobar_trabajo(funcion, tabla_visible: np.ndarray, celda: str, al_azar: t
             fallo(SIN_TRABAJO_GRANDE.format(celda=celda, T=T_DE_LA_LEY, d_model=grande))
         return
     ley = SIN_LEY if _razon_de(tablas[falta], *falta) is not None else ""
+    # un solo error que borra todo lo calculado (una tabla de enteros, la división entera): se nombra primero
+    nombrada = _causa_del_tipo(funcion) or (
+        _causa_de_las_frecuencias(tabla_visible) if np.shape(tabla_visible) == (5, 8) else None)
+    if nombrada and (nombrada.startswith("Tu tabla es de enteros") or "división entera" in nombrada):
+        nombrada = nombrada.removeprefix("Causa probable: ")
+        fallo(SIN_TRABAJO_NOMBRADO.format(celda=celda, causa=nombrada[0].lower() + nombrada[1:]),
+              SIN_TRABAJO.format(celda=celda, T=falta[0], d_model=falta[1], cual=" (el caso visible)"
+                                 if falta == (5, 8) else "", ley=ley))
     if falta == al_azar:
         fallo(SIN_TRABAJO_AL_AZAR.format(celda=celda, T=falta[0], d_model=falta[1], ley=ley))
     cual = " (el caso visible)" if falta == (5, 8) else ""
@@ -396,6 +404,11 @@ SIN_LEY = ("Tu tabla es una escalera con otra razón, pero esa razón no sigue u
            "tamaños de la muestra (todos los d_model pares de 16 a 64, con T = 4, los mismos que usa la nota): "
            "una razón fija, una elegida por tramos de tamaño o unas tablas para unos tamaños con otra razón para "
            "los demás no salen de la fórmula. ")
+
+SIN_TRABAJO_NOMBRADO = (
+    "Sin trabajo hecho, {celda} no puntúa (tampoco al calificar), por un solo error que borra lo que "
+    "calculas: {causa}\nTal como sale, tu tabla no se distingue de una escrita sin calcular nada, así que "
+    "estas celdas no pueden darte su punto; corrígelo y vuelven a puntuar. Debajo, la regla completa.")
 
 SIN_TRABAJO_AL_AZAR = (
     "Sin trabajo hecho, {celda} no puntúa: con T = {T} y d_model = {d_model}, un tamaño elegido al azar en "
@@ -425,6 +438,74 @@ SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa: con T = {T} y d_model = {
                "Empieza por la celda de los valores.")
 
 
+# ------------------------------------------------- la causa, leída de las frecuencias
+
+def _frecuencias_de_cada_pareja(pe: np.ndarray) -> list[float] | None:
+    """La frecuencia ω_i de cada pareja de la tabla visible (5, 8), si cada pareja es sin/cos(pos·ω_i); si no, None.
+
+    ω_i se lee de la fila pos = 1 (entre 0 y π) y se comprueba con las cinco
+    filas. Sólo dice qué frecuencias tiene la tabla del alumno: no monta
+    ninguna tabla.
+    """
+    pos = np.arange(5.0)
+    frecuencias = []
+    for i in range(4):
+        omega = float(np.arctan2(pe[1, 2 * i], pe[1, 2 * i + 1]))
+        if not 0 < omega < np.pi or not (np.allclose(pe[:, 2 * i], np.sin(pos * omega), **TOLERANCIA)
+                                         and np.allclose(pe[:, 2 * i + 1], np.cos(pos * omega), **TOLERANCIA)):
+            return None
+        frecuencias.append(omega)
+    return frecuencias
+
+
+def _causa_de_las_frecuencias(pe: np.ndarray) -> str | None:
+    """La causa que delatan las frecuencias de la tabla visible, en una frase, o None si no se reconoce.
+
+    Cada pareja con su seno y su coseno, pero otra frecuencia: con todas a 1,
+    la división entera (``2 * i // d_model`` vale 0); con el exponente doble,
+    ``2 * i`` cuando ``i`` ya recorre las columnas pares; con otra base, cuál;
+    con exponentes que llegan a 1 en la última pareja, ``np.linspace``.
+    """
+    frecuencias = _frecuencias_de_cada_pareja(pe)
+    if frecuencias is None or abs(frecuencias[0] - 1) > 1e-6:
+        return None
+    exponentes = [-np.log(w) / np.log(10000.0) for w in frecuencias]       # el de la fórmula: 2i/8
+    if all(abs(e) < 1e-6 for e in exponentes):
+        return ("Causa probable: todas las parejas tienen la frecuencia 1 (sus columnas repiten sin(pos) y "
+                "cos(pos)): el exponente vale 0 en todas. ¿Usas la división entera, `2 * i // d_model`? Con "
+                "2i < d_model da 0; el exponente usa la división real, `2 * i / d_model`.")
+    if np.allclose(exponentes, [i / 3 for i in range(4)], atol=1e-6):
+        return ("Causa probable: tus exponentes son 0, 1/3, 2/3 y 1 (la última pareja llega a 1): ¿los repartes "
+                "con np.linspace(0, 1, d_model // 2)? Los de la fórmula son 2i/d_model = 0, 2/8, 4/8 y 6/8, que "
+                "no llegan a 1: np.arange(0, d_model, 2) / d_model.")
+    razon = exponentes[1] / (2 / 8)
+    if not (razon > 0 and np.allclose(exponentes, [razon * 2 * i / 8 for i in range(4)], atol=1e-6)):
+        return None
+    if abs(razon - 2) < 1e-6:
+        return ("Causa probable: el exponente de tu pareja 1 (columnas 2 y 3) es 4/8 y debería ser 2/8: el doble "
+                "en todas. Si `i` ya recorre las columnas pares (range(0, d_model, 2) o np.arange(0, d_model, 2)), "
+                "el exponente es `i / d_model`, no `2 * i / d_model`; con `i` la pareja (0, 1, 2…), `2 * i / d_model`.")
+    if abs(razon - 1) > 1e-6:
+        base = 10000.0 ** razon
+        return (f"Causa probable: tus frecuencias son las de otra base, {base:.4g} en lugar de 10000 "
+                f"(1/{base:.4g}^(2i/d_model)): el ángulo es pos / 10000^(2i/d_model).")
+    return None
+
+
+def _causa_del_tipo(funcion) -> str | None:
+    """Si la tabla visible llega en enteros: la causa, que explica también sus valores."""
+    try:
+        with salida_del_alumno():
+            crudo = funcion(5, 8)
+    except Exception:  # noqa: BLE001 - la celda ya cuenta la excepción con su propia llamada
+        return None
+    if isinstance(crudo, np.ndarray) and crudo.dtype.kind in "iub":
+        return (f"Tu tabla es de enteros ({crudo.dtype}): al guardar un seno o un coseno en un array de enteros "
+                "se trunca hacia 0, y casi todo se queda en 0 (sólo cos(0) = 1 sobrevive). Es un solo error: "
+                "crea la tabla con np.zeros((T, d_model)), sin dtype=int (float64).")
+    return None
+
+
 # --------------------------------------------------------------- celdas
 
 def contrato(espacio: dict) -> None:
@@ -451,6 +532,10 @@ def valores(espacio: dict) -> None:
     if pe.shape != (5, 8):
         fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}.",
               "Mira la celda del contrato.")
+    entera = _causa_del_tipo(funcion)
+    if entera and not np.allclose(pe, TABLA, **TOLERANCIA):
+        fallo("Con T = 5 y d_model = 8, tu tabla no coincide con la esperada.\n" + entera,
+              f"Fila pos = 1 esperada:\n{matriz(TABLA[1])}\nLa tuya:\n{matriz(pe[1])}")
     if np.ptp(pe) < 1e-12:
         fallo(f"Tu tabla es constante (todo {pe.flat[0]:g}): aún no calculas los senos y cosenos.",
               "La fila pos debería ser [sin(pos·ω_0), cos(pos·ω_0), sin(pos·ω_1), ...] con "
@@ -465,6 +550,10 @@ def valores(espacio: dict) -> None:
               "Causas probables: las posiciones empiezan en 0 (np.arange(T)); el seno va en las columnas "
               "pares y el coseno en las impares; sin y cos, no sólo senos.",
               f"Tu fila 0: {matriz(pe[0])}")
+    por_frecuencias = _causa_de_las_frecuencias(pe)
+    if por_frecuencias:
+        fallo("Con T = 5 y d_model = 8, tu tabla no coincide con la esperada.\n" + por_frecuencias,
+              f"Fila pos = 1 esperada:\n{matriz(TABLA[1])}\nLa tuya:\n{matriz(pe[1])}")
     for j in range(8):
         if np.allclose(pe[:, j], TABLA[:, j], **TOLERANCIA):
             continue

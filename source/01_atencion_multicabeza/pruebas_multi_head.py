@@ -218,6 +218,37 @@ def _escala_de_un_grupo(coeficientes: np.ndarray, con_signo: bool, minimo: int) 
     return escala if all(int(np.sum(g)) >= minimo for g in grupos) else 0.0
 
 
+def _bloques_diagonales(W: np.ndarray, h: int) -> np.ndarray | None:
+    """W con sólo sus h bloques diagonales (d_k, d_k): lo que usan unas cabezas que leen sólo sus d_k columnas
+    de X (``X[:, c] @ W[c, c]``). None si h no divide a d_model."""
+    d_model = W.shape[0]
+    if h < 1 or d_model % h:
+        return None
+    d_k = d_model // h
+    bloques = np.zeros_like(W, dtype=np.float64)
+    for i in range(h):
+        bloques[i * d_k:(i + 1) * d_k, i * d_k:(i + 1) * d_k] = W[i * d_k:(i + 1) * d_k, i * d_k:(i + 1) * d_k]
+    return bloques
+
+
+def _afin(original: np.ndarray, final: np.ndarray) -> bool:
+    """Si cada columna (o cada fila) de ``final`` es a·(la de ``original``) + b, con a ≠ 0: centrada, escalada…"""
+    for x, y in ((original, final), (original.T, final.T)):
+        n = x.shape[0]
+        if n < 3:
+            continue
+        bien = True
+        for columna, otra in zip(x.T, y.T):
+            A = np.stack([columna, np.ones(n)], axis=1)
+            (a, b), *_ = np.linalg.lstsq(A, otra, rcond=None)
+            if not abs(a) > 1e-12 or np.linalg.norm(A @ (a, b) - otra) > 1e-6 * (np.linalg.norm(otra) + 1e-12):
+                bien = False
+                break
+        if bien:
+            return True
+    return False
+
+
 _QK = frozenset({"W^Q", "W^K"})
 _VO = frozenset({"W^V", "W^O"})
 MATRICES = ("W^Q", "W^K", "W^V", "W^O")
@@ -245,8 +276,8 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
     cuadrados frente a q_j k_jᵀ de cada columna j (cualquier grupo J) y, uno
     a uno, con los grupos de los repartos equivocados habituales (bloques que
     empiezan en cualquier columna, de d_k o d_k - 1 columnas, columnas
-    intercaladas i::h, todas las columnas y las cabezas de un reshape(h, T, d_k)
-    sin transponer). Es la regla de la nota.
+    intercaladas i::h, todas las columnas, las cabezas de un reshape(h, T, d_k)
+    sin transponer y las que leen sólo sus d_k columnas de X). Es la regla de la nota.
     """
     X, Wq, Wk = entradas[:3]
     T, d_model = X.shape
@@ -271,6 +302,10 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
         Qh, Kh = Q.reshape(h, T, d_k), K.reshape(h, T, d_k)
         por_grupo += [(_doble_centrado(a[i] @ b[i].T).ravel(), _QK) for a, b in ((Qh, Kh), (Kh, Qh))
                       for i in range(h)]
+        # cada cabeza lee sólo sus d_k columnas de X (X[:, c] @ Wq[c, c]): la opción a de la pregunta 3
+        Qb, Kb = X @ _bloques_diagonales(Wq, h), X @ _bloques_diagonales(Wk, h)
+        por_grupo += [(_doble_centrado(a[:, i * d_k:(i + 1) * d_k] @ b[:, i * d_k:(i + 1) * d_k].T).ravel(), _QK)
+                      for a, b in ((Qb, Kb), (Kb, Qb)) for i in range(h)]
     encontradas = None
     for m in mapas:
         if not np.all(np.isfinite(m)):
@@ -354,6 +389,9 @@ def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray |
     salidas = [s for a in _arrays(resultado) for s in _en_cualquier_orden(a, (T, d_model))
                if np.all(np.isfinite(s)) and np.ptp(s) > 1e-3]
     mapas = [m for m in _mapas_de(resultado, entradas, h) if np.all(np.isfinite(m))]
+    valores = [(X @ Wv, True), (X, False), (X @ Wv.T, True)]
+    if _bloques_diagonales(Wv, h) is not None:
+        valores.append((X @ _bloques_diagonales(Wv, h), True))      # cabezas que leen sólo sus columnas de X
     encontradas = None
     for s in salidas:
         if esperada is not None and _iguales(s, esperada):
@@ -364,7 +402,7 @@ def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray |
             except np.linalg.LinAlgError:
                 continue
             for m in mapas:
-                for U, con_wv in ((X @ Wv, True), (X, False), (X @ Wv.T, True)):
+                for U, con_wv in valores:
                     usadas = frozenset(["W^V"] * con_wv + ["W^O"] * con_wo)
                     if _mejor(encontradas, usadas) and any(_iguales(c @ F, s) for c in _concatenaciones(C, m, U, h)):
                         encontradas = usadas
@@ -401,7 +439,8 @@ def trabajo_hecho(resultado, funcion) -> bool:
     sola columna se confundiría con un error honrado): unos mapas que salen
     de Q y K (la softmax de c·Q_J K_Jᵀ de algún grupo J de al menos d_k − 1
     columnas, con cualquier escala c no menor que 1/(100·√d_k) y por
-    cualquier eje). Unos mapas que no dependen de Q y K (uniformes, la
+    cualquier eje), también con los argumentos como los dejó la llamada si
+    escribió en ellos (centrados o escalados). Unos mapas que no dependen de Q y K (uniformes, la
     identidad, una permutación fija) no cuentan, aunque la salida sea la que
     les corresponde. Y en los dos casos, además, una salida calculada con los
     mapas que devuelve (``_salida_calculada``): unos mapas junto a una salida
@@ -425,9 +464,20 @@ def trabajo_hecho(resultado, funcion) -> bool:
     except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho; la celda lo dice con el caso visible
         return False
     limpias = entradas_no_modifica(3)     # las de antes de la llamada (la función puede escribir en las suyas)
-    olvidadas = _olvidadas(_mapas_de_las_puntuaciones(_mapas_de(otro, limpias, 3), limpias, 3),
-                           _salida_calculada(otro, limpias, 3))
-    return olvidadas is not None and len(olvidadas) <= 1
+    posibles = [limpias]
+    # si escribió en sus argumentos (X -= X.mean(axis=0), X /= c), también con ellos como los dejó, si cada uno
+    # sigue siendo su argumento centrado o escalado (columna a columna o fila a fila): la escritura la cobra la
+    # celda de no modificar, una vez
+    if any(not np.array_equal(a, b) for a, b in zip(limpias, entradas)):
+        cambiadas = tuple(np.asarray(b, dtype=np.float64) if (
+            np.shape(a) == np.shape(b) and np.all(np.isfinite(b)) and _afin(a, np.asarray(b, dtype=np.float64)))
+            else a for a, b in zip(limpias, entradas))
+        posibles.append(cambiadas)
+    for e in posibles:
+        olvidadas = _olvidadas(_mapas_de_las_puntuaciones(_mapas_de(otro, e, 3), e, 3), _salida_calculada(otro, e, 3))
+        if olvidadas is not None and len(olvidadas) <= 1:
+            return True
+    return False
 
 
 SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa (tampoco al calificar). Ese punto es para una función "
@@ -481,7 +531,7 @@ def _diagnostico_de_los_mapas(funcion) -> tuple[str, str] | None:
     titular, _, otra_causa = problema[0].partition("\n")
     nombres = " y ".join(", ".join(f"`{n}`" for n in escritos).rsplit(", ", 1))
     M = escritos[0]
-    return (f"{titular}\nCausa probable: tu función cambia {nombres} en su sitio (con `{M} /= ...`, "
+    return (f"{titular}\nCausa probable: tu función cambia {nombres} en su sitio (con `{M} -= ...`, `{M} /= ...`, "
             f"`{M} *= ...` o `{M}[...] = ...`): lo que calcula después usa los valores cambiados, y quien la "
             f"llama pierde los suyos. Escribe `{M} = {M} / ...` o trabaja sobre una copia (`{M} = {M}.copy()`)."
             + ("\nSi no es eso: " + re.sub(r"^Causas? probables?: ", "", otra_causa) if otra_causa else ""),
@@ -542,6 +592,19 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
                 "debería no ser uniforme.\n"
                 "¿Uniforme? " + ", ".join(f"cabeza {i}: {'sí' if u else 'no'}" for i, u in enumerate(uniformes))
                 + ".")
+    # Cada cabeza, la X entera: con Wq y Wk reducidos a sus bloques diagonales, unos mapas que no cambian leen
+    # sólo las d_k columnas de X de su cabeza (X[:, c] @ Wq[c, c]), la idea de la opción a de la pregunta 3.
+    X, Wq, Wk, Wv, Wo = caso()
+    A_bloques = como_array(_par(llamar(funcion, X, _bloques_diagonales(Wq, H), _bloques_diagonales(Wk, H), Wv, Wo,
+                                       H))[1], "A")
+    if not _iguales(A, MAPAS) and A_bloques.shape == A.shape and _iguales(A_bloques, A):
+        return ("Los mapas no coinciden.\n"
+                "Causa probable: cada cabeza lee sólo sus d_k columnas de X (`X[:, c] @ Wq[c, c]`), la idea de la "
+                "opción a de la pregunta 3. Cada cabeza ve la X entera y toma sus columnas de las proyecciones: "
+                "Q_i = X @ Wq[:, c] (igual K_i y V_i), con c = slice(i*d_k, (i+1)*d_k).",
+                "La prueba: con Wq y Wk reducidos a sus bloques diagonales (d_k, d_k), tus mapas no cambian; los "
+                "de la capa sí.\n"
+                f"Mapa esperado de la cabeza 0:\n{matriz(MAPAS[0])}\nobtenido:\n{matriz(A[0])}")
     for i in range(3):
         if _iguales(A[i], MAPAS[i]):
             continue
@@ -662,6 +725,16 @@ def _salida_de_tus_mapas(obtenida: np.ndarray, A, entradas: tuple) -> bool:
 
 def _diagnostico_de_la_salida(funcion, obtenida: np.ndarray) -> None:
     """Con los mapas bien y la salida mal: qué parte del final de la capa falla."""
+    escritos = _argumentos_escritos(funcion)
+    if escritos:
+        nombres = " y ".join(", ".join(f"`{n}`" for n in escritos).rsplit(", ", 1))
+        M = escritos[0]
+        fallo("La salida no coincide, aunque los mapas están bien.\n"
+              f"Causa probable: tu función cambia {nombres} en su sitio (`{M} /= ...`, `{M} -= ...`): lo que calcula "
+              "después usa los valores cambiados (V = X @ Wv sale de la X cambiada), y quien la llama pierde los "
+              f"suyos. Trabaja sobre un array nuevo (`{M} = {M} / ...`) o una copia (`{M} = {M}.copy()`); si querías "
+              "escalar las puntuaciones, divide Q_i @ K_i.T entre √d_k.",
+              f"esperada:\n{matriz(SALIDA)}\nobtenida:\n{matriz(obtenida)}")
     if not np.any(obtenida):
         fallo("Tu salida es todo ceros, aunque los mapas están bien: aún no calculas la salida.\n"
               "Cada cabeza da A_i @ V_i (con V = X @ Wv y sus d_k columnas); se juntan lado a lado, en su "

@@ -59,7 +59,7 @@ def html_respaldo(png: bytes, nombre: str, estado: str, extra: str = "") -> str:
         f"<p><b>El explorable «{html.escape(nombre)}» no está activo.</b> Su parte interactiva "
         "vive en Python, y Python ya no la tiene (el cuaderno se ha vuelto a abrir, o el núcleo "
         "se ha reiniciado o apagado). Para volver a usarlo, ejecuta esta celda otra vez "
-        "(Shift+Enter). "
+        "(Shift+Enter): vuelve a empezar desde su estado inicial, no desde el de la imagen. "
         f"Mientras tanto, esta es la imagen que quedó en la celda ({html.escape(estado)}); "
         "si cerraste la pestaña y la volviste a abrir, puede ser anterior a tus últimos cambios:</p>"
         f'<img src="data:image/png;base64,{datos}" style="max-width:100%"/>{extra}</div>')

@@ -1,8 +1,8 @@
 """Every string the student's JupyterLab shows around a notebook, collected in the browser.
 
 ``textos_de_la_interfaz(pagina, servidor, cuaderno)`` opens a notebook and walks what a
-student can reach: the menu bar and every submenu, the context menus (cell, file browser,
-tab), the toolbars, the side panels, the status bar, a launcher, the dialogs of the
+student can reach: the menu bar and every submenu, the context menus (cell, formula, file browser,
+tab), the kernel status tooltip, the toolbars, the side panels, the status bar, a launcher, the dialogs of the
 notebook's usual commands (restart, shut down, close, rename, change kernel) and the command
 palette (every command it lists, and its message when a search finds nothing).  It returns
 ``{texto: {dónde, …}}`` with the visible text, ``title``, ``aria-label`` and ``placeholder``
@@ -159,6 +159,13 @@ def textos_de_la_interfaz(pagina, servidor, cuaderno: str) -> Textos:
         c => c.startsWith('jupyterlab-translation:') && c !== 'jupyterlab-translation:install-languages')""",
                              timeout=30_000)
     _recoger(pagina, textos, "ventana")
+    # the kernel status circle's tooltip, shown while the pointer is on it («Estado del núcleo: Libre»;
+    # seventh student's report B3-2)
+    indicador = pagina.locator(".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator").first
+    if indicador.count():
+        indicador.hover()
+        pagina.wait_for_timeout(400)
+        _recoger(pagina, textos, "ayuda del estado del núcleo")
 
     for nombre in pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts():
         _escape(pagina)
@@ -170,6 +177,8 @@ def textos_de_la_interfaz(pagina, servidor, cuaderno: str) -> Textos:
     # Context menus: a code cell, a markdown cell, the notebook's tab, the file browser.
     for selector, nombre in ((".jp-Notebook .jp-CodeCell .jp-InputArea-editor", "menú contextual de una celda"),
                              (".jp-Notebook .jp-MarkdownCell", "menú contextual de un texto"),
+                             # a formula: MathJax's own items («Copiar el LaTeX…», the scale; seventh student's B3-3)
+                             (".jp-Notebook .jp-MarkdownCell .MathJax", "menú contextual de una fórmula"),
                              (".lm-DockPanel-tabBar .lm-TabBar-tab", "menú contextual de la pestaña")):
         pagina.locator(selector).first.click(button="right", force=True)
         pagina.wait_for_timeout(400)

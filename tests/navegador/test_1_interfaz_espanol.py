@@ -35,7 +35,7 @@ PERMITIDAS = {
 }
 # Texts no translation reaches (ajustes_jupyterlab/README.md, «Lo que sigue en inglés»):
 # nbgrader's Validate button (nbgrader has no translations; the lessons call it «Validate»; its
-# tooltip is the course's, ajustes_jupyterlab/labextension; what its dialog says is issue 22.3's); a session's type, as the server names it; and
+# tooltip and its dialog are the course's, ajustes_jupyterlab/labextension); a session's type, as the server names it; and
 # «No Kernel», which JupyterLab 4.6 writes without its translator once a notebook's kernel is shut down.
 TEXTOS_SIN_TRADUCCION = {"Validate", "notebook", "No Kernel"}
 # English of nbgrader's own interface (it has no translations, so JupyterLab's messages miss it).
@@ -282,6 +282,7 @@ def test_licencias_tree_y_paginas_de_error_en_espanol(servidor_alumno, pagina, c
     lab.cerrar_dialogos(pagina)
     comandos = pagina.evaluate("() => window.jupyterapp.commands.listCommands()")
     assert not [c for c in comandos if c.startswith("settingeditor:")], "el alumno tiene el editor de la configuración"
+    assert not [c for c in comandos if c.startswith("pluginmanager:")], "el alumno tiene el administrador de complementos"
     pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text="Configuración").first.click()
     opciones = pagina.locator(".lm-Menu:not(.lm-mod-hidden) .lm-Menu-itemLabel").all_inner_texts()
     pagina.keyboard.press("Escape")
@@ -349,3 +350,27 @@ def _minutos(fecha: str) -> float:
         return 0.0
     numero, unidad = re.fullmatch(r"hace (\d+) (s|min|h)\.?", fecha.strip()).groups()
     return int(numero) * {"s": 1 / 60, "min": 1, "h": 60}[unidad]
+
+
+def test_formulas_y_estado_del_nucleo_en_espanol(servidor_alumno, pagina, captura):
+    """The seventh student's report (issue 22, B3-2 and B3-3): a formula's context menu has MathJax's items in
+    Spanish («Copiar el LaTeX de la fórmula»; the scale items labelled whole by ajustes_jupyterlab/labextension),
+    and the kernel status circle's tooltip says «Estado del núcleo: …», not «Kernel status: …»."""
+    lab.abrir_cuaderno(pagina, servidor_alumno, CUADERNO)
+    lab.cerrar_dialogos(pagina)
+    formula = pagina.locator(".jp-Notebook .jp-MarkdownCell .MathJax").first
+    formula.wait_for(timeout=30_000)
+    formula.click(button="right", force=True)
+    menu = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel")
+    expect(menu.filter(has_text="Copiar el LaTeX de la fórmula")).to_have_count(1)
+    etiquetas = menu.all_inner_texts()
+    captura("menu-de-una-formula")
+    pagina.keyboard.press("Escape")
+    assert {"Fórmulas a su tamaño normal", "Fórmulas al 150 %"} <= set(etiquetas), etiquetas
+    assert not [e for e in etiquetas if re.search(r"mathjax|scale|reset|copy", e, re.I)], etiquetas
+    indicador = pagina.locator(".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator").first
+    indicador.hover()
+    ayuda = pagina.locator(".jp-Notebook-ExecutionIndicator-tooltip:visible").first
+    expect(ayuda).to_contain_text("Estado del núcleo: ", timeout=15_000)
+    assert "Kernel" not in ayuda.inner_text(), ayuda.inner_text()
+    captura("ayuda-del-estado-del-nucleo")

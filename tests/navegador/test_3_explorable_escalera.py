@@ -158,6 +158,25 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     imagen = nueva
     captura("d64", caja)
 
+    # Ctrl+S with the focus still in the box just typed in saves the notebook (issue 22, the seventh
+    # student's report B2-2: ipywidgets' number boxes keep their keys, so Ctrl+S never reached JupyterLab
+    # and the browser's «Save as…» got it; ajustes_jupyterlab/labextension hands it over). Unsaved changes
+    # first, whatever the autosave did meanwhile; the box keeps its value and the focus, and Ctrl+A still
+    # selects the box's text (a text-editing key stays the box's).
+    caja_d = caja.locator(".explorable-escalera-d-model-texto input")
+    assert caja_d.evaluate("e => e === document.activeElement"), "el foco tenía que seguir en la casilla"
+    pagina.evaluate("() => { window.jupyterapp.shell.currentWidget.context.model.dirty = true; }")
+    pagina.keyboard.press("Control+s")
+    pagina.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15_000)
+    assert caja_d.evaluate("e => e === document.activeElement"), "Ctrl+S no debe sacar el foco de la casilla"
+    assert casilla("d-model") == 64
+    pagina.keyboard.press("Control+a")
+    pagina.keyboard.type("64")
+    assert caja_d.input_value() == "64", f"Ctrl+A tenía que seleccionar el texto de la casilla: {caja_d.input_value()}"
+    caja_d.press("Enter")
+    lab.esperar_nucleo_libre(pagina)
+    assert lab.huella_imagen(pagina, IMAGEN)["sha"] == imagen["sha"]
+
     # The mouse wheel over a focused box scrolls the page and leaves the number alone (a focused
     # <input type="number"> took 64 to 63 while the picture stayed at 64; student's report 4, issue 22).
     caja_T = caja.locator(".explorable-escalera-t-texto input")

@@ -98,6 +98,124 @@ var _JUPYTERLAB;
     });
   }
 
+  // Every other input of a widget in an output (lesson 2's number boxes «T (posiciones)», «d_model»,
+  // «pareja i», a slider's readout, a text box; the seventh student's report B2-2): ipywidgets' text and
+  // number views stop the propagation of their keydown, so after typing a value and Enter, Ctrl+S never
+  // reached JupyterLab (the page's own «Save as…» opened instead and the notebook stayed unsaved). A key
+  // with Ctrl or Meta (not one that edits text: copy, cut, paste, select all, undo, redo, and the arrows,
+  // Home/End and deletions that move by words) is handed to JupyterLab's shortcuts here, before the view
+  // stops it; lumino prevents the browser's default only when one of its shortcuts matches. Keys without
+  // Ctrl/Meta stay the box's. In any language: it is behaviour, not text.
+  var ENTRADAS_DE_WIDGETS = '.jp-OutputArea .jupyter-widgets input:not([type="checkbox"]):not([type="radio"]), ' +
+    '.jp-OutputArea .jupyter-widgets textarea';
+  var TECLAS_DE_EDICION = ['a', 'c', 'v', 'x', 'y', 'z', 'Backspace', 'Delete', 'ArrowLeft', 'ArrowRight',
+    'ArrowUp', 'ArrowDown', 'Home', 'End', 'Insert'];
+  var entradasProtegidas = new WeakSet();
+
+  function teclaDeLaEntrada(evento) {
+    if (!(evento.ctrlKey || evento.metaKey) || evento.defaultPrevented || !aplicacion) { return; }
+    if (TECLAS_DE_EDICION.indexOf(evento.key.length === 1 ? evento.key.toLowerCase() : evento.key) >= 0) { return; }
+    var comandos = aplicacion.commands;
+    if (!comandos || typeof comandos.processKeydownEvent !== 'function') { return; }
+    // as if the key had reached JupyterLab's listener on the document: lumino matches a shortcut's selector
+    // walking up from the target only as far as the event's currentTarget (here, the box itself)
+    var comoEnElDocumento = new Proxy(evento, {
+      get: function (original, nombre) {
+        if (nombre === 'currentTarget') { return document; }
+        var valor = original[nombre];
+        return typeof valor === 'function' ? valor.bind(original) : valor;
+      }
+    });
+    comandos.processKeydownEvent(comoEnElDocumento);
+    // a shortcut ran: nobody else handles this key again (JupyterLab's own listener on the document)
+    if (evento.defaultPrevented) { evento.stopPropagation(); }
+  }
+
+  function protegerEntradas() {
+    document.querySelectorAll(ENTRADAS_DE_WIDGETS).forEach(function (entrada) {
+      if (entradasProtegidas.has(entrada)) { return; }
+      entradasProtegidas.add(entrada);
+      entrada.addEventListener('keydown', teclaDeLaEntrada);
+    });
+  }
+
+  // nbgrader's Validate (the seventh student's report B3-4): its button label while it works and its dialogs are
+  // literals in nbgrader's own extension (it has no translations), so no catalogue reaches them. While the
+  // interface is in Spanish they are rewritten where they appear: the dialog's title and fixed sentences (not
+  // the cells' source nor the visible tests' messages, already Spanish), the error dialogs and the button's
+  // «Validating...»/«Saving...». The button keeps «Validate», the name the lessons and the guides use.
+  var VALIDACION_TITULOS = { 'Validation Results': 'Resultado de la validación', 'Validation failed': 'No se pudo validar' };
+  var VALIDACION_FRASES = {
+    'Success! Your notebook passes all the tests.': 'Todo bien: tu cuaderno pasa todas las pruebas visibles.',
+    'The following cell failed:': 'Esta celda ha fallado:',
+    'The following cell passed:': 'Esta celda ha pasado:',
+    'The source of the following cell has changed, but it should not have!':
+      'El código de esta celda ha cambiado, y no debía cambiar:',
+    'There was an error running the validate command:': 'No se pudo ejecutar la validación:',
+    'Cannot save notebook': 'No se pudo guardar el cuaderno'
+  };
+  var VALIDACION_PATRONES = [
+    [/^The following (\S+) cell has changed to a (\S+) cell, but it should not have!$/,
+      function (m) { return 'Esta celda era de tipo ' + m[1] + ' y ahora es de tipo ' + m[2] + ', y no debía cambiar:'; }],
+    [/^Cannot validate: ([\s\S]*)$/, function (m) { return 'No se pudo validar: ' + m[1]; }],
+    [/^Cannot check version: ([\s\S]*)$/, function (m) { return 'No se pudo comprobar la versión de nbgrader: ' + m[1]; }]
+  ];
+  var VALIDACION_BOTON = { 'Validating...': 'Validando…', 'Saving...': 'Guardando…' };
+
+  function fraseDeValidacion(texto) {
+    if (Object.prototype.hasOwnProperty.call(VALIDACION_FRASES, texto)) { return VALIDACION_FRASES[texto]; }
+    for (var k = 0; k < VALIDACION_PATRONES.length; k++) {
+      var m = VALIDACION_PATRONES[k][0].exec(texto);
+      if (m) { return VALIDACION_PATRONES[k][1](m); }
+    }
+    return null;
+  }
+
+  function traducirValidacion() {
+    if (!enEspanol()) { return; }
+    document.querySelectorAll('.jp-Dialog').forEach(function (dialogo) {
+      var cabecera = dialogo.querySelector('.jp-Dialog-header');
+      var titulo = cabecera && cabecera.textContent.trim();
+      var deValidacion = dialogo.querySelector('#validation-message') !== null;
+      if (titulo && Object.prototype.hasOwnProperty.call(VALIDACION_TITULOS, titulo)) {
+        deValidacion = true;
+        cabecera.childNodes.forEach(function (nodo) {
+          if (nodo.nodeType === Node.TEXT_NODE && nodo.nodeValue.trim() === titulo) {
+            nodo.nodeValue = VALIDACION_TITULOS[titulo];
+          } else if (nodo.nodeType === Node.ELEMENT_NODE && nodo.textContent.trim() === titulo) {
+            nodo.textContent = VALIDACION_TITULOS[titulo];
+          }
+        });
+      }
+      if (!deValidacion) { return; }
+      // the fixed sentences are a <p> of their own (the message) or the body's whole text (the error dialogs)
+      dialogo.querySelectorAll('#validation-message p, .jp-Dialog-body, .jp-Dialog-body > span').forEach(function (nodo) {
+        if (nodo.children.length) { return; }
+        var espanol = fraseDeValidacion(nodo.textContent.trim());
+        if (espanol !== null) { nodo.textContent = espanol; }
+      });
+    });
+    document.querySelectorAll('.validate-button').forEach(function (widget) {
+      [widget].concat(Array.prototype.slice.call(widget.querySelectorAll('*'))).forEach(function (nodo) {
+        nodo.childNodes.forEach(function (hijo) {
+          if (hijo.nodeType !== Node.TEXT_NODE) { return; }
+          var texto = hijo.nodeValue.trim();
+          if (Object.prototype.hasOwnProperty.call(VALIDACION_BOTON, texto)) { hijo.nodeValue = VALIDACION_BOTON[texto]; }
+        });
+      });
+    });
+  }
+
+  // MathJax's two scale commands in a text cell's context menu (the seventh student's report B3-3): their
+  // label is built from two translated pieces («Mathjax Scale » + «x1.5» or «Reset»), which no catalogue can
+  // turn into a Spanish sentence. While the interface is in Spanish they read as whole labels.
+  function rotuloDeMathjax(id, args) {
+    if (id !== 'mathjax:scale' || !enEspanol()) { return null; }
+    var escala = args && Number(args.scale);
+    if (!escala || escala === 1) { return 'Fórmulas a su tamaño normal'; }
+    return 'Fórmulas al ' + String(Math.round(escala * 100)) + ' %';
+  }
+
   // File ▸ «Cerrar el cuaderno y apagar su núcleo…» (notebook:close-and-shutdown; the sixth student's report
   // B2-1): JupyterLab 4.6 disposes of the notebook after its confirmation without the save question that
   // closing a tab asks, so the changes not saved yet were lost. The command is wrapped: a notebook with
@@ -235,7 +353,8 @@ var _JUPYTERLAB;
   function programar() {
     if (pendiente === null) {
       pendiente = requestAnimationFrame(function () {
-        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); protegerListas(); vigilarConmutadores();
+        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); traducirValidacion(); protegerListas(); protegerEntradas();
+        vigilarConmutadores();
         if (aplicacion) { vigilarModelos(aplicacion); }
       });
     }
@@ -247,6 +366,8 @@ var _JUPYTERLAB;
       'la paleta de comandos sin «Guardar como…» y con su mensaje de búsqueda sin resultados en español, ' +
       'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
       'las flechas para las listas desplegables de los widgets de un cuaderno (y Ctrl+S en ellas), ' +
+      'los atajos con Ctrl (Ctrl+S) en las casillas de los widgets, las órdenes del tamaño de las fórmulas en español, ' +
+      'el diálogo de Validate de nbgrader en español, ' +
       'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●», ' +
       'aria-pressed en los botones de los explorables ' +
       'y la fecha relativa de la columna «Modificado» del explorador, al día.',
@@ -265,6 +386,13 @@ var _JUPYTERLAB;
           return ejecutar(id, args);
         };
       }
+      if (comandos && typeof comandos.label === 'function') {
+        var rotulo = comandos.label.bind(comandos);
+        comandos.label = function (id, args) {
+          var espanol = rotuloDeMathjax(id, args);
+          return espanol === null ? rotulo(id, args) : espanol;
+        };
+      }
       if (comandos && typeof comandos.isVisible === 'function') {
         var esVisible = comandos.isVisible.bind(comandos);
         comandos.isVisible = function (id, args) {
@@ -274,7 +402,7 @@ var _JUPYTERLAB;
       }
       // React re-renders a button's title when its toolbar is redrawn: watch the attributes too
       new MutationObserver(programar).observe(document.body, {
-        childList: true, subtree: true, attributes: true, attributeFilter: ['title', 'aria-label']
+        childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['title', 'aria-label']
       });
       programar();
       if (app && app.shell && typeof app.shell.widgets === 'function') {

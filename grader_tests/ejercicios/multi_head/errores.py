@@ -69,6 +69,31 @@ def _mh(X, Wq, Wk, Wv, Wo, h, *, escala="d_k", eje=-1, estable=True, division="b
     return salida, A.transpose(forma_A)
 
 
+def _sus_columnas(X, Wq, Wk, Wv, Wo, h):
+    """Each head reads only its own d_k columns of X: Q_i = X[:, c] @ Wq[c, c] (and K_i, V_i the same)."""
+    from .propiedades import _bloques_diagonales
+
+    return _mh(X, _bloques_diagonales(np.asarray(Wq, dtype=np.float64), h),
+               _bloques_diagonales(np.asarray(Wk, dtype=np.float64), h),
+               _bloques_diagonales(np.asarray(Wv, dtype=np.float64), h), Wo, h)
+
+
+def _calcula_con_lo_escrito(llamada, parte):
+    """Values wrong and the call wrote into its arguments (an affine change: ``X -= X.mean(axis=0)``, ``X /= c``):
+    what it computed after the writing used the changed values (issue 22, the seventh student's report B2-1)."""
+    from .propiedades import entradas_posibles
+
+    if llamada.excepcion is not None or not llamada.modificados or len(entradas_posibles(llamada)) < 2:
+        return None
+    nombres = llamada.nombres_modificados()
+    lista = " y ".join(", ".join(f"`{n}`" for n in nombres).rsplit(", ", 1))
+    M = nombres[0] if nombres else "X"
+    return (f"tu función cambia {lista} en su sitio antes de calcular (`{M} -= ...`, `{M} /= ...`): lo que "
+            "calcula después (las puntuaciones, V = X @ Wv, la salida) usa los valores cambiados, y quien la "
+            f"llama pierde los suyos. Trabaja sobre un array nuevo (`{M} = {M} - ...`) o una copia "
+            f"(`{M} = {M}.copy()`); si querías escalar las puntuaciones, divide Q_i @ K_i.T entre √d_k.")
+
+
 def _variante(**opciones):
     def implementacion(X, Wq, Wk, Wv, Wo, h):
         return _mh(X, Wq, Wk, Wv, Wo, h, **opciones)
@@ -437,6 +462,15 @@ ERRORES = [
     # only in the cell that checks the arguments (no_modifica)
     ErrorConocido(id="escribe_en_argumentos", nombre="escribe en los argumentos", seccion=EJERCICIO,
                   categoria="argumentos", detector=escribe_en_argumentos, solo_en="argumentos"),
+    ErrorConocido(id="calcula_con_argumentos_cambiados", nombre="calcula con los argumentos cambiados",
+                  seccion=EJERCICIO, detector=_calcula_con_lo_escrito, solo_en="valores"),
+    ErrorConocido(
+        id="cabezas_con_sus_columnas", nombre="cada cabeza lee sólo sus columnas de X", seccion=ECUACIONES,
+        explicacion="cada cabeza lee sólo sus d_k columnas de X (`X[:, c] @ Wq[c, c]`): es la idea de la opción "
+                    "a de la pregunta 3, y no es así. Cada cabeza ve la X entera, con todas sus d_model columnas, "
+                    "y toma sus d_k columnas de las proyecciones: Q_i = X @ Wq[:, c] (igual K_i y V_i), con "
+                    "c = slice(i*d_k, (i+1)*d_k).",
+        implementacion=_sus_columnas),
     ErrorConocido(
         id="escala_d_model", nombre="escala √d_model", seccion=ECUACIONES,
         explicacion="divides las puntuaciones entre √d_model en lugar de entre √d_k (d_k = d_model // h): "

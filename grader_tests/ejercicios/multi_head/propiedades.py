@@ -19,6 +19,14 @@ keep neither, whatever the output; nor do maps of a single column repeated
 in every head, or scores shrunk until the maps are uniform.  The heads split
 with ``reshape(h, T, d_k)`` without the transpose keep the second too.
 
+Two honest mistakes of a whole layer keep their work too (issue 22, the seventh student's report B2-1):
+heads that read only their own d_k columns of X (``X[:, c] @ Wq[c, c]``: W^Q, W^K and W^V used by their
+diagonal blocks, ``_bloques_diagonales``), and a function that writes into its arguments before computing
+(``X -= X.mean(axis=0)``, ``X /= c``, ``Wq /= √d_k``): its work is read with the arguments as the call left
+them too, when each is an affine transform of what was passed, column by column or row by row
+(``entradas_posibles``; a fixed matrix written over X is not).  The writing is charged once, by
+``no_modifica``.
+
 ``TRABAJO_NECESARIO``: whatever piece holds, the output must be computed with
 the maps the call returns (``salida_calculada``): maps next to a zero or
 constant output are no work (issue 19, ninth attack); and at most one of the
@@ -32,6 +40,7 @@ pieces on their visible case.
 """
 import numpy as np
 
+from grader_tests.en_el_kernel.serializacion import deserializar
 from grader_tests.juez.propiedades import (VARIACION_MINIMA, alguna_linea_igual, arrays_devueltos, contrato,
                                            en_cualquier_orden, no_modifica, pieza, resultado, valores)
 
@@ -62,6 +71,78 @@ def un_mapa_correcto(llamada) -> bool:
     T = A_ref.shape[1]
     referencias = A_ref.reshape(-1, T * T)
     return any(alguna_linea_igual(m.reshape(-1, T * T), referencias, TOLERANCIA) for m in _mapas_devueltos(llamada))
+
+
+# ------------------------------------------- the arguments the call worked with
+
+# How close a written argument must be to an affine transform of the one passed (relative residual).
+_RESIDUO_AFIN = 1e-6
+
+
+def _afin(original: np.ndarray, final: np.ndarray, eje: int) -> bool:
+    """Each column (``eje`` = 0) or row (``eje`` = 1) of ``final`` is a·(that of ``original``) + b, a ≠ 0.
+
+    Needs at least three entries per line (with two, any line fits).
+    """
+    if eje == 1:
+        original, final = original.T, final.T
+    n = original.shape[0]
+    if n < 3:
+        return False
+    for x, y in zip(original.T, final.T):
+        A = np.stack([x, np.ones(n)], axis=1)
+        (a, b), *_ = np.linalg.lstsq(A, y, rcond=None)
+        if not abs(a) > 1e-12 or np.linalg.norm(A @ (a, b) - y) > _RESIDUO_AFIN * (np.linalg.norm(y) + 1e-12):
+            return False
+    return True
+
+
+def entradas_posibles(llamada) -> list[tuple]:
+    """``(X, Wq, Wk, Wv, Wo)`` as passed, and, if the call wrote into them, as it left them.
+
+    A written array counts only when it is an affine transform of the one
+    passed, column by column or row by row (centred, scaled, standardised):
+    what the function computed with it is still the layer's work on its
+    inputs.  Anything else written keeps the array passed.  Float64 arrays.
+    """
+    pasadas = tuple(np.asarray(M, dtype=np.float64) for M in llamada.argumentos[:5])
+    cambiadas = list(pasadas)
+    for posicion, descripcion in dict(getattr(llamada, "modificados", {}) or {}).items():
+        try:
+            k = int(posicion)
+            final = np.asarray(deserializar(descripcion), dtype=np.float64)
+        except (ValueError, TypeError, KeyError):
+            continue
+        if (0 <= k < 5 and final.shape == pasadas[k].shape and final.ndim == 2 and np.all(np.isfinite(final))
+                and (_afin(pasadas[k], final, 0) or _afin(pasadas[k], final, 1))):
+            cambiadas[k] = final
+    cambiadas = tuple(cambiadas)
+    return [pasadas] if all(a is b for a, b in zip(pasadas, cambiadas)) else [pasadas, cambiadas]
+
+
+def _bloques_diagonales(W: np.ndarray, h: int) -> np.ndarray | None:
+    """``W`` with only its h diagonal blocks (d_k, d_k) kept: what heads that read only their own d_k
+    columns of X use (``X[:, c] @ W[c, c]``), or None when d_model is not a multiple of h."""
+    d_model = W.shape[0]
+    if h < 1 or d_model % h or W.shape != (d_model, d_model):
+        return None
+    d_k = d_model // h
+    bloques = np.zeros_like(W)
+    for i in range(h):
+        c = slice(i * d_k, (i + 1) * d_k)
+        bloques[c, c] = W[c, c]
+    return bloques
+
+
+def _puntuaciones_de_sus_columnas(X, Wq, Wk, h: int) -> list[np.ndarray]:
+    """The double-centred scores of each head when it reads only its own d_k columns of X (flat; Q·Kᵀ and K·Qᵀ)."""
+    Bq, Bk = _bloques_diagonales(Wq, h), _bloques_diagonales(Wk, h)
+    if Bq is None or Bk is None:
+        return []
+    d_k = X.shape[1] // h
+    Q, K = X @ Bq, X @ Bk
+    return [doble_centrado(a[:, i * d_k:(i + 1) * d_k] @ b[:, i * d_k:(i + 1) * d_k].T).ravel()
+            for a, b in ((Q, K), (K, Q)) for i in range(h)]
 
 
 # ---------------------------------------------------------- maps that come from the scores
@@ -231,10 +312,15 @@ def matrices_de_los_mapas(llamada) -> frozenset | None:
       Only where the coefficients are determined, with room to spare (more
       independent entries than columns); with fewer (T = 3, d_model = 20)
       any map would fit;
-    * the usual wrong splits (``_grupos_de_columnas``), one at a time, and
-      the heads split with ``reshape(h, T, d_k)`` without the transpose
-      (``_puntuaciones_sin_transponer``): the double-centred ``log A_i`` is
-      proportional to that group's scores (from T = 3 on).
+    * the usual wrong splits (``_grupos_de_columnas``), one at a time, the
+      heads split with ``reshape(h, T, d_k)`` without the transpose
+      (``_puntuaciones_sin_transponer``) and heads that read only their own
+      d_k columns of X (``_puntuaciones_de_sus_columnas``): the
+      double-centred ``log A_i`` is proportional to that group's scores
+      (from T = 3 on).
+
+    With the arguments as passed and, if the call wrote into them, as it
+    left them (``entradas_posibles``).
     """
     if "matrices_de_los_mapas" not in llamada.memoria:
         llamada.memoria["matrices_de_los_mapas"] = _buscar_matrices_de_los_mapas(llamada)
@@ -247,12 +333,24 @@ def _mejor(encontradas: frozenset | None, usadas: frozenset) -> bool:
 
 
 def _buscar_matrices_de_los_mapas(llamada) -> frozenset | None:
-    X, Wq, Wk = llamada.argumentos[:3]
     h = int(llamada.argumentos[5])
-    T, d_model = np.shape(X)
     mapas = [m for m in _mapas_devueltos(llamada) if np.all(np.isfinite(m))]
-    if T < 3 or not mapas:
+    if np.shape(llamada.argumentos[0])[0] < 3 or not mapas:
         return None
+    encontradas: frozenset | None = None
+    for X, Wq, Wk, _, _ in entradas_posibles(llamada):
+        usadas = _mapas_de(mapas, X, Wq, Wk, h, encontradas)
+        if usadas is not None and _mejor(encontradas, usadas):
+            encontradas = usadas
+        if encontradas == _QK:
+            break
+    return encontradas
+
+
+def _mapas_de(mapas: list[np.ndarray], X, Wq, Wk, h: int, encontradas: frozenset | None) -> frozenset | None:
+    """``matrices_de_los_mapas`` with these inputs (the ones passed, or as the call left them): the best
+    route found, starting from ``encontradas`` (what other inputs already found)."""
+    T, d_model = np.shape(X)
     familias = _productos_por_columna(X, Wq, Wk)
     inversas = [(productos, np.linalg.pinv(productos), usadas) for productos, dimension, usadas in familias
                 if dimension > d_model and np.linalg.matrix_rank(productos) == d_model]
@@ -261,7 +359,7 @@ def _buscar_matrices_de_los_mapas(llamada) -> frozenset | None:
     escala_minima = _ESCALA_MINIMA * (1 - _HOLGURA) / np.sqrt(max(d_model // max(h, 1), 1))
     por_grupo = [(productos[:, grupo].sum(axis=1), usadas) for productos, _, usadas in familias for grupo in grupos]
     por_grupo += [(s, _QK) for s in _puntuaciones_sin_transponer(X, Wq, Wk, h)]
-    encontradas: frozenset | None = None
+    por_grupo += [(s, _QK) for s in _puntuaciones_de_sus_columnas(X, Wq, Wk, h)]
     for m in mapas:
         for matriz, admite_signos in _lineas_candidatas(m):
             objetivo = doble_centrado(matriz).ravel()
@@ -338,8 +436,11 @@ def matrices_de_la_salida(llamada) -> frozenset | None:
     constant, equals C·F where F is W^O (or W^Oᵀ, or nothing: W^O forgotten
     or transposed) and C a concatenation of the heads built from the maps
     it returns and the values V = X·W^V (or X, or X·W^Vᵀ: W^V forgotten or
-    transposed), whatever the split of the columns, the order of the heads
-    or a missing transpose (``_concatenaciones``).  Maps with a zero, constant
+    transposed, or X·W^V by its diagonal blocks: heads that read only their
+    own columns of X), whatever the split of the columns, the order of the
+    heads or a missing transpose (``_concatenaciones``); with the arguments
+    as passed and, if the call wrote into them, as it left them
+    (``entradas_posibles``).  Maps with a zero, constant
     or unrelated output are no work (issue 19, ninth attack): every honest
     mistake of the lesson computes its output with its maps.
     """
@@ -349,26 +450,40 @@ def matrices_de_la_salida(llamada) -> frozenset | None:
 
 
 def _buscar_matrices_de_la_salida(llamada) -> frozenset | None:
-    X, _, _, Wv, Wo, h = llamada.argumentos
-    X, Wv, Wo = (np.asarray(M, dtype=np.float64) for M in (X, Wv, Wo))
-    h = int(h)
-    T, d_model = X.shape
+    h = int(llamada.argumentos[5])
+    T, d_model = np.shape(llamada.argumentos[0])
     tolerancia = llamada.ejercicio.tolerancia
     salida_ref = np.asarray(llamada.referencia()[0], dtype=np.float64)
     salidas = [s for a in arrays_devueltos(llamada) for s in en_cualquier_orden(a, (T, d_model))
                if np.all(np.isfinite(s)) and np.ptp(s) > VARIACION_MINIMA]
     mapas = [m for m in _mapas_devueltos(llamada) if np.all(np.isfinite(m))]
+    if any(np.allclose(s, salida_ref, **tolerancia) for s in salidas):
+        return _VO
     encontradas: frozenset | None = None
+    for X, _, _, Wv, Wo in entradas_posibles(llamada):
+        encontradas = _salida_de(salidas, mapas, X, Wv, Wo, h, tolerancia, encontradas)
+        if encontradas == _VO:
+            break
+    return encontradas
+
+
+def _salida_de(salidas, mapas, X, Wv, Wo, h: int, tolerancia: dict,
+               encontradas: frozenset | None) -> frozenset | None:
+    """``matrices_de_la_salida`` with these inputs (the ones passed, or as the call left them): the best
+    route found, starting from ``encontradas`` (what other inputs already found)."""
+    d_model = X.shape[1]
+    valores = [(X @ Wv, True), (X, False), (X @ Wv.T, True)]
+    Bv = _bloques_diagonales(Wv, h)
+    if Bv is not None:
+        valores.append((X @ Bv, True))          # heads that read only their own d_k columns of X
     for s in salidas:
-        if np.allclose(s, salida_ref, **tolerancia):
-            return _VO
         for F, con_wo in ((Wo, True), (np.eye(d_model), False), (Wo.T, True)):
             try:
                 C = np.linalg.solve(F.T, s.T).T                                # C·F = s
             except np.linalg.LinAlgError:
                 continue
             for m in mapas:
-                for U, con_wv in ((X @ Wv, True), (X, False), (X @ Wv.T, True)):
+                for U, con_wv in valores:
                     usadas = frozenset(["W^V"] * con_wv + ["W^O"] * con_wo)
                     if _mejor(encontradas, usadas) and any(np.allclose(c @ F, s, **tolerancia)
                                                            for c in _concatenaciones(C, m, U, h)):

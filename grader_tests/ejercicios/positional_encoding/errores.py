@@ -31,6 +31,10 @@ def _pe(T, d_model, *, base=10000.0, pos0=0, i0=0, exponente="pareja", operacion
         e = 2 * j / d_model
     elif exponente == "columna_j":
         e = j / d_model
+    elif exponente == "doble":      # 2 * i with i already stepping over the even columns: 4i/d_model
+        e = 4 * (j // 2 + i0) / d_model
+    elif exponente == "linspace":   # np.linspace(0, 1, d_model // 2): the last pair reaches exponent 1
+        e = np.linspace(0.0, 1.0, max(d_model // 2, 1))[j // 2]
     else:  # "entera": 2i // d_model
         e = (2 * (j // 2 + i0)) // d_model
     frecuencia = np.power(float(base), e.astype(np.float64))
@@ -244,6 +248,20 @@ ERRORES = [
                     "columnas 0 y 1 sean sin(pos) y cos(pos) (frecuencia 1).",
         implementacion=_variante(i0=1)),
     ErrorConocido(id="otra_base", nombre="otra base", seccion=FORMULA, detector=_otra_base),
+    ErrorConocido(
+        id="exponente_doble", nombre="exponente doble (2·i con i que ya va de dos en dos)", seccion=FORMULA,
+        explicacion="tu exponente es el doble del de la fórmula, 4i/d_model en lugar de 2i/d_model (las "
+                    "frecuencias bajan demasiado deprisa): si `i` ya recorre las columnas pares "
+                    "(range(0, d_model, 2) o np.arange(0, d_model, 2)), el exponente es i / d_model; con `i` la "
+                    "pareja (0, 1, 2…), 2 * i / d_model.",
+        implementacion=_variante(exponente="doble")),
+    ErrorConocido(
+        id="linspace", nombre="exponentes con np.linspace", seccion=FORMULA,
+        explicacion="repartes los exponentes con np.linspace(0, 1, d_model // 2) (o su equivalente): la "
+                    "última pareja llega al exponente 1 y las demás se desplazan. Los de la fórmula son "
+                    "2i/d_model = 0, 2/d_model, …, (d_model − 2)/d_model, que no llegan a 1: "
+                    "np.arange(0, d_model, 2) / d_model.",
+        implementacion=_variante(exponente="linspace")),
     ErrorConocido(
         id="multiplica", nombre="multiplica en vez de dividir", seccion=FORMULA,
         explicacion="multiplicas pos por 10000^(2i/d_model) en lugar de dividir: el ángulo es "

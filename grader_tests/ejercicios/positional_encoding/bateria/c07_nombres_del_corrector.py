@@ -21,7 +21,7 @@ ANCHO = aprobado = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = A
     nombres_de_ejercicios = Opcion = Otro = PAQUETE_RAIZ = PREFIJO_QUIZ = Pregunta = pregunta_desde_dict \
     = preguntas = pruebas_visibles = PruebaVisibleFallida = publicar_evidencia = recoger_evidencia = \
     respuesta = RespuestaMalFormada = salida_del_alumno = serializacion = serializar = sin_contestar = \
-    T_DE_LA_LEY = TIPOS = Varias = VerdaderoFalso = VERSION = trampa
+    sin_ejecutar = T_DE_LA_LEY = TIPOS = Varias = VerdaderoFalso = VERSION = trampa
 # --- fin de los nombres públicos ---
 
 

@@ -1,5 +1,5 @@
 # espera: parcial
-# error: otra_base
+# error: linspace
 # celdas: valores=0, generalidad=0.6667
 # Error (de las pruebas de alumnado): exponentes np.linspace(0, 1, d_model//2), la última frecuencia es 1/10000 exacta; divide por cero con d_model = 2
 import numpy as np
