@@ -54,8 +54,11 @@ def main() -> int:
             for alumno, (_, _, celdas) in tb.resultados(curso, funcion, alumnos).items():
                 salida["bateria_autocalificada"][f"{funcion}/{alumno}"] = celdas
         curso = copiar_curso(base / "muestras")
-        subprocess.run([sys.executable, "scripts/calificacion/grade.py"], cwd=curso, env=entorno(), check=True,
-                       capture_output=True)
+        muestras = subprocess.run([sys.executable, "scripts/calificacion/grade.py"], cwd=curso, env=entorno(),
+                                  capture_output=True, text=True)
+        if muestras.returncode != 0:
+            raise SystemExit(f"make grade de las muestras terminó con {muestras.returncode}:\n"
+                             f"{muestras.stdout[-4000:]}\n{muestras.stderr[-4000:]}")
         with libro_de_notas.abrir(curso) as gb:
             for leccion in descubrimiento.lecciones(curso):
                 for entrega in gb.find_assignment(leccion.tarea).submissions:
