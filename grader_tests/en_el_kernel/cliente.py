@@ -76,7 +76,8 @@ def _llamar(funcion, argumentos: tuple) -> dict:
     modificados = {}
     for posicion, (antes, despues) in enumerate(zip(originales, argumentos)):
         if type(antes) is np.ndarray:
-            if not (type(despues) is np.ndarray and despues.shape == antes.shape
+            # the dtype too: X.dtype = np.int64 after computing keeps shape and bytes and garbles the caller's X
+            if not (type(despues) is np.ndarray and despues.shape == antes.shape and despues.dtype == antes.dtype
                     and _bytes(antes) == _bytes(despues)):
                 modificados[str(posicion)] = serializar(despues)
     registro["modificados"] = modificados

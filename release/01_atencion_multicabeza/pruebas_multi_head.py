@@ -346,6 +346,20 @@ def _mapas_de(resultado, entradas: tuple, h: int) -> list[np.ndarray]:
     return [m for a in _arrays(resultado) for m in _en_cualquier_orden(a, (h, T, T))]
 
 
+def _columnas_de_valores_bastan(U: np.ndarray, elegidas: np.ndarray, cero: int) -> bool:
+    """Si las columnas calculadas de una concatenación salen de bastantes columnas distintas de los valores ``U``.
+
+    Cada cabeza, bien o con un error honrado, multiplica su mapa por sus propias columnas de valores: una
+    concatenación usa al menos la mitad (y al menos dos). Una sola columna de X o de V repetida en la salida,
+    con el resto a cero, no es una capa. Las columnas iguales de ``U`` cuentan como una.
+    """
+    d_model = U.shape[1]
+    representante = [next(i for i in range(j + 1) if np.allclose(U[:, i], U[:, j], rtol=1e-9, atol=1e-12))
+                     for j in range(d_model)]
+    usadas = {representante[int(e) % d_model] for e in elegidas if int(e) != cero}
+    return len(usadas) >= min(len(set(representante)), max(2, -(-d_model // 2)))
+
+
 def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) -> list[np.ndarray]:
     """Concatenaciones de las cabezas hechas con ``mapas`` (h, T, T) y los valores ``U`` (T, d_model), cerca de ``C``.
 
@@ -362,7 +376,8 @@ def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) ->
                         mapas.sum(axis=0, keepdims=True)])
     columnas = np.concatenate([np.einsum("kts,sj->kjt", M, U).reshape(-1, T), np.zeros((1, T))])
     elegidas = np.argmin(np.linalg.norm(columnas[:, None, :] - C.T[None, :, :], axis=-1), axis=0)
-    candidatas = [columnas[elegidas].T] if 2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model else []
+    candidatas = [columnas[elegidas].T] if (2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model
+                                            and _columnas_de_valores_bastan(U, elegidas, len(columnas) - 1)) else []
     if d_model % h == 0 and len(mapas) == h:
         d_k = d_model // h
         for Vh in (U.reshape(h, T, d_k), U.reshape(T, h, d_k).transpose(1, 0, 2)):

@@ -387,6 +387,22 @@ def _cumple_la_familia(productos, inversa, objetivo, norma, admite_signos, minim
 
 # ------------------------------------------------------- an output computed with the maps
 
+def _columnas_de_valores_bastan(U: np.ndarray, elegidas: np.ndarray, cero: int) -> bool:
+    """The computed columns of a concatenation come from enough different columns of the values ``U``.
+
+    ``elegidas`` indexes the candidates of ``_concatenaciones`` (head k, value column j at k·d_model + j;
+    ``cero`` is the zero column).  Every head of a layer, right or with an honest mistake, multiplies its
+    map by its own value columns, so a concatenation uses at least half of them (and at least two): one
+    column of X or V repeated across the output, the rest left at zero, is no layer (issue 19, eleventh
+    attack: 4 of 10 with one map copied into every head).  Equal columns of ``U`` count as one.
+    """
+    d_model = U.shape[1]
+    representante = [next(i for i in range(j + 1) if np.allclose(U[:, i], U[:, j], rtol=1e-9, atol=1e-12))
+                     for j in range(d_model)]
+    usadas = {representante[int(e) % d_model] for e in elegidas if int(e) != cero}
+    return len(usadas) >= min(len(set(representante)), max(2, -(-d_model // 2)))
+
+
 def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) -> list[np.ndarray]:
     """Concatenations of the heads built from ``mapas`` (h, T, T) and values ``U`` (T, d_model), near ``C``.
 
@@ -408,7 +424,8 @@ def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) ->
     distancias = np.linalg.norm(columnas[:, None, :] - C.T[None, :, :], axis=-1)
     elegidas = np.argmin(distancias, axis=0)
     candidatas = []
-    if 2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model:
+    if (2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model
+            and _columnas_de_valores_bastan(U, elegidas, len(columnas) - 1)):
         candidatas.append(columnas[elegidas].T)
     if h >= 1 and d_model % h == 0 and len(mapas) == h:
         d_k = d_model // h
