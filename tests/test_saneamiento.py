@@ -129,6 +129,19 @@ def test_un_grade_id_duplicado_no_es_la_razon_de_un_fallo():
     assert "no dan puntos" in observacion
 
 
+def test_una_prorroga_ilegible_no_se_explica_como_un_cuaderno_danado():
+    """ComprobarPlazos refused the student (TA round 8, P2-1): the table says that, not «dañado»."""
+    from scripts.calificacion import razones
+    log = ("[AutogradeApp | ERROR] There was an error processing assignment: /c/submitted/luis/t\n"
+           "Traceback (most recent call last):\n"
+           "grader_tests.extensiones_nbgrader.plazos.PlazoInvalido: No se califica a luis en t (sus notas "
+           "anteriores no cambian): la prórroga «1 dia y pico» no se entiende. Corrígelo en plazos.toml y vuelve "
+           "a calificar.\n")
+    razon = razones.razon_del_log(log)
+    assert razon.startswith("no se califica por plazos.toml: No se califica a luis en t"), razon
+    assert "«1 dia y pico»" in razon and "dañad" not in razon
+
+
 @pytest.fixture(scope="module")
 def libro(tmp_path_factory):
     """A gradebook with one assignment: an answer cell ``f``, its test cell ``f_prueba`` (2 points), a task."""

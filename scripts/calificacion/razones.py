@@ -37,6 +37,11 @@ RAZONES = [
 
 def razon_del_log(texto: str) -> str:
     """The Spanish reason of a failed ``nbgrader autograde`` run from its log."""
+    # refused by the course's deadlines (ComprobarPlazos: an unreadable extension of this student): that is
+    # the cause, not a damaged notebook (TA round 8, P2-1)
+    plazo = re.search(r"PlazoInvalido: (No se califica a [^\n]*)", texto)
+    if plazo:
+        return "no se califica por plazos.toml: " + plazo.group(1).strip()[:400]
     for clave, razon in RAZONES:
         if clave in texto:
             return razon
