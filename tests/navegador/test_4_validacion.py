@@ -13,6 +13,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from . import laboratorio as lab
 from .conftest import TAREAS
@@ -200,20 +201,44 @@ def test_con_el_cuestionario_a_medias_el_diagnostico_del_ejercicio_sigue_cerca(
 
 
 def _ejecutar_respuesta(pagina, variable: str, fuente: str) -> str:
-    """Type an answer into the cell of ``variable``, run it and its check cell; the check's output text."""
+    """Type an answer into the cell of ``variable``, run it and its check cell; the check's output text.
+
+    Each cell counts as run when its execution count changes: a run command JupyterLab dropped (the
+    notebook not yet focused, on a loaded CI machine) is sent again instead of waiting for an output
+    that never comes."""
     for gid, nueva in ((variable, fuente), (f"comprueba_{variable}", None)):
-        pagina.evaluate(
+        antes = pagina.evaluate(
             """([gid, fuente]) => {
                 const p = window.jupyterapp.shell.currentWidget;
                 const i = p.content.widgets.findIndex(
                     c => (c.model.getMetadata('nbgrader') || {}).grade_id === gid);
                 if (fuente !== null) p.content.widgets[i].model.sharedModel.setSource(fuente);
-                p.content.activeCellIndex = i;
-                p.content.deselectAll();
-                p.content.widgets[i].node.scrollIntoView();
+                return p.content.widgets[i].model.executionCount;
             }""", [gid, nueva])
-        pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
-        pagina.wait_for_timeout(300)
+        for intento in range(3):
+            pagina.evaluate(
+                """(gid) => {
+                    const p = window.jupyterapp.shell.currentWidget;
+                    const i = p.content.widgets.findIndex(
+                        c => (c.model.getMetadata('nbgrader') || {}).grade_id === gid);
+                    window.jupyterapp.shell.activateById(p.id);
+                    p.content.activeCellIndex = i;
+                    p.content.deselectAll();
+                    p.content.widgets[i].node.scrollIntoView();
+                    void window.jupyterapp.commands.execute('notebook:run-cell');
+                }""", gid)
+            try:
+                pagina.wait_for_function(
+                    """([gid, antes]) => {
+                        const p = window.jupyterapp.shell.currentWidget;
+                        const c = p.content.widgets.find(w => (w.model.getMetadata('nbgrader') || {}).grade_id === gid);
+                        const n = c.model.executionCount;
+                        return n !== null && n !== antes;
+                    }""", arg=[gid, antes], timeout=30_000)
+                break
+            except PlaywrightTimeoutError:
+                if intento == 2:
+                    raise
         lab.esperar_nucleo_libre(pagina)
     leer = """(gid) => {
             const p = window.jupyterapp.shell.currentWidget;
