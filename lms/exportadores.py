@@ -28,7 +28,10 @@ From the course root (``make grade`` runs both when there are LMS downloads)::
 Scores are nbgrader's (``score - late penalty``, at least 0, like
 ``nbgrader export``'s own CSV).  Students who submitted nothing are left
 blank: the LMS keeps whatever it has for them; so are those whose new
-submission is held for the TA's review (``grader_tests.extensiones_nbgrader.revision``), with a warning.  ``--to`` names the output
+submission is held for the TA's review (``grader_tests.extensiones_nbgrader.revision``), with a warning,
+and those nbgrader could not grade at all (no autograded notebook: autograde refused
+the submission, e.g. an unreadable extension in ``plazos.toml``; the gradebook's 0 is
+not a grade): ``grades.csv`` marks them ``not_graded = sí``.  ``--to`` names the output
 (``{tarea}`` is replaced when there are several assignments);
 ``--assignment`` / ``--student`` restrict it as for nbgrader's CSV exporter.
 
@@ -49,6 +52,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import CsvExportPlugin, ExportPlugin
 from traitlets import Dict, Unicode
 
+from grader_tests.comun.legible import nombre_legible
 from lms import ARCHIVO, DESCARGAS, INFORME, LISTA, SUBIR, formatos
 from lms.lista_de_clase import leer_lista
 from lms.recogida import leer_informe
@@ -142,12 +146,26 @@ class _ExportadorLMS(ExportPlugin):
             return True
         return False
 
-    @staticmethod
-    def _nota(gradebook: Gradebook, tarea: str, alumno: str) -> tuple[float, float] | None:
-        """(score after late penalty, max score) of a submission, None when there is none."""
+    _calificadas: set | None = None
+    _calificadas_leidas = False
+
+    def _nota(self, gradebook: Gradebook, tarea: str, alumno: str) -> tuple[float, float] | None:
+        """(score after late penalty, max score) of a submission, None when there is none.
+
+        None too (with a warning) when nbgrader could not grade it: no autograded notebook
+        (``notas_en_bloque.calificadas_en_disco``), so its 0 points are not a grade.
+        """
+        from grader_tests.extensiones_nbgrader import notas_en_bloque
         try:
             entrega = gradebook.find_submission(tarea, alumno)
         except MissingEntry:
+            return None
+        if not self._calificadas_leidas:
+            self._calificadas = notas_en_bloque.calificadas_en_disco(self._raiz())
+            self._calificadas_leidas = True
+        if self._calificadas is not None and (alumno, tarea) not in self._calificadas:
+            self._aviso(f"{nombre_legible(alumno)}: nbgrader no pudo calificar su entrega de {nombre_legible(tarea)} (el motivo está en las "
+                        "observaciones de make grade): se deja en blanco")
             return None
         return max(0.0, entrega.score - (entrega.late_submission_penalty or 0.0)), entrega.max_score
 
@@ -315,6 +333,14 @@ def aviso_de_omitidas(omitidas: list[str], archivo: str = "grades.csv") -> str:
             f"exportar{'la' if una else 'las'} igualmente: nbgrader export --assignment {omitidas[0]}")
 
 
+def aviso_de_sin_calificar(entregas: list[str], archivo: str = "grades.csv") -> str:
+    """The Spanish line that names the submissions ``archivo`` leaves blank because nbgrader could not grade them."""
+    una = len(entregas) == 1
+    return (f"{archivo} deja en blanco {'la entrega' if una else f'las {len(entregas)} entregas'} que nbgrader no "
+            f"pudo calificar (not_graded = sí; el motivo está en las observaciones "
+            f"de make grade): {', '.join(entregas)}")
+
+
 class NotasCsv(CsvExportPlugin):
     """nbgrader's ``grades.csv``, quoted and inert in a spreadsheet, with the late and review marks.
 
@@ -328,7 +354,10 @@ class NotasCsv(CsvExportPlugin):
     ``timestamp_course_time``: nbgrader's ``duedate`` and ``timestamp`` (naive UTC, left as
     nbgrader writes them: LMS imports read them) in the course's zone
     (``c.PlazosDelCurso.zona``) with an explicit offset, ``2026-12-02 00:15:00+01:00``, and
-    ``student_duedate_course_time``: that student's due date, extension included, the same way.
+    ``student_duedate_course_time``: that student's due date, extension included, the same way;
+    ``not_graded``: ``sí`` when nbgrader could not grade the submission at all (no autograded
+    notebook: autograde refused it, or no notebook could be read); its scores are left blank,
+    because the gradebook's 0 is not a grade, and a warning names them.
     Before exporting, the course's due dates,
     extensions and penalties are brought up to date (``grader_tests.extensiones_nbgrader.plazos``).
     The gradebook is read in bulk (``grader_tests.extensiones_nbgrader.notas_en_bloque``): linear in the class.
@@ -341,7 +370,7 @@ class NotasCsv(CsvExportPlugin):
     COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
                 "raw_score", "late_submission_penalty", "score", "max_score",
                 "seconds_late", "extension_seconds", "pending_review", "duedate_course_time", "timestamp_course_time",
-                "student_duedate_course_time"]
+                "student_duedate_course_time", "not_graded"]
 
     def export(self, gradebook: Gradebook) -> None:
         from grader_tests.extensiones_nbgrader import notas_en_bloque, plazos, revision
@@ -359,6 +388,8 @@ class NotasCsv(CsvExportPlugin):
         plazos.sincronizar(gradebook, config_plazos, politica, log=self.log, saltar=set(ilegibles))
         libro = notas_en_bloque.leer(gradebook)
         retenidas = revision.con_pendientes(gradebook, str(self._raiz() / revision.CARPETA))
+        calificadas = notas_en_bloque.calificadas_en_disco(self._raiz())
+        sin_calificar: list[str] = []
         filas = [self.COLUMNAS]
         # nbgrader's order: assignments by due date (none first) and name; students by last and first name
         publicadas = tareas_publicadas(self, list(libro.tareas), {t for (t, _) in libro.entregas})
@@ -377,11 +408,16 @@ class NotasCsv(CsvExportPlugin):
                 if alumnos and alumno not in alumnos:
                     continue
                 e = libro.entregas.get((tarea, alumno))
+                no_calificada = ""
                 if e is not None:
                     valores = [e.timestamp, e.puntos, e.penalizacion, e.nota, e.segundos_tarde,
                                f"{e.extension.total_seconds():g}" if e.extension else "",
                                "sí" if (alumno, tarea) in retenidas else ""]
                     extension = e.extension
+                    if calificadas is not None and (alumno, tarea) not in calificadas:
+                        valores[1:4] = ["", "", ""]
+                        no_calificada = "sí"
+                        sin_calificar.append(f"{nombre_legible(alumno)} / {nombre_legible(tarea)}")
                 else:
                     valores = ["", 0.0, 0.0, 0.0, "", "", ""]
                     extension = None
@@ -391,8 +427,11 @@ class NotasCsv(CsvExportPlugin):
                 fila = [tarea, libro.duedates[tarea], marca, alumno, datos["last_name"], datos["first_name"],
                         datos["email"], bruta, penal, nota, libro.tareas[tarea], tarde, prorroga, revisar,
                         plazos.con_desfase(libro.duedates[tarea], zona),
-                        plazos.con_desfase(marca or None, zona), plazos.con_desfase(plazo_suyo, zona)]
+                        plazos.con_desfase(marca or None, zona), plazos.con_desfase(plazo_suyo, zona),
+                        no_calificada]
                 filas.append(["" if v is None else str(v) for v in fila])
+        if sin_calificar:
+            self.log.warning("%s", aviso_de_sin_calificar(sin_calificar, destino.name))
         formatos.escribir_csv(destino, filas)
 
     def _raiz(self) -> Path:

@@ -198,3 +198,54 @@ def test_una_respuesta_con_error_no_se_llama_sin_contestar(tmp_path):
     nbformat.write(nb, ruta)
     assert razones.problemas_del_cuaderno(ruta) == ["atencion_multicabeza.ipynb: sin contestar (ninguna respuesta "
                                                     "escrita)"]
+
+
+def test_una_entrega_que_nbgrader_no_pudo_calificar_queda_en_blanco_y_marcada(tmp_path, caplog):
+    """Autograde refused a submission (an unreadable extension in plazos.toml, no notebook that could be read):
+    make grade gives it a gradebook row at 0 so formgrader does not list it forever, but that 0 is not a
+    grade: grades.csv leaves its scores blank with not_graded = sí and says so, the LMS exporters skip it,
+    and the make grade table says «sin nota» (issue 21, TA round 8)."""
+    from traitlets.config import Config
+    from grader_tests.extensiones_nbgrader import notas_en_bloque
+    from lms.exportadores import LibroDeCalificacionesCanvas, aviso_de_sin_calificar
+    from scripts.calificacion import grade
+    libro_de_notas.herramientas_en_path()
+    config = Config({"CourseDirectory": {"root": str(tmp_path)}})
+    destino = tmp_path / "grades.csv"
+    # no autograded/ at all: a gradebook from elsewhere, taken as it is
+    assert notas_en_bloque.calificadas_en_disco(tmp_path) is None
+    (tmp_path / "autograded" / "ana" / "tarea").mkdir(parents=True)
+    (tmp_path / "autograded" / "ana" / "tarea" / "tarea.ipynb").write_text("{}")
+    (tmp_path / "autograded" / "bea" / "tarea").mkdir(parents=True)          # refused: the folder, no notebook
+    (tmp_path / "fuera").mkdir()
+    (tmp_path / "fuera" / "x.ipynb").write_text("{}")
+    (tmp_path / "autograded" / "eva").mkdir()
+    (tmp_path / "autograded" / "eva" / "tarea").symlink_to(tmp_path / "fuera")  # a link is never followed
+    assert notas_en_bloque.calificadas_en_disco(tmp_path) == {("ana", "tarea")}
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+        gb.add_assignment("tarea")
+        for alumno in ("ana", "bea", "eva", "luis"):
+            gb.add_student(alumno)
+        for alumno in ("ana", "bea", "eva"):
+            gb.add_submission("tarea", alumno)
+        with caplog.at_level("WARNING"):
+            NotasCsv(to=str(destino), config=config).export(gb)
+        filas = {f["student_id"]: f for f in csv.DictReader(open(destino, encoding="utf-8", newline=""))}
+        assert list(next(iter(filas.values()))) == NotasCsv.COLUMNAS
+        assert filas["ana"]["not_graded"] == "" and filas["ana"]["score"] == "0.0"
+        for alumno in ("bea", "eva"):
+            assert filas[alumno]["not_graded"] == "sí", filas[alumno]
+            assert filas[alumno]["score"] == filas[alumno]["raw_score"] == filas[alumno]["late_submission_penalty"] == ""
+        assert filas["luis"]["not_graded"] == "" and filas["luis"]["score"] == "0.0"     # nothing handed in: nbgrader's 0
+        assert aviso_de_sin_calificar(["bea / tarea", "eva / tarea"]) in caplog.text
+        assert "grades.csv deja en blanco las 2 entregas que nbgrader no pudo calificar" in caplog.text
+        canvas = LibroDeCalificacionesCanvas(config=config)
+        assert canvas._nota(gb, "tarea", "ana") == (0.0, 0.0)
+        assert canvas._nota(gb, "tarea", "bea") is None
+        assert "bea: nbgrader no pudo calificar su entrega de tarea" in caplog.text
+    # the make grade table
+    (tmp_path / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.db_url = 'sqlite:///{tmp_path / 'gradebook.db'}'\n")
+    resultado = grade.Resultado(alumnos=["ana", "bea"], tareas=["tarea"], fragmento=(0, 1))
+    texto = grade.tabla(resultado, tmp_path)
+    assert "sin nota / 0" in texto.splitlines()[3] and "0 / 0" in texto.splitlines()[2], texto

@@ -126,6 +126,40 @@ class Libro:
         return sorted((e for (t, _), e in self.entregas.items() if t == tarea), key=lambda e: e.alumno)
 
 
+def calificadas_en_disco(raiz) -> set[tuple[str, str]] | None:
+    """``(alumno, tarea)`` pairs with at least one notebook in ``<raiz>/autograded/<alumno>/<tarea>/``.
+
+    None when the course has no ``autograded/`` folder at all: the gradebook came from
+    elsewhere (a copy, an import, a synthetic class) and its scores are taken as they are.
+
+    A gradebook row without an autograded notebook is a submission nbgrader could not
+    grade (autograde refused it, e.g. an unreadable extension in ``plazos.toml``, or no
+    notebook of the assignment could be read): its 0 points are not a grade, so exports
+    leave it blank (``lms.exportadores``).  Student and assignment names come from
+    folders students named: they are listed, never joined into a path, and links are
+    not followed.  One directory listing per submission: linear in the class.
+    """
+    import os
+    calificadas: set[tuple[str, str]] = set()
+    base = os.path.join(os.fspath(raiz), "autograded")
+    try:
+        alumnos = [e for e in os.scandir(base) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return None
+    for alumno in alumnos:
+        try:
+            tareas = [e for e in os.scandir(alumno.path) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        for tarea in tareas:
+            try:
+                if any(e.name.endswith(".ipynb") and e.is_file(follow_symlinks=False) for e in os.scandir(tarea.path)):
+                    calificadas.add((alumno.name, tarea.name))
+            except OSError:
+                continue
+    return calificadas
+
+
 def leer(gb, tareas: list[str] | None = None, alumnos: list[str] | None = None, indices: bool = True) -> Libro:
     """Read the gradebook ``gb`` (an open ``nbgrader.api.Gradebook``) in bulk.
 

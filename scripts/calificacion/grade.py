@@ -148,7 +148,7 @@ def observaciones_de(raiz: Path, alumno: str, tarea: str, entrega: Entrega, sin_
         lista += razones_de.problemas_del_cuaderno(ruta)
     lista += razones_de.cuadernos_ajenos(raiz, alumno, tarea)
     if sin_calificar:
-        lista.append("no se pudo calificar ningún cuaderno: queda con 0 puntos")
+        lista.append("no se pudo calificar ningún cuaderno: sin nota (en blanco en grades.csv, con not_graded = sí)")
     lista += entrega.avisos_comentarios
     if entrega.sin_comentarios:
         lista.append("no se pudieron generar sus comentarios (mira el error de generate_feedback arriba)")
@@ -435,7 +435,8 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
     Each cell: the score after the late penalty over the maximum, with the
     penalty when there is one (``16.2 / 18 (tarde: -1.8)``) and «pendiente de
     revisión» when a resubmission's old manual grades are held; «sin entrega»
-    without a submission.  The same score as ``grades.csv``.
+    without a submission; «sin nota» when nbgrader could not grade it at all (no autograded
+    notebook; the observations say why).  The same score as ``grades.csv``.
     """
     from grader_tests.extensiones_nbgrader import notas_en_bloque, revision
     raiz = raiz or RAIZ
@@ -448,6 +449,7 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
         libro = notas_en_bloque.leer(gb, ids, listados)
         carpeta = str(raiz / revision.CARPETA)
         retenidas = {(a, t) for (t, a) in libro.entregas if revision.pendientes(gb, carpeta, t, a)}
+    calificadas = notas_en_bloque.calificadas_en_disco(raiz)
     hay_retraso = False
     for alumno in listados:
         celdas = [observaciones.legible(alumno)]
@@ -455,6 +457,9 @@ def tabla(resultado: Resultado, raiz: Path | None = None) -> str:
             e = libro.entregas.get((tarea, alumno))
             if e is None:
                 celdas.append("sin entrega")
+                continue
+            if calificadas is not None and (alumno, tarea) not in calificadas:
+                celdas.append(f"sin nota / {e.maximo:g}")
                 continue
             texto = f"{round(e.nota, 2):g} / {e.maximo:g}"
             if e.penalizacion > 0:
