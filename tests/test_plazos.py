@@ -300,6 +300,45 @@ def test_la_pestana_assignments_recibe_la_hora_de_cada_entrega_como_instante():
         assert e["curso_entregada"] is None and e["curso_segundos_tarde"] == 0, rota
 
 
+def test_la_pestana_assignments_cuenta_la_hora_real_como_la_recogida(tmp_path):
+    """A copy whose name says on time but was written later (a forged name, TA round 8 P3) gets the time of
+    its last change in the tab, as the course's collect counts it: never «a tiempo» for what the grade counts
+    late.  The same margin as collect; links are not followed."""
+    import os
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "despliegue" / "plazos_assignments"))
+    from plazos_assignments import lista
+    from grader_tests.extensiones_nbgrader.intercambio import RecogerSeguro
+    assert lista.MARGEN_PASADO_S == RecogerSeguro.margen_pasado.default_value
+    politica = {"por_dia": 0.1, "maximo": 0.5, "gracia_s": 0.0, "texto": ""}
+    copia = tmp_path / "alumna+tarea+2026-12-01 23:03:25.002049 UTC"
+    (copia / "tarea").mkdir(parents=True)
+    (copia / "tarea" / "tarea.ipynb").write_text("{}")
+    (copia / "enlace").symlink_to("/")
+    ahora = lista.ultimo_cambio(str(copia))
+    assert ahora is not None and abs((ahora - dt.datetime.utcnow()).total_seconds()) < 600
+    # written now, named long before: the real time
+    nombre = (ahora - dt.timedelta(days=2)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+    plazo = ahora - dt.timedelta(days=1)
+    e = lista.anotar_entrega({"timestamp": nombre, "path": str(copia)}, plazo, politica)
+    assert e["curso_hora_real"] and e["curso_segundos_tarde"] > 86000 and e["curso_fraccion"] == 0.1
+    assert e["curso_entregada"] == ahora.replace(microsecond=0).isoformat() + "Z"
+    # within the margin, but across the due date: the real time too (late)
+    nombre = (ahora - dt.timedelta(seconds=60)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+    e = lista.anotar_entrega({"timestamp": nombre, "path": str(copia)}, ahora - dt.timedelta(seconds=30), politica)
+    assert e["curso_hora_real"] and e["curso_segundos_tarde"] > 0
+    # within the margin and no due date crossed: the name's time (an honest submit writes its copy at once)
+    e = lista.anotar_entrega({"timestamp": nombre, "path": str(copia)}, ahora + dt.timedelta(days=1), politica)
+    assert not e["curso_hora_real"] and e["curso_segundos_tarde"] == 0
+    assert e["curso_entregada"] == (ahora - dt.timedelta(seconds=60)).replace(microsecond=0).isoformat() + "Z"
+    # no copy to measure (nbgrader gave no path, or it is gone): the name's time
+    for ruta in (None, str(tmp_path / "no-existe"), 7):
+        e = lista.anotar_entrega({"timestamp": nombre, "path": ruta}, plazo, politica)
+        assert not e["curso_hora_real"] and e["curso_segundos_tarde"] > 0
+    assert os.path.islink(copia / "enlace")
+
+
 def test_formgrader_recibe_los_retrasos_del_libro_de_notas_al_dia(libro, tmp_path):
     """grader_tests/extensiones_nbgrader/formgrader_avisos.retrasos: what formgrader's pages mark «tarde» (nbgrader's
     total_seconds_late and late_submission_penalty, brought up to date with nbgrader_config.py and with the

@@ -13,7 +13,9 @@ besides nbgrader's fields:
   student's zone, nbgrader shows its own UTC text), ``curso_segundos_tarde``
   (after the due date, the student's extension included; 0 when on time) and
   ``curso_fraccion`` (the part of the score the course's policy would take; 0
-  within the grace) and ``curso_omitidos`` (what the hub's submit left out of
+  within the grace), ``curso_hora_real`` (the copy was last changed after the time in its
+  name, beyond collect's margin or across the due date: the times above are that change's,
+  as collect will count them) and ``curso_omitidos`` (what the hub's submit left out of
   it: links and special files, ``[{"ruta", "motivo"}]``, and ``curso_omitidos_mas``,
   how many more; read from the student's own copy, ``.omitidos_en_la_entrega.json``).
 
@@ -123,13 +125,54 @@ def fraccion(politica: dict, segundos: float) -> float:
     return min(politica["maximo"], politica["por_dia"] * math.ceil(segundos / 86400))
 
 
+# the course's collect (grader_tests.extensiones_nbgrader.intercambio.IntercambioSeguro.margen_pasado): an entry
+# last changed more than this after the date in its name, or across a due date, counts at its last change
+MARGEN_PASADO_S = 900
+MAX_ENTRADAS_MEDIDAS = 2000
+
+
+def ultimo_cambio(carpeta) -> dt.datetime | None:
+    """The newest ctime (naive UTC) of ``carpeta`` and what it holds, links not followed; None if unreadable.
+
+    The same measure as the course's collect, on the student's own copy of the submission
+    (nbgrader's cache): at most ``MAX_ENTRADAS_MEDIDAS`` entries are looked at.
+    """
+    if not isinstance(carpeta, str):
+        return None
+    try:
+        cambio = os.stat(carpeta, follow_symlinks=False).st_ctime
+    except OSError:
+        return None
+    pendientes, vistas = [carpeta], 0
+    while pendientes and vistas < MAX_ENTRADAS_MEDIDAS:
+        actual = pendientes.pop()
+        try:
+            with os.scandir(actual) as entradas:
+                for e in entradas:
+                    vistas += 1
+                    if vistas > MAX_ENTRADAS_MEDIDAS:
+                        break
+                    try:
+                        cambio = max(cambio, e.stat(follow_symlinks=False).st_ctime)
+                        if e.is_dir(follow_symlinks=False):
+                            pendientes.append(e.path)
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    return dt.datetime.fromtimestamp(cambio, dt.timezone.utc).replace(tzinfo=None)
+
+
 def anotar_entrega(entrega: dict, plazo: dt.datetime | None, politica: dict) -> dict:
-    """Add ``curso_entregada``, ``curso_segundos_tarde`` and ``curso_fraccion`` to one of nbgrader's submissions.
+    """Add ``curso_entregada``, ``curso_segundos_tarde``, ``curso_fraccion`` and ``curso_hora_real`` to one of nbgrader's submissions.
 
     ``plazo``: the due date that applies to the student (naive UTC, extension included) or None;
     ``politica``: as :func:`plazos_publicados` gives it.  The submission's ``timestamp`` is
     nbgrader's text (its folder name), read with nbgrader's ``parse_utc``; an unreadable one
-    gives no time and no delay.
+    gives no time and no delay.  As the course's collect does, a copy last changed more than
+    ``MARGEN_PASADO_S`` after that time, or after the due date when its name is before it,
+    counts at its last change (``curso_hora_real``: True), so the tab never says «a tiempo»
+    to a submission the grade will count late.
     """
     try:
         marca = parse_utc(str(entrega.get("timestamp")))
@@ -137,10 +180,17 @@ def anotar_entrega(entrega: dict, plazo: dt.datetime | None, politica: dict) -> 
         marca = None
     if not isinstance(marca, dt.datetime):
         marca = None
+    real = False
+    if marca is not None:
+        cambio = ultimo_cambio(entrega.get("path"))
+        if cambio is not None and (cambio - marca > dt.timedelta(seconds=MARGEN_PASADO_S)
+                                   or (plazo is not None and marca <= plazo < cambio)):
+            marca, real = cambio, True
     segundos = max(0.0, (marca - plazo).total_seconds()) if marca is not None and plazo is not None else 0.0
     entrega["curso_entregada"] = marca.replace(microsecond=0).isoformat() + "Z" if marca is not None else None
     entrega["curso_segundos_tarde"] = segundos
     entrega["curso_fraccion"] = fraccion(politica, segundos)
+    entrega["curso_hora_real"] = real
     return entrega
 
 

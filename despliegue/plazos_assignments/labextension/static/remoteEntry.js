@@ -137,6 +137,11 @@ var _JUPYTERLAB;
         if (entregada && !isNaN(entregada.getTime())) {
           lugar.appendChild(linea('curso-entregada', 'Entregada el ' +
             enLasDosZonas(entregada, (plazo || {}).zona, true) + '.'));
+          if (e.curso_hora_real) {
+            // the copy was written after the time in its name: the course's collect counts the real time
+            lugar.appendChild(linea('curso-hora-real', 'Es la hora real en que se terminó de escribir esta entrega, ' +
+              'posterior a la que lleva su nombre: es la que cuenta al calificar.', 'var(--jp-warn-color0, #b35900)'));
+          }
         }
         var ultima = j === entregas.length - 1 && entregas.length > 1 ? ' Es la última: la que se califica.' : '';
         var gracia = ((plazo || {}).politica || {}).gracia_s || 0;
