@@ -666,3 +666,34 @@ def test_una_prorroga_para_alguien_que_no_es_de_la_clase_se_dice_con_los_parecid
     salida = capsys.readouterr().out
     assert "Plazos: ⚠ plazos.toml: la prórroga de «prueba-mrta» en t" in salida, salida
     assert "¿querías decir prueba-marta?" in salida
+
+
+def test_formgrader_avisa_de_una_prorroga_para_alguien_del_hub_antes_de_calificar(tmp_path, monkeypatch):
+    """Early in the semester the gradebook has no students yet: Manage Assignments still names an extension
+    for an id that is not in the hub's course group, as the course page does (TA round 8); the group is asked
+    at most once a minute."""
+    from nbgrader.api import Gradebook
+    import nbgrader.auth.jupyterhub as jh
+    from grader_tests.extensiones_nbgrader import formgrader_avisos
+    preguntas = []
+
+    def grupo(metodo, ruta, **_):
+        preguntas.append(ruta)
+        return {"users": ["prueba-marta", "prueba-ana"]}
+    monkeypatch.setattr(jh, "_query_jupyterhub_api", grupo)
+    monkeypatch.setenv("CURSO_HUB_CURSO", "curso")
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "x")
+    monkeypatch.setattr(formgrader_avisos, "_GRUPO_DEL_HUB", {})
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-12-02 15:00"\n[prorrogas.t]\n"prueba-mrta" = "2 días"\n'
+                                '"prueba-ana" = "1 día"\n')
+    p, _, _ = plazos.leer(tmp_path)
+    with Gradebook(f"sqlite:///{tmp_path / 'gb.db'}") as libro:       # nobody graded yet
+        for _ in range(3):
+            errores = formgrader_avisos.errores_de_plazos(libro, p)
+        assert len(errores) == 1 and "«prueba-mrta»" in errores[0] and "¿querías decir prueba-marta?" in errores[0]
+        assert "el grupo nbgrader-curso del hub" in errores[0]
+        assert preguntas == ["/groups/nbgrader-curso"]
+        # outside the hub: the gradebook alone, and with nobody in it nothing to compare with
+        monkeypatch.delenv("JUPYTERHUB_API_TOKEN")
+        monkeypatch.setattr(formgrader_avisos, "_GRUPO_DEL_HUB", {})
+        assert formgrader_avisos.errores_de_plazos(libro, p) == []

@@ -105,12 +105,33 @@ def retrasos(gb, raiz: str, tareas: list[str] | None = None, alumnos: list[str] 
             "errores_plazos": errores_de_plazos(gb, config_plazos)}
 
 
+_GRUPO_DEL_HUB: dict = {}
+SEGUNDOS_GRUPO_DEL_HUB = 60.0
+
+
+def _grupo_del_hub() -> tuple[set[str], list[str]]:
+    """The hub group's members (``plazos.clase_del_curso`` without the gradebook), asked at most once a minute:
+    formgrader's pages ask for the late marks on every view."""
+    import time
+    ahora = time.monotonic()
+    if _GRUPO_DEL_HUB and ahora - _GRUPO_DEL_HUB["cuando"] < SEGUNDOS_GRUPO_DEL_HUB:
+        return _GRUPO_DEL_HUB["clase"], _GRUPO_DEL_HUB["fuentes"]
+    clase, fuentes = plazos.clase_del_curso(None)
+    _GRUPO_DEL_HUB.update(cuando=ahora, clase=clase, fuentes=fuentes)
+    return clase, fuentes
+
+
 def errores_de_plazos(gb, config_plazos: plazos.PlazosDelCurso) -> list[str]:
     """What formgrader's Manage Assignments shows in red (TA round 7, P4): every value of plazos.toml that
-    cannot be read, and every extension for someone who is not among the gradebook's students, in Spanish."""
+    cannot be read, and every extension for someone who is not in the class, in Spanish.
+
+    The class is the gradebook's students and, on the hub, the course's group (the same as the course
+    page's: early in the semester the gradebook may have nobody yet; TA round 8)."""
     try:
         errores = config_plazos.errores()
         clase, fuentes = plazos.clase_del_curso(gb, curso="") if gb is not None else (set(), [])
+        del_hub, fuentes_del_hub = _grupo_del_hub()
+        clase, fuentes = clase | del_hub, fuentes + fuentes_del_hub
         errores += list(plazos.prorrogas_de_desconocidos(config_plazos, clase, fuentes).values())
     except Exception as error:  # noqa: BLE001 - the page without this list rather than no page
         return [f"No se pudieron comprobar los plazos: {error}"]
