@@ -369,3 +369,34 @@ def test_la_negativa_deja_una_sola_linea_en_el_registro_sin_traza(curso, tmp_pat
     texto = "\n".join(consola)
     assert "for student 'bea'" in texto and "Please see the" in texto, texto
     assert "for student 'ana'" not in texto, texto
+
+
+def test_una_entrega_calificada_sin_comentarios_se_lista_si_otros_de_la_tarea_ya_los_tienen(tmp_path):
+    """A resubmission reviewed after Generate Feedback (or a student graded later) has no feedback while the
+    rest of the assignment has: the course page lists it with what to do (TA round 8, P3), not before the
+    first Generate Feedback of that assignment, not when held for review, never through a link."""
+    from nbgrader.api import Gradebook
+    from scripts.calificacion import libro_de_notas, servicio_del_curso as sc
+    libro_de_notas.herramientas_en_path()
+    for alumno in ("ana", "bea", "eva"):
+        (tmp_path / "autograded" / alumno / "t").mkdir(parents=True)
+        (tmp_path / "autograded" / alumno / "t" / "nb.ipynb").write_text("{}")
+    with Gradebook(f"sqlite:///{tmp_path / 'gb.db'}") as gb:
+        gb.add_assignment("t")
+        for alumno in ("ana", "bea", "eva"):
+            gb.add_student(alumno)
+            gb.add_submission("t", alumno)
+        assert sc.sin_comentarios(tmp_path, gb) == []                       # nobody has feedback yet: normal
+        (tmp_path / "feedback" / "ana" / "t").mkdir(parents=True)
+        (tmp_path / "feedback" / "ana" / "t" / "nb.html").write_text("<html></html>")
+        (tmp_path / "otro").mkdir()
+        (tmp_path / "otro" / "nb.html").write_text("<html></html>")
+        (tmp_path / "feedback" / "eva").mkdir()
+        (tmp_path / "feedback" / "eva" / "t").symlink_to(tmp_path / "otro")     # a link is not feedback
+        lista = sc.sin_comentarios(tmp_path, gb)
+        assert [(e["alumno"], e["tarea"]) for e in lista] == [("bea", "t"), ("eva", "t")]
+        assert "pulsa Generate Feedback y después Release Feedback" in lista[0]["motivo"]
+        assert sc.sin_comentarios(tmp_path, gb, {("bea", "t")}) == [lista[1]]   # held: listed there instead
+        (tmp_path / "feedback" / "bea" / "t").mkdir(parents=True)
+        (tmp_path / "feedback" / "bea" / "t" / "nb.html").write_text("<html></html>")
+        assert [e["alumno"] for e in sc.sin_comentarios(tmp_path, gb)] == ["eva"]

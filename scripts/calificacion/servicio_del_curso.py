@@ -550,6 +550,47 @@ def sin_secreto(raiz: Path) -> list[dict]:
     return lista
 
 
+MOTIVO_SIN_COMENTARIOS = ("todavía no tiene comentarios generados, y otros alumnos de esta tarea sí (por ejemplo, "
+                          "una entrega nueva que ya revisaste): pulsa Generate Feedback y después Release Feedback")
+
+
+def sin_comentarios(raiz: Path, gb, excluir=()) -> list[dict]:
+    """Graded submissions without feedback in ``feedback/`` in an assignment where others have it.
+
+    ``[{"alumno", "tarea", "motivo"}]``: a resubmission reviewed after Generate Feedback, or a student
+    graded later, would otherwise be listed nowhere (TA round 8, P3).  Only submissions nbgrader graded
+    (``notas_en_bloque.calificadas_en_disco``) and in the gradebook; ``excluir``: ``(alumno, tarea)``
+    pairs already listed (held for review).  Before the first Generate Feedback of an assignment
+    nothing of it is listed: that is the normal state.  Links are not followed.
+    """
+    from grader_tests.extensiones_nbgrader import notas_en_bloque
+    carpeta = raiz / "feedback"
+    con_comentarios: set[tuple[str, str]] = set()
+    try:
+        alumnos = [e for e in os.scandir(carpeta) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        alumnos = []
+    for alumno in alumnos:
+        try:
+            tareas = [e for e in os.scandir(alumno.path) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        for tarea in tareas:
+            try:
+                if any(e.name.endswith(".html") for e in os.scandir(tarea.path)):
+                    con_comentarios.add((alumno.name, tarea.name))
+            except OSError:
+                continue
+    empezadas = {t for (_, t) in con_comentarios}
+    calificadas = notas_en_bloque.calificadas_en_disco(raiz) or set()
+    candidatas = {(a, t) for (a, t) in calificadas if t in empezadas and (a, t) not in con_comentarios
+                  and (a, t) not in set(excluir)}
+    if not candidatas:
+        return []
+    en_libro = {(a, t) for (t, a) in notas_en_bloque.leer(gb, sorted({t for _, t in candidatas})).entregas}
+    return [{"alumno": a, "tarea": t, "motivo": MOTIVO_SIN_COMENTARIOS} for (a, t) in sorted(candidatas & en_libro)]
+
+
 INTRO_PENDIENTES = ("Entregas nuevas con notas o comentarios a mano de la anterior, retenidos: sus comentarios no "
                     "se generan ni se publican hasta que los revises. Cada enlace abre la entrega en el Formgrader, "
                     "con el recuadro «⚠ PENDIENTE DE REVISIÓN» (docs/profesorado.md, «Entregas nuevas y notas a "
@@ -563,8 +604,9 @@ def pendientes(raiz: Path) -> dict:
     submitted notebooks that hold something (``id``: formgrader's ``/formgrader/submissions/<id>``);
     ``"desactualizados": [{"alumno", "tarea", "motivo"}, ...]``: the feedback in ``feedback/`` that no longer
     states what the gradebook says (``huella_de_comentarios``: Release Feedback withholds it), or whose
-    released copy in the exchange is older than it (Release Feedback not pressed since), held
-    submissions left out; ``{"entregas": [], "desactualizados": [], "error": Spanish text}``
+    released copy in the exchange is older than it (Release Feedback not pressed since), and graded
+    submissions still without feedback where others of the assignment have it (:func:`sin_comentarios`),
+    held submissions left out; ``{"entregas": [], "desactualizados": [], "error": Spanish text}``
     when the gradebook cannot be read.  What the page shows when loaded and after every status check.
     """
     from grader_tests.extensiones_nbgrader import huella_de_comentarios, revision
@@ -589,6 +631,8 @@ def pendientes(raiz: Path) -> dict:
                 if (a, t) not in {(e["alumno"], e["tarea"]) for e in entregas}]
             ya = {(e["alumno"], e["tarea"]) for e in desactualizados}
             desactualizados += [e for e in sin_secreto(raiz) if (e["alumno"], e["tarea"]) not in ya]
+            retenidas = {(e["alumno"], e["tarea"]) for e in entregas}
+            desactualizados += sin_comentarios(raiz, gb, retenidas | {(e["alumno"], e["tarea"]) for e in desactualizados})
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
         return {"entregas": [], "desactualizados": [], "error": f"No se pudo leer el libro de notas: {error}"}
     return {"entregas": entregas, "desactualizados": desactualizados}
@@ -599,7 +643,7 @@ INTRO_DESACTUALIZADOS = ("Comentarios que ya no dicen lo que dice el libro de no
                          "un plazo nuevo). Release Feedback no los publica: pulsa Generate Feedback y después Release "
                          "Feedback (docs/profesorado.md, «Comentarios desactualizados»). Si ya se publicaron, el alumno "
                          "tiene todavía los viejos; si ya los generaste de nuevo, falta Release Feedback. Los que no se "
-                         "pueden publicar por cómo se entregaron dicen en su línea qué hacer.")
+                         "pueden publicar por cómo se entregaron, y los que faltan, dicen en su línea qué hacer.")
 
 
 NOTA_PENDIENTES = ("Además, los alumnos de «Pendientes de revisión» todavía tienen publicados los comentarios de su "
