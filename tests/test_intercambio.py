@@ -505,6 +505,39 @@ def test_un_enlace_en_la_carpeta_no_impide_entregar_y_se_nombra(tmp_path):
     assert otra(None, CURSO_ID, TAREA)["value"] == "ValueError: x"
 
 
+def test_en_el_hub_submit_rechaza_lo_que_la_calificacion_recortaria(tmp_path):
+    """TA round 8, P4: nbgrader's Submit takes 100 MB while grading keeps 64 MiB and 200 files and folders
+    (PresupuestoEntrega): the hub's Submit refuses more, before writing anything, with the size or count and
+    what to remove; what nbgrader leaves out (.ipynb_checkpoints) does not count."""
+    from grader_tests.caja.archivos_alumno import PresupuestoEntrega
+
+    inbound, entregar = _entregar_en_el_hub(tmp_path, 0o3733)
+    import entrega_honesta
+    assert entrega_honesta.MAX_BYTES == PresupuestoEntrega.bytes_totales.default_value
+    assert entrega_honesta.MAX_ENTRADAS == PresupuestoEntrega.archivos.default_value
+    carpeta = tmp_path / "alumna" / TAREA
+    puntos = carpeta / ".ipynb_checkpoints"
+    puntos.mkdir()
+    for i in range(250):                               # left out by nbgrader: not counted
+        (puntos / f"c{i}.ipynb").write_text("{}")
+    entregar("*")
+    assert len(list(inbound.iterdir())) == 1
+    grande = carpeta / "datos" / "grande.bin"
+    with open(grande, "wb") as f:                      # sparse: 65 MiB of logical size
+        f.truncate(65 * 1024 ** 2)
+    with pytest.raises(entrega_honesta.EntregaFallida) as error:
+        entregar("*")
+    assert "La carpeta de la tarea ocupa 65 MiB y el máximo es 64 MiB" in str(error.value), error.value
+    assert len(list(inbound.iterdir())) == 1
+    grande.unlink()
+    for i in range(entrega_honesta.MAX_ENTRADAS):
+        (carpeta / "datos" / f"f{i}.png").write_text("x")
+    with pytest.raises(entrega_honesta.EntregaFallida) as error:
+        entregar("*")
+    assert f"tiene {entrega_honesta.MAX_ENTRADAS + 3} archivos y carpetas y el máximo es 200" in str(error.value)
+    assert len(list(inbound.iterdir())) == 1
+
+
 @necesita_root
 def test_una_entrada_que_desaparece_antes_de_copiarse_se_dice_y_se_recoge_la_anterior(tmp_path, monkeypatch):
     """An entry renamed or removed by its author between collect judging it and copying it is refused with

@@ -31,7 +31,10 @@ theirs and the graders' alone:
   submission: ``plazos_assignments``); the rest is submitted.  A file that
   cannot be read ends the submission with a Spanish message that names it and
   says what to do (:class:`EntregaFallida`), and the Submit dialog shows that
-  message, not nbgrader's traceback (:func:`aplicar`).
+  message, not nbgrader's traceback (:func:`aplicar`);
+* a folder larger than the course's grading keeps (:data:`MAX_BYTES`, 64 MiB, and
+  :data:`MAX_ENTRADAS` files and folders) is refused before anything is written, with
+  the size or count and what to remove: grading would leave the rest out.
 """
 from __future__ import annotations
 
@@ -53,6 +56,11 @@ PRIVADO = (0o750, 0o640)               # folders, files: the author and the grad
 LEGIBLE = (0o755, 0o644)               # nbgrader's, when inbound gives no group to the entries
 OMITIDOS = ".omitidos_en_la_entrega.json"   # in the student's cached copy: what was left out, and why
 MAX_OMITIDOS = 50                      # named one by one; the rest counted
+# the course's grading budget per submission (grader_tests.caja.archivos_alumno.PresupuestoEntrega: what grading
+# keeps; tests/test_intercambio.py keeps them equal): Submit refuses more, with the reason, instead of a
+# submission that grading trims (nbgrader's own limit, 100 MB, is larger)
+MAX_BYTES = 64 * 1024 ** 2
+MAX_ENTRADAS = 200
 
 
 class EntregaFallida(ExchangeError):
@@ -104,12 +112,17 @@ class EntregaHonesta(ExchangeSubmit):
         never follows a link: links and special files are left out and remembered (``self.omitidos``)."""
         if not hasattr(self, "omitidos"):
             self.omitidos: dict[str, str] = {}
-        tamaño = self.get_size(src)
-        if tamaño > 1000 * self.coursedir.max_dir_size:
+        tamaño, entradas = _medir(src, self.coursedir.ignore)
+        maximo = min(MAX_BYTES, 1000 * self.coursedir.max_dir_size)
+        if tamaño > maximo:
             raise EntregaFallida(
-                f"La carpeta de la tarea ocupa {_mb(tamaño)} y el máximo es {_mb(1000 * self.coursedir.max_dir_size)}: "
+                f"La carpeta de la tarea ocupa {_mib(tamaño)} y el máximo es {_mib(maximo)}: "
                 "quita los archivos grandes que no sean de la tarea (datos, copias, salidas) y vuelve a pulsar "
                 "Submit.")
+        if entradas > MAX_ENTRADAS:
+            raise EntregaFallida(
+                f"La carpeta de la tarea tiene {entradas} archivos y carpetas y el máximo es {MAX_ENTRADAS}: "
+                "quita los que no sean de la tarea (datos, copias, imágenes guardadas) y vuelve a pulsar Submit.")
         de_nbgrader = ignore_patterns(exclude=self.coursedir.ignore, include=self.coursedir.include,
                                       max_file_size=self.coursedir.max_file_size, log=self.log)
 
@@ -217,8 +230,31 @@ def _permisos(raiz: str, modo_carpeta: int, modo_archivo: int) -> None:
                 os.chmod(ruta, modo_archivo)
 
 
-def _mb(n: float) -> str:
-    return f"{n / 1e6:.1f} MB".replace(".", ",")
+def _mib(n: float) -> str:
+    """A size for the student, in MiB with a decimal comma: ``'64 MiB'``, ``'70,5 MiB'``."""
+    return f"{n / 1024 ** 2:.1f}".rstrip("0").rstrip(".").replace(".", ",") + " MiB"
+
+
+def _medir(src: str, ignorar=()) -> tuple[int, int]:
+    """(bytes of regular files, files and folders) under ``src``, links not followed, as the submit copies it.
+
+    ``ignorar``: nbgrader's ``CourseDirectory.ignore`` globs (``.ipynb_checkpoints``, ``__pycache__``…),
+    which the copy leaves out: not counted.
+    """
+    import fnmatch
+    fuera = lambda nombre: any(fnmatch.fnmatch(nombre, patron) for patron in ignorar)  # noqa: E731
+    tamaño = entradas = 0
+    for carpeta, subcarpetas, archivos in os.walk(src):
+        subcarpetas[:] = [d for d in subcarpetas if not fuera(d)]
+        for nombre in subcarpetas + [a for a in archivos if not fuera(a)]:
+            entradas += 1
+            try:
+                st = os.lstat(os.path.join(carpeta, nombre))
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                tamaño += st.st_size
+    return tamaño, entradas
 
 
 def _sin_ruta(porque) -> str:
