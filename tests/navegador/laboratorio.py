@@ -251,7 +251,19 @@ def menu(pagina, *etiquetas: str) -> None:
     """Click a path in the main menu bar, e.g. ``menu(p, "Ejecutar", "Ejecutar todas las celdas")``."""
     primera, *resto = etiquetas
     exacta = lambda e: re.compile(rf"^\s*{re.escape(e)}\s*$")  # noqa: E731 - not «… todas las celdas de encima»
-    pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=exacta(primera)).first.click()
+    # a click while the menu bar is still closing an earlier menu toggles it shut: open it until it shows
+    # its first item (a loaded machine)
+    for intento in range(3):
+        pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=exacta(primera)).first.click()
+        if not resto:
+            return
+        try:
+            pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").filter(
+                has_text=exacta(resto[0])).first.wait_for(state="visible", timeout=10_000)
+            break
+        except Exception:  # noqa: BLE001 - playwright's TimeoutError: try again, the last time raises below
+            pagina.keyboard.press("Escape")
+            pagina.wait_for_timeout(300)
     for etiqueta in resto:
         item = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").filter(
             has_text=exacta(etiqueta)).first

@@ -69,8 +69,10 @@ def _entrar(pagina, hub, nombre: str, siguiente: str = "") -> None:
 
 def _etiquetas_del_menu(pagina, titulo: str) -> list[str]:
     pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=titulo).first.click()
+    pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").first.wait_for(state="visible")
     etiquetas = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()
     pagina.keyboard.press("Escape")
+    pagina.wait_for_function("() => ![...document.querySelectorAll('.lm-Menu')].some(m => m.offsetParent !== null)")
     return [e.strip() for e in etiquetas]
 
 
