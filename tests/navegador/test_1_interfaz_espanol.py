@@ -189,6 +189,8 @@ def test_menus_de_jupyterlab_en_espanol(servidor_alumno, pagina, captura):
     assert etiquetas == ["Archivo", "Editar", "Ver", "Ejecutar", "Núcleo", "Pestañas", "Configuración",
                          "Ayuda"], etiquetas          # no «Nbgrader»: no teacher tools, no exchange
     captura("barra-de-menus")
+    # the skip link the first Tab shows (a literal upstream: ajustes_jupyterlab's curso-atencion-interfaz)
+    expect(pagina.locator("#jp-skiplink a.skip-link")).to_have_text("Saltar al panel principal")
     # The items the lessons and the explorables' hint name, exactly as they appear.
     lab.menu(pagina, "Ejecutar")
     ejecutar = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()

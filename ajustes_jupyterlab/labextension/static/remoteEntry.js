@@ -4,7 +4,9 @@
  *   - the notebook toolbar's overflow button («…», narrow windows): JupyterLab 4.6 builds it with
  *     nullTranslator («More commands»); the language pack has «Más comandos», used here;
  *   - nbgrader's Validate button: its tooltip is the literal «Validate Assignment». Its label stays
- *     «Validate», the name the lessons and the guides use for it.
+ *     «Validate», the name the lessons and the guides use for it;
+ *   - JupyterLab's skip link, shown by the first Tab on the page: the literal «Skip to main panel»
+ *     becomes «Saltar al panel principal» (issue 22, the eighth student's report).
  * Only while the interface is in Spanish (document.documentElement.lang, which JupyterLab's
  * translation plugin sets): a student who switches to English keeps JupyterLab's English.
  * A prebuilt JupyterLab 4 extension written by hand (a module-federation container with one plugin
@@ -37,8 +39,16 @@ var _JUPYTERLAB;
     return (document.documentElement.lang || '').toLowerCase().indexOf('es') === 0;
   }
 
+  // JupyterLab's skip link (the first Tab on the page shows it): a literal «Skip to main panel» upstream
+  var ENLACES = [['#jp-skiplink a.skip-link', 'Skip to main panel', 'Saltar al panel principal']];
+
   function traducir() {
     if (!enEspanol()) { return; }
+    ENLACES.forEach(function (enlace) {
+      document.querySelectorAll(enlace[0]).forEach(function (a) {
+        if (a.textContent === enlace[1]) { a.textContent = enlace[2]; }
+      });
+    });
     AYUDAS.forEach(function (ayuda) {
       document.querySelectorAll(ayuda[0]).forEach(function (widget) {
         [widget].concat(Array.prototype.slice.call(widget.querySelectorAll('[title], [aria-label]')))
@@ -369,7 +379,7 @@ var _JUPYTERLAB;
       'los atajos con Ctrl (Ctrl+S) en las casillas de los widgets, las órdenes del tamaño de las fórmulas en español, ' +
       'el diálogo de Validate de nbgrader en español, ' +
       'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●», ' +
-      'aria-pressed en los botones de los explorables ' +
+      'aria-pressed en los botones de los explorables, el enlace «Saltar al panel principal» ' +
       'y la fecha relativa de la columna «Modificado» del explorador, al día.',
     autoStart: true,
     requires: [],
