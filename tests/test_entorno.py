@@ -169,7 +169,8 @@ def test_el_alumno_no_tiene_herramientas_del_profesorado_y_el_profesorado_si():
         assert profesor["disabledExtensions"][plugin] is False
     for perfil in ("profesorado", "servicio"):            # the hub's teacher and grading-service profiles
         hub = json.loads((RAIZ / "despliegue" / "hub" / "jupyter" / perfil / "labconfig" / "page_config.json").read_text())
-        assert hub["disabledExtensions"]["@jupyterlab/settingeditor-extension"] is False, perfil
+        for plugin in ("@jupyterlab/settingeditor-extension", "@jupyterlab/pluginmanager-extension:plugin"):
+            assert hub["disabledExtensions"][plugin] is False, (perfil, plugin)
     servidor = json.loads((PROFESORADO / "jupyter_server_config.d" / "nbgrader.json").read_text())
     assert servidor["ServerApp"]["jpserver_extensions"]["nbgrader.server_extensions.formgrader"] is True
     assert "ajustes_jupyterlab/profesorado" in (RAIZ / "Makefile").read_text()
