@@ -103,7 +103,7 @@ def _escalera(t: np.ndarray, recorrido: bool = True) -> tuple[float, float] | No
     la posición se divide entre T), una sola constante en toda la tabla. La
     fila pos = 1 da omega_0 y el ángulo de la pareja 1 salvo vueltas
     enteras: se prueban todas hasta 200. Las frecuencias tienen que bajar (o
-    subir) al menos un factor 3 y como mucho 10^6 de la primera pareja a la
+    subir) al menos un factor 1,4 y como mucho 10^6 de la primera pareja a la
     última, y el seno de las parejas 0 y 1 tiene que cambiar con la
     posición: con r = 0,999 cada pareja repite casi la pareja 0, y con
     r = 1e-9 todas menos la primera son constantes; ninguna de las dos es
@@ -124,7 +124,7 @@ def _escalera(t: np.ndarray, recorrido: bool = True) -> tuple[float, float] | No
         if razon <= 0:
             continue
         alcance = abs(np.log(razon)) * (d_model // 2 - 1)
-        if recorrido and not np.log(3) * (1 - 1e-3) <= alcance <= np.log(1e6) * (1 + 1e-3):
+        if recorrido and not np.log(1.4) * (1 - 1e-3) <= alcance <= np.log(1e6) * (1 + 1e-3):
             continue
         # la escalera con esa razón, comparada aquí mismo: este módulo no trae ninguna función que monte una
         # tabla (sería media solución importada; README del curso, «Cómo se califica»)
@@ -276,7 +276,7 @@ def sin_trabajo(tablas: dict, ley: dict | None = None) -> tuple[int, int] | None
     sin(pos) y cos(pos), estén donde estén), la codificación entera de una
     posición pos >= 1 (una fila, esté donde esté) o la escalera de la lección
     con otra razón (otra base, multiplicar en vez de dividir, la pareja 0 con
-    otra frecuencia…, con frecuencias que bajen o suban entre un factor 3 y
+    otra frecuencia…, con frecuencias que bajen o suban entre un factor 1,4 y
     un factor 10^6), si todas las tablas de la muestra son escaleras y sus
     razones, con la de ese tamaño, siguen una misma ley (``sigue_la_ley``);
     también si la tabla viene traspuesta. La pareja 0 sola (en una columna o
@@ -432,7 +432,7 @@ SIN_TRABAJO = ("Sin trabajo hecho, {celda} no puntúa: con T = {T} y d_model = {
                "calcula bien nada: ni la cuarta parte de las coordenadas de PE fuera de la pareja 0 (sin(pos) y "
                "cos(pos) salen sin calcular ninguna frecuencia), ni la codificación entera de ninguna posición "
                "pos >= 1 (una fila), ni la escalera de frecuencias de la lección con otra razón que salga de "
-               "d_model (con frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera "
+               "d_model (con frecuencias que bajen o suban entre un factor 1,4 y un factor 10^6 de la primera "
                "pareja a la última, y la misma ley con todos los tamaños). {ley}Una frecuencia o una razón "
                "fijas, que no salen de d_model, no cuentan. La nota aplica esta misma regla con sus tamaños. "
                "Empieza por la celda de los valores.")

@@ -107,10 +107,13 @@ EXPLICACIONES_DE_DETECTORES = {"otra_base:base_100": FALTA_EL_2}
 
 def _otra_base(llamada, parte):
     T, d_model = llamada.argumentos
-    for base in (1000, 100, 100000, 10, 1e6, 512, 10000 * np.pi):
+    for base in (1000, 100, 100000, 10, 1e6, 512, 10000 * np.pi, np.e, 2):
         if coincide(llamada, _pe(T, d_model, base=base), parte):
             if base == 100:
                 return FALTA_EL_2
+            if base == np.e:
+                return ("usas la base e (np.exp) en lugar de 10000 (tu resultado es el de base e ≈ 2.718): el "
+                        "ángulo es pos / 10000^(2i/d_model).")
             return (f"usas una base distinta de 10000 (tu resultado es el de base {base:g}): el ángulo "
                     "es pos / 10000^(2i/d_model).")
     return None

@@ -97,11 +97,12 @@ def tabla_de_razon(T: int, d_model: int, razon: float, omega_0: float = 1.0) -> 
 # How many turns of 2π the frequency of pair 1 may have beyond what row 1 shows (pos = 1 only gives ω_1
 # modulo 2π): multiplying by 10000^(2/d_model) instead of dividing reaches ω_1 = 100 with d_model = 4.
 _VUELTAS = 200
-# How far the ladder must climb or fall from pair 0 to the last pair: a factor of 3 at least.  The
-# paper's spans 10000^(1 − 2/d_model); every known wrong ladder (another base, multiplying, linspace,
-# the exponent j) spans 10 or more; pair 0 repeated with r = 0.999 spans almost nothing (issue 19,
-# third attack).
-_RECORRIDO_MINIMO = 3.0        # met within 0.1 % of its logarithm, as in the visible tests
+# How far the ladder must climb or fall from pair 0 to the last pair: a factor of 1.4 at least.  The
+# paper's spans 10000^(1 − 2/d_model); the known wrong ladders (another base, multiplying, linspace, the
+# exponent j) span 10 or more, but base e spans e^(1 − 2/d_model), 1.65 with d_model = 4, and base 2
+# 2^(1/2) = 1.41 (issue 22, eighth student: it was 3, and base e got «sin trabajo hecho»); pair 0 repeated
+# with r = 0.999 spans almost nothing (issue 19, third attack), and a fixed ratio fails the law below.
+_RECORRIDO_MINIMO = 1.4        # met within 0.1 % of its logarithm, as in the visible tests
 # ... and at most a factor of 10^6.  A ratio that falls faster leaves every pair but the first two constant
 # (r = 1e-9, or pair 0 and constants with one entry of 1e-12 read as r = 1e-12: fifth attack, issue 19).
 _RECORRIDO_MAXIMO = 1e6
