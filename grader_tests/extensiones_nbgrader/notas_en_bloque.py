@@ -126,24 +126,18 @@ class Libro:
         return sorted((e for (t, _), e in self.entregas.items() if t == tarea), key=lambda e: e.alumno)
 
 
-def calificadas_en_disco(raiz) -> set[tuple[str, str]] | None:
-    """``(alumno, tarea)`` pairs with at least one notebook in ``<raiz>/autograded/<alumno>/<tarea>/``.
+def pares_con_archivos(carpeta, sufijo: str) -> set[tuple[str, str]] | None:
+    """``(alumno, tarea)`` pairs with a regular file named ``*<sufijo>`` in ``<carpeta>/<alumno>/<tarea>/``.
 
-    None when the course has no ``autograded/`` folder at all: the gradebook came from
-    elsewhere (a copy, an import, a synthetic class) and its scores are taken as they are.
-
-    A gradebook row without an autograded notebook is a submission nbgrader could not
-    grade (autograde refused it, e.g. an unreadable extension in ``plazos.toml``, or no
-    notebook of the assignment could be read): its 0 points are not a grade, so exports
-    leave it blank (``lms.exportadores``).  Student and assignment names come from
-    folders students named: they are listed, never joined into a path, and links are
-    not followed.  One directory listing per submission: linear in the class.
+    nbgrader's ``autograded/`` and ``feedback/`` layout.  Student and assignment names come from
+    folders students named: they are listed, never joined into a path, and links are not
+    followed.  One directory listing per submission: linear in the class.  None when
+    ``carpeta`` cannot be listed (it does not exist).
     """
     import os
-    calificadas: set[tuple[str, str]] = set()
-    base = os.path.join(os.fspath(raiz), "autograded")
+    pares: set[tuple[str, str]] = set()
     try:
-        alumnos = [e for e in os.scandir(base) if e.is_dir(follow_symlinks=False)]
+        alumnos = [e for e in os.scandir(os.fspath(carpeta)) if e.is_dir(follow_symlinks=False)]
     except OSError:
         return None
     for alumno in alumnos:
@@ -153,11 +147,26 @@ def calificadas_en_disco(raiz) -> set[tuple[str, str]] | None:
             continue
         for tarea in tareas:
             try:
-                if any(e.name.endswith(".ipynb") and e.is_file(follow_symlinks=False) for e in os.scandir(tarea.path)):
-                    calificadas.add((alumno.name, tarea.name))
+                if any(e.name.endswith(sufijo) and e.is_file(follow_symlinks=False) for e in os.scandir(tarea.path)):
+                    pares.add((alumno.name, tarea.name))
             except OSError:
                 continue
-    return calificadas
+    return pares
+
+
+def calificadas_en_disco(raiz) -> set[tuple[str, str]] | None:
+    """``(alumno, tarea)`` pairs with at least one notebook in ``<raiz>/autograded/<alumno>/<tarea>/``.
+
+    None when the course has no ``autograded/`` folder at all: the gradebook came from
+    elsewhere (a copy, an import, a synthetic class) and its scores are taken as they are.
+
+    A gradebook row without an autograded notebook is a submission nbgrader could not
+    grade (autograde refused it, e.g. an unreadable extension in ``plazos.toml``, or no
+    notebook of the assignment could be read): its 0 points are not a grade, so exports
+    leave it blank (``lms.exportadores``).  See :func:`pares_con_archivos`.
+    """
+    import os
+    return pares_con_archivos(os.path.join(os.fspath(raiz), "autograded"), ".ipynb")
 
 
 def leer(gb, tareas: list[str] | None = None, alumnos: list[str] | None = None, indices: bool = True) -> Libro:

@@ -564,27 +564,11 @@ def sin_comentarios(raiz: Path, gb, excluir=()) -> list[dict]:
     nothing of it is listed: that is the normal state.  Links are not followed.
     """
     from grader_tests.extensiones_nbgrader import notas_en_bloque
-    carpeta = raiz / "feedback"
-    con_comentarios: set[tuple[str, str]] = set()
-    try:
-        alumnos = [e for e in os.scandir(carpeta) if e.is_dir(follow_symlinks=False)]
-    except OSError:
-        alumnos = []
-    for alumno in alumnos:
-        try:
-            tareas = [e for e in os.scandir(alumno.path) if e.is_dir(follow_symlinks=False)]
-        except OSError:
-            continue
-        for tarea in tareas:
-            try:
-                if any(e.name.endswith(".html") for e in os.scandir(tarea.path)):
-                    con_comentarios.add((alumno.name, tarea.name))
-            except OSError:
-                continue
+    con_comentarios = notas_en_bloque.pares_con_archivos(raiz / "feedback", ".html") or set()
     empezadas = {t for (_, t) in con_comentarios}
     calificadas = notas_en_bloque.calificadas_en_disco(raiz) or set()
-    candidatas = {(a, t) for (a, t) in calificadas if t in empezadas and (a, t) not in con_comentarios
-                  and (a, t) not in set(excluir)}
+    fuera = con_comentarios | set(excluir)
+    candidatas = {(a, t) for (a, t) in calificadas if t in empezadas and (a, t) not in fuera}
     if not candidatas:
         return []
     en_libro = {(a, t) for (t, a) in notas_en_bloque.leer(gb, sorted({t for _, t in candidatas})).entregas}
