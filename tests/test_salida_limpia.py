@@ -74,3 +74,30 @@ def test_los_avisos_rutinarios_de_nbgrader_salen_en_español_y_como_info(caplog)
     fabrica = logging.getLogRecordFactory()
     salida_limpia.aplicar()
     assert logging.getLogRecordFactory() is fabrica
+
+
+def test_la_hora_y_el_retraso_de_autograde_salen_en_español_y_en_la_hora_del_curso(caplog):
+    """TA round 8, P4: nbgrader autograde's «SubmittedAssignment<t for ana> submitted at 2026-03-29 10:00:00» (UTC)
+    and «… is 5400.0 seconds late» reach the TA in Spanish, the time in Madrid's (summer: +2 h), the delay as a
+    duration; a name with control characters is escaped; anything else is left as it was."""
+    import datetime as dt
+
+    class Entrega:                                      # nbgrader's SubmittedAssignment.__repr__
+        def __init__(self, tarea, alumno):
+            self.texto = f"SubmittedAssignment<{tarea} for {alumno}>"
+
+        def __str__(self):
+            return self.texto
+
+    registro = logging.getLogger("prueba-salida-limpia-autograde")
+    salida_limpia.aplicar()
+    with caplog.at_level(logging.INFO, logger=registro.name):
+        registro.info("%s submitted at %s", Entrega("t", "ana"), dt.datetime(2026, 3, 29, 10, 0, 5))
+        registro.warning("%s is %s seconds late", Entrega("t", "ana\x1b[2J"), 5400.0)
+        registro.warning("%s is %s seconds late", Entrega("t", "luis"), "mucho")
+    [hora, tarde, raro] = caplog.records
+    assert (hora.levelname, hora.getMessage()) == (
+        "INFO", "t de ana: entregada el domingo 29/03/2026 12:00:05 (hora de Madrid)")
+    assert tarde.levelname == "INFO" and tarde.getMessage().startswith(
+        "t de ana\\x1b[2J: llegó 1 h y 30 min después de su plazo"), tarde.getMessage()
+    assert (raro.levelname, raro.getMessage()) == ("WARNING", "SubmittedAssignment<t for luis> is mucho seconds late")

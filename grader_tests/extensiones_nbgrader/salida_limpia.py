@@ -25,7 +25,9 @@ And two of nbgrader's own log lines that a TA reads in formgrader's «Log Output
 ``make grade`` as warnings, though they report the ordinary course of things, are given
 in Spanish at INFO level (sixth TA report, P4-1; :func:`registro_en_español`): «Late
 submission penalty: 1.6» (the course's late policy at work) and «Removing existing
-assignment: …» (feedback or an autograded copy generated again).
+assignment: …» (feedback or an autograded copy generated again).  So are autograde's
+«<submission> submitted at <UTC time>» and «<submission> is N seconds late»: the time in the
+course's zone (Europe/Madrid, ``plazos.ZONA_DEL_CURSO``) and the delay as a duration (TA round 8, P4).
 """
 from __future__ import annotations
 
@@ -48,6 +50,35 @@ _REGISTRO = [
 ]
 
 
+_ENTREGA = re.compile(r"^SubmittedAssignment<(.*) for (.*)>$", re.S)
+
+
+def _entrega(objeto) -> str:
+    """``SubmittedAssignment<tarea for alumno>`` (nbgrader's repr) → ``tarea de alumno``; control characters escaped."""
+    from ..comun.legible import nombre_legible
+    m = _ENTREGA.match(str(objeto))
+    return f"{nombre_legible(m[1])} de {nombre_legible(m[2])}" if m else nombre_legible(str(objeto))
+
+
+def _con_argumentos(registro) -> tuple[str, int] | None:
+    """nbgrader autograde's two lines about a submission's time (message with ``%s`` arguments) in Spanish,
+    in the course's zone: «submitted at <UTC>» and «is N seconds late» (TA round 8, P4); None for any other."""
+    from . import plazos
+    args = registro.args if isinstance(registro.args, tuple) else ()
+    if registro.msg == "%s submitted at %s" and len(args) == 2:
+        marca = args[1]
+        cuando = plazos.mostrar(marca) if hasattr(marca, "astimezone") else str(marca)
+        return f"{_entrega(args[0])}: entregada el {cuando}", logging.INFO
+    if registro.msg == "%s is %s seconds late" and len(args) == 2:
+        try:
+            tarde = plazos.duracion(float(args[1]))
+        except (TypeError, ValueError):
+            return None
+        return (f"{_entrega(args[0])}: llegó {tarde} después de su plazo (con su prórroga, si la tiene; la "
+                "penalización la dicen la tabla de make grade y los comentarios)"), logging.INFO
+    return None
+
+
 def registro_en_español(fabrica):
     """A ``logging`` record factory around ``fabrica``: nbgrader's routine warnings in Spanish, at INFO."""
     def crear(*args, **kwargs):
@@ -58,6 +89,15 @@ def registro_en_español(fabrica):
                 if m:
                     registro.msg, registro.levelno, registro.levelname = texto(m), logging.INFO, "INFO"
                     break
+        elif registro.levelno in (logging.INFO, logging.WARNING) and registro.args and registro.msg in (
+                "%s submitted at %s", "%s is %s seconds late"):
+            try:
+                traducido = _con_argumentos(registro)
+            except Exception:  # noqa: BLE001 - a log line is never worth a failed autograde
+                traducido = None
+            if traducido:
+                registro.msg, registro.args = traducido[0], ()
+                registro.levelno, registro.levelname = traducido[1], logging.getLevelName(traducido[1])
         return registro
     crear._curso_en_español = True
     return crear
