@@ -164,8 +164,8 @@ class _ExportadorLMS(ExportPlugin):
             self._calificadas = notas_en_bloque.calificadas_en_disco(self._raiz())
             self._calificadas_leidas = True
         if self._calificadas is not None and (alumno, tarea) not in self._calificadas:
-            self._aviso(f"{nombre_legible(alumno)}: nbgrader no pudo calificar su entrega de {nombre_legible(tarea)} (el motivo está en las "
-                        "observaciones de make grade): se deja en blanco")
+            self._aviso(f"{nombre_legible(alumno)}: nbgrader no pudo calificar su entrega de {nombre_legible(tarea)} "
+                        "(el motivo está en las observaciones de make grade): se deja en blanco")
             return None
         return max(0.0, entrega.score - (entrega.late_submission_penalty or 0.0)), entrega.max_score
 

@@ -98,9 +98,9 @@ def veredicto_de_celda(celda: NotebookNode, notebook: str | None) -> Veredicto |
                 # the visible test's message may say the grade takes the point too («tampoco al calificar»):
                 # next to «✔ Puntos: 1 de 1» it would contradict the verdict (issue 19, tenth attack)
                 veredicto.lineas.append(
-                    "La prueba visible de esta celda falló con sus propias entradas (las de Validate, alguna "
-                    "elegida al azar), pero con las de la nota tu función no pierde nada aquí: la celda "
-                    "puntúa entera. Revisa lo que dijo Validate.")
+                    "La prueba visible de esta celda falló con sus propias entradas (las de Validate), pero "
+                    "con las de la nota tu función no pierde nada aquí: la celda puntúa entera. Revisa lo "
+                    "que dijo Validate.")
             elif spec.es_funcion:   # a quiz cell's visible check says what its verdict already says
                 veredicto.lineas.append("Además falló una prueba visible de esta celda (no resta más puntos): "
                                         + str(error.get("evalue", "")).strip())
