@@ -594,7 +594,9 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
                 "con Q = X @ Wq y K = X @ Wk.",
                 f"Mapa obtenido de la cabeza 0, con Wq y Wk y sin ellos:\n{matriz(A[0])}")
     # Cada cabeza, su bloque: con Wq y Wk nulos fuera de las columnas 0 y 1 (las de la cabeza 0), las
-    # puntuaciones de las cabezas 1 y 2 valen todas 0 y sus mapas son uniformes (1/T = 0.25).
+    # puntuaciones de las cabezas 1 y 2 valen todas 0 y sus mapas son uniformes (1/T = 0.25). Entradas
+    # nuevas en cada llamada: una función que escribe en X no cambia lo que ve la siguiente prueba.
+    X, Wq, Wk, Wv, Wo = caso()
     Wq[:, 2:], Wk[:, 2:] = 0, 0
     A0 = como_array(_par(llamar(funcion, X, Wq, Wk, Wv, Wo, H))[1], "A")
     uniformes = [A0.shape == (3, 4, 4) and bool(np.allclose(A0[i], 0.25, **TOLERANCIA)) for i in range(3)]
