@@ -837,18 +837,23 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, list[bool]]:
 
 
 def robustez(espacio: dict) -> None:
-    """Con X multiplicada por 20 hay puntuaciones de más de mil: todo finito y, si el caso visible está bien, exacto."""
+    """Con X multiplicada por 20 y por 60 hay puntuaciones de más de mil: todo finito y, si el caso visible está bien, exacto (con 20)."""
     funcion = funcion_del_cuaderno(espacio, "multi_head")
     bien, formas_bien = _regla_de_control(funcion, "la robustez")
+    pista = ("Causa probable: la softmax no resta el máximo de cada fila antes de np.exp. Sin restar nada, "
+             "np.exp(1000) desborda a inf, e inf / inf da nan; restando el máximo de todas las puntuaciones "
+             "(no el de cada fila), o el de otra fila (E.max(axis=-1) sin keepdims=True resta a la columna t "
+             "el máximo de la fila t), una fila lejana de él da np.exp(-1000) = 0 en todas sus columnas, y "
+             "0 / 0 da nan.")
     resultado = llamar(funcion, *caso(escala=20), H)
-    _sin_nan_ni_inf("Con X multiplicada por 20", resultado, ((4, 6), (3, 4, 4)), formas_bien, pista=(
-        "Causa probable: la softmax no resta el máximo de cada fila antes de np.exp. Sin restar nada, "
-        "np.exp(1000) desborda a inf, e inf / inf da nan; restando el máximo de todas las puntuaciones "
-        "(no el de cada fila), una fila lejana de él da np.exp(-1000) = 0 en todas sus columnas, y "
-        "0 / 0 da nan."))
+    _sin_nan_ni_inf("Con X multiplicada por 20", resultado, ((4, 6), (3, 4, 4)), formas_bien, pista=pista)
+    # la nota llega a X multiplicada por 60: lo que allí da nan o inf resta aquí también (issue 22, octavo
+    # alumno: el máximo sin keepdims pasaba con 20 y perdía medio punto al calificar)
+    _sin_nan_ni_inf("Con X multiplicada por 60", llamar(funcion, *caso(escala=60), H), ((4, 6), (3, 4, 4)),
+                    formas_bien, pista=pista)
     if not bien:
-        aprobado("Nada que restar aquí: sin nan ni inf con X multiplicada por 20. Tu función ya falla con "
-                 "el caso visible, y eso lo descuentan las celdas de los mapas y de la salida.")
+        aprobado("Nada que restar aquí: sin nan ni inf con X multiplicada por 20 ni por 60. Tu función ya "
+                 "falla con el caso visible, y eso lo descuentan las celdas de los mapas y de la salida.")
         return
     salida_x20, A_x20 = (np.asarray(v, dtype=np.float64) for v in _par(resultado))
     if not _iguales(A_x20, MAPAS_X20):
