@@ -72,7 +72,7 @@ def _etiquetas_del_menu(pagina, titulo: str) -> list[str]:
     pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").first.wait_for(state="visible")
     etiquetas = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()
     pagina.keyboard.press("Escape")
-    pagina.wait_for_function("() => ![...document.querySelectorAll('.lm-Menu')].some(m => m.offsetParent !== null)")
+    pagina.wait_for_timeout(300)      # the menu closes; lab.menu reopens until its item shows
     return [e.strip() for e in etiquetas]
 
 
