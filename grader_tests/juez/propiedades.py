@@ -22,7 +22,9 @@ belongs and not again everywhere else):
   maps or a float32 array with the right values passes (the contract already
   charges it), and so does a tuple in another order, ``(A, salida)``, read
   in the contract's order when the shapes say so unambiguously
-  (``en_el_orden_del_contrato``); an array with the wrong shape cannot be
+  (``en_el_orden_del_contrato``), and so is an array with the contract's
+  axes in another order when only one order fits (a table (d_model, T) with
+  T ≠ d_model, ``comparar``); an array with any other wrong shape cannot be
   compared and fails.
   Robustness and generality cells are value cells on unusual inputs
   (``no_repite``).
@@ -268,6 +270,16 @@ def comparar(nombre: str, valor: object, esperado: np.ndarray, tol: dict) -> lis
     array = diagnostico.como_array(valor)
     if array is None:
         return [f"`{nombre}` debería ser un array de números y es {resumen(valor)}"]
+    ordenado = en_cualquier_orden(array, esperado.shape) if array.shape != esperado.shape else []
+    if len(ordenado) == 1:
+        # the contract's axes in another order, and only one order fits (a table (d_model, T) with
+        # T ≠ d_model): read in the contract's order, as a swapped tuple is; the contract charges the form
+        # (issue 22: a transposed PE lost the contract and the values, 2 of 6)
+        problemas = comparar(nombre, ordenado[0], esperado, tol)
+        if problemas:
+            problemas.insert(1, f"  (`{nombre}` llegó con forma {array.shape}: se lee con los ejes en el orden "
+                                f"del contrato, {esperado.shape}; la forma la descuenta la celda del contrato)")
+        return problemas
     if array.shape != esperado.shape:
         return [f"`{nombre}` debería tener forma {esperado.shape} y tiene {array.shape}",
                 f"  esperado: {resumen(esperado)}",

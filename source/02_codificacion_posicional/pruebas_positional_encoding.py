@@ -69,6 +69,19 @@ def _tabla(funcion, T: int, d_model: int) -> np.ndarray:
     return como_array(llamar(funcion, T, d_model), f"Con T = {T} y d_model = {d_model}, la tabla")
 
 
+def _en_su_forma(pe: np.ndarray, T: int, d_model: int) -> np.ndarray:
+    """La tabla como (T, d_model): si llegó traspuesta, (d_model, T) con T ≠ d_model, se lee traspuesta.
+
+    Como en la nota: la forma la descuenta sólo la celda del contrato, y los
+    valores se juzgan en el orden del contrato (un error se descuenta una vez).
+    """
+    return pe.T if T != d_model and pe.shape == (d_model, T) else pe
+
+
+AVISO_TRASPUESTA = ("Tu tabla llega traspuesta, (d_model, T): aquí se lee con una fila por posición. La forma "
+                    "la descuenta la celda del contrato.")
+
+
 def _lineas_iguales(lineas: np.ndarray, referencias: np.ndarray) -> tuple[int, int]:
     """``(iguales, total)``: cuántas filas de ``referencias`` que varían están, donde sea, entre las de ``lineas``."""
     referencias = referencias[np.ptp(referencias, axis=1) > VARIACION_MINIMA]
@@ -528,7 +541,8 @@ def contrato(espacio: dict) -> None:
 def valores(espacio: dict) -> None:
     """La tabla completa con T = 5 y d_model = 8, columna a columna, y la fila 9 con d_model = 16."""
     funcion = funcion_del_cuaderno(espacio, "positional_encoding")
-    pe = _tabla(funcion, 5, 8)
+    crudo = _tabla(funcion, 5, 8)
+    pe = _en_su_forma(crudo, 5, 8)
     if pe.shape != (5, 8):
         fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}.",
               "Mira la celda del contrato.")
@@ -563,7 +577,7 @@ def valores(espacio: dict) -> None:
               "pos / 10000^(2i/d_model) en radianes (se divide, la base es 10000 y el exponente usa la "
               "división real).",
               f"esperada: {matriz(TABLA[:, j], 6)}\nobtenida: {matriz(pe[:, j], 6)}")
-    pe = _tabla(funcion, 10, 16)
+    pe = _en_su_forma(_tabla(funcion, 10, 16), 10, 16)
     if pe.shape != (10, 16):
         fallo(f"Con T = 10 y d_model = 16 se esperaba la forma (10, 16) y ha llegado {pe.shape}.")
     if not np.allclose(pe[9], FILA_9_DE_16, **TOLERANCIA):
@@ -575,7 +589,7 @@ def valores(espacio: dict) -> None:
               f"{FILA_9_DE_16[j]:.6f} y es {pe[9, j]:.6f}.")
     comprobar_trabajo(funcion, _tabla(funcion, 5, 8), "la celda de los valores")
     aprobado("Valores correctos en el caso visible y con d_model = 16 (al corregir se comprueban también otros "
-             "tamaños, uno de ellos sin publicar).")
+             "tamaños, uno de ellos sin publicar)." + ("\n" + AVISO_TRASPUESTA if crudo.shape != pe.shape else ""))
 
 
 def _regla_de_control(funcion, celda: str) -> tuple[bool, tuple]:
@@ -586,7 +600,8 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, tuple]:
     puntúa).
     """
     pe = _tabla(funcion, 5, 8)
-    bien = pe.shape == (5, 8) and bool(np.allclose(pe, TABLA, **TOLERANCIA))
+    leida = _en_su_forma(pe, 5, 8)
+    bien = leida.shape == (5, 8) and bool(np.allclose(leida, TABLA, **TOLERANCIA))
     comprobar_trabajo(funcion, pe, celda)
     return bien, pe.shape
 
@@ -612,6 +627,7 @@ def robustez(espacio: dict) -> None:
     bien, forma_visible = _regla_de_control(funcion, "la robustez")
     pe = _tabla(funcion, 1000, 12)
     _sin_nan_ni_inf(pe, (1000, 12), forma_visible)
+    pe = _en_su_forma(pe, 1000, 12)
     if not bien:
         aprobado("Nada que restar aquí: sin nan ni inf con 1000 posiciones. Tu función ya falla con el caso "
                  "visible, y eso lo descuenta la celda de los valores.")
@@ -636,6 +652,7 @@ def generalidad(espacio: dict) -> None:
     pe2, pe1 = _tabla(funcion, 3, 2), _tabla(funcion, 1, 6)
     _sin_nan_ni_inf(pe2, (3, 2), forma_visible)
     _sin_nan_ni_inf(pe1, (1, 6), forma_visible)
+    pe2, pe1 = _en_su_forma(pe2, 3, 2), _en_su_forma(pe1, 1, 6)
     if not bien:
         aprobado("Nada que restar aquí: sin excepciones, nan ni inf con d_model = 2 y con T = 1. Tu función "
                  "ya falla con el caso visible, y eso lo descuenta la celda de los valores.")
