@@ -354,10 +354,12 @@ def _columnas_de_valores_bastan(U: np.ndarray, elegidas: np.ndarray, cero: int) 
     con el resto a cero, no es una capa. Las columnas iguales de ``U`` cuentan como una.
     """
     d_model = U.shape[1]
-    representante = [next(i for i in range(j + 1) if np.allclose(U[:, i], U[:, j], rtol=1e-9, atol=1e-12))
-                     for j in range(d_model)]
-    usadas = {representante[int(e) % d_model] for e in elegidas if int(e) != cero}
-    return len(usadas) >= min(len(set(representante)), max(2, -(-d_model // 2)))
+    # representante[j]: la primera columna i <= j igual a la columna j (np.allclose(U[:, i], U[:, j]), todas a la vez)
+    with np.errstate(all="ignore"):
+        cerca = np.all(np.abs(U.T[:, None, :] - U.T[None, :, :]) <= 1e-12 + 1e-9 * np.abs(U.T[None, :, :]), axis=-1)
+    representante = np.argmax(cerca & np.tri(d_model, dtype=bool).T, axis=0)
+    usadas = {int(representante[int(e) % d_model]) for e in elegidas if int(e) != cero}
+    return len(usadas) >= min(len(set(representante.tolist())), max(2, -(-d_model // 2)))
 
 
 def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) -> list[np.ndarray]:
@@ -371,19 +373,64 @@ def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) ->
     reshape: separar con reshape(h, T, d_k) o juntar con reshape(T, d_model)
     sin transponer.
     """
-    T, d_model = U.shape
-    M = np.concatenate([mapas, mapas.transpose(0, 2, 1), mapas.mean(axis=0, keepdims=True),
-                        mapas.sum(axis=0, keepdims=True)])
-    columnas = np.concatenate([np.einsum("kts,sj->kjt", M, U).reshape(-1, T), np.zeros((1, T))])
+    d_model = U.shape[1]
+    columnas = _columnas_de_las_cabezas(mapas, U)
     elegidas = np.argmin(np.linalg.norm(columnas[:, None, :] - C.T[None, :, :], axis=-1), axis=0)
     candidatas = [columnas[elegidas].T] if (2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model
                                             and _columnas_de_valores_bastan(U, elegidas, len(columnas) - 1)) else []
-    if d_model % h == 0 and len(mapas) == h:
+    return candidatas + _concatenaciones_con_reshape(mapas, U, h)
+
+
+def _columnas_de_las_cabezas(mapas: np.ndarray, U: np.ndarray) -> np.ndarray:
+    """Cada columna M·u_j (M el mapa de una cabeza, su traspuesto, o la media o la suma de los mapas; u_j una
+    columna de ``U``) y al final una columna de ceros."""
+    T = U.shape[0]
+    M = np.concatenate([mapas, mapas.transpose(0, 2, 1), mapas.mean(axis=0, keepdims=True),
+                        mapas.sum(axis=0, keepdims=True)])
+    return np.concatenate([np.einsum("kts,sj->kjt", M, U).reshape(-1, T), np.zeros((1, T))])
+
+
+def _concatenaciones_con_reshape(mapas: np.ndarray, U: np.ndarray, h: int) -> list[np.ndarray]:
+    """Las concatenaciones que separan o juntan con reshape: bien, o mezclando posiciones (sin transponer)."""
+    T, d_model = U.shape
+    candidatas = []
+    if h >= 1 and d_model % h == 0 and len(mapas) == h:
         d_k = d_model // h
         for Vh in (U.reshape(h, T, d_k), U.reshape(T, h, d_k).transpose(1, 0, 2)):
             cabezas = mapas @ Vh
             candidatas += [cabezas.reshape(T, d_model), cabezas.transpose(1, 0, 2).reshape(T, d_model)]
     return candidatas
+
+
+# Una salida calculada con los mapas puede llegar multiplicada por una constante k (V dividida también entre
+# √d_k, las cabezas proyectadas y promediadas): el trabajo es el mismo. k, como mucho un factor 100.
+ESCALA_MAXIMA = 100.0
+
+
+def _escala_de_las_columnas(C: np.ndarray, mapas: np.ndarray, U: np.ndarray) -> float | None:
+    """La constante k de ``C`` ≈ k·(columnas M·u_j), leída columna a columna por su dirección, o None."""
+    columnas = _columnas_de_las_cabezas(mapas, U)[:-1]
+    normas = np.linalg.norm(columnas, axis=1)
+    normas_C = np.linalg.norm(C, axis=0)
+    utiles = normas_C > 1e-9 * max(float(normas_C.max(initial=0.0)), 1e-300)
+    if not np.any(utiles) or not np.any(normas > 0):
+        return None
+    with np.errstate(all="ignore"):
+        coseno = (columnas @ C[:, utiles]) / (np.where(normas > 0, normas, np.inf)[:, None] * normas_C[utiles])
+    k = float(np.median(normas_C[utiles] / normas[np.argmax(coseno, axis=0)]))
+    return k if np.isfinite(k) and k > 0 else None
+
+
+def _multiplo(candidata: np.ndarray, s: np.ndarray) -> bool:
+    """Si ``s`` es k·``candidata`` para una constante k entre 1/ESCALA_MAXIMA y ESCALA_MAXIMA (k = 1 incluida)."""
+    with np.errstate(all="ignore"):
+        if _iguales(candidata, s):
+            return True
+        norma = float(np.sum(candidata * candidata))
+        if not np.isfinite(norma) or norma <= 0:
+            return False
+        k = float(np.sum(candidata * s)) / norma
+        return 1 / ESCALA_MAXIMA <= k <= ESCALA_MAXIMA and _iguales(k * candidata, s)
 
 
 def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray | None = None) -> frozenset | None:
@@ -394,19 +441,24 @@ def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray |
 
     Es decir, si algún array (T, d_model) que devuelve, no constante, es
     C·F con F = Wo (o Wo.T, o nada) y C una concatenación de las cabezas
-    hecha con sus propios mapas y los valores V = X·Wv (o X, o X·Wv.T)
-    (``_concatenaciones``). Unos mapas con la salida a cero, constante o
+    hecha con sus propios mapas y los valores V = X·Wv (o X, X·Wv.T, X·Wq o
+    X·Wk) (``_concatenaciones``), o k veces eso (una constante k), o cada
+    cabeza proyectada con el mismo bloque de Wo y sumadas. Unos mapas con la salida a cero, constante o
     sin relación con ellos no son trabajo hecho: todos los errores de la
     lección calculan la salida con sus mapas.
     """
-    X, _, _, Wv, Wo = (np.asarray(M, dtype=np.float64) for M in entradas)
+    X, Wq, Wk, Wv, Wo = (np.asarray(M, dtype=np.float64) for M in entradas)
     T, d_model = X.shape
     salidas = [s for a in _arrays(resultado) for s in _en_cualquier_orden(a, (T, d_model))
                if np.all(np.isfinite(s)) and np.ptp(s) > 1e-3]
     mapas = [m for m in _mapas_de(resultado, entradas, h) if np.all(np.isfinite(m))]
-    valores = [(X @ Wv, True), (X, False), (X @ Wv.T, True)]
+    # V = X·Wv (o X·Wv.T, o por sus bloques diagonales), o sin W^V: X, X·Wq o X·Wk (copiar y pegar)
+    valores = [(X @ Wv, True), (X, False), (X @ Wv.T, True), (X @ Wq, False), (X @ Wk, False)]
     if _bloques_diagonales(Wv, h) is not None:
         valores.append((X @ _bloques_diagonales(Wv, h), True))      # cabezas que leen sólo sus columnas de X
+    # cada cabeza proyectada con las filas del mismo bloque de Wo, y las proyecciones sumadas
+    bloques_de_wo = ([np.tile(Wo[j * (d_model // h):(j + 1) * (d_model // h)], (h, 1)) for j in range(h)]
+                     if h >= 2 and d_model % h == 0 else [])
     encontradas = None
     for s in salidas:
         if esperada is not None and _iguales(s, esperada):
@@ -419,7 +471,22 @@ def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray |
             for m in mapas:
                 for U, con_wv in valores:
                     usadas = frozenset(["W^V"] * con_wv + ["W^O"] * con_wo)
-                    if _mejor(encontradas, usadas) and any(_iguales(c @ F, s) for c in _concatenaciones(C, m, U, h)):
+                    if not _mejor(encontradas, usadas):
+                        continue
+                    candidatas = _concatenaciones(C, m, U, h)
+                    k = _escala_de_las_columnas(C, m, U)
+                    if k is not None and 1 / ESCALA_MAXIMA <= k <= ESCALA_MAXIMA and abs(k - 1) > 1e-9:
+                        candidatas += _concatenaciones(C / k, m, U, h)[:1]
+                    if any(_multiplo(c @ F, s) for c in candidatas):
+                        encontradas = usadas
+                        if encontradas == _VO:
+                            return encontradas
+        for F in bloques_de_wo:
+            for m in mapas:
+                for U, con_wv in valores:
+                    usadas = frozenset(["W^V"] * con_wv + ["W^O"])
+                    if _mejor(encontradas, usadas) and any(
+                            _multiplo(c @ F, s) for c in _concatenaciones_con_reshape(m, U, h)):
                         encontradas = usadas
                         if encontradas == _VO:
                             return encontradas
@@ -636,6 +703,12 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
                 causa = "Causa probable: divides entre √d_model = √6 en lugar de entre √d_k = √2."
             elif abs(c - np.sqrt(2)) < 1e-3:
                 causa = "Causa probable: no divides las puntuaciones entre √d_k = √2."
+            elif abs(c - 1 / np.sqrt(2)) < 1e-3:
+                causa = ("Causa probable: divides las puntuaciones entre d_k = 2 en lugar de entre su raíz, "
+                         "√d_k = √2.")
+            elif abs(c - 1) > 1e-3:
+                causa = (f"Causa probable: la escala. Tus puntuaciones son {c:.3g} veces las esperadas: "
+                         "Q_i K_iᵀ se divide entre √d_k = √2 (ni d_k, ni √d_model, ni √h).")
         return (f"El mapa de la cabeza {i} no coincide (mayor diferencia "
                 f"{np.abs(A[i] - MAPAS[i]).max():.2g}).\n{causa}",
                 f"esperado:\n{matriz(MAPAS[i])}\nobtenido:\n{matriz(A[i])}")
@@ -740,6 +813,50 @@ def _salida_de_tus_mapas(obtenida: np.ndarray, A, entradas: tuple) -> bool:
     return _iguales(concatenacion @ Wo, obtenida)
 
 
+def _concatenacion_del_caso(V: np.ndarray, mapas: np.ndarray = MAPAS) -> np.ndarray:
+    """Concat(mapas_i @ V_i) del caso visible (bloques contiguos de d_k = 2 columnas), (4, 6)."""
+    return np.concatenate([mapas[i] @ V[:, 2 * i:2 * i + 2] for i in range(H)], axis=1)
+
+
+def _error_conocido_de_la_salida(obtenida: np.ndarray) -> str | None:
+    """Con los mapas bien, el error conocido del final de la capa que da ``obtenida`` en el caso visible, o None.
+
+    Los valores proyectados con otra matriz, sin W^V, cada cabeza con su mapa traspuesto, todas las cabezas
+    con el mismo bloque de Wo, o la salida multiplicada por una constante (V dividida también entre √d_k,
+    las cabezas proyectadas y promediadas).
+    """
+    X, Wq, Wk, Wv, Wo = caso()
+    conocidos = (
+        (_concatenacion_del_caso(X @ Wq) @ Wo,
+         "los valores salen de Wq (V = X @ Wq): V se proyecta con su propia matriz, V = X @ Wv."),
+        (_concatenacion_del_caso(X @ Wk) @ Wo,
+         "los valores salen de Wk (V = X @ Wk): V se proyecta con su propia matriz, V = X @ Wv."),
+        (_concatenacion_del_caso(X) @ Wo,
+         "cada cabeza lee los valores de X directamente (X[:, bloque]), sin W^V: V = X @ Wv y la cabeza i usa "
+         "V[:, i*d_k:(i+1)*d_k]."),
+        (_concatenacion_del_caso(X @ Wv, MAPAS.transpose(0, 2, 1)) @ Wo,
+         "cada cabeza multiplica V por su mapa traspuesto (A_i.T @ V_i): la cabeza i da A_i @ V_i, los mismos "
+         "mapas que devuelves."),
+        (sum(MAPAS[i] @ (X @ Wv)[:, 2 * i:2 * i + 2] @ Wo[:2] for i in range(H)),
+         "proyectas cada cabeza con las mismas filas de Wo (Wo[:d_k]) y sumas: la cabeza i usa sus propias "
+         "filas, Wo[i*d_k:(i+1)*d_k] (sumar así es lo mismo que concat @ Wo)."),
+    )
+    for esperada, causa in conocidos:
+        if _iguales(obtenida, esperada):
+            return causa
+    k = float(np.sum(obtenida * SALIDA) / np.sum(SALIDA * SALIDA))
+    if abs(k - 1) > 1e-3 and _iguales(obtenida, k * SALIDA):
+        if abs(k - 1 / np.sqrt(2)) < 1e-3:
+            return ("tu salida es la esperada dividida entre √d_k = √2: divides también los valores (o la salida "
+                    "de las cabezas) entre √d_k. La escala sólo toca las puntuaciones, Q_i K_iᵀ / √d_k.")
+        if abs(k - 1 / H) < 1e-3:
+            return ("tu salida es la esperada dividida entre h = 3: promedias las cabezas (ya proyectadas con "
+                    "sus filas de Wo) en lugar de sumarlas; sumarlas es lo mismo que concat @ Wo.")
+        return (f"tu salida es {k:.3g} veces la esperada: sobra (o falta) un factor constante al final de la "
+                "capa; ni V ni la salida de las cabezas se escalan.")
+    return None
+
+
 def _diagnostico_de_la_salida(funcion, obtenida: np.ndarray) -> None:
     """Con los mapas bien y la salida mal: qué parte del final de la capa falla."""
     escritos = _argumentos_escritos(funcion)
@@ -756,6 +873,10 @@ def _diagnostico_de_la_salida(funcion, obtenida: np.ndarray) -> None:
         fallo("Tu salida es todo ceros, aunque los mapas están bien: aún no calculas la salida.\n"
               "Cada cabeza da A_i @ V_i (con V = X @ Wv y sus d_k columnas); se juntan lado a lado, en su "
               "orden, y se multiplican por Wo: salida = concat @ Wo.")
+    conocido = _error_conocido_de_la_salida(obtenida)
+    if conocido:
+        fallo("La salida no coincide, aunque los mapas están bien.\nCausa probable: " + conocido,
+              f"esperada:\n{matriz(SALIDA)}\nobtenida:\n{matriz(obtenida)}")
     X, Wq, Wk, Wv, _ = caso()
     concatenacion = como_array(_par(llamar(funcion, X, Wq, Wk, Wv, np.eye(6), H))[0], "La salida")
     for i in range(3):

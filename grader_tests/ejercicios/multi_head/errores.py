@@ -286,6 +286,41 @@ def _solo_mapas(cambio):
     return implementacion
 
 
+def _valores_con(nombre: str):
+    """V projected with W^Q or W^K instead of W^V (copy and paste); the maps right."""
+    def implementacion(X, Wq, Wk, Wv, Wo, h):
+        W = {"Wq": Wq, "Wk": Wk}[nombre]
+        return _por_cabezas(X, Wq, Wk, Wv, Wo, h, valores=lambda X: X @ W)
+    return implementacion
+
+
+def _valores_escalados(X, Wq, Wk, Wv, Wo, h):
+    """V divided by √d_k too (the scale belongs to the scores only): the output √d_k times smaller."""
+    d_k = X.shape[1] // h
+    return _por_cabezas(X, Wq, Wk, Wv, Wo, h, valores=lambda X: X @ Wv / np.sqrt(d_k))
+
+
+def _proyectadas(X, Wq, Wk, Wv, Wo, h, *, bloque_fijo: bool, media: bool):
+    """Each head projected with rows of W^O and the projections added (the reference when both are False):
+    always the rows of block 0 (``bloque_fijo``), or averaged instead of added (``media``)."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    _, A = referencia(X, Wq, Wk, Wv, Wo, h)
+    V = X @ Wv
+    b = [slice(i * d_k, (i + 1) * d_k) for i in range(h)]
+    proyectadas = [A[i] @ V[:, s] @ Wo[b[0] if bloque_fijo else s] for i, s in enumerate(b)]
+    return (np.mean(proyectadas, axis=0) if media else np.sum(proyectadas, axis=0)), A
+
+
+def _salida_con_mapas_traspuestos(X, Wq, Wk, Wv, Wo, h):
+    """The maps returned right, the output computed with each map transposed (A_i.T @ V_i)."""
+    T, d_model = X.shape
+    d_k = d_model // h
+    _, A = referencia(X, Wq, Wk, Wv, Wo, h)
+    V = (X @ Wv).reshape(T, h, d_k).transpose(1, 0, 2)
+    return (A.transpose(0, 2, 1) @ V).transpose(1, 0, 2).reshape(T, d_model) @ Wo, A
+
+
 _SIN_SOFTMAX = (_variante(softmax=False), _variante(softmax=False, escala="ninguna"))
 
 
@@ -524,6 +559,41 @@ ERRORES = [
         explicacion="cada cabeza lee los valores de X directamente (X[:, bloque]) en lugar de proyectarlos "
                     "con Wv: V = X @ Wv y la cabeza i usa V[:, i*d_k:(i+1)*d_k].",
         implementacion=lambda X, Wq, Wk, Wv, Wo, h: _por_cabezas(X, Wq, Wk, Wv, Wo, h, valores=lambda X: X)),
+    ErrorConocido(
+        id="valores_con_wq", nombre="V con Wq", seccion=ECUACIONES,
+        explicacion="los mapas están bien, pero los valores salen de Wq (V = X @ Wq): cada matriz tiene su "
+                    "papel y V se proyecta con la suya, V = X @ Wv.",
+        implementacion=_valores_con("Wq")),
+    ErrorConocido(
+        id="valores_con_wk", nombre="V con Wk", seccion=ECUACIONES,
+        explicacion="los mapas están bien, pero los valores salen de Wk (V = X @ Wk): cada matriz tiene su "
+                    "papel y V se proyecta con la suya, V = X @ Wv.",
+        implementacion=_valores_con("Wk")),
+    ErrorConocido(
+        id="valores_escalados", nombre="V dividida entre √d_k", seccion=ECUACIONES,
+        explicacion="los mapas están bien, pero divides también los valores (o la salida de las cabezas) "
+                    "entre √d_k: la escala sólo toca las puntuaciones, Q_i K_iᵀ / √d_k; V = X @ Wv tal cual.",
+        implementacion=_valores_escalados),
+    ErrorConocido(
+        id="mismo_bloque_de_wo", nombre="el mismo bloque de Wo en todas las cabezas", seccion=ECUACIONES,
+        explicacion="proyectas cada cabeza con las mismas filas de Wo (Wo[:d_k]) y sumas: si proyectas por "
+                    "cabezas, la cabeza i usa sus propias filas, Wo[i*d_k:(i+1)*d_k] (sumar así es lo mismo "
+                    "que concat @ Wo).",
+        implementacion=lambda X, Wq, Wk, Wv, Wo, h: _proyectadas(X, Wq, Wk, Wv, Wo, h, bloque_fijo=True,
+                                                                 media=False)),
+    ErrorConocido(
+        id="cabezas_proyectadas_promediadas", nombre="cabezas proyectadas y promediadas", seccion=PROMEDIAR,
+        explicacion="proyectas cada cabeza con sus filas de Wo y después las promedias: la salida sale h "
+                    "veces menor. Las cabezas proyectadas se suman (es lo mismo que concat @ Wo), no se "
+                    "promedian.",
+        implementacion=lambda X, Wq, Wk, Wv, Wo, h: _proyectadas(X, Wq, Wk, Wv, Wo, h, bloque_fijo=False,
+                                                                 media=True)),
+    ErrorConocido(
+        id="salida_con_mapas_traspuestos", nombre="salida con los mapas traspuestos", seccion=ECUACIONES,
+        explicacion="los mapas que devuelves están bien, pero cada cabeza multiplica V por su mapa traspuesto "
+                    "(A_i.T @ V_i): la cabeza i da A_i @ V_i, con la fila t de A_i (la consulta t) "
+                    "repartiendo su peso entre las filas de V_i.",
+        implementacion=_salida_con_mapas_traspuestos),
     ErrorConocido(
         id="wo_transpuesta", nombre="Wo transpuesta", seccion=ECUACIONES,
         explicacion="multiplicas la concatenación por Wo.T en lugar de por Wo: salida = concat @ Wo.",

@@ -28,8 +28,10 @@ them too, when each is an affine transform of what was passed, column by column 
 ``no_modifica``.
 
 ``TRABAJO_NECESARIO``: whatever piece holds, the output must be computed with
-the maps the call returns (``salida_calculada``): maps next to a zero or
-constant output are no work (issue 19, ninth attack); and at most one of the
+the maps the call returns (``salida_calculada``; an honest mistake at the end of
+the layer, V from W^Q or W^K, V divided by √d_k, the same block of W^O for every
+head, the projected heads averaged, keeps it: issue 22, eighth student): maps
+next to a zero or constant output are no work (issue 19, ninth attack); and at most one of the
 four weight matrices W^Q, W^K, W^V and W^O may be left out of the work
 (``usa_las_matrices``, from the routes the two pieces recognised): each
 honest mistake forgets one (K = X·W^Q, Q = X·W^K, V = X, no W^O), but the
@@ -397,10 +399,34 @@ def _columnas_de_valores_bastan(U: np.ndarray, elegidas: np.ndarray, cero: int) 
     attack: 4 of 10 with one map copied into every head).  Equal columns of ``U`` count as one.
     """
     d_model = U.shape[1]
-    representante = [next(i for i in range(j + 1) if np.allclose(U[:, i], U[:, j], rtol=1e-9, atol=1e-12))
-                     for j in range(d_model)]
-    usadas = {representante[int(e) % d_model] for e in elegidas if int(e) != cero}
-    return len(usadas) >= min(len(set(representante)), max(2, -(-d_model // 2)))
+    # representante[j]: the first column i <= j equal to column j (np.allclose(U[:, i], U[:, j]), all at once)
+    with np.errstate(all="ignore"):
+        cerca = np.all(np.abs(U.T[:, None, :] - U.T[None, :, :]) <= 1e-12 + 1e-9 * np.abs(U.T[None, :, :]), axis=-1)
+    representante = np.argmax(cerca & np.tri(d_model, dtype=bool).T, axis=0)
+    usadas = {int(representante[int(e) % d_model]) for e in elegidas if int(e) != cero}
+    return len(usadas) >= min(len(set(representante.tolist())), max(2, -(-d_model // 2)))
+
+
+def _columnas_de_las_cabezas(mapas: np.ndarray, U: np.ndarray) -> np.ndarray:
+    """Every column M·u_j (K·d_model, T), M a head's map, its transpose, or the heads' mean or sum, u_j a column
+    of ``U``; then one zero column."""
+    T = U.shape[0]
+    M = np.concatenate([mapas, mapas.transpose(0, 2, 1), mapas.mean(axis=0, keepdims=True),
+                        mapas.sum(axis=0, keepdims=True)])
+    return np.concatenate([np.einsum("kts,sj->kjt", M, U).reshape(-1, T), np.zeros((1, T))])
+
+
+def _concatenaciones_con_reshape(mapas: np.ndarray, U: np.ndarray, h: int) -> list[np.ndarray]:
+    """The concatenations that split or join with ``reshape``: right, or mixing positions (``reshape(h, T, d_k)``
+    without the transpose, or the heads joined with ``reshape(T, d_model)`` without it)."""
+    T, d_model = U.shape
+    candidatas = []
+    if h >= 1 and d_model % h == 0 and len(mapas) == h:
+        d_k = d_model // h
+        for Vh in (U.reshape(h, T, d_k), U.reshape(T, h, d_k).transpose(1, 0, 2)):
+            cabezas = mapas @ Vh                                            # (h, T, d_k)
+            candidatas += [cabezas.reshape(T, d_model), cabezas.transpose(1, 0, 2).reshape(T, d_model)]
+    return candidatas
 
 
 def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) -> list[np.ndarray]:
@@ -410,29 +436,54 @@ def _concatenaciones(C: np.ndarray, mapas: np.ndarray, U: np.ndarray, h: int) ->
     M·u_j, with M a head's map (or its transpose, or the heads' mean or sum:
     heads averaged or added) and u_j a column of ``U`` (any split of the columns, any order of
     the heads, blocks interleaved or shifted; at most half of the columns
-    left at zero); and the splits and joins with
-    ``reshape`` that mix positions (``reshape(h, T, d_k)`` without the
-    transpose, or the heads joined with ``reshape(T, d_model)`` without it).
+    left at zero); and the splits and joins with ``reshape``
+    (``_concatenaciones_con_reshape``).
     """
-    T, d_model = U.shape
-    M = np.concatenate([mapas, mapas.transpose(0, 2, 1), mapas.mean(axis=0, keepdims=True),
-                        mapas.sum(axis=0, keepdims=True)])
-    columnas = np.einsum("kts,sj->kjt", M, U).reshape(-1, T)            # (K·d_model, T)
+    d_model = U.shape[1]
+    columnas = _columnas_de_las_cabezas(mapas, U)
     # a column left at zero (a concatenation preallocated with np.zeros and a shifted block) is allowed,
     # as long as at least half of the columns are computed
-    columnas = np.concatenate([columnas, np.zeros((1, T))])
     distancias = np.linalg.norm(columnas[:, None, :] - C.T[None, :, :], axis=-1)
     elegidas = np.argmin(distancias, axis=0)
     candidatas = []
     if (2 * int(np.sum(elegidas == len(columnas) - 1)) <= d_model
             and _columnas_de_valores_bastan(U, elegidas, len(columnas) - 1)):
         candidatas.append(columnas[elegidas].T)
-    if h >= 1 and d_model % h == 0 and len(mapas) == h:
-        d_k = d_model // h
-        for Vh in (U.reshape(h, T, d_k), U.reshape(T, h, d_k).transpose(1, 0, 2)):
-            cabezas = mapas @ Vh                                            # (h, T, d_k)
-            candidatas += [cabezas.reshape(T, d_model), cabezas.transpose(1, 0, 2).reshape(T, d_model)]
-    return candidatas
+    return candidatas + _concatenaciones_con_reshape(mapas, U, h)
+
+
+# An output computed with the maps may come multiplied by one constant k (issue 22, the eighth student's B2-1: V
+# divided by √d_k too, the heads projected and averaged, 1/h): the work is the same.  k within a factor of 100.
+_ESCALA_MAXIMA = 100.0
+
+
+def _escala_de_las_columnas(C: np.ndarray, mapas: np.ndarray, U: np.ndarray) -> float | None:
+    """The constant k of ``C`` ≈ k·(columns M·u_j), read column by column by direction (the median of the ratios of
+    norms to the most parallel column), or None (no column of ``C`` that is not zero)."""
+    columnas = _columnas_de_las_cabezas(mapas, U)[:-1]
+    normas = np.linalg.norm(columnas, axis=1)
+    normas_C = np.linalg.norm(C, axis=0)
+    utiles = normas_C > 1e-9 * max(float(normas_C.max(initial=0.0)), 1e-300)
+    if not np.any(utiles) or not np.any(normas > 0):
+        return None
+    with np.errstate(all="ignore"):
+        coseno = (columnas @ C[:, utiles]) / (np.where(normas > 0, normas, np.inf)[:, None] * normas_C[utiles])
+    mejores = np.argmax(coseno, axis=0)
+    cocientes = normas_C[utiles] / normas[mejores]
+    k = float(np.median(cocientes))
+    return k if np.isfinite(k) and k > 0 else None
+
+
+def _multiplo(candidata: np.ndarray, s: np.ndarray, tolerancia: dict) -> bool:
+    """``s`` is k·``candidata`` for one constant k in [1/_ESCALA_MAXIMA, _ESCALA_MAXIMA] (k = 1 included)."""
+    with np.errstate(all="ignore"):
+        if np.allclose(candidata, s, **tolerancia):
+            return True
+        norma = float(np.sum(candidata * candidata))
+        if not np.isfinite(norma) or norma <= 0:
+            return False
+        k = float(np.sum(candidata * s)) / norma
+        return (1 / _ESCALA_MAXIMA <= k <= _ESCALA_MAXIMA) and bool(np.allclose(k * candidata, s, **tolerancia))
 
 
 def salida_calculada(llamada) -> bool:
@@ -450,12 +501,15 @@ def matrices_de_la_salida(llamada) -> frozenset | None:
     Computed once per call.
 
     That is, some returned array (T, d_model), in any axis order, not
-    constant, equals C·F where F is W^O (or W^Oᵀ, or nothing: W^O forgotten
-    or transposed) and C a concatenation of the heads built from the maps
-    it returns and the values V = X·W^V (or X, or X·W^Vᵀ: W^V forgotten or
-    transposed, or X·W^V by its diagonal blocks: heads that read only their
-    own columns of X), whatever the split of the columns, the order of the
-    heads or a missing transpose (``_concatenaciones``); with the arguments
+    constant, equals k·C·F where F is W^O (or W^Oᵀ, or nothing: W^O forgotten
+    or transposed; or one block of W^O's rows for every head, the heads
+    projected and added), C a concatenation of the heads built from the maps
+    it returns and the values V = X·W^V (or X, X·W^Q or X·W^K: W^V forgotten
+    or another matrix in its place; X·W^Vᵀ: transposed; or X·W^V by its
+    diagonal blocks: heads that read only their own columns of X), whatever
+    the split of the columns, the order of the heads or a missing transpose
+    (``_concatenaciones``), and k one constant within a factor of 100 (V
+    divided by √d_k too, the projected heads averaged); with the arguments
     as passed and, if the call wrote into them, as it left them
     (``entradas_posibles``).  Maps with a zero, constant
     or unrelated output are no work (issue 19, ninth attack): every honest
@@ -477,22 +531,32 @@ def _buscar_matrices_de_la_salida(llamada) -> frozenset | None:
     if any(np.allclose(s, salida_ref, **tolerancia) for s in salidas):
         return _VO
     encontradas: frozenset | None = None
-    for X, _, _, Wv, Wo in entradas_posibles(llamada):
-        encontradas = _salida_de(salidas, mapas, X, Wv, Wo, h, tolerancia, encontradas)
+    for X, Wq, Wk, Wv, Wo in entradas_posibles(llamada):
+        encontradas = _salida_de(salidas, mapas, X, Wq, Wk, Wv, Wo, h, tolerancia, encontradas)
         if encontradas == _VO:
             break
     return encontradas
 
 
-def _salida_de(salidas, mapas, X, Wv, Wo, h: int, tolerancia: dict,
+def _salida_de(salidas, mapas, X, Wq, Wk, Wv, Wo, h: int, tolerancia: dict,
                encontradas: frozenset | None) -> frozenset | None:
     """``matrices_de_la_salida`` with these inputs (the ones passed, or as the call left them): the best
-    route found, starting from ``encontradas`` (what other inputs already found)."""
+    route found, starting from ``encontradas`` (what other inputs already found).
+
+    Values V = X·W^V (or X·W^Vᵀ, or by its diagonal blocks), or without W^V: X, X·W^Q or X·W^K (V projected
+    with the wrong matrix, copy and paste); F = W^O (or W^Oᵀ, or nothing), or the rows of one block of W^O
+    for every head (each head projected with the same block and the projections added: only the
+    ``reshape`` concatenations, as F cannot be inverted); the output k times the result (``_multiplo``).
+    """
     d_model = X.shape[1]
-    valores = [(X @ Wv, True), (X, False), (X @ Wv.T, True)]
+    valores = [(X @ Wv, True), (X, False), (X @ Wv.T, True), (X @ Wq, False), (X @ Wk, False)]
     Bv = _bloques_diagonales(Wv, h)
     if Bv is not None:
         valores.append((X @ Bv, True))          # heads that read only their own d_k columns of X
+    bloques_de_wo = []
+    if h >= 2 and d_model % h == 0:
+        d_k = d_model // h
+        bloques_de_wo = [np.tile(Wo[j * d_k:(j + 1) * d_k], (h, 1)) for j in range(h)]
     for s in salidas:
         for F, con_wo in ((Wo, True), (np.eye(d_model), False), (Wo.T, True)):
             try:
@@ -502,8 +566,22 @@ def _salida_de(salidas, mapas, X, Wv, Wo, h: int, tolerancia: dict,
             for m in mapas:
                 for U, con_wv in valores:
                     usadas = frozenset(["W^V"] * con_wv + ["W^O"] * con_wo)
-                    if _mejor(encontradas, usadas) and any(np.allclose(c @ F, s, **tolerancia)
-                                                           for c in _concatenaciones(C, m, U, h)):
+                    if not _mejor(encontradas, usadas):
+                        continue
+                    candidatas = _concatenaciones(C, m, U, h)
+                    k = _escala_de_las_columnas(C, m, U)
+                    if k is not None and 1 / _ESCALA_MAXIMA <= k <= _ESCALA_MAXIMA and abs(k - 1) > 1e-9:
+                        candidatas += _concatenaciones(C / k, m, U, h)[:1]
+                    if any(_multiplo(c @ F, s, tolerancia) for c in candidatas):
+                        encontradas = usadas
+                        if encontradas == _VO:
+                            return encontradas
+        for F in bloques_de_wo:
+            for m in mapas:
+                for U, con_wv in valores:
+                    usadas = frozenset(["W^V"] * con_wv + ["W^O"])
+                    if _mejor(encontradas, usadas) and any(
+                            _multiplo(c @ F, s, tolerancia) for c in _concatenaciones_con_reshape(m, U, h)):
                         encontradas = usadas
                         if encontradas == _VO:
                             return encontradas
@@ -576,7 +654,7 @@ TRABAJO = (
 # Whatever else is right, the output must be computed with the maps: maps next to a zero output are no work.
 TRABAJO_NECESARIO = (
     pieza("una salida calculada con tus mapas y los valores V (la de la referencia, o Concat(A_i·V_i) con "
-          "o sin W^O)", salida_calculada),
+          "o sin W^O, aunque sea un múltiplo de ella)", salida_calculada),
     # and at most one of the four weight matrices forgotten (issue 19, tenth attack)
     pieza("usar al menos tres de las cuatro matrices W^Q, W^K, W^V y W^O (olvidar una es un error honrado; "
           "olvidar dos o más ya no calcula atención)", usa_las_matrices, detalle=falta_usar_las_matrices),
