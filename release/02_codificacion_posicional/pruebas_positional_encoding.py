@@ -240,6 +240,11 @@ ERRORES_CONOCIDOS = (
         [0.0523359562, 0.9986295348, 0.0052359638, 0.9999862922, 0.0005235988, 0.9999998629, 0.0000523599, 0.9999999986],
         [0.0697564737, 0.9975640503, 0.0069812603, 0.9999756307, 0.0006981316, 0.9999997563, 0.0000698132, 0.9999999976],
     ])),
+    # el exponente sin paréntesis: pos / 10000 ** 2 * i / d_model (cada ángulo, casi 0: [0, 1, 0, 1, …] en cada fila)
+    ("precedencia_en_el_exponente", np.tile([0.0, 1.0], (5, 4))),
+    # d_model fuera del exponente: pos / 10000 ** (2 * i) / d_model (sólo la pareja 0 gira, con 1/8)
+    ("precedencia_de_d_model", np.hstack([np.column_stack([np.sin(np.arange(5) / 8), np.cos(np.arange(5) / 8)]),
+                                          np.tile([0.0, 1.0], (5, 3))])),
 )
 
 

@@ -54,6 +54,20 @@ def _variante(**opciones):
     return implementacion
 
 
+def _precedencia(donde: str):
+    """The exponent written without its parentheses: ``pos / 10000 ** 2 * i / d_model`` (``"exponente"``: the angle
+    pos·i/(10000²·d_model), practically 0) or ``pos / 10000 ** (2 * i) / d_model`` (``"d_model"``: d_model divides
+    the angle, not the exponent)."""
+    def implementacion(T, d_model):
+        pos = np.arange(T, dtype=np.float64)[:, None]
+        i = np.arange(d_model // 2, dtype=np.float64)[None, :]
+        angulo = pos / 10000 ** 2 * i / d_model if donde == "exponente" else pos / 10000 ** (2 * i) / d_model
+        PE = np.zeros((T, d_model))
+        PE[:, 0::2], PE[:, 1::2] = np.sin(angulo), np.cos(angulo)
+        return PE
+    return implementacion
+
+
 def _entero(T, d_model):
     return np.trunc(referencia(T, d_model)).astype(np.int64)
 
@@ -275,6 +289,20 @@ ERRORES = [
         explicacion="calculas el exponente con división entera (2i // d_model vale 0): todas las columnas "
                     "salen con la misma frecuencia. Usa la división real 2 * i / d_model.",
         implementacion=_variante(exponente="entera")),
+    ErrorConocido(
+        id="precedencia_en_el_exponente", nombre="paréntesis del exponente (10000 ** 2 * i)", seccion=NUMPY,
+        explicacion="escribes el exponente sin paréntesis, `pos / 10000 ** 2 * i / d_model`: Python eleva "
+                    "primero (10000 ** 2) y después multiplica por i y divide entre d_model, así que cada ángulo "
+                    "vale pos·i/(10⁸·d_model), casi 0, y la tabla queda en [0, 1, 0, 1, …] para toda posición. "
+                    "El exponente entero va entre paréntesis: pos / 10000 ** (2 * i / d_model).",
+        implementacion=_precedencia("exponente")),
+    ErrorConocido(
+        id="precedencia_de_d_model", nombre="d_model fuera del exponente", seccion=NUMPY,
+        explicacion="escribes `pos / 10000 ** (2 * i) / d_model`: d_model divide el ángulo en lugar del "
+                    "exponente, así que la pareja i gira con 1/(10000^(2i)·d_model) y, desde la pareja 1, la "
+                    "tabla ya no cambia con la posición. Es pos / 10000 ** (2 * i / d_model): 2i/d_model "
+                    "entero en el exponente.",
+        implementacion=_precedencia("d_model")),
     ErrorConocido(
         id="grados", nombre="grados", seccion=FORMULA,
         explicacion="conviertes el ángulo como si estuviera en grados (np.deg2rad, np.radians o ·π/180): "
