@@ -286,3 +286,33 @@ def test_el_texto_de_la_nota_es_el_de_la_comprobacion():
     pregunta = OPCION
     for valor in ("b", "a", None, ["x", "y"]):
         assert tuple(pregunta.juzgar(valor, 1).lineas) == pregunta.corregir(valor).lineas
+
+
+def test_una_celda_que_lanza_antes_del_def_se_nombra(monkeypatch):
+    """The exercise's cell raised before its ``def`` (an import of something not installed): the visible tests
+    name that exception, not «no está definida: ejecuta antes la celda» (issue 22, ninth student)."""
+    import linecache
+    celda = "from scipy.special import softmax\n\ndef multi_head(X, Wq, Wk, Wv, Wo, h):\n    return X\n"
+    # as IPython does, the cell's code in linecache under the cell's file name (tracebacks read it there)
+    for nombre, codigo in (("/tmp/ipykernel_1/2.py", celda), ("/tmp/ipykernel_1/3.py", "raise NotImplementedError()")):
+        monkeypatch.setitem(linecache.cache, nombre, (len(codigo), None, codigo.splitlines(True), nombre))
+    try:
+        exec(compile(celda, "/tmp/ipykernel_1/2.py", "exec"), {"__name__": "__celda__"})
+    except ImportError as exc:
+        monkeypatch.setattr(sys, "last_value", exc, raising=False)
+        monkeypatch.setattr(sys, "last_traceback", exc.__traceback__, raising=False)
+    else:  # pragma: no cover - scipy is not among the course's packages
+        pytest.skip("scipy está instalado")
+    with pytest.raises(pruebas_visibles.PruebaVisibleFallida) as fallo:
+        pruebas_visibles.funcion_del_cuaderno({"In": ["", celda]}, "multi_head")
+    texto = " ".join(" ".join(fallo.value.lineas()).split())
+    assert "terminó con ModuleNotFoundError" in texto and "«scipy»" in texto and "no está definida" not in texto, texto
+    assert all(len(l) <= pruebas_visibles.ANCHO for l in fallo.value.lineas())
+    # another cell's exception (an unanswered question) is not this cell's: the usual message
+    try:
+        exec(compile("raise NotImplementedError()", "/tmp/ipykernel_1/3.py", "exec"), {})
+    except NotImplementedError as exc:
+        monkeypatch.setattr(sys, "last_value", exc, raising=False)
+        monkeypatch.setattr(sys, "last_traceback", exc.__traceback__, raising=False)
+    with pytest.raises(pruebas_visibles.PruebaVisibleFallida, match="no está definida"):
+        pruebas_visibles.funcion_del_cuaderno({"In": ["", celda]}, "multi_head")

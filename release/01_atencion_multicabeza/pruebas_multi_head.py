@@ -31,8 +31,17 @@ import re
 
 import numpy as np
 
-from pruebas_visibles import (PruebaVisibleFallida, aprobado, como_array, fallo, funcion_del_cuaderno, llamar,
+from pruebas_visibles import (PISTAS_DE_EXCEPCIONES, PruebaVisibleFallida, aprobado, como_array, fallo, funcion_del_cuaderno, llamar,
                               matriz, salida_del_alumno)
+
+# Un producto cuyas formas no encajan: lo más habitual en esta capa es juntar las cabezas sin concatenarlas.
+PISTAS_DE_EXCEPCIONES["multi_head"] = [
+    (r"matmul|not aligned|could not be broadcast",
+     "las formas de un producto no encajan. Si promedias o sumas las cabezas (np.mean o np.sum de la lista), "
+     "el resultado mide (T, d_k) y no se puede multiplicar por Wo, que mide (d_model, d_model): las cabezas se "
+     "concatenan lado a lado, en su orden, hasta (T, d_model). Si no es eso, mira la forma (.shape) de cada "
+     "operando en la línea señalada."),
+]
 
 TOLERANCIA = {"rtol": 1e-4, "atol": 1e-6}      # la del ejercicio: np.allclose(..., rtol=1e-4, atol=1e-6)
 H = 3                                           # cabezas del caso visible (d_k = 2)
@@ -725,7 +734,9 @@ def contrato(espacio: dict) -> None:
         fallo("Devuelves (A, salida): el orden es (salida, A). Sólo lo cobra esta celda: las de los mapas y "
               "la salida leen el par en su orden.")
     pistas = {(4, 4, 3): "Parece (T, T, h): apila los mapas con np.stack(mapas), que añade el eje 0.",
-              (4, 3, 4): "Parece (T, h, T): el eje de las cabezas va primero; transpón con .transpose(1, 0, 2)."}
+              (4, 3, 4): "Parece (T, h, T): el eje de las cabezas va primero; transpón con .transpose(1, 0, 2).",
+              (6, 4): "Es la salida traspuesta, (d_model, T): una fila por posición, como X. Sólo lo cobra esta "
+                      "celda: la de la salida la lee traspuesta."}
     for nombre, valor, forma in (("salida", salida, (4, 6)), ("A", A, (3, 4, 4))):
         if type(valor) is not np.ndarray:
             fallo(f"`{nombre}` debe ser un np.ndarray y es {type(valor).__module__}.{type(valor).__name__}.",
@@ -771,6 +782,8 @@ def salida(espacio: dict) -> None:
     entradas = caso()
     resultado = llamar(funcion, *caso(), H)
     obtenida = como_array(_par(resultado)[0], "La salida")
+    traspuesta = obtenida.shape == (6, 4)
+    obtenida = _en_su_forma(obtenida, 4, 6)
     if obtenida.shape != (4, 6):
         fallo(f"La salida debería tener forma (T, d_model) = (4, 6) y tiene {obtenida.shape}.",
               "Mira la celda del contrato.")
@@ -787,7 +800,7 @@ def salida(espacio: dict) -> None:
         _diagnostico_de_la_salida(funcion, obtenida)
     for (T, d_model, h), esperada in SALIDAS_OTRAS_FORMAS.items():
         otra_salida, otros_mapas = _par(llamar(funcion, *otro_caso(T, d_model), h))
-        otra = como_array(otra_salida, "La salida")
+        otra = _en_su_forma(como_array(otra_salida, "La salida"), T, d_model)
         forma = f"T = {T}, d_model = {d_model}, h = {h} (d_k = {d_model // h})"
         if otra.shape != esperada.shape:
             fallo(f"Con {forma}, la salida debería tener forma {esperada.shape} y tiene {otra.shape}.")
@@ -799,7 +812,9 @@ def salida(espacio: dict) -> None:
                   "Causa probable: algo depende de una forma fija (d_k, la escala o el número de cabezas).",
                   f"La mayor diferencia está en la fila {t}, columna {j}: se esperaba {esperada[t, j]:.4f} "
                   f"y es {otra[t, j]:.4f}.\nesperada:\n{matriz(esperada, 3)}\nobtenida:\n{matriz(otra, 3)}")
-    aprobado("Salida correcta en el caso visible y en las otras formas.")
+    aprobado("Salida correcta en el caso visible y en las otras formas."
+             + ("\nTu salida llega traspuesta, (d_model, T): aquí se lee con una fila por posición. La forma la "
+                "descuenta la celda del contrato." if traspuesta else ""))
 
 
 def _salida_de_tus_mapas(obtenida: np.ndarray, A, entradas: tuple) -> bool:
@@ -924,7 +939,16 @@ def _acierta_el_caso_visible(resultado) -> bool:
     if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
         return False
     salida, A = _par(resultado)
-    return _iguales(salida, SALIDA) and _iguales(A, MAPAS)
+    return _iguales(_en_su_forma(salida, 4, 6), SALIDA) and _iguales(A, MAPAS)
+
+
+def _en_su_forma(salida, T: int, d_model: int):
+    """La salida como (T, d_model): si llegó traspuesta, (d_model, T) con T ≠ d_model, se lee traspuesta.
+
+    Como en la nota: la forma la descuenta sólo la celda del contrato.
+    """
+    array = np.asarray(salida) if isinstance(salida, np.ndarray) else None
+    return array.T if array is not None and T != d_model and array.shape == (d_model, T) else salida
 
 
 def _formas_bien(resultado) -> list[bool]:
@@ -977,6 +1001,7 @@ def robustez(espacio: dict) -> None:
                  "falla con el caso visible, y eso lo descuentan las celdas de los mapas y de la salida.")
         return
     salida_x20, A_x20 = (np.asarray(v, dtype=np.float64) for v in _par(resultado))
+    salida_x20 = _en_su_forma(salida_x20, 4, 6)
     if not _iguales(A_x20, MAPAS_X20):
         fallo("Con X multiplicada por 20 los mapas no son los esperados: cada fila debería poner todo su "
               "peso en su mayor puntuación.",
@@ -1008,12 +1033,14 @@ def generalidad(espacio: dict) -> None:
     mapa = np.exp(puntuaciones - puntuaciones.max(axis=1, keepdims=True))
     mapa = mapa / mapa.sum(axis=1, keepdims=True)
     salida_h1, A_h1 = (np.asarray(v, dtype=np.float64) for v in _par(con_h1))
+    salida_h1 = _en_su_forma(salida_h1, 4, 6)
     if not _iguales(A_h1[0], mapa):
         fallo("Con h = 1 el mapa debería ser el de la atención de una cabeza, softmax(Q Kᵀ / √6).",
               f"esperado:\n{matriz(mapa)}\nobtenido:\n{matriz(A_h1[0])}")
     if not _iguales(salida_h1, mapa @ X @ Wv @ Wo):
         fallo("Con h = 1 la salida debería ser A (X Wv) Wo: ¿se multiplica por Wo también cuando h = 1?")
     salida_T1, A_T1 = (np.asarray(v, dtype=np.float64) for v in _par(con_T1))
+    salida_T1 = _en_su_forma(salida_T1, 1, 6)
     if not np.allclose(A_T1, 1.0, **TOLERANCIA):
         fallo("Con T = 1 cada mapa es [[1.]] y A debería ser np.ones((3, 1, 1)).",
               f"ha llegado {A_T1.round(4).tolist()}.")

@@ -148,6 +148,31 @@ def _ultima_celda_con_error_de_sintaxis(espacio: dict, patron: str) -> str | Non
     return _error_de_sintaxis(fuente) if fuente is not None else None
 
 
+def _excepcion_de_la_celda(espacio: dict, patron: str) -> BaseException | None:
+    """La excepción con que terminó la última celda ejecutada que casa con ``patron``, o None.
+
+    IPython deja en ``sys.last_value`` la última excepción que mostró; es de
+    esa celda si alguna línea de su traza es una línea de la celda (un
+    ``import`` de algo que no está, por ejemplo, antes del ``def``).
+    """
+    fuente = _ultima_celda(espacio, patron)
+    valor, traza = getattr(sys, "last_value", None), getattr(sys, "last_traceback", None)
+    if fuente is None or not isinstance(valor, Exception) or traza is None:
+        return None
+    lineas = {l.strip() for l in fuente.splitlines() if l.strip()}
+    try:
+        marcos = traceback.extract_tb(traza)
+    except Exception:  # noqa: BLE001 - una traza rara no es de la celda
+        return None
+    return valor if any(m.line and m.line.strip() in lineas for m in marcos) else None
+
+
+def _mensaje_corto(excepcion: BaseException) -> str:
+    """El mensaje de la excepción en una línea, de 80 caracteres como mucho."""
+    texto = " ".join(str(excepcion).split()) or "sin mensaje"
+    return texto if len(texto) <= 80 else texto[:77] + "..."
+
+
 def funcion_del_cuaderno(espacio: dict, nombre: str):
     """La función ``nombre`` definida en el cuaderno (``espacio`` es ``globals()``).
 
@@ -159,6 +184,17 @@ def funcion_del_cuaderno(espacio: dict, nombre: str):
         fallo(f"La celda donde escribes `{nombre}` tiene un error de sintaxis{error} y no llegó a ejecutarse: "
               "corrígelo y vuelve a ejecutarla (el mensaje SyntaxError de esa celda dice dónde).")
     if nombre not in espacio:
+        excepcion = _excepcion_de_la_celda(espacio, rf"^\s*def\s+{re.escape(nombre)}\s*\(")
+        if isinstance(excepcion, ImportError):
+            modulo = f"«{excepcion.name}»" if getattr(excepcion, "name", None) else "lo que importas"
+            fallo(f"La celda donde escribes `{nombre}` terminó con {type(excepcion).__name__} "
+                  f"({_mensaje_corto(excepcion)}) y `{nombre}` no llegó a definirse. {modulo[0].upper() + modulo[1:]} "
+                  "no está en el entorno del curso, ni al corregir: escribe esa parte con NumPy y vuelve a "
+                  "ejecutar la celda.")
+        if excepcion is not None:
+            fallo(f"La celda donde escribes `{nombre}` terminó con {type(excepcion).__name__} "
+                  f"({_mensaje_corto(excepcion)}) antes de definirla: corrige ese error (su traza, debajo de la "
+                  "celda, dice en qué línea) y vuelve a ejecutarla.")
         fallo(f"`{nombre}` no está definida: ejecuta antes la celda donde la escribes y comprueba que "
               "termina sin errores.")
     funcion = espacio[nombre]
@@ -303,9 +339,17 @@ def llamar(funcion, *argumentos):
         nombre = getattr(funcion, "__name__", "tu función")
         mensaje = str(exc).strip()
         detalle = _lineas_del_alumno(exc)
+        pistas = [pista for patron, pista in PISTAS_DE_EXCEPCIONES.get(nombre, ())
+                  if re.search(patron, f"{type(exc).__name__}: {mensaje}")]
         raise PruebaVisibleFallida(
-            f"`{nombre}` lanzó {type(exc).__name__}" + (f": {mensaje}" if mensaje else "."),
+            f"`{nombre}` lanzó {type(exc).__name__}" + (f": {mensaje}" if mensaje else ".")
+            + (f"\nCausa probable: {pistas[0]}" if pistas else ""),
             ("Dónde, en tu código:\n" + detalle) if detalle else "") from None
+
+
+# Pistas de cada lección para las excepciones de su función, {función: [(patrón, pista)]}: el módulo de pruebas
+# de la lección las añade; ``llamar`` escribe la primera cuyo patrón casa con «Tipo: mensaje».
+PISTAS_DE_EXCEPCIONES: dict[str, list[tuple[str, str]]] = {}
 
 
 def como_array(valor, que: str) -> np.ndarray:

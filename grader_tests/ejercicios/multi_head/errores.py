@@ -312,6 +312,12 @@ def _proyectadas(X, Wq, Wk, Wv, Wo, h, *, bloque_fijo: bool, media: bool):
     return (np.mean(proyectadas, axis=0) if media else np.sum(proyectadas, axis=0)), A
 
 
+def _salida_traspuesta(X, Wq, Wk, Wv, Wo, h):
+    """The layer right, the output returned transposed, (d_model, T)."""
+    salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
+    return salida.T.copy(), A
+
+
 def _salida_con_mapas_traspuestos(X, Wq, Wk, Wv, Wo, h):
     """The maps returned right, the output computed with each map transposed (A_i.T @ V_i)."""
     T, d_model = X.shape
@@ -704,6 +710,12 @@ ERRORES = [
         explicacion="A tiene forma (T, h, T): el eje de las cabezas debe ir primero, (h, T, T); si "
                     "calculas con forma (T, h, T), transpón con A.transpose(1, 0, 2).",
         implementacion=_variante(forma_A=(1, 0, 2))),
+    ErrorConocido(
+        id="salida_traspuesta", nombre="salida traspuesta", seccion=EJERCICIO,
+        explicacion="devuelves la salida traspuesta, (d_model, T): cada fila es una posición, así que la "
+                    "forma es (T, d_model), la de X (concat @ Wo, no Wo.T @ concat.T). Sólo se descuenta en "
+                    "el contrato: los valores se juzgan leídos con una fila por posición.",
+        implementacion=_salida_traspuesta),
     ErrorConocido(
         id="intercambiados", nombre="valores intercambiados", seccion=EJERCICIO,
         explicacion="devuelves (A, salida) en lugar de (salida, A): el orden de lo que devuelves importa. "
