@@ -469,7 +469,9 @@ def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray |
     bloques_de_wo = ([np.tile(Wo[j * (d_model // h):(j + 1) * (d_model // h)], (h, 1)) for j in range(h)]
                      if h >= 2 and d_model % h == 0 else [])
     encontradas = None
-    for s in salidas:
+    # y la salida con X sumada (una conexión residual, que el artículo pone fuera de la capa de atención)
+    residuales = [s - X for s in salidas if np.ptp(s - X) > 1e-3]
+    for s in salidas + residuales:
         if esperada is not None and _iguales(s, esperada):
             return _VO
         for F, con_wo in ((Wo, True), (np.eye(d_model), False), (Wo.T, True)):
@@ -714,7 +716,8 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
                 causa = "Causa probable: no divides las puntuaciones entre √d_k = √2."
             elif abs(c - 1 / np.sqrt(2)) < 1e-3:
                 causa = ("Causa probable: divides las puntuaciones entre d_k = 2 en lugar de entre su raíz, "
-                         "√d_k = √2.")
+                         "√d_k = √2. Si ya escribes np.sqrt(d_k), mira que d_k salga dentro de la función "
+                         "(d_model // h): una d_k de otra celda del cuaderno no vale.")
             elif abs(c - 1) > 1e-3:
                 causa = (f"Causa probable: la escala. Tus puntuaciones son {c:.3g} veces las esperadas: "
                          "Q_i K_iᵀ se divide entre √d_k = √2 (ni d_k, ni √d_model, ni √h).")
@@ -852,6 +855,9 @@ def _error_conocido_de_la_salida(obtenida: np.ndarray) -> str | None:
         (_concatenacion_del_caso(X @ Wv, MAPAS.transpose(0, 2, 1)) @ Wo,
          "cada cabeza multiplica V por su mapa traspuesto (A_i.T @ V_i): la cabeza i da A_i @ V_i, los mismos "
          "mapas que devuelves."),
+        (X + SALIDA,
+         "sumas X a la salida (una conexión residual). En el artículo esa suma va fuera de la atención, en "
+         "«Add & Norm»; multi_head devuelve concat @ Wo sin sumar X."),
         (sum(MAPAS[i] @ (X @ Wv)[:, 2 * i:2 * i + 2] @ Wo[:2] for i in range(H)),
          "proyectas cada cabeza con las mismas filas de Wo (Wo[:d_k]) y sumas: la cabeza i usa sus propias "
          "filas, Wo[i*d_k:(i+1)*d_k] (sumar así es lo mismo que concat @ Wo)."),

@@ -519,8 +519,8 @@ def _causa_del_tipo(funcion) -> str | None:
         return None
     if isinstance(crudo, np.ndarray) and crudo.dtype.kind in "iub":
         return (f"Tu tabla es de enteros ({crudo.dtype}): al guardar un seno o un coseno en un array de enteros "
-                "se trunca hacia 0, y casi todo se queda en 0 (sólo cos(0) = 1 sobrevive). Es un solo error: "
-                "crea la tabla con np.zeros((T, d_model)), sin dtype=int (float64).")
+                "se trunca hacia 0, y casi todo se queda en 0 (sólo cos(0) = 1 sobrevive). Se arregla con un "
+                "solo cambio: crea la tabla con np.zeros((T, d_model)), sin dtype=int (float64).")
     return None
 
 

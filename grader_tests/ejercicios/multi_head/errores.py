@@ -312,6 +312,12 @@ def _proyectadas(X, Wq, Wk, Wv, Wo, h, *, bloque_fijo: bool, media: bool):
     return (np.mean(proyectadas, axis=0) if media else np.sum(proyectadas, axis=0)), A
 
 
+def _con_residual(X, Wq, Wk, Wv, Wo, h):
+    """The layer right, with X added to its output (a residual connection)."""
+    salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
+    return salida + np.asarray(X, dtype=np.float64), A
+
+
 def _salida_traspuesta(X, Wq, Wk, Wv, Wo, h):
     """The layer right, the output returned transposed, (d_model, T)."""
     salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
@@ -577,8 +583,9 @@ ERRORES = [
         implementacion=_valores_con("Wk")),
     ErrorConocido(
         id="valores_escalados", nombre="V dividida entre √d_k", seccion=ECUACIONES,
-        explicacion="los mapas están bien, pero divides también los valores (o la salida de las cabezas) "
-                    "entre √d_k: la escala sólo toca las puntuaciones, Q_i K_iᵀ / √d_k; V = X @ Wv tal cual.",
+        explicacion="divides entre √d_k también después de la softmax (los valores, los mapas o la salida de "
+                    "las cabezas): la escala sólo toca las puntuaciones, Q_i K_iᵀ / √d_k, antes de la softmax; "
+                    "V = X @ Wv tal cual.",
         implementacion=_valores_escalados),
     ErrorConocido(
         id="mismo_bloque_de_wo", nombre="el mismo bloque de Wo en todas las cabezas", seccion=ECUACIONES,
@@ -710,6 +717,11 @@ ERRORES = [
         explicacion="A tiene forma (T, h, T): el eje de las cabezas debe ir primero, (h, T, T); si "
                     "calculas con forma (T, h, T), transpón con A.transpose(1, 0, 2).",
         implementacion=_variante(forma_A=(1, 0, 2))),
+    ErrorConocido(
+        id="conexion_residual", nombre="conexión residual", seccion=ECUACIONES,
+        explicacion="sumas X a la salida (una conexión residual, X + concat @ Wo). En el artículo esa suma va "
+                    "fuera de la atención, en «Add & Norm»; multi_head devuelve concat @ Wo sin sumar X.",
+        implementacion=_con_residual),
     ErrorConocido(
         id="salida_traspuesta", nombre="salida traspuesta", seccion=EJERCICIO,
         explicacion="devuelves la salida traspuesta, (d_model, T): cada fila es una posición, así que la "

@@ -543,7 +543,8 @@ def _salida_de(salidas, mapas, X, Wq, Wk, Wv, Wo, h: int, tolerancia: dict,
     """``matrices_de_la_salida`` with these inputs (the ones passed, or as the call left them): the best
     route found, starting from ``encontradas`` (what other inputs already found).
 
-    Values V = X·W^V (or X·W^Vᵀ, or by its diagonal blocks), or without W^V: X, X·W^Q or X·W^K (V projected
+    The output as it came or minus X (a residual connection added).  Values V = X·W^V (or X·W^Vᵀ, or by its
+    diagonal blocks), or without W^V: X, X·W^Q or X·W^K (V projected
     with the wrong matrix, copy and paste); F = W^O (or W^Oᵀ, or nothing), or the rows of one block of W^O
     for every head (each head projected with the same block and the projections added: only the
     ``reshape`` concatenations, as F cannot be inverted); the output k times the result (``_multiplo``).
@@ -557,7 +558,9 @@ def _salida_de(salidas, mapas, X, Wq, Wk, Wv, Wo, h: int, tolerancia: dict,
     if h >= 2 and d_model % h == 0:
         d_k = d_model // h
         bloques_de_wo = [np.tile(Wo[j * d_k:(j + 1) * d_k], (h, 1)) for j in range(h)]
-    for s in salidas:
+    # and the output with X added (a residual connection, which the paper puts outside the attention layer)
+    residuales = [s - X for s in salidas if np.ptp(s - X) > VARIACION_MINIMA]
+    for s in salidas + residuales:
         for F, con_wo in ((Wo, True), (np.eye(d_model), False), (Wo.T, True)):
             try:
                 C = np.linalg.solve(F.T, s.T).T                                # C·F = s

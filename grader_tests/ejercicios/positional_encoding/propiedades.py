@@ -17,7 +17,7 @@ j, pairs counted from 1, sines only); one whole position ≥ 1 right (a row of
 the reference, wherever it sits: positions counted from 1); or the lesson's
 ladder with another ratio that follows d_model (``escalera``: sin and cos of
 pos·ω₀·r^i interleaved, pair by pair, ω₀ one constant of the call (1, or π/180
-in degrees, 1/T with pos/T), frequencies spanning a factor between 3 and
+in degrees, 1/T with pos/T), frequencies spanning a factor between 1.4 and
 10^6, and one law |log r|·(d_model + c) = K over the law sizes the cells also
 call, ``casos.MUESTRA_DE_LA_LEY``: another base, multiplying instead of
 dividing, exponents spread with linspace; not r = 0.999, not a fixed r, not
@@ -149,7 +149,7 @@ def _leer_escalera(t: np.ndarray, recorrido: bool = True) -> tuple[float, float]
     pos = 1 (ω_1 modulo 2π, every turn tried up to ``_VUELTAS``); the whole
     table must then match within the tolerance.  Pair 0 and pair 1 must
     change with the position and differ from each other, and the frequencies
-    must span a factor of 3 at least and 10^6 at most from the first pair to
+    must span a factor of 1.4 at least and 10^6 at most from the first pair to
     the last.  omega_0 ≠ 1 is one constant of the whole table: the angle in
     degrees (π/180) or the position divided by T (1/T) keep the ladder.  None
     with T < 3 or d_model < 4 (too small to read a ladder).  ``recorrido=False``
@@ -239,7 +239,7 @@ TRABAJO = (
           "d_model)", una_coordenada),
     pieza("la codificación entera de una posición pos ≥ 1 (una fila)", una_posicion),
     pieza("la escalera de frecuencias de la lección con otra razón que sale de d_model (cada pareja con su "
-          "frecuencia ω₀·r^i, con frecuencias que bajen o suban entre un factor 3 y un factor 10^6 de la primera "
+          "frecuencia ω₀·r^i, con frecuencias que bajen o suban entre un factor 1,4 y un factor 10^6 de la primera "
           "pareja a la última, y la razón con una misma ley de d_model en todos los tamaños, también en los "
           "de la muestra de la ley: cada d_model par de 16 a 64)", escalera),
 )
