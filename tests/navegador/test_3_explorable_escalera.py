@@ -63,7 +63,15 @@ def _comprobar_longitud(etiqueta, pareja: int, d_model: int) -> dict:
     """The label ``etiqueta`` (a locator) once it shows this pair and d_model: ipywidgets may draw the
     label a moment after the figure (CI read it empty once), so its text is waited for, not read once."""
     expect(etiqueta).to_have_text(re.compile(rf"Pareja {pareja} ·.*/{d_model}\)"), timeout=30_000)
-    leida = _leer_etiqueta(etiqueta.inner_text())
+    # ... and read in the same poll that matches it: the widget may draw the label again, empty for a moment,
+    # between the wait and a separate read (CI, 3 December: '' right after the wait matched)
+    patron, texto = re.compile(rf"Pareja {pareja} ·.*/{d_model}\)"), ""
+    for _ in range(150):
+        texto = etiqueta.inner_text()
+        if patron.search(texto) and ETIQUETA.search(texto):
+            break
+        etiqueta.page.wait_for_timeout(200)
+    leida = _leer_etiqueta(texto)
     assert (leida["pareja"], leida["d_model"], leida["exponente"]) == (pareja, d_model, 2 * pareja)
     esperada = 2 * math.pi * 10000 ** (2 * pareja / d_model)
     assert abs(leida["lam"] - esperada) <= 0.05 + 1e-9, (
