@@ -18,10 +18,10 @@ ANCHO = aprobado = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = A
     funcion_del_cuaderno = grader_tests = juez = llamar = matriz = MAX_ELEMENTOS = MAX_LONGITUD = \
     MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = modulos_publicos = \
     MODULOS_PUBLICOS_DEL_MOTOR = NoAdmitida = nombres_de_argumentos = nombres_de_ejercicios = Opcion = \
-    Otro = PAQUETE_RAIZ = PREFIJO_QUIZ = Pregunta = pregunta_desde_dict = preguntas = pruebas_visibles = \
-    PruebaVisibleFallida = publicar_evidencia = recoger_evidencia = respuesta = RespuestaMalFormada = \
-    salida_del_alumno = serializacion = serializar = sin_contestar = sin_ejecutar = TIPOS = Varias = \
-    VerdaderoFalso = VERSION = trampa
+    Otro = PAQUETE_RAIZ = PISTAS_DE_EXCEPCIONES = PREFIJO_QUIZ = Pregunta = pregunta_desde_dict = \
+    preguntas = pruebas_visibles = PruebaVisibleFallida = publicar_evidencia = recoger_evidencia = \
+    respuesta = RespuestaMalFormada = salida_del_alumno = serializacion = serializar = sin_contestar = \
+    sin_ejecutar = TIPOS = Varias = VerdaderoFalso = VERSION = trampa
 # --- fin de los nombres públicos ---
 
 
