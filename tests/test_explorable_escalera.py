@@ -885,7 +885,7 @@ def test_puntos_y_rotulo_de_las_curvas():
     assert not esc.puntos_en_curvas(65, 255) and not esc.puntos_en_curvas(200, 255)
     assert esc.puntos_en_curvas(1, 255)
     assert esc.rotulo_curvas(200, 200) == "posición pos"
-    assert esc.rotulo_curvas(38, 200) == "posición pos (las 38 primeras de 200)"
+    assert esc.rotulo_curvas(38, 200) == "posición pos (las 38 primeras de 200: 6 vueltas)"
 
 
 def _luminancia(png):
@@ -936,7 +936,7 @@ def test_curvas_legibles_con_T_200():
     figura.png()
     assert figura.ax_curvas.get_xlim() == (0, 37)
     assert not figura.seno_pos.get_visible() or esc.puntos_en_curvas(38, figura.ax_curvas.bbox.width)
-    assert figura.rotulo_curvas.get_text() == "posición pos (las 38 primeras de 200)"
+    assert figura.rotulo_curvas.get_text() == "posición pos (las 38 primeras de 200: 6 vueltas)"
     figura.poner(200, 128, 40, "intercalada")          # a slow pair: the 200 positions, no dots
     figura.png()
     assert figura.ax_curvas.get_xlim() == (0, 199)

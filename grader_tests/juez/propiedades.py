@@ -45,9 +45,12 @@ the same for every such cell and does not depend on recognising the mistake:
   numbers, every value finite (no nan or inf), and each array with the
   contract's shape, or with its axes (or the arrays of a tuple) in the same
   other order as on the controls (a transposed table, A as (T, h, T),
-  ``(A, salida)``: form mistakes charged by the contract).  If on the controls some part is not an array with the
-  contract's axes in any order (a table that ignores ``T``, ``None``), the
-  result is not usable and the full values are judged here too.  A case whose values are wrong but that
+  ``(A, salida)``), or with an axis one longer or shorter the same way as on
+  the controls (a table of T + 1 or T − 1 rows: form mistakes charged by the
+  contract).  If on the controls some part is not an array with the
+  contract's axes in any order, each within one of its length (a table that
+  ignores ``T``, ``None``), the result is not usable and the full values are
+  judged here too.  A case whose values are wrong but that
   gets those right passes with a note («aquí no resta»), naming the mistake
   when it is a known one.
 
@@ -754,10 +757,14 @@ def _formas_en_controles(controles: list[Llamada]):
 
     Returns ``(orden, ejes)``: ``orden`` says which returned array holds each
     part of the contract (``(0, 1)``; ``(1, 0)`` when a pair comes swapped, as
-    ``(A, salida)``), and ``ejes`` per part the axis orders that fit every
-    control (``{(0, 1, 2)}`` when its shape was right, ``{(1, 0, 2)}`` for A as
-    (T, h, T), a transposed table…).  None when on some control some part is
-    not an array with the contract's axes in any order.
+    ``(A, salida)``), and ``ejes`` per part the ways of reading its shape that
+    fit every control, each ``(orden_de_los_ejes, desfases)``: the axis order
+    (``(0, 1, 2)`` when its shape was right, ``(1, 0, 2)`` for A as (T, h, T),
+    a transposed table…) and, per axis, how far its length is from the
+    contract's, 0 or ±1 the same on every control (a table of T + 1 or T − 1
+    rows: ``range(T + 1)``, ``np.arange(1, T)``; a form mistake the contract
+    charges).  None when on some control some part is not an array with the
+    contract's axes in any order, each of its length or one more or less.
     """
     import itertools
     partes = controles[0].ejercicio.partes
@@ -774,8 +781,9 @@ def _formas_en_controles(controles: list[Llamada]):
                 if array is None or array.ndim != len(forma):
                     fila = None
                     break
-                fila.append({o for o in itertools.permutations(range(len(forma)))
-                             if tuple(forma[k] for k in o) == array.shape})
+                fila.append({(o, tuple(n - forma[k] for n, k in zip(array.shape, o)))
+                             for o in itertools.permutations(range(len(forma)))
+                             if all(abs(n - forma[k]) <= 1 for n, k in zip(array.shape, o))})
             if fila is None:
                 posibles = None
                 break
@@ -789,8 +797,8 @@ def _comprobar_lo_propio(llamada: Llamada, formas) -> list[str]:
     """What a robustness/generality case must still get right when the controls fail.
 
     No exception, arrays of numbers, every value finite, and each part with
-    the contract's axes in the order (and place) it had on the controls (see
-    the module docstring).
+    the contract's axes in the order (and place, and off by the same one) it
+    had on the controls (see the module docstring).
     """
     if llamada.excepcion is not None:
         return [excepcion_texto(llamada)]
@@ -805,7 +813,8 @@ def _comprobar_lo_propio(llamada: Llamada, formas) -> list[str]:
         if array is None:
             problemas.append(f"`{parte.nombre}` debería ser un array de números y es {resumen(valor)}")
             continue
-        if not any(array.shape == tuple(forma[k] for k in o) for o in permitidos if len(o) == array.ndim):
+        if not any(array.shape == tuple(forma[k] + d for k, d in zip(o, desfases))
+                   for o, desfases in permitidos if len(o) == array.ndim):
             problemas.append(f"`{parte.nombre}` debería tener forma {parte.forma_simbolica} = {forma} "
                              f"y tiene {array.shape}")
         if array.dtype.kind in "fc" and not np.all(np.isfinite(array)):

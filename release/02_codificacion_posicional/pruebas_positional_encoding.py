@@ -78,6 +78,37 @@ def _en_su_forma(pe: np.ndarray, T: int, d_model: int) -> np.ndarray:
     return pe.T if T != d_model and pe.shape == (d_model, T) else pe
 
 
+def _causa_de_las_filas(pe) -> str:
+    """Por qué la tabla del caso visible (T = 5, d_model = 8) no tiene 5 filas, si se ve; si no, ''.
+
+    Una fila de más (posiciones 0 … T), una de menos (0 … T-2 o 1 … T-1) o
+    una tabla bien calculada con otro número de filas (T ignorado). Como el
+    diagnóstico de la nota.
+    """
+    pe = np.asarray(pe)
+    if pe.ndim != 2 or pe.shape[1] != 8 or pe.shape[0] in (0, 5) or pe.shape[0] > 10_000:
+        return ""
+    n = pe.shape[0]
+    with np.errstate(all="ignore"):
+        # las filas esperadas de las posiciones 0 … max(n, 5), calculadas aquí mismo
+        angulos = np.arange(max(n, 5) + 1)[:, None] / 10000.0 ** (np.arange(4) / 4)
+        larga = np.empty((len(angulos), 8))
+        larga[:, 0::2], larga[:, 1::2] = np.sin(angulos), np.cos(angulos)
+        if n == 6 and np.allclose(pe, larga[:6], **TOLERANCIA):
+            return ("Causa probable: devuelves una fila de más (6 en lugar de T = 5): las posiciones van de 0 a T. "
+                    "Deben ser las T posiciones 0, 1, …, T-1: np.arange(T) (o range(T)), no np.arange(T + 1) ni "
+                    "range(T + 1).")
+        for inicio in (0, 1):
+            if n == 4 and np.allclose(pe, larga[inicio:inicio + 4], **TOLERANCIA):
+                return (f"Causa probable: devuelves una fila de menos (4 en lugar de T = 5): las posiciones van de "
+                        f"{inicio} a {inicio + 3}. Deben ser las T posiciones 0, 1, …, T-1: np.arange(T), no "
+                        "np.arange(1, T) ni range(T - 1).")
+        if np.allclose(pe, larga[:n], **TOLERANCIA):
+            return (f"Causa probable: no usas el argumento T: devuelves {n} filas y se pidieron T = 5. La tabla "
+                    "debe tener exactamente T filas, una por posición 0, 1, …, T-1.")
+    return ""
+
+
 AVISO_TRASPUESTA = ("Tu tabla llega traspuesta, (d_model, T): aquí se lee con una fila por posición. La forma "
                     "la descuenta la celda del contrato.")
 
@@ -353,20 +384,25 @@ def trabajo_en_las_primeras_columnas(tabla, T: int, d_model: int, ley: dict) -> 
     la tabla esperada (estén donde estén), o la escalera de la lección con
     una razón que sigue la misma ley que en ``ley`` (las tablas de la
     muestra de la ley, ``tablas_de_la_ley``; aquí no se pide el factor entre
-    la primera pareja y la última). La regla de la nota con sus tamaños grandes.
+    la primera pareja y la última). La tabla puede tener una fila de más o de
+    menos (la forma la descuenta el contrato). La regla de la nota con sus tamaños grandes.
     """
     if tabla is None or tabla.ndim != 2 or not np.all(np.isfinite(tabla)):
         return False
     n = min(d_model, COLUMNAS_LEIDAS)
     for t in (tabla, tabla.T):
-        if t.shape != (T, d_model):
+        # T filas, o una más o una menos (range(T + 1), np.arange(1, T)): la forma la descuenta el contrato
+        filas = t.shape[0]
+        if t.shape[1] != d_model or abs(filas - T) > 1 or filas < 1:
             continue
         t = t[:, :n]
-        angulos = np.arange(T)[:, None] / 10000.0 ** (2 * np.arange(d_model // 2) / d_model)
-        esperada = np.empty((T, d_model))
+        # la tabla esperada con una posición más, calculada aquí mismo: las filas pueden empezar en 0 o en 1
+        angulos = np.arange(filas + 1)[:, None] / 10000.0 ** (2 * np.arange(d_model // 2) / d_model)
+        esperada = np.empty((filas + 1, d_model))
         esperada[:, 0::2], esperada[:, 1::2] = np.sin(angulos), np.cos(angulos)
         esperada = esperada[:, :n]
-        if _cuarta_parte_de_las_columnas(t.T, esperada.T[2:]) or _alguna_linea(t, esperada[1:]):
+        if (any(_cuarta_parte_de_las_columnas(t.T, esperada[desde:desde + filas].T[2:]) for desde in (0, 1))
+                or _alguna_linea(t, esperada[1:])):
             return True
         leida = _escalera(t, recorrido=False)
         puntos = [(d, _razon_de(tabla_ley, T_ley, d)) for (T_ley, d), tabla_ley in ley.items()]
@@ -535,7 +571,8 @@ def contrato(espacio: dict) -> None:
               "array tal cual (sin .tolist() ni np.matrix).")
     if pe.shape != (5, 8):
         fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}."
-              + ("\nEs la tabla traspuesta: una fila por posición." if pe.shape == (8, 5) else ""))
+              + ("\nEs la tabla traspuesta: una fila por posición." if pe.shape == (8, 5) else "")
+              + ("\n" + _causa_de_las_filas(pe) if _causa_de_las_filas(pe) else ""))
     if pe.dtype != np.float64:
         fallo(f"Se esperaba dtype float64 y ha llegado {pe.dtype}.\n"
               + ("Una tabla de enteros trunca los senos y cosenos: créala con np.zeros((T, d_model))."
@@ -549,7 +586,8 @@ def valores(espacio: dict) -> None:
     crudo = _tabla(funcion, 5, 8)
     pe = _en_su_forma(crudo, 5, 8)
     if pe.shape != (5, 8):
-        fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}.",
+        fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}."
+              + ("\n" + _causa_de_las_filas(pe) if _causa_de_las_filas(pe) else ""),
               "Mira la celda del contrato.")
     entera = _causa_del_tipo(funcion)
     if entera and not np.allclose(pe, TABLA, **TOLERANCIA):
@@ -615,10 +653,15 @@ def _sin_nan_ni_inf(pe: np.ndarray, forma: tuple, forma_visible: tuple) -> None:
     """La forma del contrato (T, d_model) y todo finito, como en la nota.
 
     ``forma_visible``: la que llegó con el caso visible (T = 5, d_model = 8).
-    Si llegó traspuesta, (8, 5), aquí se acepta la tabla traspuesta (la forma
-    ya la cobra el contrato); con cualquier otra forma, la del contrato.
+    Si llegó traspuesta, (8, 5), aquí se acepta la tabla traspuesta, y si
+    llegó con una fila de más o de menos, (6, 8) o (4, 8), una tabla con una
+    fila de más o de menos (la forma ya la cobra el contrato); con cualquier
+    otra forma, la del contrato.
     """
     permitida = forma[::-1] if forma_visible == (8, 5) else forma
+    if len(forma_visible) == 2 and forma_visible[1] == 8 and abs(forma_visible[0] - 5) == 1:
+        # una fila de más o de menos, como en el caso visible: la descuentan el contrato y los valores
+        permitida = (forma[0] + forma_visible[0] - 5, forma[1])
     if pe.shape != permitida:
         fallo(f"Con T = {forma[0]} y d_model = {forma[1]} se esperaba la forma {forma} y ha llegado "
               f"{pe.shape}.")

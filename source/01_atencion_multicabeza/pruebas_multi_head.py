@@ -286,7 +286,9 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
     a uno, con los grupos de los repartos equivocados habituales (bloques que
     empiezan en cualquier columna, de d_k o d_k - 1 columnas, columnas
     intercaladas i::h, todas las columnas, las cabezas de un reshape(h, T, d_k)
-    sin transponer y las que leen sólo sus d_k columnas de X). Es la regla de la nota.
+    sin transponer y las que leen sólo sus d_k columnas de X). Los mapas con una
+    máscara causal (ceros por encima de la diagonal) también: en su triángulo,
+    sin la media de cada fila. Es la regla de la nota.
     """
     X, Wq, Wk = entradas[:3]
     T, d_model = X.shape
@@ -346,7 +348,45 @@ def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int)
                     encontradas = usadas
             if encontradas == _QK:
                 return encontradas
+    # mapas con una máscara causal (ceros por encima de la diagonal, sección 11): lo mismo en el triángulo,
+    # sin la media de cada fila en lugar del doble centrado
+    brutas = ((Q, K, _QK), (K, Q, _QK), (Q, Q, frozenset({"W^Q"})), (K, K, frozenset({"W^K"})))
+    for m in mapas:
+        for mapa in (m if np.all(np.isfinite(m)) else []):
+            dentro = _triangulo(mapa)
+            if dentro is None:
+                continue
+            objetivo = _centrado_por_filas(np.log(np.where(dentro, mapa, 1.0)), dentro)
+            norma = float(np.linalg.norm(objetivo))
+            if not norma > 1e-9:
+                continue
+            for a, b, usadas in brutas:
+                for grupo in grupos:
+                    s = _centrado_por_filas(a[:, grupo] @ b[:, grupo].T, dentro)
+                    c = float(s @ objetivo) / float(s @ s) if float(s @ s) > 0 else 0.0
+                    if (_mejor(encontradas, usadas) and c >= escala_minima
+                            and np.linalg.norm(objetivo - c * s) <= 1e-4 * norma):
+                        encontradas = usadas
+                if encontradas == _QK:
+                    return encontradas
     return encontradas
+
+
+def _triangulo(mapa: np.ndarray) -> np.ndarray | None:
+    """Dónde vive un mapa con máscara causal: el triángulo de abajo con la diagonal si ``mapa`` (T, T) vale 0 por
+    encima de la diagonal y es positivo en el resto (el de arriba si la máscara va al revés), o None."""
+    abajo = np.tri(mapa.shape[0], dtype=bool)
+    for dentro in (abajo, abajo.T):
+        if np.all(mapa[dentro] > 0) and np.all(mapa[~dentro] == 0):
+            return dentro
+    return None
+
+
+def _centrado_por_filas(M: np.ndarray, dentro: np.ndarray) -> np.ndarray:
+    """Las entradas de ``M`` (T, T) donde ``dentro``, menos la media de su fila en ``dentro`` (en una línea)."""
+    M = np.where(dentro, M, 0.0)
+    medias = M.sum(axis=1, keepdims=True) / np.maximum(dentro.sum(axis=1, keepdims=True), 1)
+    return (M - medias)[dentro]
 
 
 def _mapas_de(resultado, entradas: tuple, h: int) -> list[np.ndarray]:
@@ -662,6 +702,14 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
         return ("Todos tus mapas son constantes (cada fila reparte el peso por igual): aún no calculas las "
                 "puntuaciones softmax(Q_i K_iᵀ / √d_k) de cada cabeza.",
                 f"Mapa obtenido de la cabeza 0:\n{matriz(A[0])}")
+    # Una máscara causal (sección 11): ceros por encima de la diagonal en todos los mapas (o por debajo).
+    for lado, dentro in (("encima", np.tri(4, dtype=bool)), ("debajo", np.tri(4, dtype=bool).T)):
+        if all(np.all(A[i][~dentro] == 0) and np.all(A[i][dentro] > 0) for i in range(3)):
+            return (f"Tus mapas tienen ceros por {lado} de la diagonal: cada posición sólo atiende a sí misma y a "
+                    f"las {'anteriores' if lado == 'encima' else 'siguientes'}.\n"
+                    "Causa probable: aplicas una máscara causal, la del decodificador (sección 11). `multi_head` es "
+                    "la autoatención sin máscara, en la que cada posición atiende a todas: quita la máscara.",
+                    f"Mapa esperado de la cabeza 0:\n{matriz(MAPAS[0])}\nobtenido:\n{matriz(A[0])}")
     # Los mapas salen de las puntuaciones: con Wq y Wk nulos todas valen 0 y los mapas cambian (son uniformes).
     X, Wq, Wk, Wv, Wo = caso()
     A_nulas = como_array(_par(llamar(funcion, X, 0 * Wq, 0 * Wk, Wv, Wo, H))[1], "A")

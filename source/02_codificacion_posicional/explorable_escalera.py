@@ -617,10 +617,15 @@ def puntos_en_curvas(n: int, ancho_px: float) -> bool:
 
 
 def rotulo_curvas(n: int, T: int) -> str:
-    """Rótulo del eje de las curvas: dice si se ven todas las posiciones o sólo las primeras."""
+    """Rótulo del eje de las curvas: dice si se ven todas las posiciones o sólo las primeras, y por qué.
+
+    Sólo las primeras cuando la pareja da más de ``VUELTAS_EN_CURVAS`` vueltas
+    en T posiciones (``posiciones_en_curvas``): las que caben en esas
+    vueltas.
+    """
     if int(n) >= int(T):
         return "posición pos"
-    return f"posición pos (las {n} primeras de {T})"
+    return f"posición pos (las {n} primeras de {T}: {VUELTAS_EN_CURVAS:g} vueltas)"
 
 
 def limites_escalera(parejas: int, ancho_px: float, margen_px: float = 9.0) -> tuple[float, float]:

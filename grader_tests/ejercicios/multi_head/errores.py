@@ -19,12 +19,13 @@ ECUACIONES = "5. La capa, pieza a pieza"
 ANCHURA = "6. Qué cuesta y qué no"
 PROMEDIAR = "8. Promediar las cabezas o concatenarlas"
 VECTORIZADA = "10. Todas las cabezas de una vez"
+MASCARAS = "11. Lotes, máscaras y atención cruzada"
 EJERCICIO = "Ejercicio: `multi_head`"
 
 
 def _mh(X, Wq, Wk, Wv, Wo, h, *, escala="d_k", eje=-1, estable=True, division="bloques",
         fusion="bloques", wo=True, combinar="concatenar", consultas="Wq", claves="Wk",
-        transpuesto=False, forma_A=(0, 1, 2), softmax=True):
+        transpuesto=False, forma_A=(0, 1, 2), softmax=True, mascara=False):
     """Multi-head attention with one or more deliberate mistakes (keywords)."""
     X = np.asarray(X, dtype=np.float64)
     T, d_model = X.shape
@@ -42,6 +43,8 @@ def _mh(X, Wq, Wk, Wv, Wo, h, *, escala="d_k", eje=-1, estable=True, division="b
     Qh, Kh, Vh = separar(Q), separar(K), separar(V)
     E = Kh @ Qh.transpose(0, 2, 1) if transpuesto else Qh @ Kh.transpose(0, 2, 1)
     E = E / {"d_k": np.sqrt(d_k), "d_model": np.sqrt(d_model), "ninguna": 1.0}[escala]
+    if mascara:                                                     # each position sees itself and the earlier ones
+        E = np.where(np.tri(T, dtype=bool), E, -np.inf)
     if not softmax:
         A = E
     else:
@@ -717,6 +720,13 @@ ERRORES = [
         explicacion="A tiene forma (T, h, T): el eje de las cabezas debe ir primero, (h, T, T); si "
                     "calculas con forma (T, h, T), transpón con A.transpose(1, 0, 2).",
         implementacion=_variante(forma_A=(1, 0, 2))),
+    ErrorConocido(
+        id="mascara_causal", nombre="máscara causal", seccion=MASCARAS,
+        explicacion="aplicas una máscara causal: tus mapas tienen ceros por encima de la diagonal, así que cada "
+                    "posición sólo atiende a sí misma y a las anteriores. Esa máscara es la del decodificador "
+                    "(sección 11); `multi_head` es la autoatención sin máscara, en la que cada posición atiende "
+                    "a todas: quita la máscara.",
+        implementacion=_variante(mascara=True)),
     ErrorConocido(
         id="conexion_residual", nombre="conexión residual", seccion=ECUACIONES,
         explicacion="sumas X a la salida (una conexión residual, X + concat @ Wo). En el artículo esa suma va "

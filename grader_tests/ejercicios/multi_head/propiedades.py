@@ -319,7 +319,9 @@ def matrices_de_los_mapas(llamada) -> frozenset | None:
       (``_puntuaciones_sin_transponer``) and heads that read only their own
       d_k columns of X (``_puntuaciones_de_sus_columnas``): the
       double-centred ``log A_i`` is proportional to that group's scores
-      (from T = 3 on).
+      (from T = 3 on);
+    * maps with a causal mask (0 above the diagonal: ``_mapas_enmascarados``):
+      the same, on the triangle and centred by rows.
 
     With the arguments as passed and, if the call wrote into them, as it
     left them (``entradas_posibles``).
@@ -377,6 +379,63 @@ def _mapas_de(mapas: list[np.ndarray], X, Wq, Wk, h: int, encontradas: frozenset
                     encontradas = usadas
             if encontradas == _QK:
                 return encontradas
+    return _mapas_enmascarados(mapas, X, Wq, Wk, h, escala_minima, encontradas)
+
+
+def _triangulo(mapa: np.ndarray) -> np.ndarray | None:
+    """Where a causally masked map (T, T) lives, as a boolean (T, T), or None.
+
+    The lower triangle with its diagonal when ``mapa`` is 0 above its diagonal
+    and positive on and below it (scores masked with −∞ or a large negative
+    number before a row softmax: lesson 1, section 11), or the upper one for
+    the mask the other way round.
+    """
+    abajo = np.tri(mapa.shape[0], dtype=bool)
+    for dentro in (abajo, abajo.T):
+        if np.all(mapa[dentro] > 0) and np.all(mapa[~dentro] == 0):
+            return dentro
+    return None
+
+
+def _centrado_por_filas(M: np.ndarray, dentro: np.ndarray) -> np.ndarray:
+    """The entries of ``M`` (T, T) where ``dentro``, minus the mean of their row over ``dentro`` (flat).
+
+    What is left of the scores of a masked map once the row softmax's
+    normaliser is removed (a row with one entry gives 0).
+    """
+    M = np.where(dentro, M, 0.0)
+    medias = M.sum(axis=1, keepdims=True) / np.maximum(dentro.sum(axis=1, keepdims=True), 1)
+    return (M - medias)[dentro]
+
+
+def _mapas_enmascarados(mapas, X, Wq, Wk, h: int, escala_minima: float,
+                        encontradas: frozenset | None) -> frozenset | None:
+    """The maps' route for causally masked maps (``_triangulo``): on the triangle, the row-centred
+    ``log A_i`` is c times the row-centred scores of one of the usual groups of columns
+    (``_grupos_de_columnas``) of Q·Kᵀ, K·Qᵀ, Q·Qᵀ or K·Kᵀ, c ≥ the smallest scale.  The mask is a
+    mistake the lesson names (``mascara_causal``), and those maps still come from the scores
+    (issue 22, grader tester: 1 of 10 with no diagnosis).  Starting from ``encontradas``."""
+    X, Wq, Wk = (np.asarray(M, dtype=np.float64) for M in (X, Wq, Wk))
+    Q, K = X @ Wq, X @ Wk
+    familias = ((Q, K, _QK), (K, Q, _QK), (Q, Q, frozenset({"W^Q"})), (K, K, frozenset({"W^K"})))
+    grupos = _grupos_de_columnas(X.shape[1], h)
+    for m in mapas:
+        for mapa in m:
+            dentro = _triangulo(mapa)
+            if dentro is None:
+                continue
+            objetivo = _centrado_por_filas(np.log(np.where(dentro, mapa, 1.0)), dentro)
+            norma = float(np.linalg.norm(objetivo))
+            if not norma > 1e-9 or not np.isfinite(norma):
+                continue
+            for a, b, usadas in familias:
+                if not _mejor(encontradas, usadas):
+                    continue
+                if any(_escala_proporcional(objetivo, norma, _centrado_por_filas(a[:, g] @ b[:, g].T, dentro))
+                       >= escala_minima for g in grupos):
+                    encontradas = usadas
+                    if encontradas == _QK:
+                        return encontradas
     return encontradas
 
 

@@ -191,6 +191,10 @@ def _T_ignorado(llamada, parte):
             return (f"devuelves una fila de menos ({n} en lugar de T = {T}): las posiciones van de "
                     f"{inicio} a {inicio + n - 1}. Deben ser las T posiciones 0, 1, …, T-1: "
                     "np.arange(T), no np.arange(1, T) ni range(T - 1).")
+    if d == d_model and n <= 100_000 and n == T + 1 and iguales(PE, referencia(n, d_model)):
+        return (f"devuelves una fila de más ({n} en lugar de T = {T}): las posiciones van de 0 a T. Deben ser "
+                "las T posiciones 0, 1, …, T-1: np.arange(T) (o range(T)), no np.arange(T + 1) ni "
+                "range(T + 1).")
     if d == d_model and n <= 100_000 and iguales(PE, referencia(n, d_model)):
         return (f"no usas el argumento T: devuelves {n} filas y se pidieron T = {T}. "
                 "La tabla debe tener exactamente T filas, una por posición 0, 1, …, T-1.")

@@ -255,23 +255,29 @@ _COLUMNAS_LEIDAS = 64
 
 
 def _primeras_columnas(llamada) -> np.ndarray | None:
-    """The first ``_COLUMNAS_LEIDAS`` columns of the call's table (T, d_model), as it came or transposed, or None."""
+    """The first ``_COLUMNAS_LEIDAS`` columns of the call's table, as it came or transposed, or None.
+
+    The table has d_model columns and T rows, or one row more or fewer (``range(T + 1)``,
+    ``np.arange(1, T)``: a form mistake the contract charges, whose rows are still computed).
+    """
     T, d_model = (int(x) for x in llamada.argumentos)
     n = min(d_model, _COLUMNAS_LEIDAS)
+    filas_posibles = (T, T - 1, T + 1)
     resultado = llamada.resultado
-    if isinstance(resultado, (list, tuple)) and len(resultado) == T and all(
+    if isinstance(resultado, (list, tuple)) and len(resultado) in filas_posibles and all(
             isinstance(f, (list, tuple)) and len(f) >= n for f in resultado):
         filas = [f[:n] for f in resultado]
         if all(isinstance(x, (int, float)) and not isinstance(x, bool) for f in filas for x in f):
-            return np.array(filas, dtype=np.float64)
+            return np.array(filas, dtype=np.float64).reshape(len(filas), n)
         return None
     array = como_array(resultado)
     if array is None or array.ndim != 2 or array.dtype.kind not in "fiu":
         return None
-    for t in (array, array.T):
-        if t.shape == (T, d_model):
-            t = np.asarray(t[:, :n], dtype=np.float64)
-            return t if np.all(np.isfinite(t)) else None
+    for filas in filas_posibles:
+        for t in (array, array.T):
+            if t.shape == (filas, d_model) and filas >= 1:
+                t = np.asarray(t[:, :n], dtype=np.float64)
+                return t if np.all(np.isfinite(t)) else None
     return None
 
 
@@ -279,16 +285,20 @@ def _trabajo_en_las_primeras_columnas(llamada, publicadas: list) -> bool:
     t = _primeras_columnas(llamada)
     if t is None:
         return False
-    referencia = llamada.referencia()[:, :t.shape[1]]
-    iguales, total = lineas_iguales(t.T, referencia.T[2:], TOLERANCIA)
-    if total and iguales >= max(1, -(-total // 4)):
-        return True
+    d_model = int(llamada.argumentos[1])
+    filas = t.shape[0]
+    # the reference with one position more: a table of T − 1 rows may start at position 0 or at 1
+    referencia = tabla_de_razon(filas + 1, d_model, 10000.0 ** (-2 / d_model))[:, :t.shape[1]]
+    for desde in (0, 1):
+        iguales, total = lineas_iguales(t.T, referencia[desde:desde + filas].T[2:], TOLERANCIA)
+        if total and iguales >= max(1, -(-total // 4)):
+            return True
     if alguna_linea_igual(t, referencia[1:], TOLERANCIA):
         return True
     leida = _leer_escalera(t, recorrido=False)
     if leida is None or not publicadas:
         return False
-    puntos = [(int(llamada.argumentos[1]), leida[1])]
+    puntos = [(d_model, leida[1])]
     for otra in publicadas:
         de_otra = _escalera_de(otra)
         if de_otra is None:

@@ -1,6 +1,6 @@
-# espera: cero
+# espera: parcial
 # error: T_ignorado
-# celdas: contrato=0, valores=0, robustez=0, generalidad=0
+# celdas: contrato=0, valores=0
 # diagnostico: devuelves una fila de menos
 # Error (de las pruebas de alumnado): np.arange(1, T) como posiciones: devuelve T-1 filas
 import numpy as np
