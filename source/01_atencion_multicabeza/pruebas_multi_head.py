@@ -784,8 +784,10 @@ def contrato(espacio: dict) -> None:
     if np.shape(salida) == (3, 4, 4) and np.shape(A) == (4, 6):
         fallo("Devuelves (A, salida): el orden es (salida, A). Sólo lo cobra esta celda: las de los mapas y "
               "la salida leen el par en su orden.")
-    pistas = {(4, 4, 3): "Parece (T, T, h): apila los mapas con np.stack(mapas), que añade el eje 0.",
-              (4, 3, 4): "Parece (T, h, T): el eje de las cabezas va primero; transpón con .transpose(1, 0, 2).",
+    pistas = {(4, 4, 3): "Parece (T, T, h): apila los mapas con np.stack(mapas), que añade el eje 0. Si los "
+                         "mapas están bien, sólo lo cobra esta celda: la de los mapas los lee en su orden.",
+              (4, 3, 4): "Parece (T, h, T): el eje de las cabezas va primero; transpón con .transpose(1, 0, 2). "
+                         "Si los mapas están bien, sólo lo cobra esta celda: la de los mapas los lee en su orden.",
               (6, 4): "Es la salida traspuesta, (d_model, T): una fila por posición, como X. Sólo lo cobra esta "
                       "celda: la de la salida la lee traspuesta."}
     for nombre, valor, forma in (("salida", salida, (4, 6)), ("A", A, (3, 4, 4))):
@@ -800,9 +802,37 @@ def contrato(espacio: dict) -> None:
     aprobado("Contrato correcto en el caso visible.")
 
 
+def _orden_de_los_ejes(A: np.ndarray, esperado: np.ndarray) -> tuple | None:
+    """El orden de los ejes con el que ``A``, de otra forma, da los mapas ``esperado``, o None.
+
+    Unos mapas apilados en otro eje, (T, h, T) o (T, T, h), tienen dos órdenes
+    posibles; si uno de ellos da los valores esperados, los mapas se leen así y
+    sólo la celda del contrato cobra la forma, como en la nota.
+    """
+    if A.ndim != 3 or A.shape == esperado.shape:
+        return None
+    for orden in itertools.permutations(range(3)):
+        leido = np.transpose(A, orden)
+        if leido.shape == esperado.shape and _iguales(leido, esperado):
+            return orden
+    return None
+
+
 def mapas(espacio: dict) -> None:
     """Los mapas A: filas que suman 1, el bloque de cada cabeza y los valores, también con otras dos formas."""
     funcion = funcion_del_cuaderno(espacio, "multi_head")
+    A = como_array(_par(llamar(funcion, *caso(), H))[1], "A")
+    orden = _orden_de_los_ejes(A, MAPAS)
+    if orden is not None:
+        for (T, d_model, h), esperado in MAPAS_OTRAS_FORMAS.items():
+            otro = como_array(_par(llamar(funcion, *otro_caso(T, d_model), h))[1], "A")
+            if _orden_de_los_ejes(otro, esperado) is None:
+                fallo(f"Con T = {T}, d_model = {d_model}, h = {h} (d_k = {d_model // h}) tus mapas no coinciden "
+                      f"con los esperados, ni leídos con los ejes en otro orden (forma {otro.shape}).")
+        aprobado(f"Mapas correctos en el caso visible y en las otras formas, leídos con los ejes en el orden del "
+                 f"contrato: llegan con forma {A.shape} en lugar de (h, T, T) = (3, 4, 4). Esa forma la descuenta "
+                 "la celda del contrato.")
+        return
     problema = _diagnostico_de_los_mapas(funcion)
     if problema:
         fallo(*problema)
@@ -993,7 +1023,22 @@ def _acierta_el_caso_visible(resultado) -> bool:
     if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
         return False
     salida, A = _par(resultado)
-    return _iguales(_en_su_forma(salida, 4, 6), SALIDA) and _iguales(A, MAPAS)
+    return _iguales(_en_su_forma(salida, 4, 6), SALIDA) and _iguales(_en_el_orden_de_los_ejes(A, resultado), MAPAS)
+
+
+def _en_el_orden_de_los_ejes(A, resultado_visible) -> np.ndarray:
+    """``A`` leído con el orden de los ejes que da los mapas del caso visible (``_orden_de_los_ejes``), si lo hay.
+
+    Como en la nota: unos mapas bien calculados y apilados en otro eje sólo los
+    cobra el contrato.
+    """
+    A = np.asarray(A, dtype=np.float64)
+    try:
+        visible = np.asarray(_par(resultado_visible)[1], dtype=np.float64)
+    except (TypeError, ValueError):
+        return A
+    orden = _orden_de_los_ejes(visible, MAPAS)
+    return np.transpose(A, orden) if orden is not None and A.ndim == 3 else A
 
 
 def _en_su_forma(salida, T: int, d_model: int):
@@ -1044,6 +1089,7 @@ def robustez(espacio: dict) -> None:
              "(no el de cada fila), o el de otra fila (E.max(axis=-1) sin keepdims=True resta a la columna t "
              "el máximo de la fila t), una fila lejana de él da np.exp(-1000) = 0 en todas sus columnas, y "
              "0 / 0 da nan.")
+    visible = llamar(funcion, *caso(), H)
     resultado = llamar(funcion, *caso(escala=20), H)
     _sin_nan_ni_inf("Con X multiplicada por 20", resultado, ((4, 6), (3, 4, 4)), formas_bien, pista=pista)
     # la nota llega a X multiplicada por 60: lo que allí da nan o inf resta aquí también (issue 22, octavo
@@ -1055,7 +1101,7 @@ def robustez(espacio: dict) -> None:
                  "falla con el caso visible, y eso lo descuentan las celdas de los mapas y de la salida.")
         return
     salida_x20, A_x20 = (np.asarray(v, dtype=np.float64) for v in _par(resultado))
-    salida_x20 = _en_su_forma(salida_x20, 4, 6)
+    salida_x20, A_x20 = _en_su_forma(salida_x20, 4, 6), _en_el_orden_de_los_ejes(A_x20, visible)
     if not _iguales(A_x20, MAPAS_X20):
         fallo("Con X multiplicada por 20 los mapas no son los esperados: cada fila debería poner todo su "
               "peso en su mayor puntuación.",
@@ -1071,6 +1117,7 @@ def generalidad(espacio: dict) -> None:
     funcion = funcion_del_cuaderno(espacio, "multi_head")
     bien, formas_bien = _regla_de_control(funcion, "la generalidad")
     X, Wq, Wk, Wv, Wo = caso()
+    visible = llamar(funcion, *caso(), H)
     con_h1 = llamar(funcion, *caso(), 1)              # h = 1: una cabeza con d_k = 6
     con_T1 = llamar(funcion, *caso(T=1), H)           # T = 1: una sola posición
     con_h6 = llamar(funcion, *caso(), 6)              # h = d_model = 6: d_k = 1
@@ -1087,7 +1134,7 @@ def generalidad(espacio: dict) -> None:
     mapa = np.exp(puntuaciones - puntuaciones.max(axis=1, keepdims=True))
     mapa = mapa / mapa.sum(axis=1, keepdims=True)
     salida_h1, A_h1 = (np.asarray(v, dtype=np.float64) for v in _par(con_h1))
-    salida_h1 = _en_su_forma(salida_h1, 4, 6)
+    salida_h1, A_h1 = _en_su_forma(salida_h1, 4, 6), _en_el_orden_de_los_ejes(A_h1, visible)
     if not _iguales(A_h1[0], mapa):
         fallo("Con h = 1 el mapa debería ser el de la atención de una cabeza, softmax(Q Kᵀ / √6).",
               f"esperado:\n{matriz(mapa)}\nobtenido:\n{matriz(A_h1[0])}")
@@ -1100,6 +1147,6 @@ def generalidad(espacio: dict) -> None:
               f"ha llegado {A_T1.round(4).tolist()}.")
     if not _iguales(salida_T1, X[:1] @ Wv @ Wo):
         fallo("Con T = 1 la salida debería ser X Wv Wo (la única posición se atiende a sí misma).")
-    if not np.allclose(np.asarray(_par(con_h6)[1], dtype=np.float64).sum(axis=-1), 1.0, rtol=0, atol=1e-3):
+    if not np.allclose(_en_el_orden_de_los_ejes(_par(con_h6)[1], visible).sum(axis=-1), 1.0, rtol=0, atol=1e-3):
         fallo("Con h = d_model cada fila de cada mapa debería sumar 1.")
     aprobado("Generalidad correcta en el caso visible.")

@@ -240,11 +240,15 @@ def _ejecutar_respuesta(pagina, variable: str, fuente: str) -> str:
                 if intento == 2:
                     raise
         lab.esperar_nucleo_libre(pagina)
+    # the outputs are read from the cell's model, not its DOM: JupyterLab renders a cell's output area
+    # lazily (windowed notebook), so a loaded machine can hold the text in the model while the node is empty
     leer = """(gid) => {
             const p = window.jupyterapp.shell.currentWidget;
             const c = p.content.widgets.find(w => (w.model.getMetadata('nbgrader') || {}).grade_id === gid);
-            const salida = c.node.querySelector('.jp-OutputArea');
-            return salida ? salida.innerText : '';
+            return c.model.outputs.toJSON().map(o => {
+                const t = o.text !== undefined ? o.text : ((o.data || {})['text/plain'] || '');
+                return Array.isArray(t) ? t.join('') : t;
+            }).join('\\n');
         }"""
     pagina.wait_for_function(f"(gid) => ({leer})(gid).trim().length > 0", arg=f"comprueba_{variable}", timeout=60_000)
     return pagina.evaluate(leer, f"comprueba_{variable}")

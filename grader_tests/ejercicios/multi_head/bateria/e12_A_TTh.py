@@ -1,6 +1,6 @@
 # espera: parcial
 # error: A_TTh
-# celdas: contrato=0, mapas=0
+# celdas: contrato=0
 # diagnostico: (T, T, h) en lugar de (h, T, T)
 # Error: apila los mapas en el último eje: A tiene forma (T, T, h).
 import numpy as np

@@ -1,6 +1,6 @@
 # espera: parcial
 # error: A_ThT
-# celdas: contrato=0, mapas=0
+# celdas: contrato=0
 # diagnostico: A tiene forma (T, h, T)
 # Error: calcula con einsum y deja A con forma (T, h, T).
 import numpy as np
