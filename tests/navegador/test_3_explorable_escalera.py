@@ -63,11 +63,14 @@ def _comprobar_longitud(etiqueta, pareja: int, d_model: int) -> dict:
     """The label ``etiqueta`` (a locator) once it shows this pair and d_model: ipywidgets may draw the
     label a moment after the figure (CI read it empty once), so its text is waited for, not read once."""
     expect(etiqueta).to_have_text(re.compile(rf"Pareja {pareja} ·.*/{d_model}\)"), timeout=30_000)
-    # ... and read in the same poll that matches it: the widget may draw the label again, empty for a moment,
-    # between the wait and a separate read (CI, 3 December: '' right after the wait matched)
+    # ... and read in the same poll that matches it: the widget may draw the label again between the wait and
+    # a separate read.
+    # The text is the node's (text_content), not its rendering (inner_text): JupyterLab's windowed notebook
+    # (content-visibility) can skip an off-screen cell's rendering, and Chromium's innerText is then ''
+    # for as long as it stays off screen (CI, 3 December: '' for 30 s after to_have_text, which reads the node).
     patron, texto = re.compile(rf"Pareja {pareja} ·.*/{d_model}\)"), ""
     for _ in range(150):
-        texto = etiqueta.inner_text()
+        texto = etiqueta.text_content() or ""
         if patron.search(texto) and ETIQUETA.search(texto):
             break
         etiqueta.page.wait_for_timeout(200)
