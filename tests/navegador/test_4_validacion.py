@@ -240,18 +240,27 @@ def _ejecutar_respuesta(pagina, variable: str, fuente: str) -> str:
                 if intento == 2:
                     raise
         lab.esperar_nucleo_libre(pagina)
-    # the outputs are read from the cell's model, not its DOM: JupyterLab renders a cell's output area
-    # lazily (windowed notebook), so a loaded machine can hold the text in the model while the node is empty
+    # the outputs are read from the cell's model, not its DOM (JupyterLab's windowed notebook may leave an
+    # off-screen output unrendered: CI timed out twice reading the DOM, with the output on the failure's screenshot)
     leer = """(gid) => {
             const p = window.jupyterapp.shell.currentWidget;
             const c = p.content.widgets.find(w => (w.model.getMetadata('nbgrader') || {}).grade_id === gid);
+            // a wrong answer raises (an error output whose traceback is the Spanish text, without colours here)
             return c.model.outputs.toJSON().map(o => {
-                const t = o.text !== undefined ? o.text : ((o.data || {})['text/plain'] || '');
-                return Array.isArray(t) ? t.join('') : t;
+                const t = o.output_type === 'error' ? (o.traceback || []).join('\\n')
+                        : o.text !== undefined ? o.text : ((o.data || {})['text/plain'] || '');
+                return (Array.isArray(t) ? t.join('') : t).replace(/\\x1b\\[[0-9;]*m/g, '');
             }).join('\\n');
         }"""
-    pagina.wait_for_function(f"(gid) => ({leer})(gid).trim().length > 0", arg=f"comprueba_{variable}", timeout=60_000)
-    return pagina.evaluate(leer, f"comprueba_{variable}")
+    # polled from here with a plain interval
+    texto = ""
+    for _ in range(240):
+        texto = pagina.evaluate(leer, f"comprueba_{variable}")
+        if texto.strip():
+            break
+        pagina.wait_for_timeout(250)
+    assert texto.strip(), f"la celda comprueba_{variable} no escribió nada en 60 s"
+    return texto
 
 
 def test_el_cuestionario_se_corrige_al_momento_con_su_explicacion(servidor_alumno, pagina, captura):
