@@ -46,7 +46,7 @@ def main() -> int:
             salida["bateria_en_proceso"][f"{funcion}/{archivo.nombre}"] = {g: v.puntos for g, v in veredictos.items()}
     base = Path(tempfile.mkdtemp(prefix="registrar-notas-"))
     try:
-        cursos = {f: tb.preparar_curso(base, f) for f in tb.ASIGNACIONES}
+        cursos = {f: tb.preparar_curso(base, f, todos=True) for f in tb.ASIGNACIONES}
         procesos = {f: tb._nbgrader(c, "autograde", tb.ASIGNACIONES[f][0]) for f, (c, _) in cursos.items()}
         for funcion, proceso in procesos.items():
             tb._esperar(proceso, cursos[funcion][0], "autograde", limite=1800)

@@ -14,12 +14,15 @@ course, and the scores are read back from the gradebook (the exercise's test
 cells only; quiz cells are ignored).  The grades of the files recorded before
 issue 14 must not change (``tests/notas_de_referencia.json``).
 
-A sample of the students' copies (``muestra_para_validate``: every full-marks and zero file, every trick
-only the grade sees, a third of the rest; all with ``CURSO_BATERIA_COMPLETA=1``) is also validated as the
-student would (issue 11): in a
-copy of the release folder, with its ``nbgrader_config.py``, through the code
-path of JupyterLab's Validate button (``validar_lote.py``, one process per
-assignment).  Validate's verdict is recorded next to autograde's
+A sample of the files (``muestra``: every full-marks and zero file, every trick only the grade sees,
+a third of the rest; all with ``CURSO_BATERIA_COMPLETA=1``) goes through the real pipeline: autograde, and
+Validate as the student would (issue 11), in a copy of the release folder, with its
+``nbgrader_config.py``, through the code path of JupyterLab's Validate button (``validar_lote.py``, one
+process per assignment).  The whole battery is judged in-process (``test_diagnostico.py``, the visible
+tests in ``test_pruebas_visibles.py``) against the same per-cell record autograde made of every file
+(``notas_de_referencia.json``: ``tests/registrar_notas.py`` autogrades them all, and
+``test_en_proceso_y_autocalificada_dan_lo_mismo`` keeps both records equal), so the sample checks that the
+kernel, its time limits and nbgrader change nothing.  Validate's verdict is recorded next to autograde's
 (``test-artifacts/bateria-validate.txt``) and must agree: «Success» for every
 implementation that autograde gives full marks, a failure of an exercise cell
 for every one that loses points outside the cells whose property is checked
@@ -89,8 +92,9 @@ def _esperar(proceso: subprocess.Popen, curso: Path, que: str, limite: float = 4
     assert codigo == 0, f"nbgrader {que} falló:\n" + (curso / f"nbgrader_{que}.log").read_text()[-4000:]
 
 
-def preparar_curso(base: Path, funcion: str) -> tuple[Path, list[tuple[str, Path]]]:
-    """A temporary course with one assignment and one student per battery file.
+def preparar_curso(base: Path, funcion: str, todos: bool = False) -> tuple[Path, list[tuple[str, Path]]]:
+    """A temporary course with one assignment and one student per battery file of the sample
+    (``muestra``; every file with ``todos``).
 
     Next to it, ``<funcion>-alumnos/<alumno>/<carpeta>/`` holds each student's
     own copy (the same files), for Validate.
@@ -108,8 +112,7 @@ def preparar_curso(base: Path, funcion: str) -> tuple[Path, list[tuple[str, Path
     if not (release / f"{cuaderno}.ipynb").exists():
         release = curso / "release" / carpeta
     alumnos = []
-    for archivo in archivos(funcion):
-        alumno = archivo.nombre
+    for alumno, archivo in (list if todos else muestra)([(a.nombre, a) for a in archivos(funcion)]):
         destino = curso / "submitted" / alumno / carpeta
         shutil.copytree(release, destino, ignore=ignorar)
         nb = nbformat.read(release / f"{cuaderno}.ipynb", as_version=4)
@@ -121,13 +124,15 @@ def preparar_curso(base: Path, funcion: str) -> tuple[Path, list[tuple[str, Path
     return curso, alumnos
 
 
-def muestra_para_validate(alumnos) -> list:
-    """The students whose copy Validate runs in a real kernel: every full-marks and zero file, every trick only
-    the grade sees and every ``PASO``-th of the rest (by name); all of them with ``CURSO_BATERIA_COMPLETA=1``.
+def muestra(alumnos) -> list:
+    """The students ``(name, file)`` the real pipeline grades and validates: every full-marks and zero file,
+    every trick only the grade sees and every ``PASO_DE_LA_MUESTRA``-th of the rest (by name); all of them
+    with ``CURSO_BATERIA_COMPLETA=1``.
 
-    ``test_pruebas_visibles.py`` already runs the visible tests of every battery file in-process and checks they
-    fail exactly when the grade loses points; here a real kernel (the lesson's ``nbgrader_config.py``, its time
-    limits, nbgrader's Validate path) is checked on a sample, to keep ``make test`` within its time (tests/README.md).
+    The in-process tests judge every file against the per-cell record of its autograde
+    (``test_diagnostico.py``) and run the visible tests of every file (``test_pruebas_visibles.py``); a
+    real kernel (the lesson's ``nbgrader_config.py``, its time limits, ``nbgrader autograde`` and the
+    Validate path) is checked on this sample, to keep ``make test`` within its time (tests/README.md).
     """
     if os.environ.get("CURSO_BATERIA_COMPLETA") == "1":
         return list(alumnos)
@@ -225,14 +230,14 @@ def autocalificar(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("cursos")
     cursos = {f: preparar_curso(base, f) for f in ASIGNACIONES}
     procesos = {f: _nbgrader(curso, "autograde", ASIGNACIONES[f][0]) for f, (curso, _) in cursos.items()}
-    validaciones = {f: validar(base, f, muestra_para_validate(alumnos)) for f, (_, alumnos) in cursos.items()}
+    validaciones = {f: validar(base, f, alumnos) for f, (_, alumnos) in cursos.items()}
     for funcion, proceso in procesos.items():
         # a hang guard, not a timing check: a few seconds per student on a 2-core machine, many more while
         # make test's two sessions and other work share it (12 s each ran out under a load of 18)
         _esperar(proceso, cursos[funcion][0], "autograde", limite=max(420, 30 * len(cursos[funcion][1])))
     for funcion, proceso in validaciones.items():
         assert proceso.wait(timeout=2400) == 0, (base / f"validate-{funcion}.log").read_text()[-4000:]
-    return {f: (alumnos, resultados(curso, f, alumnos), veredictos_de_validate(base, f, muestra_para_validate(alumnos)),
+    return {f: (alumnos, resultados(curso, f, alumnos), veredictos_de_validate(base, f, alumnos),
                 curso)
             for f, (curso, alumnos) in cursos.items()}
 
@@ -252,12 +257,26 @@ def test_bateria_autocalificada(bateria_autocalificada, funcion):
 @pytest.mark.slow
 @pytest.mark.parametrize("funcion", list(ASIGNACIONES))
 def test_las_notas_autocalificadas_no_cambian(bateria_autocalificada, funcion):
-    """Every battery file recorded before issue 14 gets, under autograde, the same points in every cell."""
+    """Every battery file of the sample gets, under autograde, the points its record says in every cell."""
     alumnos, notas, _, _ = bateria_autocalificada[funcion]
     registradas = {k.split("/", 1)[1]: v for k, v in NOTAS_DE_REFERENCIA["bateria_autocalificada"].items()
                    if k.startswith(funcion + "/")}
-    assert set(registradas) <= set(notas), sorted(set(registradas) - set(notas))
-    distintas = {a: (esperadas, notas[a][2]) for a, esperadas in registradas.items() if notas[a][2] != esperadas}
+    sin_registro = sorted(set(notas) - set(registradas))
+    assert not sin_registro, f"sin registro en tests/notas_de_referencia.json (tests/registrar_notas.py): {sin_registro}"
+    distintas = {a: (registradas[a], notas[a][2]) for a in notas if notas[a][2] != registradas[a]}
+    assert not distintas, distintas
+
+
+def test_en_proceso_y_autocalificada_dan_lo_mismo():
+    """The record of the in-process judge and that of ``nbgrader autograde`` hold every battery file, with
+    the same points in every cell: what lets the in-process tests stand for the files that the real
+    pipeline does not grade in ``make test`` (``muestra``)."""
+    en_proceso = NOTAS_DE_REFERENCIA["bateria_en_proceso"]
+    autocalificada = NOTAS_DE_REFERENCIA["bateria_autocalificada"]
+    todos = {f"{funcion}/{a.nombre}" for funcion in EJERCICIOS for a in archivos(funcion)}
+    assert set(autocalificada) == todos, sorted(set(autocalificada) ^ todos)
+    assert set(en_proceso) == todos, sorted(set(en_proceso) ^ todos)
+    distintas = {k: (v, autocalificada[k]) for k, v in en_proceso.items() if v != autocalificada[k]}
     assert not distintas, distintas
 
 
@@ -280,8 +299,6 @@ def test_validate_dice_lo_mismo_que_la_nota(bateria_autocalificada, funcion):
     maximo = EJERCICIOS[funcion].puntos
     informe, fallos = [], []
     for alumno, archivo in alumnos:
-        if alumno not in veredictos:
-            continue            # not in Validate's sample (muestra_para_validate); in-process in test_pruebas_visibles
         total, _, celdas = notas[alumno]
         perdidas = {g: propiedades[g].puntos - p for g, p in celdas.items() if p < propiedades[g].puntos}
         exito, fallidas, texto = veredictos[alumno]

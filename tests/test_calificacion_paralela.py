@@ -3,17 +3,20 @@
 One small course (lesson 1 only, to keep it short): three sample students (one
 of them in a folder whose name has a comma, which nbgrader's own exclusion
 list could not hold; a full mark, a partial one and a planted mistake) and a broken submission (its notebook is not JSON), graded by ``scripts/calificacion/grade.py``
-with ``CURSO_TRABAJADORES=1`` and ``=2`` on SQLite, and with 2 workers writing
-straight into a private PostgreSQL cluster (started here on loopback; given as
-a plain ``postgresql://`` URL, which the course rewrites).  Every grade, comment
+with ``CURSO_TRABAJADORES=1`` on SQLite and with ``=2`` writing straight into a
+private PostgreSQL cluster (started here on loopback; given as
+a plain ``postgresql://`` URL, which the course rewrites), or, where there is no
+PostgreSQL, into SQLite copies merged at the end (with PostgreSQL, that merge
+is checked by ``make grade``'s own run in ``test_calificacion.py``, one worker
+per core, and its second pass with one).  Every grade, comment
 and manual-grade flag, the TA table with its observations, ``grades.csv`` and
 the feedback files must be identical, and so must the class report (issue 15:
 two battery submissions repeat the samples' planted mistakes, so each is
 counted twice across both workers).  And the Kubernetes Job's entry point: the
 assignment released into a second, empty PostgreSQL gradebook, two
 ``--fragmento I/2`` processes at once on it, and ``make informe``: the same
-grades, comments and report, written by the shards alone.  The four gradings
-(1 worker, 2 workers, PostgreSQL, shards) are independent and run at once.
+grades, comments and report, written by the shards alone.  The three gradings
+(1 worker, 2 workers, shards) are independent and run at once.
 """
 from __future__ import annotations
 
@@ -141,33 +144,37 @@ def _se_usa(request, prueba: str) -> bool:
 def calificaciones(base, tmp_path_factory, request):
     """The gradings of the same submissions, started at once, each in its own copy.
 
-    With 1 worker, with 2 and (when its test runs and PostgreSQL is there) with 2 writing into
-    PostgreSQL and the two shards of a Kubernetes Job on a second PostgreSQL gradebook: independent runs
+    With 1 worker on SQLite, with 2 (writing into PostgreSQL when its test runs and PostgreSQL is there,
+    else on SQLite) and the two shards of a Kubernetes Job on a second PostgreSQL gradebook: independent runs
     of ``grade.py``, so they share the machine instead of waiting for each other (the one-worker run alone
-    leaves a core idle).  A failure of a PostgreSQL run is kept for its own test
-    (``calificaciones["pg"]``, ``calificaciones["fragmentos"]`` hold the exception), never raised here.
+    leaves a core idle).  A failure of the shards' run is kept for its own test
+    (``calificaciones["fragmentos"]`` holds the exception), never raised here; ``calificaciones["pg"]`` is the
+    2-worker run when it wrote into PostgreSQL.
     """
-    destinos = {clave: tmp_path_factory.mktemp(clave) for clave in ("k1", "k2", "pg", "fragmentos")}
+    destinos = {clave: tmp_path_factory.mktemp(clave) for clave in ("k1", "k2", "fragmentos")}
     url = url_fragmentos = None
     if _se_usa(request, "test_con_postgresql_los_trabajadores_escriben_directamente_y_dan_lo_mismo") \
             and postgresql_temporal.que_falta() is None:
         cluster = request.getfixturevalue("postgresql")
         url = cluster.crear_base("gradebook_atencion")
         url_fragmentos = cluster.crear_base("gradebook_fragmentos")
-    with ThreadPoolExecutor(max_workers=4) as hilos:
-        futuros = {"k1": hilos.submit(_calificar, base, destinos["k1"], CURSO_TRABAJADORES="1"),
-                   "k2": hilos.submit(_calificar, base, destinos["k2"], CURSO_TRABAJADORES="2")}
+    with ThreadPoolExecutor(max_workers=3) as hilos:
+        futuros = {"k1": hilos.submit(_calificar, base, destinos["k1"], CURSO_TRABAJADORES="1")}
         if url:
-            # the documented rewrite: a plain postgresql:// URL becomes postgresql+psycopg2://
-            futuros["pg"] = hilos.submit(_calificar, base, destinos["pg"], url=url, CURSO_TRABAJADORES="2",
+            # the 2 workers write into PostgreSQL (the documented rewrite: a plain postgresql:// URL becomes
+            # postgresql+psycopg2://); the merge of SQLite copies with 2 workers is make grade's own run
+            # (test_calificacion.py, one worker per core) and, without PostgreSQL, this one
+            futuros["k2"] = hilos.submit(_calificar, base, destinos["k2"], url=url, CURSO_TRABAJADORES="2",
                                          CURSO_DB_URL=url.replace("postgresql+psycopg2://", "postgresql://"))
             futuros["fragmentos"] = hilos.submit(_fragmentos, base, destinos["fragmentos"], url_fragmentos)
+        else:
+            futuros["k2"] = hilos.submit(_calificar, base, destinos["k2"], CURSO_TRABAJADORES="2")
         resultados = {clave: futuro.exception() or futuro.result() for clave, futuro in futuros.items()}
     for clave in ("k1", "k2"):
         if isinstance(resultados[clave], BaseException):
             raise resultados[clave]
     if url:
-        resultados["url"] = url
+        resultados["url"], resultados["pg"] = url, resultados["k2"]
     return resultados
 
 
@@ -191,8 +198,9 @@ def test_uno_y_dos_trabajadores_dan_lo_mismo(un_trabajador, dos_trabajadores):
     assert dos_trabajadores["comentarios"] == un_trabajador["comentarios"]
     assert len(dos_trabajadores["comentarios"]) == len(MUESTRAS) + len(BATERIA)
     assert dos_trabajadores["informe"] == un_trabajador["informe"]
-    # nothing of the workers' copies is left behind
-    assert sorted(p.name for p in dos_trabajadores["curso"].glob("*.db")) == ["gradebook.db"]
+    # nothing of the workers' copies is left behind (on SQLite; with PostgreSQL, no file at all)
+    assert sorted(p.name for p in dos_trabajadores["curso"].glob("*.db")) == \
+        ([] if "postgresql" in dos_trabajadores["salida"] else ["gradebook.db"])
 
 
 @pytest.mark.slow
