@@ -748,6 +748,18 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
                 "La prueba: con Wq y Wk reducidos a sus bloques diagonales (d_k, d_k), tus mapas no cambian; los "
                 "de la capa sí.\n"
                 f"Mapa esperado de la cabeza 0:\n{matriz(MAPAS[0])}\nobtenido:\n{matriz(A[0])}")
+    # X normalizada antes de proyectarla (la normalización de capa, o columna a columna): con 3·X + 0.5 las
+    # puntuaciones de la capa cambian y sus mapas también; los de una X normalizada, no.
+    X, Wq, Wk, Wv, Wo = caso()
+    A_afin = como_array(_par(llamar(funcion, 3 * X + 0.5, Wq, Wk, Wv, Wo, H))[1], "A")
+    if not _iguales(A, MAPAS) and A_afin.shape == A.shape and _iguales(A_afin, A):
+        return ("Los mapas no coinciden.\n"
+                "Causa probable: normalizas X antes de proyectarla (media 0 y varianza 1 en cada fila, la "
+                "normalización de capa, o en cada columna). Esa normalización es del bloque completo del "
+                "Transformer, fuera de la atención; multi_head proyecta la X tal como llega: Q = X @ Wq, "
+                "K = X @ Wk, V = X @ Wv.",
+                "La prueba: con 3·X + 0.5 en lugar de X, tus mapas no cambian; los de la capa sí.\n"
+                f"Mapa esperado de la cabeza 0:\n{matriz(MAPAS[0])}\nobtenido:\n{matriz(A[0])}")
     for i in range(3):
         if _iguales(A[i], MAPAS[i]):
             continue
@@ -763,8 +775,9 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
             elif abs(c - np.sqrt(2)) < 1e-3:
                 causa = "Causa probable: no divides las puntuaciones entre √d_k = √2."
             elif abs(c - 1 / np.sqrt(2)) < 1e-3:
-                causa = ("Causa probable: divides las puntuaciones entre d_k = 2 en lugar de entre su raíz, "
-                         "√d_k = √2. Si ya escribes np.sqrt(d_k), mira que d_k salga dentro de la función "
+                causa = ("Causa probable: divides las puntuaciones entre 2: entre d_k = 2 en lugar de entre su "
+                         "raíz, √d_k = √2, o entre √T = √4 = 2 (la escala es la de d_k, no depende del número "
+                         "de posiciones). Si ya escribes np.sqrt(d_k), mira que d_k salga dentro de la función "
                          "(d_model // h): una d_k de otra celda del cuaderno no vale.")
             elif abs(c - 1) > 1e-3:
                 causa = (f"Causa probable: la escala. Tus puntuaciones son {c:.3g} veces las esperadas: "

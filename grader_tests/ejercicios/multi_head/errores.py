@@ -321,6 +321,37 @@ def _con_residual(X, Wq, Wk, Wv, Wo, h):
     return salida + np.asarray(X, dtype=np.float64), A
 
 
+def _con_X_normalizada(eje: int, epsilon: float):
+    """The layer right on X standardised first (mean 0, variance 1, ``epsilon`` added to the variance)
+    along ``eje``: -1 for each position, a layer normalisation before the layer (pre-LN); 0 for each
+    column.  The usual ε (0, 1e-6, 1e-5) change the result beyond the tolerance: one variant each."""
+    def implementacion(X, Wq, Wk, Wv, Wo, h):
+        X = np.asarray(X, dtype=np.float64)
+        X = (X - X.mean(axis=eje, keepdims=True)) / np.sqrt(X.var(axis=eje, keepdims=True) + epsilon)
+        return referencia(X, Wq, Wk, Wv, Wo, h)
+    return implementacion
+
+
+_X_NORMALIZADA = tuple(_con_X_normalizada(eje, epsilon) for eje in (-1, 0) for epsilon in (0.0, 1e-6, 1e-5))
+_EXPLICACION_X_NORMALIZADA = (
+    "normalizas X antes de proyectarla (media 0 y varianza 1 en cada fila, la normalización de capa, o en cada "
+    "columna). Esa normalización es del bloque completo del Transformer, fuera de la atención (la lección la deja "
+    "fuera); multi_head proyecta la X tal como llega: Q = X @ Wq, K = X @ Wk, V = X @ Wv.")
+
+
+def x_normalizada(llamada, parte):
+    """Detector: the result is the layer computed on X standardised by rows or by columns (``_X_NORMALIZADA``).
+
+    A detector, not an implementation: the layer on another X is not work with the inputs passed (unlike
+    the honest mistakes above, which keep it: tests/test_diagnostico.py), so it is only named; written in
+    place, the work is read with X as the call left it (``propiedades.entradas_posibles``).
+    """
+    for implementacion in _X_NORMALIZADA:
+        if coincide(llamada, implementacion(*llamada.argumentos), parte):
+            return _EXPLICACION_X_NORMALIZADA
+    return None
+
+
 def _salida_traspuesta(X, Wq, Wk, Wv, Wo, h):
     """The layer right, the output returned transposed, (d_model, T)."""
     salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
@@ -732,6 +763,7 @@ ERRORES = [
         explicacion="sumas X a la salida (una conexión residual, X + concat @ Wo). En el artículo esa suma va "
                     "fuera de la atención, en «Add & Norm»; multi_head devuelve concat @ Wo sin sumar X.",
         implementacion=_con_residual),
+    ErrorConocido(id="normaliza_X", nombre="X normalizada", seccion=ECUACIONES, detector=x_normalizada),
     ErrorConocido(
         id="salida_traspuesta", nombre="salida traspuesta", seccion=EJERCICIO,
         explicacion="devuelves la salida traspuesta, (d_model, T): cada fila es una posición, así que la "
