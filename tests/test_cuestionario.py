@@ -200,6 +200,41 @@ def _ejecutar_celda(modulo, variable, espacio):
 
 
 @pytest.mark.parametrize("leccion", LECCIONES, ids=lambda l: l.tarea)
+def test_en_validate_solo_falla_la_primera_pregunta_sin_contestar(leccion, monkeypatch):
+    """Under Validate (``NBGRADER_EXECUTION=validate``) the first unanswered question fails, saying Validate shows
+    only the first; the later unanswered ones write their line without failing, so the exercise's diagnosis stays
+    within the dialog's first lines (a new student's report, issue 22: line 42 with eight unanswered).  A wrong
+    answer still fails; when grading, and in JupyterLab, every unanswered question fails."""
+    monkeypatch.syspath_prepend(str(leccion.carpeta))
+    modulo = _modulo_de_la_leccion(leccion)
+    preguntas = list(descubrimiento.cuestionario(leccion.cuaderno.stem).values())
+    primera, segunda, tercera = preguntas[:3]
+    for ejecucion in (None, "autograde"):
+        if ejecucion:
+            monkeypatch.setenv("NBGRADER_EXECUTION", ejecucion)
+        for p in (primera, segunda):
+            with pytest.raises(modulo.PruebaVisibleFallida, match="sin contestar"):
+                _ejecutar_celda(modulo, p.variable, {p.variable: None})
+    monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
+    monkeypatch.setattr(modulo, "_SIN_CONTESTAR_EN_VALIDATE", [])
+    numero = primera.variable.rsplit("_", 1)[1]
+    with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+        _ejecutar_celda(modulo, primera.variable, {primera.variable: None})
+    assert fallo.value.lineas() == [f"✘ Pregunta {numero} sin contestar: escribe {primera.variable} arriba y "
+                                    "ejecuta las dos celdas.", "Validate sólo enseña la primera pregunta sin contestar."]
+    assert all(len(l) <= modulo.ANCHO for l in fallo.value.lineas())
+    v = segunda.variable
+    rellena = f'# Escribe tu respuesta así: {v} = "a"\n# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()'
+    texto = _ejecutar_celda(modulo, v, {"In": ["", rellena]})
+    assert texto.startswith(f"✘ Pregunta {segunda.variable.rsplit('_', 1)[1]} sin contestar"), texto
+    mal = {"Opcion": lambda c: "a" if c != "a" else "b", "Entero": lambda c: c + 1,
+           "VerdaderoFalso": lambda c: not c, "Varias": lambda c: {"a"} if c != {"a"} else {"b"}}
+    with pytest.raises(modulo.PruebaVisibleFallida, match="Has respondido"):
+        _ejecutar_celda(modulo, tercera.variable,
+                        {tercera.variable: mal[type(tercera).__name__](tercera.correcta)})
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda l: l.tarea)
 def test_la_celda_de_comprobacion_explica_al_momento(leccion, monkeypatch):
     """Right: «✔ … Correcto» and the explanation; wrong or unanswered: a Spanish failure with the
     explanation, so Validate never says «Success» to an answer that loses the point."""

@@ -317,6 +317,45 @@ def test_subclases_ajenas_a_numpy_no_viajan_como_array():
     assert diagnostico.como_array(m) is not None
 
 
+def test_una_namedtuple_viaja_como_tupla_leida_con_los_metodos_de_tuple():
+    """A namedtuple (a tuple subclass) is a tuple: it is described by its items, read through tuple's own C
+    methods, so an overridden __iter__ or __getitem__ changes nothing (a grader tester, issue 22: 0/10)."""
+    from collections import namedtuple
+
+    from grader_tests.en_el_kernel.serializacion import deserializar, serializar
+
+    Par = namedtuple("Par", ["salida", "A"])
+
+    class Tramposa(tuple):
+        def __iter__(self):
+            return iter(["trampa"])
+
+        def __getitem__(self, i):
+            return "trampa"
+
+        def __len__(self):
+            return 1
+    for valor in (Par(np.eye(2), np.ones(3)), Tramposa((np.eye(2), np.ones(3)))):
+        leido = deserializar(serializar(valor))
+        assert type(leido) is tuple and len(leido) == 2
+        assert np.array_equal(leido[0], np.eye(2)) and np.array_equal(leido[1], np.ones(3))
+    assert serializar(Par(1, 2))["subclase"] == "Par"
+
+
+def test_sys_exit_en_la_funcion_es_su_excepcion_no_un_fallo_del_corrector():
+    """``sys.exit()`` (SystemExit) inside the student's function is evidence like any exception (a grader tester:
+    it escaped the grader); KeyboardInterrupt is not caught, as it is how a cell's time limit stops it."""
+    import sys
+
+    from grader_tests.juez import bateria
+
+    def multi_head(X, Wq, Wk, Wv, Wo, h):
+        sys.exit(0)
+    veredictos = bateria.corregir("multi_head", multi_head)
+    assert all(v.puntos == 0 for v in veredictos.values())
+    assert "tu función lanzó SystemExit" in veredictos["multi_head_mapas"].texto()
+
+
 def test_una_funcion_que_cambia_con_las_mismas_entradas_no_se_libra_de_robustez_ni_generalidad():
     """Control rule: right in the value cells, wrong on purpose on the same inputs later (found by an attacker)."""
     import numpy as np

@@ -123,6 +123,13 @@ def serializar(valor: object, profundidad: int = 0) -> dict:
         if descripcion["tipo"] == "ndarray":
             descripcion["subclase"] = type(valor).__name__[:40]
         return descripcion
+    if type(valor) is not tuple and isinstance(valor, tuple):
+        # a namedtuple (or another tuple subclass) is a tuple: its items read through tuple's own C methods,
+        # so an overridden __iter__ or __getitem__ cannot change what is described
+        descripcion = serializar(tuple(tuple.__getitem__(valor, i) for i in range(tuple.__len__(valor))),
+                                 profundidad)
+        descripcion["subclase"] = type(valor).__name__[:40]
+        return descripcion
     if type(valor) in (list, tuple, set, frozenset):
         elementos = list(valor)
         if type(valor) in (set, frozenset):

@@ -681,6 +681,12 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
     A = como_array(_par(llamar(funcion, *caso(), H))[1], "A")
     if A.shape != (3, 4, 4):
         return (f"A debería tener forma (h, T, T) = (3, 4, 4) y tiene {A.shape}.", "Mira la celda del contrato.")
+    if _iguales(A.transpose(0, 2, 1), MAPAS):
+        return ("Devuelves cada mapa traspuesto (A_i.T): sus columnas suman 1 y sus filas no.\n"
+                "Causa probable: apilas (o devuelves) A_i.T en lugar de A_i; la fila t del mapa es la consulta t "
+                "frente a todas las claves, y es la que suma 1. Si tu salida está bien, la softmax ya va por filas: "
+                "sólo sobra la trasposición de lo que devuelves.",
+                f"Mapa esperado de la cabeza 0:\n{matriz(MAPAS[0])}\nobtenido:\n{matriz(A[0])}")
     if not (np.all(A >= -1e-6) and np.allclose(A.sum(axis=-1), 1.0, rtol=0, atol=1e-3)):
         sumas = f"Sumas de las filas de cada mapa (una fila por cabeza):\n{matriz(A.sum(axis=-1))}"
         if np.any(A < -1e-6):
@@ -719,6 +725,15 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
                 "distancia entre posiciones) no es atención. Cada mapa es softmax(Q_i K_iᵀ / √d_k), "
                 "con Q = X @ Wq y K = X @ Wk.",
                 f"Mapa obtenido de la cabeza 0, con Wq y Wk y sin ellos:\n{matriz(A[0])}")
+    # Los pesos traspuestos (X @ Wq.T, X @ Wk.T): con Wq.T y Wk.T en su lugar, sus mapas son los de la capa.
+    X, Wq, Wk, Wv, Wo = caso()
+    A_traspuestos = como_array(_par(llamar(funcion, X, Wq.T.copy(), Wk.T.copy(), Wv.T.copy(), Wo, H))[1], "A")
+    if A_traspuestos.shape == MAPAS.shape and _iguales(A_traspuestos, MAPAS):
+        return ("Los mapas no coinciden.\n"
+                "Causa probable: proyectas con los pesos traspuestos (X @ Wq.T, X @ Wk.T): con Wq.T y Wk.T en su "
+                "lugar, tus mapas son los de la capa. Las proyecciones son Q = X @ Wq, K = X @ Wk y V = X @ Wv, "
+                "sin trasponer las matrices.",
+                f"Mapa esperado de la cabeza 0:\n{matriz(MAPAS[0])}\nobtenido:\n{matriz(A[0])}")
     # Cada cabeza, su bloque: con Wq y Wk nulos fuera de las columnas 0 y 1 (las de la cabeza 0), las
     # puntuaciones de las cabezas 1 y 2 valen todas 0 y sus mapas son uniformes (1/T = 0.25). Entradas
     # nuevas en cada llamada: una función que escribe en X no cambia lo que ve la siguiente prueba.

@@ -757,6 +757,30 @@ def _celda_de_respuesta_con_error(variable: str, espacio: dict, pregunta: Pregun
             f"{variable} se quedó sin valor. {pregunta.formato()}")
 
 
+_SIN_CONTESTAR_EN_VALIDATE: list[str] = []     # las preguntas sin contestar vistas en esta validación
+
+
+def _falla_sin_contestar(variable: str) -> None:
+    """Falla con ``sin_contestar``; en Validate, sólo la primera pregunta sin contestar.
+
+    Validate (``NBGRADER_EXECUTION=validate``: el botón y ``nbgrader validate``)
+    ejecuta el cuaderno entero y enseña un bloque de varias líneas por celda que
+    falla, en el orden del cuaderno; el cuestionario va antes del ejercicio. Con
+    todo el cuestionario sin contestar, esos bloques empujaban el diagnóstico del
+    ejercicio a la línea 40 (una alumna nueva, issue 22). Así que en Validate
+    falla la primera y dice que hay más; las siguientes lo escriben en su celda
+    sin fallar. Validate sigue sin decir «Success»; al calificar y en JupyterLab,
+    cada pregunta sin contestar falla como siempre (no suma su punto).
+    """
+    if os.environ.get("NBGRADER_EXECUTION") != "validate":
+        fallo(sin_contestar(variable))
+    _SIN_CONTESTAR_EN_VALIDATE.append(variable)
+    if len(_SIN_CONTESTAR_EN_VALIDATE) > 1:
+        print(f"✘ {sin_contestar(variable)}")
+        return
+    fallo(sin_contestar(variable) + " Validate sólo enseña la primera pregunta sin contestar.")
+
+
 def respuesta(variable: str, espacio: dict) -> None:
     """Comprueba en el momento la respuesta ``variable`` del cuaderno (``espacio`` es ``globals()``).
 
@@ -770,16 +794,21 @@ def respuesta(variable: str, espacio: dict) -> None:
     pregunta = preguntas()[variable]
     numero = variable.rsplit("_", 1)[-1]
     if variable not in espacio:
-        fallo(_celda_de_respuesta_con_error(variable, espacio, pregunta)
-              or (sin_ejecutar(variable) if _celda_de_respuesta_sin_ejecutar(variable, espacio)
-                  else sin_contestar(variable)))
+        con_error = _celda_de_respuesta_con_error(variable, espacio, pregunta)
+        if con_error:
+            fallo(con_error)
+        if _celda_de_respuesta_sin_ejecutar(variable, espacio):
+            fallo(sin_ejecutar(variable))
+        _falla_sin_contestar(variable)
+        return
     error = _ultima_celda_con_error_de_sintaxis(espacio, rf"^\s*{re.escape(variable)}\s*=(?!=)")
     if error is not None:      # the value in the namespace is an older answer's
         fallo(f"Pregunta {numero}: la celda donde escribes {variable} tiene un error de sintaxis{error} y no "
               f"llegó a ejecutarse; {variable} aún tiene tu respuesta anterior. {pregunta.formato()}")
     correccion = pregunta.corregir(como_lo_recibe_el_corrector(espacio[variable]))
     if correccion.estado == "sin_contestar":
-        fallo(sin_contestar(variable))
+        _falla_sin_contestar(variable)
+        return
     cabecera, *resto = correccion.lineas
     if correccion.acierta:
         print("\n".join(envolver(f"✔ Pregunta {numero}. {cabecera}") + [""]

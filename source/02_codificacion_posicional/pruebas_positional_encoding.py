@@ -662,8 +662,8 @@ def _sin_nan_ni_inf(pe: np.ndarray, forma: tuple, forma_visible: tuple) -> None:
     if len(forma_visible) == 2 and forma_visible[1] == 8 and abs(forma_visible[0] - 5) == 1:
         # una fila de más o de menos, como en el caso visible: la descuentan el contrato y los valores
         permitida = (forma[0] + forma_visible[0] - 5, forma[1])
-    if pe.shape != permitida:
-        fallo(f"Con T = {forma[0]} y d_model = {forma[1]} se esperaba la forma {forma} y ha llegado "
+    if pe.shape not in (permitida, forma):      # the contract's form is always right (max(T - 1, 1) rows: T = 1)
+        fallo(f"Con T = {forma[0]} y d_model = {forma[1]} se esperaba la forma {permitida} y ha llegado "
               f"{pe.shape}.")
     if not np.all(np.isfinite(pe)):
         fallo(f"Con T = {forma[0]} y d_model = {forma[1]} hay valores no finitos (nan o inf).")
