@@ -184,8 +184,24 @@ def textos_de_la_interfaz(pagina, servidor, cuaderno: str) -> Textos:
         pagina.wait_for_timeout(400)
         _recorrer_menu(pagina, textos, [nombre])
         _escape(pagina)
+    # An output's context menu («Copiar la salida al portapapeles»; a new student's report, issue 22): the quiz's
+    # first check cell, run unanswered, leaves one
+    pagina.evaluate("""() => {
+        const nb = window.jupyterapp.shell.currentWidget.content;
+        nb.activeCellIndex = nb.widgets.findIndex(
+            c => (c.model.getMetadata('nbgrader') || {}).grade_id === 'comprueba_respuesta_1');
+        window.jupyterapp.commands.execute('notebook:run-cell');
+    }""")
+    salida = pagina.locator(".jp-Notebook .jp-OutputArea-output").first
+    salida.wait_for(timeout=60000)
+    salida.click(button="right", force=True)
+    pagina.wait_for_timeout(400)
+    _recorrer_menu(pagina, textos, ["menú contextual de una salida"])
+    _escape(pagina)
     _comando(pagina, "filebrowser:activate")
+    # the listing's header too (its columns: «Mostrar la columna…»; the same report)
     for selector, nombre in ((".jp-DirListing-item[data-isdir='false']", "menú contextual de un archivo"),
+                             (".jp-DirListing-header", "menú contextual de la cabecera del explorador"),
                              (".jp-DirListing-content", "menú contextual del explorador")):
         elemento = pagina.locator(selector).first
         if elemento.count():
@@ -213,7 +229,8 @@ def textos_de_la_interfaz(pagina, servidor, cuaderno: str) -> Textos:
                     "notebook:restart-and-run-to-selected", "kernelmenu:shutdown", "kernelmenu:shutdownAll",
                     "notebook:change-kernel", "docmanager:rename", "docmanager:restore-checkpoint",
                     "docmanager:reload", "filemenu:close-and-cleanup", "filebrowser:open-path",
-                    "filebrowser:open-url", "notebook:delete-cell", "apputils:display-shortcuts"):
+                    "filebrowser:open-url", "notebook:delete-cell", "apputils:display-shortcuts",
+                    "filemenu:shutdown"):
         _dialogo(pagina, textos, comando)
     # The command palette (Ver ▸ Abrir la paleta de comandos): every command it lists, then a search
     # that finds nothing (its message).

@@ -148,6 +148,10 @@ def test_ningun_texto_en_ingles(servidor_alumno, pagina, captura, palabras_ingle
     assert "Español (España)" in textos and MENU_IDIOMA in textos["Español (España)"], \
         [t for t, l in textos.items() if MENU_IDIOMA in l]
     assert any(t.startswith("Último punto de control: ") for t in textos), "sin la ayuda de la pestaña"
+    # where a new student found English (issue 22): an output's context menu, the listing header's, File ▸ Shut Down
+    for visto in ("Copiar la salida al portapapeles", "Mostrar la columna de la última modificación",
+                  "Poner los cuadernos antes que los demás archivos", "Confirmar el apagado"):
+        assert visto in textos, (visto, sorted(t for t in textos if "salida" in t or "columna" in t)[:20])
 
 
 def test_inspector_de_propiedades_en_espanol(servidor_alumno, pagina, captura):

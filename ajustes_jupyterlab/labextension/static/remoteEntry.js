@@ -42,8 +42,27 @@ var _JUPYTERLAB;
   // JupyterLab's skip link (the first Tab on the page shows it): a literal «Skip to main panel» upstream
   var ENLACES = [['#jp-skiplink a.skip-link', 'Skip to main panel', 'Saltar al panel principal']];
 
+  // «No Kernel» after Núcleo ▸ Apagar el núcleo (issue 22, a new student's report): the notebook toolbar's kernel
+  // name and the status bar take it from the notebook's SessionContext, which JupyterLab 4.6 builds with the null
+  // translator, so the catalogue's «Sin núcleo» never reaches it. Rewritten in those two places only.
+  var SIN_NUCLEO = /\bNo Kernel\b/g;
+  var DONDE_SE_NOMBRA_EL_NUCLEO = '.jp-NotebookPanel-toolbar, #jp-main-statusbar';
+
+  function traducirSinNucleo() {
+    document.querySelectorAll(DONDE_SE_NOMBRA_EL_NUCLEO).forEach(function (zona) {
+      var recorrido = document.createTreeWalker(zona, NodeFilter.SHOW_TEXT);
+      for (var nodo = recorrido.nextNode(); nodo; nodo = recorrido.nextNode()) {
+        if (nodo.nodeValue.indexOf('No Kernel') >= 0) { nodo.nodeValue = nodo.nodeValue.replace(SIN_NUCLEO, 'Sin núcleo'); }
+      }
+      zona.querySelectorAll('[title*="No Kernel"]').forEach(function (elemento) {
+        elemento.setAttribute('title', elemento.getAttribute('title').replace(SIN_NUCLEO, 'Sin núcleo'));
+      });
+    });
+  }
+
   function traducir() {
     if (!enEspanol()) { return; }
+    traducirSinNucleo();
     ENLACES.forEach(function (enlace) {
       document.querySelectorAll(enlace[0]).forEach(function (a) {
         if (a.textContent === enlace[1]) { a.textContent = enlace[2]; }
@@ -358,6 +377,39 @@ var _JUPYTERLAB;
     });
   }
 
+  // An explorable after Núcleo ▸ Apagar el núcleo (issue 22, a new student's report): ipywidgets marks the views
+  // of a restarted kernel jupyter-widgets-disconnected (the explorable's style then shows its Spanish hint and
+  // picture, respaldo_explorable.py), but not those of a kernel shut down: the controls still moved and nothing
+  // said why the picture no longer changed. When a notebook is left with no kernel (or a dead one), its live
+  // explorables get that class too. In any language.
+  var sesionesVigiladas = new WeakSet();
+
+  function sinNucleo(sesion) {
+    var kernel = sesion.session && sesion.session.kernel;
+    return !kernel || kernel.status === 'dead' || kernel.isDisposed;
+  }
+
+  function marcarExplorablesMuertos(widget, sesion) {
+    if (!sinNucleo(sesion) || !widget.node) { return; }
+    widget.node.querySelectorAll('.explorable-vivo').forEach(function (vista) {
+      vista.classList.add('jupyter-widgets-disconnected');
+    });
+  }
+
+  function vigilarNucleos(app) {
+    var widgets;
+    try { widgets = Array.from(app.shell.widgets('main')); } catch (error) { return; }
+    widgets.forEach(function (widget) {
+      var sesion = widget && widget.sessionContext;
+      if (!sesion || sesionesVigiladas.has(sesion) || !sesion.kernelChanged || !sesion.statusChanged) { return; }
+      sesionesVigiladas.add(sesion);
+      var marcar = function () { marcarExplorablesMuertos(widget, sesion); };
+      sesion.kernelChanged.connect(marcar);
+      sesion.statusChanged.connect(marcar);
+      if (sesion.sessionChanged) { sesion.sessionChanged.connect(marcar); }
+    });
+  }
+
   var pendiente = null;
   var aplicacion = null;
   function programar() {
@@ -365,7 +417,7 @@ var _JUPYTERLAB;
       pendiente = requestAnimationFrame(function () {
         pendiente = null; traducir(); traducirPaleta(); traducirInspector(); traducirValidacion(); protegerListas(); protegerEntradas();
         vigilarConmutadores();
-        if (aplicacion) { vigilarModelos(aplicacion); }
+        if (aplicacion) { vigilarModelos(aplicacion); vigilarNucleos(aplicacion); }
       });
     }
   }
@@ -380,7 +432,9 @@ var _JUPYTERLAB;
       'el diálogo de Validate de nbgrader en español, ' +
       'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●», ' +
       'aria-pressed en los botones de los explorables, el enlace «Saltar al panel principal» ' +
-      'y la fecha relativa de la columna «Modificado» del explorador, al día.',
+      'la fecha relativa de la columna «Modificado» del explorador, al día, ' +
+      '«Sin núcleo» en la barra del cuaderno y en la de estado con el núcleo apagado ' +
+      'y el aviso de los explorables con el núcleo apagado.',
     autoStart: true,
     requires: [],
     optional: [],
