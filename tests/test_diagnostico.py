@@ -355,6 +355,16 @@ def test_sys_exit_en_la_funcion_es_su_excepcion_no_un_fallo_del_corrector():
     assert all(v.puntos == 0 for v in veredictos.values())
     assert "tu función lanzó SystemExit" in veredictos["multi_head_mapas"].texto()
 
+    class Muda(Exception):
+        def __str__(self):
+            raise RuntimeError("sin mensaje")
+
+    def multi_head(X, Wq, Wk, Wv, Wo, h):       # noqa: F811 - an exception whose message cannot be read
+        raise Muda()
+    veredictos = bateria.corregir("multi_head", multi_head)
+    assert all(v.puntos == 0 for v in veredictos.values())
+    assert "Muda" in veredictos["multi_head_mapas"].texto()
+
 
 def test_una_funcion_que_cambia_con_las_mismas_entradas_no_se_libra_de_robustez_ni_generalidad():
     """Control rule: right in the value cells, wrong on purpose on the same inputs later (found by an attacker)."""

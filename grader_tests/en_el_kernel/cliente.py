@@ -42,9 +42,16 @@ def _recortar(texto: str) -> str:
 
 
 def _describir_excepcion(exc: BaseException) -> dict:
-    marco = traceback.extract_tb(exc.__traceback__)
-    linea = marco[-1].line if marco else ""
-    return {"clase": type(exc).__name__, "mensaje": _recortar(str(exc))[:500], "linea": linea or ""}
+    try:
+        marco = traceback.extract_tb(exc.__traceback__)
+        linea = marco[-1].line if marco else ""
+    except Exception:  # noqa: BLE001 - a traceback that cannot be read
+        linea = ""
+    try:
+        mensaje = str(exc)
+    except Exception:  # noqa: BLE001 - an exception whose __str__ raises (a grader tester): its class still says it
+        mensaje = "(su mensaje no se puede leer)"
+    return {"clase": type(exc).__name__, "mensaje": _recortar(mensaje)[:500], "linea": linea or ""}
 
 
 _copiar = np.ndarray.copy      # bound at import time: C methods of ndarray

@@ -562,7 +562,7 @@ def _olvidadas_en_el_caso_visible(resultado) -> list[str] | None:
     return _olvidadas(_QK if bien else _mapas_de_las_puntuaciones(mapas_visibles, caso(), H), salida)
 
 
-def trabajo_hecho(resultado, funcion) -> bool:
+def trabajo_hecho(resultado, funcion, cabezas: tuple = (3,)) -> bool:
     """Si la función calcula algo bien: la regla de la nota («puntos sólo por trabajo hecho»).
 
     Con el caso visible (``resultado``): algún array igual a los mapas o a la
@@ -581,6 +581,12 @@ def trabajo_hecho(resultado, funcion) -> bool:
     W^K, W^V y W^O olvidada (issue 19, décimo ataque: con sólo W^Q, Q·Qᵀ en
     todas las cabezas y la salida A·X, cada permiso de un error honrado se
     sumaba a los demás).
+
+    ``cabezas``: los h con los que se busca ese trabajo si el caso visible no lo muestra (T = 5, d_model = 12;
+    basta uno): (3,) en la celda de no modificar; las de robustez y generalidad prueban también h = 2 y h = 4,
+    como la nota, que busca el trabajo en sus casos de control (h = 3, 2 y 4) y se conforma con uno (todas las
+    cabezas con el bloque de la cabeza 0 usan la mitad de las columnas de V con h = 2, y un tercio con h = 3:
+    un probador de la nota, issue 22).
     """
     algo_bien = any(_iguales(c, esperado) for array in _arrays(resultado) for esperado in (MAPAS, SALIDA)
                     for c in _en_cualquier_orden(array, esperado.shape))
@@ -590,13 +596,18 @@ def trabajo_hecho(resultado, funcion) -> bool:
         olvidadas = _olvidadas_en_el_caso_visible(resultado)
         if olvidadas is None or len(olvidadas) <= 1:
             return True
-    entradas = entradas_no_modifica(3)
+    return any(_trabajo_con_h(funcion, h) for h in cabezas)
+
+
+def _trabajo_con_h(funcion, h: int) -> bool:
+    """El trabajo de ``trabajo_hecho`` con las entradas de no modificar de ``h`` cabezas (T = 5, d_model = 12)."""
+    entradas = entradas_no_modifica(h)
     try:
         with salida_del_alumno():
-            otro = funcion(*entradas, 3)
+            otro = funcion(*entradas, h)
     except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho; la celda lo dice con el caso visible
         return False
-    limpias = entradas_no_modifica(3)     # las de antes de la llamada (la función puede escribir en las suyas)
+    limpias = entradas_no_modifica(h)     # las de antes de la llamada (la función puede escribir en las suyas)
     posibles = [limpias]
     # si escribió en sus argumentos (X -= X.mean(axis=0), X /= c), también con ellos como los dejó, si cada uno
     # sigue siendo su argumento centrado o escalado (columna a columna o fila a fila): la escritura la cobra la
@@ -607,7 +618,7 @@ def trabajo_hecho(resultado, funcion) -> bool:
             else a for a, b in zip(limpias, entradas))
         posibles.append(cambiadas)
     for e in posibles:
-        olvidadas = _olvidadas(_mapas_de_las_puntuaciones(_mapas_de(otro, e, 3), e, 3), _salida_calculada(otro, e, 3))
+        olvidadas = _olvidadas(_mapas_de_las_puntuaciones(_mapas_de(otro, e, h), e, h), _salida_calculada(otro, e, h))
         if olvidadas is not None and len(olvidadas) <= 1:
             return True
     return False
@@ -1042,6 +1053,12 @@ def no_modifica(espacio: dict) -> None:
                       "llama: escribe `M = M / ...` o trabaja sobre una copia (`M = M.copy()`).")
     resultado = llamar(funcion, *caso(), H)
     if not trabajo_hecho(resultado, funcion):
+        if trabajo_hecho(resultado, funcion, cabezas=(2, 4)):
+            # al calificar, cada caso (h = 2, 3 y 4) puntúa si en él hay trabajo: aquí, sólo una parte
+            fallo("Con h = 3 tu función no calcula nada de la capa (con h = 2 o h = 4, sí): dejar intactos los "
+                  "argumentos sólo puntúa, también al calificar, en los casos en que calcula algo (unos mapas que "
+                  "salgan de Q y K y una salida calculada con ellos y con V). Empieza por la celda de los mapas: "
+                  "cada cabeza usa su propio bloque de columnas.")
         fallo(_sin_trabajo("dejar intactos los argumentos", resultado))
     aprobado("Argumentos intactos con h = 2, 3 y 4.")
 
@@ -1103,7 +1120,7 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, list[bool]]:
     resultado = llamar(funcion, *caso(), H)
     _par(resultado)
     bien = _acierta_el_caso_visible(resultado)
-    if not bien and not trabajo_hecho(resultado, funcion):
+    if not bien and not trabajo_hecho(resultado, funcion, cabezas=(3, 2, 4)):
         fallo(_sin_trabajo(celda, resultado))
     return bien, _formas_bien(resultado)
 

@@ -352,6 +352,27 @@ def x_normalizada(llamada, parte):
     return None
 
 
+def _misma_cabeza(X, Wq, Wk, Wv, Wo, h):
+    """Every head computed with head 0's columns of Q, K and V (its block repeated h times)."""
+    X = np.asarray(X, dtype=np.float64)
+    T, d_model = X.shape
+    d_k = d_model // h
+    b = slice(0, d_k)
+    A0 = _softmax_filas((X @ Wq)[:, b] @ (X @ Wk)[:, b].T / np.sqrt(d_k))
+    return np.concatenate([A0 @ (X @ Wv)[:, b]] * h, axis=1) @ Wo, np.stack([A0] * h)
+
+
+def misma_cabeza(llamada, parte):
+    """Detector: every head uses head 0's block (``_misma_cabeza``).  A detector, not an implementation: with
+    h ≥ 3 its output uses less than half of V's columns, which is no work (``propiedades``), so it is only
+    named (tests/test_diagnostico.py keeps the implementations of the honest mistakes, which keep their work)."""
+    if coincide(llamada, _misma_cabeza(*llamada.argumentos), parte):
+        return ("todas tus cabezas usan el bloque de la cabeza 0 (las mismas columnas de Q, K y V), así que "
+                "todas dan el mismo mapa: la cabeza i usa sus propias columnas, Q[:, i*d_k:(i+1)*d_k] (igual "
+                "K y V).")
+    return None
+
+
 def _salida_traspuesta(X, Wq, Wk, Wv, Wo, h):
     """The layer right, the output returned transposed, (d_model, T)."""
     salida, A = referencia(X, Wq, Wk, Wv, Wo, h)
@@ -764,6 +785,7 @@ ERRORES = [
                     "fuera de la atención, en «Add & Norm»; multi_head devuelve concat @ Wo sin sumar X.",
         implementacion=_con_residual),
     ErrorConocido(id="normaliza_X", nombre="X normalizada", seccion=ECUACIONES, detector=x_normalizada),
+    ErrorConocido(id="misma_cabeza", nombre="la cabeza 0 en todas", seccion=ECUACIONES, detector=misma_cabeza),
     ErrorConocido(
         id="salida_traspuesta", nombre="salida traspuesta", seccion=EJERCICIO,
         explicacion="devuelves la salida traspuesta, (d_model, T): cada fila es una posición, así que la "
