@@ -39,7 +39,9 @@ def _pe(T, d_model, *, base=10000.0, pos0=0, i0=0, exponente="pareja", operacion
         e = (2 * (j // 2 + i0)) // d_model
     frecuencia = np.power(float(base), e.astype(np.float64))
     angulo = pos * frecuencia if operacion == "multiplicar" else pos / frecuencia
-    if grados:
+    if grados == "a_grados":       # the other direction: np.degrees, np.rad2deg or ·180/π
+        angulo = np.rad2deg(angulo)
+    elif grados:
         angulo = np.deg2rad(angulo)
     f = {"sin": np.sin, "cos": np.cos}
     PE = np.where(j % 2 == 0, f[funciones[0]](angulo), f[funciones[1]](angulo))
@@ -116,7 +118,17 @@ FALTA_EL_2 = ("tu tabla es la de base 100, que es lo mismo que usar el exponente
 
 # What a detector says in some cases, by name, for the visible tests: make release publishes it with
 # every explanation of ERRORES in the lesson's diagnosticos.json (scripts/autores/publicar_comprobaciones.py).
-EXPLICACIONES_DE_DETECTORES = {"otra_base:base_100": FALTA_EL_2}
+A_GRADOS = ("pasas el ángulo a grados (np.degrees, np.rad2deg o ·180/π): np.sin y np.cos trabajan en radianes, así "
+            "que usa pos / 10000^(2i/d_model) tal cual, sin convertirlo.")
+EXPLICACIONES_DE_DETECTORES = {"otra_base:base_100": FALTA_EL_2, "a_grados": A_GRADOS}
+
+
+def _a_grados(llamada, parte):
+    """Detector: the angle converted to degrees (·180/π).  A detector, not an implementation: at 57.3 radians a
+    position the first pairs alias and the ladder is not recognised, so it is no work (1/6), only named (the
+    other direction, ·π/180, is the honest mistake ``grados``, which keeps its work; two grader testers)."""
+    T, d_model = llamada.argumentos
+    return A_GRADOS if coincide(llamada, _pe(T, d_model, grados="a_grados"), parte) else None
 
 
 def _otra_base(llamada, parte):
@@ -312,6 +324,7 @@ ERRORES = [
         explicacion="conviertes el ángulo como si estuviera en grados (np.deg2rad, np.radians o ·π/180): "
                     "np.sin y np.cos trabajan en radianes; usa pos / 10000^(2i/d_model) tal cual.",
         implementacion=_variante(grados=True)),
+    ErrorConocido(id="a_grados", nombre="ángulo pasado a grados", seccion=FORMULA, detector=_a_grados),
     ErrorConocido(
         id="dtype_entero", nombre="dtype entero", seccion=EJERCICIO,
         explicacion="tu tabla es de enteros: al guardar senos y cosenos en un array de enteros se truncan "

@@ -15,7 +15,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     K = (X @ Wk).reshape(T, h, d_k).transpose(1, 0, 2)
     V = (X @ Wv).reshape(T, h, d_k).transpose(1, 0, 2)
     E = Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)
-    P = np.exp(E - E.max(axis=-1, keepdims=True))
+    P = np.exp(E - E.max(axis=-1)[..., None])
     A = P / P.sum(axis=-1, keepdims=True)
     concatenacion = (A @ V).transpose(1, 0, 2).reshape(T, d_model)
     return Resultado(salida=concatenacion @ Wo, A=A)

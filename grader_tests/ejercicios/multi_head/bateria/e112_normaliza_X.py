@@ -18,7 +18,7 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
     for i in range(h):
         b = slice(i * d_k, (i + 1) * d_k)
         E = Q[:, b] @ K[:, b].T / np.sqrt(d_k)
-        P = np.exp(E - E.max(axis=1, keepdims=True))
+        P = np.exp(E - E.max(axis=1)[:, None])
         A_i = P / P.sum(axis=1, keepdims=True)
         cabezas.append(A_i @ V[:, b])
         mapas.append(A_i)

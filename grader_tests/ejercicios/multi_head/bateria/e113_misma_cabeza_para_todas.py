@@ -17,6 +17,6 @@ def multi_head(X, Wq, Wk, Wv, Wo, h):
         return (X @ M).reshape(T, h, d_k).transpose(1, 0, 2)
     Q, K, V = (np.repeat(separar(M)[:1], h, axis=0) for M in (Wq, Wk, Wv))
     E = Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)
-    P = np.exp(E - E.max(axis=-1, keepdims=True))
+    P = np.exp(E - E.max(axis=-1)[..., None])
     A = P / P.sum(axis=-1, keepdims=True)
     return (A @ V).transpose(1, 0, 2).reshape(T, d_model) @ Wo, A
