@@ -44,8 +44,11 @@ RAIZ_REPO = AQUI.parent.parent
 # The environment `make hub` builds for the trial and the hub tests: Python from the
 # system (every account must be able to run it; a Python under /root is not),
 # requirements.txt + requirements-hub.txt, and configurable-http-proxy from npm.
-ENTORNO_LOCAL = RAIZ_REPO / ".venv-hub"
-PROXY_LOCAL = ENTORNO_LOCAL / "proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
+# `make hub CURSO_ENTORNO_HUB=/other/clone/.venv-hub` runs this with that environment's Python: then that
+# environment, proxy included, is the one to use (a TA tester: the proxy was looked for only in this clone).
+_PROXY_EN = Path("proxy") / "node_modules" / ".bin" / "configurable-http-proxy"
+ENTORNO_LOCAL = Path(sys.prefix) if (Path(sys.prefix) / _PROXY_EN).exists() else RAIZ_REPO / ".venv-hub"
+PROXY_LOCAL = ENTORNO_LOCAL / _PROXY_EN
 
 NOMBRE_VALIDO = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 # the PYTHONSTARTUP of the kernels of the TA-side servers (PYTHONSAFEPATH=1; the file says why),
