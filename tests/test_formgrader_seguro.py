@@ -428,3 +428,21 @@ def test_aplicar_envuelve_las_acciones_con_registro():
     from conftest import RAIZ
     salida = subprocess.run([sys.executable, "-c", codigo], cwd=RAIZ, capture_output=True, text=True, check=True)
     assert salida.stdout.strip() == "True", salida
+
+
+def test_las_fechas_de_formgrader_son_exactas_en_el_cambio_de_hora():
+    """Manage Assignments and the submissions show a naive UTC date in the course's zone, exact on the night of the
+    October change (a TA tester, issue 21: nbgrader 0.9.6 turned 02:30+01:00, 01:30 UTC, into «03:30 CET»)."""
+    import datetime as dt
+
+    from nbgrader.apps import api as nbgrader_api
+
+    from grader_tests.extensiones_nbgrader import formgrader_seguro
+    formgrader_seguro.aplicar()
+    formato = "%Y-%m-%d %H:%M:%S %Z"
+    for utc, esperada in ((dt.datetime(2026, 10, 25, 0, 30), "2026-10-25 02:30:00 CEST"),
+                          (dt.datetime(2026, 10, 25, 1, 30), "2026-10-25 02:30:00 CET"),
+                          (dt.datetime(2026, 3, 29, 0, 59, 59), "2026-03-29 01:59:59 CET"),
+                          (dt.datetime(2026, 3, 29, 1, 0), "2026-03-29 03:00:00 CEST")):
+        assert nbgrader_api.as_timezone(utc, "Europe/Madrid").strftime(formato) == esperada, utc
+    assert nbgrader_api.as_timezone(dt.datetime(2026, 1, 1), None) == dt.datetime(2026, 1, 1)

@@ -496,9 +496,21 @@ def _marcar(api, assignment_id: str, entrega):
 
 
 def _as_timezone(ts, timezone):
-    """nbgrader's ``as_timezone`` for the API: a stored date out of range stays as it is."""
+    """nbgrader's ``as_timezone`` for the API, exact across daylight saving: a naive UTC date → that zone.
+
+    nbgrader 0.9.6 adds ``tz.utcoffset(ts)`` to the naive UTC date, the offset of that wall time read
+    as local: on the night of the October change, 02:30+01:00 (01:30 UTC) became «03:30 CET» in Manage
+    Assignments (a TA tester, issue 21). Here the date is read as UTC and converted. A stored date out of
+    range stays as it is.
+    """
+    import datetime as dt
+
+    from dateutil.tz import gettz
     try:
-        return _originales["api.as_timezone"](ts, timezone)
+        zona = gettz(timezone) if timezone else None
+        if zona is None:
+            return ts
+        return (ts.replace(tzinfo=dt.timezone.utc) if ts.tzinfo is None else ts).astimezone(zona)
     except (OverflowError, ValueError):
         return ts
 
