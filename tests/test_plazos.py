@@ -37,6 +37,17 @@ def test_hora_de_madrid_a_utc_con_el_cambio_de_hora(texto, esperado):
     assert plazos.fecha(texto) == esperado
 
 
+def test_una_hora_que_se_repite_se_muestra_con_su_desfase():
+    """The October night's 02:30 happens twice: shown with which one (a TA tester, issue 21: the course page read
+    the same for two instants an hour apart); any other time, as always."""
+    assert plazos.mostrar(plazos.fecha("2026-10-25 02:30+02:00")) == \
+        "domingo 25/10/2026 02:30 (hora de Madrid, +02:00: la primera vez, aún en horario de verano)"
+    assert plazos.mostrar(plazos.fecha("2026-10-25 02:30+01:00")) == \
+        "domingo 25/10/2026 02:30 (hora de Madrid, +01:00: la segunda vez, ya en horario de invierno)"
+    assert plazos.mostrar(plazos.fecha("2026-10-25 03:30")) == "domingo 25/10/2026 03:30 (hora de Madrid)"
+    assert plazos.mostrar(plazos.fecha("2026-03-29 03:00")) == "domingo 29/03/2026 03:00 (hora de Madrid)"
+
+
 @pytest.mark.parametrize("texto, motivo", [
     ("2026-03-29 02:30", "no existe"),        # skipped when clocks go forward
     ("2026-10-25 02:30", "dos veces"),         # happens twice when they go back

@@ -159,12 +159,24 @@ def consciente(ingenua_utc: dt.datetime) -> dt.datetime:
 
 
 def mostrar(instante: dt.datetime | None, zona: str = ZONA_DEL_CURSO) -> str:
-    """``viernes 27/03/2026 23:59 (hora de Madrid)``; seconds only when not zero (naive = UTC)."""
+    """``viernes 27/03/2026 23:59 (hora de Madrid)``; seconds only when not zero (naive = UTC).
+
+    A wall time that happens twice (the October night's 02:00–03:00) says which one, with its offset:
+    ``domingo 25/10/2026 02:30 (hora de Madrid, +01:00: la segunda vez, ya en horario de invierno)``
+    (a TA tester, issue 21: two instants an hour apart read the same).
+    """
     if instante is None:
         return "sin plazo"
     local = consciente(instante).astimezone(_zona(zona))
     hora = local.strftime("%H:%M:%S" if local.second or local.microsecond else "%H:%M")
     lugar = zona.rsplit("/", 1)[-1].replace("_", " ")
+    otra = local.replace(tzinfo=None).replace(fold=1 - local.fold, tzinfo=_zona(zona))
+    if otra.utcoffset() != local.utcoffset():
+        desfase = local.strftime("%z")
+        cual = ("la primera vez, aún en horario de verano" if local.utcoffset() > otra.utcoffset()
+                else "la segunda vez, ya en horario de invierno")
+        return (f"{DIAS_SEMANA[local.weekday()]} {local:%d/%m/%Y} {hora} "
+                f"(hora de {lugar}, {desfase[:3]}:{desfase[3:]}: {cual})")
     return f"{DIAS_SEMANA[local.weekday()]} {local:%d/%m/%Y} {hora} (hora de {lugar})"
 
 
