@@ -404,11 +404,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alumnado", default="prueba-alumna1,prueba-alumno2",
                         help="cuentas del alumnado, separadas por comas (por defecto: %(default)s)")
     parser.add_argument("--puerto", type=int, default=8000, help="puerto del hub en 127.0.0.1 (%(default)s)")
+    parser.add_argument("--curso", default=CURSO_POR_DEFECTO,
+                        help="identificador del curso (nombre del servicio, de su cuenta grader-<curso> y de "
+                             "la carpeta del intercambio); otro distinto deja arrancar dos pruebas a la vez "
+                             "(con otro --puerto y otras cuentas) (por defecto: %(default)s)")
     parser.add_argument("--conservar", action="store_true",
                         help="al salir, no borra las cuentas ni la carpeta de la prueba")
     args = parser.parse_args(argv)
     hub = HubDePrueba([n for n in args.profesorado.split(",") if n],
-                      [n for n in args.alumnado.split(",") if n], puerto=args.puerto)
+                      [n for n in args.alumnado.split(",") if n], curso=args.curso, puerto=args.puerto)
     try:
         hub.preparar()
         hub.arrancar()
