@@ -227,11 +227,22 @@ def test_en_validate_solo_falla_la_primera_pregunta_sin_contestar(leccion, monke
     rellena = f'# Escribe tu respuesta así: {v} = "a"\n# ESCRIBE TU CÓDIGO AQUÍ\nraise NotImplementedError()'
     texto = _ejecutar_celda(modulo, v, {"In": ["", rellena]})
     assert texto.startswith(f"✘ Pregunta {segunda.variable.rsplit('_', 1)[1]} sin contestar"), texto
+    # the comment deleted and the raise left (a student): Validate ran that cell, so not «aún no existe en el núcleo»
+    texto = _ejecutar_celda(modulo, v, {"In": ["", "raise NotImplementedError()"]})
+    assert "sin contestar" in texto and "aún no existe" not in texto, texto
+    monkeypatch.delenv("NBGRADER_EXECUTION")
+    with pytest.raises(modulo.PruebaVisibleFallida, match="aún no existe en el núcleo"):
+        _ejecutar_celda(modulo, v, {"In": ["", "raise NotImplementedError()"]})
+    monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
     mal = {"Opcion": lambda c: "a" if c != "a" else "b", "Entero": lambda c: c + 1,
            "VerdaderoFalso": lambda c: not c, "Varias": lambda c: {"a"} if c != {"a"} else {"b"}}
-    with pytest.raises(modulo.PruebaVisibleFallida, match="Has respondido"):
+    with pytest.raises(modulo.PruebaVisibleFallida, match="Has respondido") as fallo:
         _ejecutar_celda(modulo, tercera.variable,
                         {tercera.variable: mal[type(tercera).__name__](tercera.correcta)})
+    # a wrong answer in Validate: its line and where the explanation is, not the explanation (a hub TA's report:
+    # two wrong answers pushed the exercise's diagnosis to line 30)
+    assert len(fallo.value.lineas()) <= 4, fallo.value.lineas()
+    assert "al ejecutar esta celda en el cuaderno" in " ".join(" ".join(fallo.value.lineas()).split())
 
 
 @pytest.mark.parametrize("leccion", LECCIONES, ids=lambda l: l.tarea)
@@ -351,3 +362,72 @@ def test_una_celda_que_lanza_antes_del_def_se_nombra(monkeypatch):
         monkeypatch.setattr(sys, "last_traceback", exc.__traceback__, raising=False)
     with pytest.raises(pruebas_visibles.PruebaVisibleFallida, match="no está definida"):
         pruebas_visibles.funcion_del_cuaderno({"In": ["", celda]}, "multi_head")
+
+
+def test_un_escalar_de_numpy_se_muestra_como_su_numero():
+    """A letter written without quotes that names a notebook variable holding a NumPy scalar (a student:
+    «No se puede leer tu respuesta np.int64(852)»): the message shows the number as Python writes it."""
+    leccion = str(RAIZ / "source" / "01_atencion_multicabeza")
+    pregunta = next(p for p in pruebas_visibles.preguntas(leccion).values() if type(p).__name__ == "Opcion")
+    texto = pregunta.corregir(np.int64(852)).lineas[0]
+    assert "tu respuesta `852`:" in texto and "np.int64" not in texto, texto
+    texto = pregunta.corregir(np.float64(2.5)).lineas[0]
+    assert "tu respuesta `2.5`:" in texto and "np.float64" not in texto, texto
+    # a set in order, with the quotes of the examples, and the letter that is not an option named
+    varias = next(p for p in pruebas_visibles.preguntas(leccion).values() if type(p).__name__ == "Varias")
+    texto = varias.corregir({"d", "a", "z"}).lineas[0]
+    assert 'tu respuesta `{"a", "d", "z"}`: "z" no es una de las opciones' in texto, texto
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda l: l.tarea)
+def test_una_letra_sin_comillas_se_nombra(leccion, monkeypatch):
+    """`respuesta_1 = b` without quotes is the notebook variable b (a student read «No se puede leer tu respuesta
+    852»): the check cell says the letter lacks its quotes; a number in a number question is not blamed on it."""
+    monkeypatch.syspath_prepend(str(leccion.carpeta))
+    modulo = _modulo_de_la_leccion(leccion)
+    for pregunta in descubrimiento.cuestionario(leccion.cuaderno.stem).values():
+        v = pregunta.variable
+        if type(pregunta).__name__ == "Opcion":
+            espacio = {"In": ["", f"{v} = b"], "b": np.int64(852), v: np.int64(852)}
+            with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+                _ejecutar_celda(modulo, v, espacio)
+            texto = " ".join(" ".join(fallo.value.lineas()).split())
+            assert "la letra b sin comillas" in texto and "(vale `852`)" in texto and f'{v} = "b"' in texto, texto
+        elif type(pregunta).__name__ == "Varias":
+            espacio = {"In": ["", f"{v} = {{a, c}}"], "a": 1, "c": 3, v: {1, 3}}
+            with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+                _ejecutar_celda(modulo, v, espacio)
+            texto = " ".join(" ".join(fallo.value.lineas()).split())
+            assert "las letras sin comillas" in texto and f'{v} = {{"a", "c"}}' in texto, texto
+        elif type(pregunta).__name__ == "Entero":
+            espacio = {"In": ["", f"{v} = b"], "b": 2.5, v: 2.5}
+            with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+                _ejecutar_celda(modulo, v, espacio)
+            assert "sin comillas: así" not in " ".join(fallo.value.lineas())
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda l: l.tarea)
+def test_una_respuesta_cuya_celda_fallo_no_se_da_por_buena(leccion, monkeypatch):
+    """A student ran `respuesta_3 = np.sqrt(256)` without NumPy imported: NameError, and the check cell said
+    «✔ Correcto» with the answer of an earlier run. The check now knows the answer cell failed the last time."""
+    from IPython.core.interactiveshell import InteractiveShell
+    monkeypatch.syspath_prepend(str(leccion.carpeta))
+    modulo = _modulo_de_la_leccion(leccion)
+    shell = InteractiveShell.instance()
+    try:
+        assert modulo._vigilar_celdas() is modulo._vigilar_celdas()        # one hook per kernel
+        pregunta = next(iter(descubrimiento.cuestionario(leccion.cuaderno.stem).values()))
+        v = pregunta.variable
+        correcta = sorted(pregunta.correcta) if isinstance(pregunta.correcta, frozenset) else pregunta.correcta
+        assert shell.run_cell(f"{v} = {correcta!r}").success
+        assert "Correcto" in _ejecutar_celda(modulo, v, shell.user_ns)
+        assert not shell.run_cell(f"{v} = no_existe.sqrt(256)").success     # NameError: the old value stays
+        assert v in shell.user_ns
+        with pytest.raises(modulo.PruebaVisibleFallida) as fallo:
+            _ejecutar_celda(modulo, v, shell.user_ns)
+        texto = " ".join(" ".join(fallo.value.lineas()).split())
+        assert "dio un error la última vez que la ejecutaste" in texto and "respuesta anterior" in texto, texto
+        assert shell.run_cell(f"{v} = {correcta!r}").success                # fixed and run again: checked again
+        assert "Correcto" in _ejecutar_celda(modulo, v, shell.user_ns)
+    finally:
+        InteractiveShell.clear_instance()

@@ -355,6 +355,12 @@ def test_sys_exit_en_la_funcion_es_su_excepcion_no_un_fallo_del_corrector():
     assert all(v.puntos == 0 for v in veredictos.values())
     assert "tu función lanzó SystemExit" in veredictos["multi_head_mapas"].texto()
 
+    def multi_head(X, Wq, Wk, Wv, Wo, h):       # noqa: F811 - GeneratorExit, the other BaseException a student meets
+        raise GeneratorExit("fin")
+    veredictos = bateria.corregir("multi_head", multi_head)
+    assert all(v.puntos == 0 for v in veredictos.values())
+    assert "tu función lanzó GeneratorExit" in veredictos["multi_head_mapas"].texto()
+
     class Muda(Exception):
         def __str__(self):
             raise RuntimeError("sin mensaje")

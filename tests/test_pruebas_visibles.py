@@ -370,3 +370,41 @@ def test_diagnosticos_json_tiene_justo_los_errores_que_nombran_las_pruebas_visib
         ruta = leccion.carpeta / "diagnosticos.json"
         publicados = json.loads(ruta.read_text(encoding="utf-8")).get(funcion, {}) if ruta.exists() else {}
         assert sorted(publicados) == sorted(nombrados), (funcion, sorted(publicados), nombrados)
+
+
+def _lo_que_imprimen(funcion: str, codigo: str) -> dict[str, str]:
+    """{grade_id: what each visible test cell prints} (its ✔ lines included) for ``codigo``."""
+    espacio: dict = {"np": np}
+    with _en_silencio():
+        exec(compile(codigo, funcion, "exec"), espacio)
+    impreso = {}
+    for gid, fuente in pruebas_visibles(funcion).items():
+        salida = io.StringIO()
+        with contextlib.redirect_stdout(salida), contextlib.redirect_stderr(io.StringIO()), np.errstate(all="ignore"):
+            try:
+                exec(compile(fuente, gid, "exec"), dict(espacio))
+            except Exception as exc:  # noqa: BLE001 - what the student would see
+                print(lo_que_se_ve(exc))
+        impreso[gid] = salida.getvalue()
+    return impreso
+
+
+@pytest.mark.parametrize("funcion", sorted(LECCIONES))
+def test_una_funcion_correcta_no_recibe_avisos_de_forma(funcion):
+    """A right function passes every visible cell with no note about a form it does not have (a reviewer: every
+    right positional_encoding was told «Tu tabla llega traspuesta»), and a batch axis is named where it is."""
+    correctos = [a for a in EJERCICIOS[funcion].bateria() if a.espera == "completo"][:6]
+    assert correctos
+    for archivo in correctos:
+        for gid, texto in _lo_que_imprimen(funcion, archivo.codigo).items():
+            texto = " ".join(texto.split())
+            assert "✘" not in texto, (archivo.nombre, gid, texto)
+            for aviso in ("traspuesta", "eje de tamaño 1", "ejes en el orden", "llegan con forma"):
+                assert aviso not in texto, (archivo.nombre, gid, texto)
+    con_lote = [a for a in EJERCICIOS[funcion].bateria() if "eje_de_lote" in a.errores]
+    assert con_lote
+    for archivo in con_lote:
+        impreso = _lo_que_imprimen(funcion, archivo.codigo)
+        impreso = {g: " ".join(t.split()) for g, t in impreso.items()}    # the lines are wrapped at 80
+        assert "¿un eje de lote" in impreso[f"{funcion}_contrato"], impreso
+        assert sum("(un eje de lote): aquí se lee sin él" in t for t in impreso.values()) >= 1, impreso

@@ -72,7 +72,7 @@ def _llamar(funcion, argumentos: tuple) -> dict:
         warnings.simplefilter("always")
         try:
             resultado = funcion(*argumentos)
-        except (Exception, SystemExit) as exc:  # the student's exception (sys.exit() too) is evidence, not a crash
+        except (Exception, SystemExit, GeneratorExit) as exc:  # the student's exception (sys.exit() too) is evidence
             # KeyboardInterrupt is not caught: it is how nbgrader's time limit stops a cell
             registro["excepcion"] = _describir_excepcion(exc)
         else:

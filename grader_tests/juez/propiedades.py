@@ -281,8 +281,10 @@ def comparar(nombre: str, valor: object, esperado: np.ndarray, tol: dict) -> lis
         # (issue 22: a transposed PE lost the contract and the values, 2 of 6)
         problemas = comparar(nombre, ordenado[0], esperado, tol)
         if problemas:
-            problemas.insert(1, f"  (`{nombre}` llegó con forma {array.shape}: se lee con los ejes en el orden "
-                                f"del contrato, {esperado.shape}; la forma la descuenta la celda del contrato)")
+            como = ("sin sus ejes de tamaño 1 de más" if array.ndim > esperado.ndim
+                    else "con los ejes en el orden del contrato")
+            problemas.insert(1, f"  (`{nombre}` llegó con forma {array.shape}: se lee {como}, "
+                                f"{esperado.shape}; la forma la descuenta la celda del contrato)")
         return problemas
     if len(ordenado) > 1:
         # more than one order fits (maps (T, h, T) or (T, T, h)): the one whose values are the reference's, if
@@ -457,18 +459,42 @@ def arrays_devueltos(llamada: Llamada) -> list[np.ndarray]:
     """The arrays of numbers the call returned, in order (a list of rows counts as one array).
 
     A one-part exercise: ``[resultado]``; several parts: each element of the
-    returned tuple (or list) that is an array.  Nothing for an exception.
+    returned tuple (or list) that is an array, without leading size-1 axes
+    beyond the contract's (``sin_ejes_de_lote``).  Nothing for an exception.
     """
     if llamada.excepcion is not None:
         return []
     r = llamada.resultado
-    candidatos = list(r) if len(llamada.ejercicio.partes) > 1 and isinstance(r, (tuple, list)) else [r]
+    partes = llamada.ejercicio.partes
+    candidatos = list(r) if len(partes) > 1 and isinstance(r, (tuple, list)) else [r]
     arrays = [diagnostico.como_array(x) for x in candidatos]
-    return [a.astype(np.float64) if a.dtype.kind != "f" else a for a in arrays if a is not None]
+    # leading size-1 axes beyond the contract's (a batch axis of one) are dropped, as the value cells do
+    ejes = max(len(p.forma_en(llamada.caso)) for p in partes)
+    arrays = [sin_ejes_de_lote(a, (0,) * ejes) for a in arrays if a is not None]
+    return [a.astype(np.float64) if a.dtype.kind != "f" else a for a in arrays]
+
+
+def sin_ejes_de_lote(array: np.ndarray, forma: tuple) -> np.ndarray:
+    """``array`` without the leading size-1 axes it has beyond ``forma``'s (a batch axis of one, ``[None]``).
+
+    A result of shape (1, T, d_model) where (T, d_model) is due (a batch axis,
+    as in lesson 1's §11 or a PyTorch tutorial) is read as (T, d_model): the
+    contract charges the form, the values are judged as they are (issue 22,
+    grader tester: it scored 0 and «no calcula bien nada»).  Any other array
+    is returned as it came.
+    """
+    sobran = array.ndim - len(forma)
+    if sobran > 0 and all(n == 1 for n in array.shape[:sobran]):
+        return array.reshape(array.shape[sobran:])
+    return array
 
 
 def en_cualquier_orden(array: np.ndarray, forma: tuple) -> list[np.ndarray]:
-    """``array`` transposed in every axis order that gives ``forma`` (empty: none does)."""
+    """``array`` transposed in every axis order that gives ``forma`` (empty: none does).
+
+    Leading size-1 axes beyond ``forma``'s are dropped first (``sin_ejes_de_lote``).
+    """
+    array = sin_ejes_de_lote(array, forma)
     if array.ndim != len(forma):
         return []
     return [np.transpose(array, orden) for orden in itertools.permutations(range(array.ndim))

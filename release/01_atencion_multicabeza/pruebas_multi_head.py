@@ -32,7 +32,7 @@ import re
 import numpy as np
 
 from pruebas_visibles import (PISTAS_DE_EXCEPCIONES, PruebaVisibleFallida, aprobado, como_array, fallo, funcion_del_cuaderno, llamar,
-                              matriz, salida_del_alumno)
+                              matriz, salida_del_alumno, sin_complejos)
 
 # Un producto cuyas formas no encajan: lo más habitual en esta capa es juntar las cabezas sin concatenarlas.
 PISTAS_DE_EXCEPCIONES["multi_head"] = [
@@ -163,17 +163,43 @@ def _par(resultado, en_su_orden: bool = True) -> tuple:
         fallo(f"multi_head debe devolver el par (salida, A) y ha devuelto {type(resultado).__name__}.",
               "Mira la celda del contrato.")
     salida, A = resultado[0], resultado[1]
+    if not en_su_orden:
+        return salida, A
+    salida, A = _sin_eje_de_lote(sin_complejos(salida), 2), _sin_eje_de_lote(sin_complejos(A), 3)
     primero, segundo = _forma(salida), _forma(A)
-    if (en_su_orden and len(primero) == 3 and len(segundo) == 2
-            and primero[1] == primero[2] == segundo[0]):     # (h, T, T) y (T, d_model): sin dudas
-        salida, A = A, salida
+    if len(primero) == 3 and len(segundo) == 2 and primero[1] == primero[2] == segundo[0]:
+        salida, A = A, salida                                # (h, T, T) y (T, d_model): sin dudas
     return salida, A
+
+
+def _sin_eje_de_lote(valor, ejes: int):
+    """``valor`` sin los ejes de tamaño 1 que lleva delante de más (``ejes``: los del contrato).
+
+    Una salida (1, T, d_model) o unos mapas (1, h, T, T) (un eje de lote, como
+    en la sección 11 o en PyTorch) se leen sin ese eje: como en la nota, la
+    forma la descuenta sólo la celda del contrato.
+    """
+    if isinstance(valor, np.ndarray) and valor.ndim > ejes and all(n == 1 for n in valor.shape[:valor.ndim - ejes]):
+        return valor.reshape(valor.shape[valor.ndim - ejes:])
+    return valor
+
+
+def _con_eje_de_lote(resultado) -> bool:
+    """Si la función devolvió la salida o los mapas con un eje de tamaño 1 de más delante."""
+    if not (isinstance(resultado, (tuple, list)) and len(resultado) == 2):
+        return False
+    return any(_sin_eje_de_lote(v, n) is not v for v, n in zip(resultado, (2, 3))) or \
+        any(_sin_eje_de_lote(v, n) is not v for v, n in zip(resultado, (3, 2)))
+
+
+AVISO_EJE_DE_LOTE = ("Tu función devuelve un eje de tamaño 1 de más delante (un eje de lote): aquí se lee sin él. "
+                     "La forma la descuenta la celda del contrato.")
 
 
 def _forma(valor) -> tuple:
     """La forma de ``valor`` como array de números (``()`` si no lo es)."""
     try:
-        return np.asarray(valor, dtype=np.float64).shape
+        return np.asarray(sin_complejos(valor), dtype=np.float64).shape
     except (TypeError, ValueError):
         return ()
 
@@ -181,6 +207,9 @@ def _forma(valor) -> tuple:
 def _arrays(resultado) -> list[np.ndarray]:
     """Los arrays de números que devolvió la función (los dos del par, si lo son)."""
     partes = list(resultado) if isinstance(resultado, (tuple, list)) else [resultado]
+    if len(partes) == 2:     # sin un eje de lote de más, como las celdas de los valores
+        partes = [_sin_eje_de_lote(partes[0], 2), _sin_eje_de_lote(partes[1], 3)]
+    partes = [sin_complejos(parte) for parte in partes]
     arrays = []
     for parte in partes:
         try:
@@ -269,6 +298,19 @@ def _mejor(encontradas: frozenset | None, usadas: frozenset) -> bool:
 
 
 def _mapas_de_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int) -> frozenset | None:
+    """``_mapas_con_las_puntuaciones`` con los pesos como llegan y, si no basta, traspuestos (X @ Wq.T y X @ Wk.T:
+    proyectar con los pesos traspuestos es un error honrado, como en la nota; sus mapas salen de Q y K)."""
+    encontradas = _mapas_con_las_puntuaciones(mapas, entradas, h)
+    if encontradas == _QK:
+        return encontradas
+    X, Wq, Wk = (np.asarray(M, dtype=np.float64) for M in entradas[:3])
+    if Wq.shape[0] != Wq.shape[1] or Wk.shape[0] != Wk.shape[1]:
+        return encontradas
+    traspuestas = _mapas_con_las_puntuaciones(mapas, (X, Wq.T, Wk.T) + tuple(entradas[3:]), h)
+    return traspuestas if traspuestas is not None and _mejor(encontradas, traspuestas) else encontradas
+
+
+def _mapas_con_las_puntuaciones(mapas: list[np.ndarray], entradas: tuple, h: int) -> frozenset | None:
     """Si algún mapa sale de Q y K como los de la atención, aunque falle la escala, el eje o las columnas.
 
     Devuelve qué matrices de W^Q y W^K usan los mapas (Q·Kᵀ y K·Qᵀ, las dos;
@@ -503,6 +545,7 @@ def _salida_calculada(resultado, entradas: tuple, h: int, esperada: np.ndarray |
     mapas = [m for m in _mapas_de(resultado, entradas, h) if np.all(np.isfinite(m))]
     # V = X·Wv (o X·Wv.T, o por sus bloques diagonales), o sin W^V: X, X·Wq o X·Wk (copiar y pegar)
     valores = [(X @ Wv, True), (X, False), (X @ Wv.T, True), (X @ Wq, False), (X @ Wk, False)]
+    valores.append((X @ Wv @ Wo, True))       # Wo aplicada a V antes de separar las cabezas (y no al final)
     if _bloques_diagonales(Wv, h) is not None:
         valores.append((X @ _bloques_diagonales(Wv, h), True))      # cabezas que leen sólo sus columnas de X
     # cada cabeza proyectada con las filas del mismo bloque de Wo, y las proyecciones sumadas
@@ -828,13 +871,25 @@ def contrato(espacio: dict) -> None:
               (4, 3, 4): "Parece (T, h, T): el eje de las cabezas va primero; transpón con .transpose(1, 0, 2). "
                          "Si los mapas están bien, sólo lo cobra esta celda: la de los mapas los lee en su orden.",
               (6, 4): "Es la salida traspuesta, (d_model, T): una fila por posición, como X. Sólo lo cobra esta "
-                      "celda: la de la salida la lee traspuesta."}
+                      "celda: la de la salida la lee traspuesta.",
+              (4, 12): "Parece (T, h·T): los mapas de las cabezas uno al lado de otro (np.hstack o "
+                       "np.concatenate). Apílalos en un eje nuevo, el primero, con np.stack(mapas).",
+              (12, 4): "Parece (h·T, T): los mapas de las cabezas uno debajo de otro (np.vstack o "
+                       "np.concatenate). Apílalos en un eje nuevo, el primero, con np.stack(mapas)."}
     for nombre, valor, forma in (("salida", salida, (4, 6)), ("A", A, (3, 4, 4))):
         if type(valor) is not np.ndarray:
             fallo(f"`{nombre}` debe ser un np.ndarray y es {type(valor).__module__}.{type(valor).__name__}.",
                   "Si es una lista de arrays, apílala con np.stack; no uses np.matrix (np.asarray la convierte).")
         if valor.shape != forma:
-            fallo(f"`{nombre}` debería tener forma {forma} y tiene {valor.shape}.", pistas.get(valor.shape, ""))
+            pista = pistas.get(valor.shape, "")
+            if _sin_eje_de_lote(valor, len(forma)).shape == forma:
+                pista = ("Sobra el eje de tamaño 1 de delante (¿un eje de lote, x[None] o np.expand_dims?): el "
+                         "contrato no lleva eje de lote. Si los valores están bien, sólo lo cobra esta celda: las "
+                         "demás leen tus arrays sin ese eje.")
+            fallo(f"`{nombre}` debería tener forma {forma} y tiene {valor.shape}.", pista)
+        if valor.dtype.kind == "c":
+            fallo(f"`{nombre}` debería ser float64 y es {valor.dtype}: números complejos. Quédate con la parte "
+                  "real, np.real(...), o calcula con funciones reales.")
         if valor.dtype != np.float64:
             fallo(f"`{nombre}` debería ser float64 y es {valor.dtype}: si calculas en otra precisión, "
                   "convierte al final con .astype(np.float64).")
@@ -889,7 +944,8 @@ def mapas(espacio: dict) -> None:
                   f"La mayor diferencia está en la cabeza {i}, fila {t}, columna {s}: se esperaba "
                   f"{esperado[i, t, s]:.4f} y es {A[i, t, s]:.4f}.\n"
                   f"Mapa esperado de la cabeza {i}:\n{matriz(esperado[i])}\nobtenido:\n{matriz(A[i])}")
-    aprobado("Mapas correctos en el caso visible y en las otras formas.")
+    aprobado("Mapas correctos en el caso visible y en las otras formas."
+             + ("\n" + AVISO_EJE_DE_LOTE if _con_eje_de_lote(llamar(funcion, *caso(), H)) else ""))
 
 
 def salida(espacio: dict) -> None:
@@ -933,6 +989,7 @@ def salida(espacio: dict) -> None:
                   f"La mayor diferencia está en la fila {t}, columna {j}: se esperaba {esperada[t, j]:.4f} "
                   f"y es {otra[t, j]:.4f}.\nesperada:\n{matriz(esperada, 3)}\nobtenida:\n{matriz(otra, 3)}")
     aprobado("Salida correcta en el caso visible y en las otras formas."
+             + ("\n" + AVISO_EJE_DE_LOTE if _con_eje_de_lote(resultado) else "")
              + ("\nTu salida llega traspuesta, (d_model, T): aquí se lee con una fila por posición. La forma la "
                 "descuenta la celda del contrato." if traspuesta else ""))
 
@@ -972,6 +1029,10 @@ def _error_conocido_de_la_salida(obtenida: np.ndarray) -> str | None:
         (_concatenacion_del_caso(X @ Wv, MAPAS.transpose(0, 2, 1)) @ Wo,
          "cada cabeza multiplica V por su mapa traspuesto (A_i.T @ V_i): la cabeza i da A_i @ V_i, los mismos "
          "mapas que devuelves."),
+        (_concatenacion_del_caso(X @ Wv @ Wo),
+         "multiplicas por Wo antes de tiempo: V = X @ Wv @ Wo y después cada cabeza lee su bloque de ese V. "
+         "Wo mezcla las cabezas y va al final, sobre la concatenación de las salidas de todas: salida = "
+         "concat @ Wo."),
         (X + SALIDA,
          "sumas X a la salida (una conexión residual). En el artículo esa suma va fuera de la atención, en "
          "«Add & Norm»; multi_head devuelve concat @ Wo sin sumar X."),
@@ -982,6 +1043,14 @@ def _error_conocido_de_la_salida(obtenida: np.ndarray) -> str | None:
     for esperada, causa in conocidos:
         if _iguales(obtenida, esperada):
             return causa
+    vivas = np.abs(SALIDA) > 1e-6
+    apagadas, quedan = vivas & (obtenida == 0), vivas & (obtenida != 0)
+    if apagadas.any() and quedan.sum() >= max(2, apagadas.sum()):
+        k = float(np.median(obtenida[quedan] / SALIDA[quedan]))
+        if k >= 1 - 1e-9 and np.allclose(obtenida[quedan], k * SALIDA[quedan], **TOLERANCIA):
+            return (f"aplicas dropout (o una máscara al azar) a la salida: {int(apagadas.sum())} de sus 24 valores "
+                    f"valen 0 y los demás son los esperados multiplicados por {k:.3g}. multi_head calcula la capa "
+                    "tal cual, sin nada al azar: el dropout se aplica al entrenar, fuera de esta función.")
     k = float(np.sum(obtenida * SALIDA) / np.sum(SALIDA * SALIDA))
     if abs(k - 1) > 1e-3 and _iguales(obtenida, k * SALIDA):
         if abs(k - 1 / np.sqrt(2)) < 1e-3:
@@ -1122,7 +1191,22 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, list[bool]]:
     bien = _acierta_el_caso_visible(resultado)
     if not bien and not trabajo_hecho(resultado, funcion, cabezas=(3, 2, 4)):
         fallo(_sin_trabajo(celda, resultado))
+    if not bien:
+        for nombre, valor, forma in zip(("salida", "A"), _par(resultado), ((4, 6), (3, 4, 4))):
+            if not _forma_legible(valor, forma):
+                fallo(f"`{nombre}` llega con forma {_forma(valor)}, que no es {forma} ni con los ejes en otro orden "
+                      f"(ni con uno de más o de menos): sin una forma de partida, {celda} juzga los valores "
+                      "enteros, como al calificar, y tu función ya falla con el caso visible.",
+                      "Mira la celda del contrato.")
     return bien, _formas_bien(resultado)
+
+
+def _forma_legible(valor, forma: tuple) -> bool:
+    """Si ``valor`` es un array de números con los ejes de ``forma`` en algún orden, cada uno con su longitud o
+    una más o una menos (la regla de control de la nota: una forma así la descuenta el contrato)."""
+    tiene = _forma(valor)
+    return len(tiene) == len(forma) and any(
+        all(abs(tiene[k] - n) <= 1 for k, n in zip(orden, forma)) for orden in itertools.permutations(range(len(forma))))
 
 
 def robustez(espacio: dict) -> None:

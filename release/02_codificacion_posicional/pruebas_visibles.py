@@ -332,7 +332,7 @@ def llamar(funcion, *argumentos):
     try:
         with salida_del_alumno():
             return funcion(*argumentos)
-    except Exception as exc:  # la excepción del alumno se cuenta, no se propaga en inglés
+    except (Exception, SystemExit, GeneratorExit) as exc:  # la del alumno (sys.exit() también) se cuenta en español
         sin_escribir = _sin_escribir(funcion, exc)
         if sin_escribir:
             raise PruebaVisibleFallida(sin_escribir) from None
@@ -352,8 +352,26 @@ def llamar(funcion, *argumentos):
 PISTAS_DE_EXCEPCIONES: dict[str, list[tuple[str, str]]] = {}
 
 
+def sin_complejos(valor):
+    """``valor`` con su parte real si es un array de complejos sin parte imaginaria; si no, tal cual.
+
+    Como en la nota: esos valores cuentan (el tipo lo descuenta sólo el contrato).
+    """
+    if isinstance(valor, np.ndarray) and valor.dtype.kind == "c" and not np.any(valor.imag):
+        return valor.real
+    return valor
+
+
 def como_array(valor, que: str) -> np.ndarray:
-    """``valor`` como array float64 para comparar valores, o un fallo que dice qué ha llegado."""
+    """``valor`` como array float64 para comparar valores, o un fallo que dice qué ha llegado.
+
+    Un array de complejos sin parte imaginaria cuenta con su parte real (como
+    en la nota: el tipo lo descuenta sólo el contrato).
+    """
+    if isinstance(valor, np.ndarray) and valor.dtype.kind == "c":
+        if np.any(valor.imag):
+            fallo(f"{que} tiene números complejos con parte imaginaria distinta de 0: deberían ser reales.")
+        valor = valor.real
     try:
         array = np.asarray(valor, dtype=np.float64)
     except (TypeError, ValueError):
@@ -399,9 +417,27 @@ class RespuestaMalFormada(ValueError):
     """La respuesta no se puede leer como el tipo de respuesta que pide la pregunta."""
 
 
+def _como_se_escribe(valor: object) -> str:
+    """``valor`` como se escribiría en la celda: un escalar de NumPy como su número (852, no np.int64(852)),
+    los textos entre comillas dobles y los conjuntos en orden ({"a", "z"}), como en los ejemplos."""
+    if isinstance(valor, np.generic) and valor.dtype.kind in "biufc":
+        valor = valor.item()
+    if isinstance(valor, str):
+        return json.dumps(valor, ensure_ascii=False)
+    if isinstance(valor, (set, frozenset)):
+        try:
+            return "{" + ", ".join(sorted(_como_se_escribe(x) for x in valor)) + "}"
+        except Exception:  # noqa: BLE001 - elementos raros: como los escribe Python
+            return repr(valor)
+    return repr(valor)
+
+
 def _texto_corto(valor: object) -> str:
-    texto = repr(valor)
-    return texto if len(texto) <= 80 else texto[:77] + "..."
+    """``_como_se_escribe(valor)`` entre acentos graves, cortado a 80 caracteres: «tu respuesta `2`» no se lee
+    como «la respuesta 2» (un alumno)."""
+    texto = _como_se_escribe(valor)
+    texto = texto if len(texto) <= 78 else texto[:75] + "..."
+    return f"`{texto}`"
 
 
 @dataclass(frozen=True)
@@ -501,7 +537,8 @@ def _letra(valor: object, opciones: str) -> str:
             f"esta pregunta tiene una sola respuesta y has escrito varias letras ({letra}).")
     if len(letra) != 1 or letra not in opciones:
         raise RespuestaMalFormada(
-            f"la letra tiene que ser una de {', '.join(opciones)}.")
+            f"{json.dumps(letra, ensure_ascii=False)} no es una de las opciones; la letra tiene que ser una de "
+            f"{', '.join(opciones)}.")
     return letra
 
 
@@ -539,6 +576,8 @@ class Varias(Pregunta):
             raise RespuestaMalFormada("se esperaba un conjunto de letras.")
         if not partes:
             raise RespuestaMalFormada("no has marcado ninguna opción.")
+        if not all(isinstance(p, str) for p in partes):
+            raise RespuestaMalFormada("cada letra del conjunto va entre comillas.")
         return frozenset(_letra(p, self.opciones) for p in partes)
 
     def formato(self) -> str:
@@ -725,6 +764,75 @@ def sin_ejecutar(variable: str) -> str:
             "ejecuta las dos celdas.")
 
 
+def _vigilar_celdas():
+    """La lista ``[(código, terminó con error)]`` de las celdas que IPython ejecuta desde ahora, o None fuera de IPython.
+
+    Un gancho ``post_run_cell`` (uno por núcleo, aunque el módulo se importe otra vez) la llena: así la
+    comprobación de una pregunta sabe si la última vez que corrió la celda de su respuesta falló (un alumno:
+    `respuesta_3 = np.sqrt(256)` dio NameError y la comprobación dijo «Correcto» con la respuesta anterior).
+    """
+    try:
+        from IPython import get_ipython
+        shell = get_ipython()
+    except Exception:  # noqa: BLE001 - sin IPython no hay celdas que vigilar
+        return None
+    if shell is None:
+        return None
+    ejecuciones = getattr(shell, "_curso_ejecuciones", None)
+    if ejecuciones is None:
+        ejecuciones = []
+
+        def despues_de_la_celda(resultado) -> None:
+            try:
+                ejecuciones.append((str(resultado.info.raw_cell), not resultado.success))
+                del ejecuciones[:-200]
+            except Exception:  # noqa: BLE001 - el gancho nunca rompe una celda del alumno
+                pass
+        shell.events.register("post_run_cell", despues_de_la_celda)
+        shell._curso_ejecuciones = ejecuciones
+    return ejecuciones
+
+
+_vigilar_celdas()
+
+
+def _respuesta_que_fallo(variable: str) -> bool:
+    """Si la última ejecución de la celda que asigna ``variable`` (vista por ``_vigilar_celdas``) falló."""
+    ejecuciones = _vigilar_celdas() or []
+    asigna = re.compile(rf"^\s*{re.escape(variable)}\s*=(?!=)", re.MULTILINE)
+    for codigo, con_error in reversed(ejecuciones):
+        if asigna.search(codigo) and ".respuesta(" not in codigo:
+            return con_error
+    return False
+
+
+def _letra_sin_comillas(variable: str, espacio: dict, opciones: str) -> str | None:
+    """Si la celda de respuesta dice ``variable = b`` o ``{a, c}`` (letras de ``opciones`` sin comillas): lo que
+    ha pasado; si no, None.
+
+    Sin comillas, ``b`` es una variable del cuaderno y la respuesta es su valor (un alumno leyó «No se puede
+    leer tu respuesta 852»).
+    """
+    fuente = _ultima_celda(espacio, rf"^\s*{re.escape(variable)}\s*=(?!=)")
+    asignada = re.search(rf"^\s*{re.escape(variable)}\s*=\s*(.*?)\s*(#.*)?$", fuente or "", re.MULTILINE)
+    letras = re.fullmatch(r"[\[{(]?\s*([A-Za-z](?:\s*,\s*[A-Za-z])*)\s*,?\s*[\]})]?", asignada.group(1)) \
+        if asignada else None
+    if not letras:
+        return None
+    nombres = re.findall(r"[A-Za-z]", letras.group(1))
+    if not all(n.lower() in opciones for n in nombres):
+        return None
+    if len(nombres) == 1:
+        letra = nombres[0]
+        valor = _texto_corto(espacio.get(letra)) if letra in espacio else None
+        return (f"Has escrito la letra {letra} sin comillas: así es la variable {letra} del cuaderno"
+                + (f" (vale {valor})" if valor else "") + f", no la letra. Escríbela entre comillas: "
+                f'`{variable} = "{letra.lower()}"`.')
+    escritas = ", ".join(f'"{n.lower()}"' for n in nombres)
+    return (f"Has escrito las letras sin comillas: así son variables del cuaderno, no letras. Escribe cada una "
+            f"entre comillas: `{variable} = {{{escritas}}}`.")
+
+
 def _celda_de_respuesta_sin_ejecutar(variable: str, espacio: dict) -> bool:
     """Si en este núcleo no se ha ejecutado ninguna celda que nombre ``variable`` salvo las de comprobación.
 
@@ -797,7 +905,9 @@ def respuesta(variable: str, espacio: dict) -> None:
         con_error = _celda_de_respuesta_con_error(variable, espacio, pregunta)
         if con_error:
             fallo(con_error)
-        if _celda_de_respuesta_sin_ejecutar(variable, espacio):
+        # Validate and the grade run the whole notebook: there the answer cell did run (a student: in Validate,
+        # a cell left with only its raise was told «aún no existe en el núcleo… ejecuta su celda»)
+        if not os.environ.get("NBGRADER_EXECUTION") and _celda_de_respuesta_sin_ejecutar(variable, espacio):
             fallo(sin_ejecutar(variable))
         _falla_sin_contestar(variable)
         return
@@ -805,15 +915,26 @@ def respuesta(variable: str, espacio: dict) -> None:
     if error is not None:      # the value in the namespace is an older answer's
         fallo(f"Pregunta {numero}: la celda donde escribes {variable} tiene un error de sintaxis{error} y no "
               f"llegó a ejecutarse; {variable} aún tiene tu respuesta anterior. {pregunta.formato()}")
+    if _respuesta_que_fallo(variable):     # it raised the last time it ran: the value is an older answer's
+        fallo(f"Pregunta {numero}: la celda donde escribes {variable} dio un error la última vez que la "
+              f"ejecutaste, así que {variable} aún tiene tu respuesta anterior. Corrígela y ejecútala otra vez. "
+              f"{pregunta.formato()}")
     correccion = pregunta.corregir(como_lo_recibe_el_corrector(espacio[variable]))
     if correccion.estado == "sin_contestar":
         _falla_sin_contestar(variable)
         return
     cabecera, *resto = correccion.lineas
+    if correccion.estado == "ilegible" and isinstance(pregunta, (Opcion, Varias)):
+        cabecera = _letra_sin_comillas(variable, espacio, pregunta.opciones) or cabecera
     if correccion.acierta:
         print("\n".join(envolver(f"✔ Pregunta {numero}. {cabecera}") + [""]
                         + [l for r in resto for l in envolver(r)]))
         return
+    if os.environ.get("NBGRADER_EXECUTION") == "validate":
+        # Validate shows every failing cell, the quiz before the exercise: the explanation stays in the notebook
+        # (the check cell gives it), so the exercise's diagnosis stays within the dialog's first lines (a TA with
+        # two students on the hub: two wrong answers pushed it to line 30)
+        fallo(f"Pregunta {numero}. {cabecera}", "La explicación sale al ejecutar esta celda en el cuaderno.")
     fallo(f"Pregunta {numero}. {cabecera}", "\n".join(resto) + (
         "\nCambia tu respuesta si quieres: cuenta la que entregues." if correccion.estado == "incorrecta"
         else ""))

@@ -848,7 +848,9 @@ class _FiguraEscalera:
         ax_curvas.yaxis.set_major_locator(FixedLocator([-1, 0, 1]))
         self.titulo_curvas = ax_curvas.set_title("", fontsize=LETRA, y=1.0, pad=6, loc="left")
         c_izq, c_abajo, c_ancho, c_alto = _POS_CURVAS
-        self.rotulo_curvas = fig.text(c_izq + c_ancho / 2, c_abajo - 0.085, "", ha="center",
+        # alineado por la izquierda con las curvas: un rótulo largo («las 38 primeras de 64…») crece hacia la
+        # derecha y no pisa el de la barra de color (una alumna: «valor de PE» quedaba encima de «posición»)
+        self.rotulo_curvas = fig.text(c_izq, c_abajo - 0.085, "", ha="left",
                                       va="bottom", fontsize=LETRA)
         fig.legend(handles=[self.seno, self.coseno], loc="upper left",
                    bbox_to_anchor=(c_izq + c_ancho + 0.012, c_abajo + c_alto),

@@ -37,7 +37,8 @@ import os
 
 import numpy as np
 
-from pruebas_visibles import aprobado, causa, como_array, fallo, funcion_del_cuaderno, llamar, matriz, salida_del_alumno
+from pruebas_visibles import (aprobado, causa, como_array, fallo, funcion_del_cuaderno, llamar, matriz, salida_del_alumno,
+                              sin_complejos)
 
 CARPETA = os.path.dirname(os.path.abspath(__file__))     # la de la tarea: su diagnosticos.json
 TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}      # la del ejercicio: np.allclose(..., rtol=1e-6, atol=1e-6)
@@ -65,8 +66,24 @@ VARIACION_MINIMA = 1e-3    # una columna que varía menos que esto no enseña ni
 
 
 def _tabla(funcion, T: int, d_model: int) -> np.ndarray:
-    """``positional_encoding(T, d_model)`` como array float64 (o un fallo que dice qué ha llegado)."""
-    return como_array(llamar(funcion, T, d_model), f"Con T = {T} y d_model = {d_model}, la tabla")
+    """``positional_encoding(T, d_model)`` como array float64 (o un fallo que dice qué ha llegado).
+
+    Una tabla con ejes de tamaño 1 de más delante, (1, T, d_model) (un eje de
+    lote), se lee sin ellos: como en la nota, esa forma la descuenta sólo la
+    celda del contrato.
+    """
+    return _sin_eje_de_lote(como_array(llamar(funcion, T, d_model), f"Con T = {T} y d_model = {d_model}, la tabla"))
+
+
+def _sin_eje_de_lote(pe: np.ndarray) -> np.ndarray:
+    """``pe`` sin los ejes de tamaño 1 de más que lleve delante de los dos del contrato."""
+    if pe.ndim > 2 and all(n == 1 for n in pe.shape[:pe.ndim - 2]):
+        return pe.reshape(pe.shape[pe.ndim - 2:])
+    return pe
+
+
+AVISO_EJE_DE_LOTE = ("Tu tabla llega con un eje de tamaño 1 de más delante (un eje de lote): aquí se lee sin él. "
+                     "La forma la descuenta la celda del contrato.")
 
 
 def _en_su_forma(pe: np.ndarray, T: int, d_model: int) -> np.ndarray:
@@ -362,10 +379,14 @@ def _tabla_o_nada(funcion, T: int, d_model: int):
     """``positional_encoding(T, d_model)`` como array float64, o None si lanza o no es un array de números."""
     try:
         with salida_del_alumno():
-            tabla = np.asarray(funcion(T, d_model), dtype=np.float64)
+            tabla = funcion(T, d_model)
     except Exception:  # noqa: BLE001 - una excepción aquí no es trabajo hecho
         return None
-    return tabla
+    try:
+        tabla = np.asarray(sin_complejos(tabla), dtype=np.float64)
+    except Exception:  # noqa: BLE001 - lo que no es un array de números no es trabajo hecho
+        return None
+    return _sin_eje_de_lote(tabla)
 
 
 # Y un tamaño grande elegido al azar en cada ejecución, con T = 4: d_model = 2p con p primo entre 67 y 151, más
@@ -580,11 +601,16 @@ def contrato(espacio: dict) -> None:
     if pe.shape != (5, 8):
         fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}."
               + ("\nEs la tabla traspuesta: una fila por posición." if pe.shape == (8, 5) else "")
+              + ("\nSobra el eje de tamaño 1 de delante (¿un eje de lote, x[None] o np.expand_dims?): el contrato "
+                 "no lleva eje de lote. Si los valores están bien, sólo lo cobra esta celda: las demás leen tu "
+                 "tabla sin ese eje." if pe.ndim > 2 and _sin_eje_de_lote(pe).shape == (5, 8) else "")
               + ("\n" + _causa_de_las_filas(pe) if _causa_de_las_filas(pe) else ""))
     if pe.dtype != np.float64:
         fallo(f"Se esperaba dtype float64 y ha llegado {pe.dtype}.\n"
               + ("Una tabla de enteros trunca los senos y cosenos: créala con np.zeros((T, d_model))."
-                 if pe.dtype.kind in "iu" else "Convierte con .astype(np.float64) o crea la tabla en float64."))
+                 if pe.dtype.kind in "iu" else
+                 "Son números complejos: quédate con la parte real, np.real(...), o calcula con np.sin y np.cos."
+                 if pe.dtype.kind == "c" else "Convierte con .astype(np.float64) o crea la tabla en float64."))
     aprobado("Contrato correcto en el caso visible.")
 
 
@@ -593,6 +619,7 @@ def valores(espacio: dict) -> None:
     funcion = funcion_del_cuaderno(espacio, "positional_encoding")
     crudo = _tabla(funcion, 5, 8)
     pe = _en_su_forma(crudo, 5, 8)
+    traspuesta = crudo.shape != pe.shape
     if pe.shape != (5, 8):
         fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}."
               + ("\n" + _causa_de_las_filas(pe) if _causa_de_las_filas(pe) else ""),
@@ -640,7 +667,8 @@ def valores(espacio: dict) -> None:
               f"{FILA_9_DE_16[j]:.6f} y es {pe[9, j]:.6f}.")
     comprobar_trabajo(funcion, _tabla(funcion, 5, 8), "la celda de los valores")
     aprobado("Valores correctos en el caso visible y con d_model = 16 (al corregir se comprueban también otros "
-             "tamaños, uno de ellos sin publicar)." + ("\n" + AVISO_TRASPUESTA if crudo.shape != pe.shape else ""))
+             "tamaños, uno de ellos sin publicar)." + ("\n" + AVISO_TRASPUESTA if traspuesta else "")
+             + ("\n" + AVISO_EJE_DE_LOTE if np.ndim(llamar(funcion, 5, 8)) > 2 else ""))
 
 
 def _regla_de_control(funcion, celda: str) -> tuple[bool, tuple]:

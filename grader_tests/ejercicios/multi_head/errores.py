@@ -11,7 +11,7 @@ import numpy as np
 
 from grader_tests.juez.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
                                       devuelve_otra_precision, devuelve_subclase, escribe_en_argumentos, iguales,
-                                      partes, resultado_constante, sin_ejes_de_tamano_1)
+                                      partes, resultado_constante, sin_ejes_de_tamano_1, con_ejes_de_tamano_1_de_mas, devuelve_complejos)
 
 from .referencia import multi_head as referencia
 
@@ -405,6 +405,50 @@ def _sin_softmax(llamada, parte):
     return None
 
 
+def _dropout_en_la_salida(llamada, parte):
+    """The output is the reference's with some entries set to 0 and the rest scaled by one factor k ≥ 1
+    (dropout, or a random mask, applied to the output; cells of the output)."""
+    if parte == "A":
+        return None
+    valores, referencias = partes(llamada, llamada.resultado), partes(llamada, llamada.referencia())
+    if len(valores) != 2 or len(referencias) != 2:
+        return None
+    salida, esperada = como_array(valores[0]), np.asarray(referencias[0], dtype=np.float64)
+    if salida is None or salida.shape != esperada.shape or not np.all(np.isfinite(salida)):
+        return None
+    salida = salida.astype(np.float64)
+    vivas = np.abs(esperada) > 1e-6
+    apagadas = vivas & (salida == 0)
+    quedan = vivas & (salida != 0)
+    if not apagadas.any() or quedan.sum() < max(2, apagadas.sum()):
+        return None
+    k = float(np.median(salida[quedan] / esperada[quedan]))
+    if k < 1 - 1e-9 or not iguales(salida[quedan], k * esperada[quedan]):
+        return None
+    return (f"aplicas dropout (o una máscara al azar) a la salida: {int(apagadas.sum())} de sus {salida.size} "
+            f"valores valen 0 y los demás son los esperados multiplicados por {k:.3g}. multi_head calcula la "
+            "capa tal cual, sin nada al azar: el dropout se aplica al entrenar, fuera de esta función.")
+
+
+def _mapas_juntos(llamada, parte):
+    """A is the h maps side by side, (T, h·T), or one under another, (h·T, T), each right."""
+    valores, referencias = partes(llamada, llamada.resultado), partes(llamada, llamada.referencia())
+    if len(valores) != 2 or len(referencias) != 2:
+        return None
+    A, esperado = como_array(valores[1]), np.asarray(referencias[1], dtype=np.float64)
+    h, T, _ = esperado.shape
+    if A is None or A.ndim != 2 or h < 2:
+        return None
+    if A.shape == (T, h * T) and iguales(A.reshape(T, h, T).transpose(1, 0, 2), esperado):
+        como = "uno al lado de otro, (T, h·T) (np.hstack o np.concatenate(..., axis=1))"
+    elif A.shape == (h * T, T) and iguales(A.reshape(h, T, T), esperado):
+        como = "uno debajo de otro, (h·T, T) (np.vstack o np.concatenate)"
+    else:
+        return None
+    return (f"devuelves los mapas de las cabezas {como}: cada mapa está bien, pero A debe tener forma "
+            "(h, T, T), un mapa por cabeza en el primer eje: apílalos con np.stack(mapas).")
+
+
 def _mapas_con_negativos(llamada, parte):
     """Some map has negative entries, and no other mistake about the softmax explains it (cells of A)."""
     if parte == "salida":
@@ -679,6 +723,9 @@ ERRORES = [
     ErrorConocido(id="mapas_sin_softmax", nombre="mapas sin softmax", seccion=ECUACIONES,
                   detector=_mapas_sin_softmax),
     ErrorConocido(id="sin_softmax", nombre="sin softmax", seccion=ECUACIONES, detector=_sin_softmax),
+    ErrorConocido(id="mapas_juntos", nombre="mapas uno al lado de otro", seccion=EJERCICIO, detector=_mapas_juntos),
+    ErrorConocido(id="dropout_en_la_salida", nombre="dropout en la salida", seccion=EJERCICIO,
+                  detector=_dropout_en_la_salida),
     ErrorConocido(id="mapas_con_negativos", nombre="mapas con valores negativos", seccion=ECUACIONES,
                   detector=_mapas_con_negativos),
     ErrorConocido(
@@ -693,6 +740,9 @@ ERRORES = [
         implementacion=_solo_mapas(lambda A, E: A[::-1])),
     ErrorConocido(id="sin_ejes_de_tamano_1", nombre="sin los ejes de tamaño 1", seccion=EJERCICIO,
                   categoria="generalidad", detector=sin_ejes_de_tamano_1),
+    ErrorConocido(id="eje_de_lote", nombre="un eje de tamaño 1 de más", seccion=EJERCICIO,
+                  detector=con_ejes_de_tamano_1_de_mas),
+    ErrorConocido(id="complejos", nombre="números complejos", seccion=EJERCICIO, detector=devuelve_complejos),
     ErrorConocido(id="otra_precision", nombre="otra precisión", seccion=EJERCICIO,
                   detector=devuelve_otra_precision("convierte al final con .astype(np.float64).")),
     ErrorConocido(
@@ -745,6 +795,13 @@ ERRORES = [
         explicacion="devuelves la concatenación de las cabezas sin multiplicarla por Wo (la proyección "
                     "final W^O): salida = concat @ Wo.",
         implementacion=_variante(wo=False)),
+    ErrorConocido(
+        id="wo_antes_de_separar", nombre="W^O aplicada a V antes de separar las cabezas", seccion=ECUACIONES,
+        explicacion="multiplicas por Wo antes de tiempo: V = X @ Wv @ Wo y después cada cabeza lee su bloque "
+                    "de ese V. Los mapas están bien; Wo mezcla las cabezas y va al final, sobre la "
+                    "concatenación de las salidas de todas: salida = concat @ Wo.",
+        implementacion=lambda X, Wq, Wk, Wv, Wo, h: _mh(X, Wq, Wk, np.asarray(Wv, dtype=np.float64) @ Wo, Wo, h,
+                                                        wo=False)),
     ErrorConocido(
         id="cabezas_promediadas", nombre="cabezas promediadas", seccion=PROMEDIAR,
         explicacion="promedias las cabezas en lugar de concatenarlas: cada cabeza aporta su propio bloque "

@@ -342,7 +342,12 @@ def _buscar_matrices_de_los_mapas(llamada) -> frozenset | None:
     if np.shape(llamada.argumentos[0])[0] < 3 or not mapas:
         return None
     encontradas: frozenset | None = None
-    for X, Wq, Wk, _, _ in entradas_posibles(llamada):
+    posibles = entradas_posibles(llamada)
+    # and the weights transposed (X @ Wq.T, X @ Wk.T: an honest mistake, e59_pesos_traspuestos; its maps come
+    # from Q and K of the inputs), tried only when the weights as passed do not already explain the maps
+    posibles += [(X, Wq.T, Wk.T, Wv, Wo) for X, Wq, Wk, Wv, Wo in posibles
+                 if Wq.shape[0] == Wq.shape[1] and Wk.shape[0] == Wk.shape[1]]
+    for X, Wq, Wk, _, _ in posibles:
         usadas = _mapas_de(mapas, X, Wq, Wk, h, encontradas)
         if usadas is not None and _mejor(encontradas, usadas):
             encontradas = usadas
@@ -564,7 +569,8 @@ def matrices_de_la_salida(llamada) -> frozenset | None:
     or transposed; or one block of W^O's rows for every head, the heads
     projected and added), C a concatenation of the heads built from the maps
     it returns and the values V = X·W^V (or X, X·W^Q or X·W^K: W^V forgotten
-    or another matrix in its place; X·W^Vᵀ: transposed; or X·W^V by its
+    or another matrix in its place; X·W^Vᵀ: transposed; X·W^V·W^O: W^O applied
+    before the split; or X·W^V by its
     diagonal blocks: heads that read only their own columns of X), whatever
     the split of the columns, the order of the heads or a missing transpose
     (``_concatenaciones``), and k one constant within a factor of 100 (V
@@ -610,6 +616,7 @@ def _salida_de(salidas, mapas, X, Wq, Wk, Wv, Wo, h: int, tolerancia: dict,
     """
     d_model = X.shape[1]
     valores = [(X @ Wv, True), (X, False), (X @ Wv.T, True), (X @ Wq, False), (X @ Wk, False)]
+    valores.append((X @ Wv @ Wo, True))       # W^O applied to V before the split (and not at the end)
     Bv = _bloques_diagonales(Wv, h)
     if Bv is not None:
         valores.append((X @ Bv, True))          # heads that read only their own d_k columns of X

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader_tests.juez.diagnostico import (ErrorConocido, coincide, como_array, devuelve_float32, devuelve_lista,
-                                      devuelve_otra_precision, sin_ejes_de_tamano_1,
+                                      devuelve_otra_precision, sin_ejes_de_tamano_1, con_ejes_de_tamano_1_de_mas, devuelve_complejos,
                                       devuelve_subclase, iguales, resultado_constante)
 
 from .referencia import positional_encoding as referencia
@@ -364,6 +364,9 @@ ERRORES = [
                   seccion=FORMULA, categoria="robustez", detector=_se_aleja_con_posiciones_grandes),
     ErrorConocido(id="sin_ejes_de_tamano_1", nombre="sin los ejes de tamaño 1", seccion=EJERCICIO,
                   categoria="generalidad", detector=sin_ejes_de_tamano_1),
+    ErrorConocido(id="eje_de_lote", nombre="un eje de tamaño 1 de más", seccion=EJERCICIO,
+                  detector=con_ejes_de_tamano_1_de_mas),
+    ErrorConocido(id="complejos", nombre="números complejos", seccion=EJERCICIO, detector=devuelve_complejos),
     ErrorConocido(id="otra_precision", nombre="otra precisión", seccion=EJERCICIO,
                   detector=devuelve_otra_precision("crea la tabla con np.zeros((T, d_model)) (float64).")),
     ErrorConocido(id="T_ignorado", nombre="T ignorado", seccion=EJERCICIO, categoria="generalidad",

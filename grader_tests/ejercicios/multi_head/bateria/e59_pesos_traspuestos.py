@@ -1,9 +1,9 @@
 # espera: parcial
 # error: pesos_transpuestos
-# celdas: mapas=0, salida=0, no_modifica=0, robustez=0, generalidad=0
-# Error (de las pruebas de alumnado): proyecta con los pesos traspuestos (X @ Wq.T, X @ Wk.T, X @ Wv.T)
-# Nada de lo que calcula coincide (ni un mapa, ni la salida de sus propios mapas): sin trabajo
-# correcto, tampoco puntúan no modificar, la robustez ni la generalidad.
+# celdas: mapas=0, salida=0
+# Error (de las pruebas de alumnado): proyecta con los pesos traspuestos (X @ Wq.T, X @ Wk.T, X @ Wv.T).
+# Un error honrado: sus mapas salen de Q y K de sus entradas (con los pesos traspuestos) y su salida de
+# sus mapas, así que no modificar, la robustez y la generalidad puntúan (antes, 1 de 10: «sin trabajo»).
 import numpy as np
 
 
