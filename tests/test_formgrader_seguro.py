@@ -446,3 +446,32 @@ def test_las_fechas_de_formgrader_son_exactas_en_el_cambio_de_hora():
                           (dt.datetime(2026, 3, 29, 1, 0), "2026-03-29 03:00:00 CEST")):
         assert nbgrader_api.as_timezone(utc, "Europe/Madrid").strftime(formato) == esperada, utc
     assert nbgrader_api.as_timezone(dt.datetime(2026, 1, 1), None) == dt.datetime(2026, 1, 1)
+
+
+def test_abrir_un_libro_de_notas_nuevo_a_la_vez_no_falla(tmp_path, monkeypatch):
+    """Two formgrader requests that open a brand-new gradebook at once race in nbgrader's create_all (a hub TA's
+    log: «table base_cell already exists»): the loser opens it again once the tables exist."""
+    from nbgrader import api
+    from sqlalchemy.exc import OperationalError
+
+    from grader_tests.extensiones_nbgrader.formgrader_avisos import libro_de_notas
+
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    original, llamadas = api.Gradebook, []
+
+    def carrera(*args, **kwargs):
+        llamadas.append(args)
+        if len(llamadas) == 1:
+            original(*args, **kwargs).close()          # the other request created the tables meanwhile
+            raise OperationalError("CREATE TABLE base_cell", {}, Exception("table base_cell already exists"))
+        return original(*args, **kwargs)
+    monkeypatch.setattr(api, "Gradebook", carrera)
+    with libro_de_notas(url, "curso") as gb:
+        assert gb.assignments == []
+    assert len(llamadas) == 2
+
+    def otro_error(*args, **kwargs):
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+    monkeypatch.setattr(api, "Gradebook", otro_error)
+    with pytest.raises(OperationalError):
+        libro_de_notas(url, "curso")

@@ -708,3 +708,32 @@ def test_formgrader_avisa_de_una_prorroga_para_alguien_del_hub_antes_de_califica
         monkeypatch.delenv("JUPYTERHUB_API_TOKEN")
         monkeypatch.setattr(formgrader_avisos, "_GRUPO_DEL_HUB", {})
         assert formgrader_avisos.errores_de_plazos(libro, p) == []
+
+
+def test_la_pagina_del_curso_dice_que_entregas_recogidas_quedan_tarde_con_los_plazos_de_ahora(libro, tmp_path,
+                                                                                              monkeypatch):
+    """A TA who moves a due date earlier turns submissions already collected into late ones (a hub TA's report,
+    stop 31: no warning). The course page's due-date table says, per assignment, how many submissions are
+    collected and which are late by plazos.toml as it is now (with each student's extension), names escaped."""
+    import datetime as dt
+
+    from scripts.calificacion import servicio_del_curso
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
+    # the fixture's ana and bea submitted in March: on time
+    for alumno, entregada in (("carla", "2026-12-02 13:00"), ("luis<b>", "2026-12-02 16:00"),
+                              ("marta", "2026-12-02 18:00")):
+        libro.add_student(alumno)
+        libro.add_submission("t", alumno, timestamp=dt.datetime.fromisoformat(entregada))   # naive UTC
+    libro.db.commit()
+    libro.close()
+    (tmp_path / "source" / "t").mkdir(parents=True)
+    (tmp_path / "source" / "t" / "nb.ipynb").write_text("{}")
+    # 15:00 in Madrid (winter) is 14:00 UTC: carla on time; luis 2 h late; marta with 1 day more, on time
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-12-02 15:00"\n[prorrogas.t]\nmarta = "1 día"\n')
+    html = servicio_del_curso._tabla_de_plazos(tmp_path)
+    assert "5 recogidas; " in html and "1 tarde con estos plazos: luis&lt;b&gt; (2 h)" in html, html
+    assert "<b>" not in html
+    # the due date moved earlier: carla is late too, the latest first
+    _curso_con_plazos(tmp_path, '[fechas]\nt = "2026-12-02 12:00"\n[prorrogas.t]\nmarta = "1 día"\n')
+    html = servicio_del_curso._tabla_de_plazos(tmp_path)
+    assert "2 tarde con estos plazos: luis&lt;b&gt; (5 h), carla (2 h)" in html, html

@@ -65,12 +65,16 @@ def test_los_avisos_rutinarios_de_nbgrader_salen_en_español_y_como_info(caplog)
         registro.warning("Late submission penalty: {}".format(1.6))
         registro.warning("Removing existing assignment: {}".format("/curso/feedback/ana/t"))
         registro.warning("Otra cosa: %s", "sigue siendo un aviso")
-    [penal, sustituye, otro] = caplog.records
+        # the late-penalty preprocessor formats its line before logging (a hub TA, stop 31)
+        registro.warning("{} is {} seconds late".format("SubmittedAssignment<t for ana>", 5400.0))
+    [penal, sustituye, otro, tarde] = caplog.records
     assert (penal.levelname, penal.getMessage()) == (
         "INFO", "Penalización por entrega tardía (la política del curso): 1.6 puntos")
     assert (sustituye.levelname, sustituye.getMessage()) == (
         "INFO", "Se sustituye la versión anterior: /curso/feedback/ana/t")
     assert (otro.levelname, otro.getMessage()) == ("WARNING", "Otra cosa: sigue siendo un aviso")
+    assert tarde.levelname == "INFO" and tarde.getMessage().startswith("t de ana: llegó 1 h y 30 min después"), \
+        tarde.getMessage()
     fabrica = logging.getLogRecordFactory()
     salida_limpia.aplicar()
     assert logging.getLogRecordFactory() is fabrica

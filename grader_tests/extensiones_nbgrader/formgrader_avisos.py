@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 
 from tornado import ioloop, web
 
@@ -341,9 +342,26 @@ def _negativa_por_desactualizados(gb, raiz: str, tarea: str, alumno: str | None)
 
 # ------------------------------------------------------------------------------ handlers
 
+def libro_de_notas(url: str, curso: str | None = None):
+    """``Gradebook(url, curso)``, opened again once if another request was creating the same new gradebook.
+
+    nbgrader's ``Gradebook`` creates its tables (``create_all``) when it opens; two requests of the formgrader
+    page that open a brand-new SQLite gradebook at once race there, and the loser gets ``OperationalError:
+    table base_cell already exists`` (a hub TA's log, stop 31).  The tables exist by then: opening it again works.
+    """
+    from nbgrader.api import Gradebook
+    from sqlalchemy.exc import OperationalError
+    try:
+        return Gradebook(url, curso) if curso else Gradebook(url)
+    except OperationalError as exc:
+        if "already exists" not in str(exc):
+            raise
+        time.sleep(0.2)
+        return Gradebook(url, curso) if curso else Gradebook(url)
+
+
 def manejadores():
     """``(pattern, handler)`` of the two endpoints, formgrader's ``BaseApiHandler`` with the course's JSON rules."""
-    from nbgrader.api import Gradebook
     from nbgrader.server_extensions.formgrader.base import BaseApiHandler, check_notebook_dir, check_xsrf
 
     from .formgrader_seguro import DatosSeguros
@@ -354,7 +372,7 @@ def manejadores():
             url, curso, raiz, log = self.db_url, self.coursedir.course_id, self.coursedir.root, self.log
 
             def trabajo():
-                with Gradebook(url, curso) as gb:
+                with libro_de_notas(url, curso) as gb:
                     return funcion(gb, raiz, *args, log=log)
             return ioloop.IOLoop.current().run_in_executor(None, trabajo)
 

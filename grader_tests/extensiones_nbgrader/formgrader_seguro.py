@@ -532,9 +532,9 @@ def _get_assignments(self):
     few seconds; meanwhile the page said «None» where the course page already showed the date (fifth
     TA's report, P5).  Reading the configuration here costs one bulk read when nothing changed.
     """
-    from .formgrader_avisos import plazos_al_dia
+    from .formgrader_avisos import libro_de_notas, plazos_al_dia
     try:
-        with self.gradebook as gb:
+        with libro_de_notas(self.coursedir.db_url, self.course_id) as gb:
             plazos_al_dia(gb, self.coursedir.root, self.get_source_assignments(), self.log)
     except Exception:  # noqa: BLE001 - never lose nbgrader's own list
         self.log.exception("formgrader: no se pudieron poner al día los plazos")

@@ -47,7 +47,21 @@ _REGISTRO = [
      lambda m: f"Penalización por entrega tardía (la política del curso): {m[1]} puntos"),
     (re.compile(r"^Removing existing assignment: (.+)$", re.S),
      lambda m: f"Se sustituye la versión anterior: {m[1]}"),
+    # the late-penalty preprocessor's own line, formatted before logging (a hub TA's autograde, stop 31)
+    (re.compile(r"^(SubmittedAssignment<.*>) is ([0-9.eE+-]+) seconds late$", re.S),
+     lambda m: _tarde(m[1], m[2])),
 ]
+
+
+def _tarde(entrega: str, segundos: str) -> str:
+    """«<entrega>: llegó 1 h 2 min después de su plazo…» (``segundos`` as nbgrader wrote them)."""
+    from . import plazos
+    try:
+        tarde = plazos.duracion(float(segundos))
+    except (TypeError, ValueError, OverflowError):
+        tarde = f"{segundos} s"
+    return (f"{_entrega(entrega)}: llegó {tarde} después de su plazo (con su prórroga, si la tiene; la "
+            "penalización la dicen la tabla de make grade y los comentarios)")
 
 
 _ENTREGA = re.compile(r"^SubmittedAssignment<(.*) for (.*)>$", re.S)

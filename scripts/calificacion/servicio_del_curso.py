@@ -260,6 +260,7 @@ pre:empty {{ display: none; }}
 td, th {{ padding: .2em .8em; text-align: left; border-bottom: 1px solid #eee; }}
 .nota {{ color: #555; }}
 .error {{ color: #b71c1c; font-weight: 600; }}
+.aviso {{ color: #8a4b00; font-weight: 600; }}
 </style></head><body>
 <h1>Calificación de la clase <small class="nota">({curso})</small></h1>
 <p><a class="boton" href="{base}formgrader">Abrir el Formgrader</a>
@@ -461,6 +462,60 @@ def _prorrogas_de_desconocidos(raiz: Path, config_plazos) -> dict:
     return plazos.prorrogas_de_desconocidos(config_plazos, clase, fuentes)
 
 
+def _recogidas_y_tarde(raiz: Path, config_plazos) -> dict:
+    """``tarea`` → ``(recogidas, [(alumno, segundos tarde)])``: the collected submissions of the gradebook and,
+    among them, those late by the due dates and extensions of ``plazos.toml`` as it is now.
+
+    So a TA who moves a due date earlier sees at once which submissions already collected it makes late (a hub
+    TA's report, stop 31: they got no warning).  One bulk query; the gradebook missing or unreadable: ``{}``.
+    """
+    import datetime as dt
+
+    from nbgrader.api import Assignment, Student, SubmittedAssignment
+
+    from grader_tests.extensiones_nbgrader import plazos
+    from scripts.calificacion import libro_de_notas
+    try:
+        if not libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
+            return {}
+        with libro_de_notas.abrir(raiz) as gb:
+            filas = (gb.db.query(Assignment.name, Student.id, SubmittedAssignment.timestamp)
+                     .join(SubmittedAssignment.assignment).join(SubmittedAssignment.student).all())
+    except Exception:  # noqa: BLE001 - the gradebook unreadable: the table without this column
+        return {}
+    resultado: dict = {}
+    for tarea, alumno, entregada in filas:
+        recogidas, tarde = resultado.setdefault(tarea, [0, []])
+        resultado[tarea][0] = recogidas + 1
+        if entregada is None:
+            continue
+        try:
+            plazo, extension = config_plazos.plazo(tarea), config_plazos.prorroga(tarea, alumno)
+        except plazos.PlazoInvalido:
+            continue
+        if plazo is None:
+            continue
+        retraso = (entregada.replace(tzinfo=dt.timezone.utc) - (plazo + (extension or dt.timedelta(0)))).total_seconds()
+        if retraso > 0:
+            tarde.append((alumno, retraso))
+    return {t: (n, sorted(tarde, key=lambda x: -x[1])) for t, (n, tarde) in resultado.items()}
+
+
+def _celda_de_recogidas(datos: tuple | None) -> str:
+    """«3 recogidas; 1 tarde con estos plazos: ana (2 h)» (escaped), or «—» without any."""
+    from grader_tests.extensiones_nbgrader import plazos
+    if not datos or not datos[0]:
+        return "—"
+    recogidas, tarde = datos
+    texto = f"{recogidas} {'recogida' if recogidas == 1 else 'recogidas'}"
+    if not tarde:
+        return html.escape(texto + "; ninguna tarde con estos plazos")
+    nombres = ", ".join(f"{alumno} ({plazos.duracion(segundos)})" for alumno, segundos in tarde[:10])
+    resto = f" y {len(tarde) - 10} más" if len(tarde) > 10 else ""
+    return (html.escape(texto + "; ") + f'<span class="aviso">{len(tarde)} tarde con estos plazos: '
+            f"{html.escape(nombres + resto)}</span>")
+
+
 def _tabla_de_plazos(raiz: Path) -> str:
     """The «Plazos» section: each assignment's due date and each extension with the due date it gives,
     or, in red, why it cannot be read and what holds meanwhile (``plazos.toml`` read now; every value escaped)."""
@@ -470,6 +525,7 @@ def _tabla_de_plazos(raiz: Path) -> str:
         mal = config_plazos.invalidas()
         fuentes = sorted(p.name for p in (raiz / "source").iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
         desconocidos = _prorrogas_de_desconocidos(raiz, config_plazos)
+        recogidas = _recogidas_y_tarde(raiz, config_plazos)
         filas = []
         for tarea in fuentes:
             try:
@@ -499,7 +555,8 @@ def _tabla_de_plazos(raiz: Path) -> str:
                     efectivo = "sin efecto mientras el plazo de la tarea no se pueda leer"
                 prorrogas.append(f"<li>{html.escape(alumno)}: «{html.escape(str(valor))}» → {html.escape(efectivo)}</li>")
             filas.append(f"<tr><td>{html.escape(tarea)}</td><td>{texto}</td>"
-                         f"<td>{'<ul>' + ''.join(prorrogas) + '</ul>' if prorrogas else '—'}</td></tr>")
+                         f"<td>{'<ul>' + ''.join(prorrogas) + '</ul>' if prorrogas else '—'}</td>"
+                         f"<td>{_celda_de_recogidas(recogidas.get(tarea))}</td></tr>")
         aviso = ""
         if mal["archivo"]:
             aviso = (f'<p class="error">⚠ {html.escape(mal["archivo"])}. No se publica nada nuevo: el alumnado sigue '
@@ -515,7 +572,8 @@ def _tabla_de_plazos(raiz: Path) -> str:
             aviso += (f'<p class="error">⚠ {n} {"prórroga es" if n == 1 else "prórrogas son"} para alguien que no '
                       f"está en la clase (¿un nombre mal escrito?): {'está marcada' if n == 1 else 'están marcadas'} "
                       "abajo. Nadie la tiene hasta que escribas el nombre de usuario correcto.</p>")
-        return (aviso + "<table><tr><th>tarea</th><th>plazo</th><th>prórrogas (plazo de cada alumno)</th></tr>"
+        return (aviso + "<table><tr><th>tarea</th><th>plazo</th><th>prórrogas (plazo de cada alumno)</th>"
+                "<th>entregas recogidas (las que llegan tarde con estos plazos y prórrogas)</th></tr>"
                 + "".join(filas) + "</table>" + f"<p>{html.escape(politica.descripcion())}</p>")
     except Exception as error:  # noqa: BLE001 - show why instead of failing the page
         return f'<p class="error">⚠ No se pueden leer los plazos: {html.escape(str(error))}</p>'
