@@ -94,6 +94,25 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     assert "Mapa: Cabeza 2" in leyenda.inner_text() and "fila: persiguen" in leyenda.inner_text()
     captura("cabeza2-persiguen", caja)
 
+    # The arrows among the buttons choose the next map, as in a group of radio buttons, and JupyterLab does not
+    # take them to select another cell (the eighth student's report, P3); Home and End, the first and the last.
+    celda = pagina.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex")
+    caja.locator(".explorable-cabezas-boton", has_text="Cabeza 2").focus()
+    pulsado = caja.locator(".explorable-cabezas-boton[aria-pressed='true']")
+    for tecla, nombre in (("ArrowRight", "Cabeza 3"), ("ArrowDown", "Cabeza 4"), ("ArrowLeft", "Cabeza 3"),
+                          ("End", "Suma"), ("ArrowRight", "Suma"), ("Home", "Cabeza 1"), ("ArrowUp", "Cabeza 1")):
+        pagina.keyboard.press(tecla)
+        expect(pulsado).to_have_text(nombre)
+        expect(leyenda).to_contain_text(f"Mapa: {nombre}")
+        assert caja.locator(".explorable-cabezas-boton", has_text=nombre).evaluate(
+            "b => b === document.activeElement"), f"{tecla}: el foco no está en «{nombre}»"
+        assert pagina.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex") == celda, \
+            f"{tecla} cambió la celda activa"
+    antes = lab.huella_imagen(pagina, MAPA)
+    caja.locator(".explorable-cabezas-boton", has_text="Cabeza 2").click()
+    imagen = lab.esperar_imagen_tras_accion(pagina, MAPA, antes)
+    assert "Mapa: Cabeza 2" in leyenda.inner_text()
+
     # By keyboard (issue 22, fifth student's report, M2): from a button, Tab reaches «Fila» and ↓ picks
     # the next word, in command mode, without JupyterLab taking the arrow to select another cell.
     lista = caja.locator(".explorable-cabezas-fila select")

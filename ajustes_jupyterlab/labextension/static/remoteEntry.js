@@ -347,7 +347,34 @@ var _JUPYTERLAB;
       conmutadoresVigilados.add(boton);
       new MutationObserver(function () { marcarConmutador(boton); })
         .observe(boton, { attributes: true, attributeFilter: ['class'] });
+      boton.addEventListener('keydown', teclaDelConmutador);
     });
+  }
+
+  // And the keyboard among those buttons (the eighth student's report, P3): the arrows on «Cabeza 2» moved
+  // JupyterLab's cell selection, since a button lets its keydown bubble to the document. Within one group of
+  // buttons the arrows (←/↑ the previous, →/↓ the next), Home and End move to a button and choose it, as in a
+  // group of radio buttons; the event stops there. Every other key (Tab, Enter, Space, Escape, shortcuts)
+  // behaves as before. In any language: it is behaviour, not text.
+  var TECLAS_DEL_CONMUTADOR = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: 'primero', End: 'ultimo' };
+
+  function teclaDelConmutador(evento) {
+    if (evento.ctrlKey || evento.metaKey || evento.altKey || evento.shiftKey) { return; }
+    var paso = TECLAS_DEL_CONMUTADOR[evento.key];
+    if (paso === undefined) { return; }
+    var boton = evento.currentTarget;
+    var grupo = boton.parentElement ? Array.prototype.filter.call(boton.parentElement.children, function (otro) {
+      return otro.classList && otro.classList.contains('explorable-conmutador') && !otro.disabled;
+    }) : [];
+    evento.preventDefault();
+    evento.stopPropagation();
+    if (grupo.length === 0) { return; }
+    var actual = Math.max(0, grupo.indexOf(boton));
+    var destino = paso === 'primero' ? 0 : paso === 'ultimo' ? grupo.length - 1
+      : Math.min(grupo.length - 1, Math.max(0, actual + paso));
+    if (destino === actual && grupo[destino].classList.contains('explorable-pulsado')) { return; }
+    grupo[destino].focus();
+    grupo[destino].click();
   }
 
   // A notebook opened and not touched shows no «●» (issue 22, the sixth student's report B3-3). When its kernel
