@@ -552,10 +552,16 @@ def test_python_accesible_para_todas_las_cuentas(tmp_path):
 def test_un_origen_por_servidor_y_servicio(config_hub):
     """The hub, each user's server and the formgrader on origins of their own; no user config."""
     from urllib.parse import urlparse
-    assert config_hub.JupyterHub.subdomain_host == "http://localhost:8000"
+    assert config_hub.JupyterHub.subdomain_host == "http://localhost:880"
     assert config_hub.Spawner.disable_user_config is True
     assert config_hub.Spawner.environment["PYTHONNOUSERSITE"] == "1"
     [servicio] = config_hub.JupyterHub.services
+    # issue 19, F1: the service on a Unix socket behind the hub's relay on a privileged port; the hub and the
+    # proxy's API on privileged ports too
+    assert f"--ServerApp.sock=/run/curso-{CURSO}/formgrader.sock" in servicio["command"]
+    assert urlparse(servicio["url"]).port < 1024
+    assert urlparse(config_hub.JupyterHub.hub_bind_url).port < 1024
+    assert urlparse(config_hub.ConfigurableHTTPProxy.api_url).port < 1024
     assert servicio["environment"]["PYTHONSAFEPATH"] == "1"
     assert servicio["environment"]["PYTHONSTARTUP"].endswith("jupyter/comun/arranque_kernel.py")
     a = ajustes.leer({"CURSO_HUB_URL": "http://127.0.0.1:8123"})
@@ -570,7 +576,7 @@ def test_un_origen_por_servidor_y_servicio(config_hub):
     spawner = SimpleNamespace(user=usuario, environment=dict(config_hub.Spawner.environment))
     config_hub.Spawner.pre_spawn_hook(spawner)
     assert spawner.environment["PYTHONSAFEPATH"] == "1"
-    assert spawner.environment["CURSO_HUB_FORMGRADER"] == f"http://{CURSO}--service.localhost:8000/services/{CURSO}/"
+    assert spawner.environment["CURSO_HUB_FORMGRADER"] == f"http://{CURSO}--service.localhost:880/services/{CURSO}/"
 
 
 def test_z2jh_un_origen_por_servidor():

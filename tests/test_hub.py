@@ -522,3 +522,42 @@ def test_casas_privadas_y_permisos_del_intercambio(hub):
                                                                           oct((curso / carpeta).stat().st_mode))
     intento = subprocess.run(["runuser", "-u", uno, "--", "ls", str(curso / "inbound")], capture_output=True, text=True)
     assert intento.returncode != 0, "un alumno puede listar inbound"
+
+
+def _escucha_en(puerto: int) -> bool:
+    """Whether something listens on 127.0.0.1:``puerto``."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(2)
+        return s.connect_ex(("127.0.0.1", puerto)) == 0
+
+
+def test_ningun_alumno_puede_ocupar_los_puertos_del_lado_del_profesorado(hub):
+    """Issue 19, a hostile student's report F1: the formgrader service listened on a port ≥ 1024, which a student's
+    process took while the service restarted, and served the formgrader's origin to the TA. Now the hub, the
+    proxy's API and the service's relay listen on ports below 1024 (no unprivileged account binds them), the
+    service itself on a Unix socket in a 0700 folder of its account, and the relay keeps the port while the
+    service restarts."""
+    import signal
+    alumna = hub.alumnado[0]
+    servicio = pwd.getpwnam(hub.cuenta_servicio)
+    for clave in ("hub", "proxy", "servicio"):
+        puerto = hub.puertos[clave]
+        assert puerto < 1024 and _escucha_en(puerto), (clave, puerto)
+        intento = subprocess.run(["runuser", "-u", alumna, "--", "/usr/bin/python3", "-c",
+                                  "import socket, sys; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1])))",
+                                  str(puerto)], capture_output=True, text=True, timeout=60)
+        assert intento.returncode != 0 and "Permission denied" in intento.stderr, (clave, intento.stderr)
+    sock = Path(hub.entorno_hub["CURSO_HUB_SOCKET_SERVICIO"])
+    assert stat.S_ISSOCK(sock.stat().st_mode) and sock.stat().st_uid == servicio.pw_uid
+    assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700 and sock.parent.stat().st_uid == servicio.pw_uid
+    # the service's server has no TCP port of its own
+    pids = [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and p.stat().st_uid == servicio.pw_uid
+            and "jupyterhub-singleuser" in (p / "cmdline").read_text(errors="replace")]
+    assert pids
+    # the service dies (the OOM killer, a crash): the relay keeps its port, and the hub starts it again behind it
+    os.kill(int(pids[0]), signal.SIGKILL)
+    time.sleep(1)
+    assert _escucha_en(hub.puertos["servicio"]), "el puerto del servicio quedó libre mientras arranca otra vez"
+    ta = Usuario(hub, hub.profesorado[0]).entrar()
+    _esperar(lambda: ta.abrir_formgrader().status_code == 200, 120, "el formgrader vuelve tras caerse")

@@ -15,14 +15,19 @@ variable                       meaning                                         d
 ``CURSO_HUB_PROFESORADO``      TAs / instructors (names, comma-separated)     (none)
 ``CURSO_HUB_ALUMNADO``         students (names, or ``@file`` with one a line)  (none)
 ``CURSO_HUB_ADMIN``            hub administrators                              (none)
-``CURSO_HUB_URL``              URL the proxy listens on                        ``http://127.0.0.1:8000``
+``CURSO_HUB_URL``              URL the proxy listens on                        ``http://127.0.0.1:880``
 ``CURSO_HUB_URL_PUBLICA``      the hub's public address; every user's server   ``http://localhost:<port of CURSO_HUB_URL>``
                                and the formgrader get a subdomain of it
                                (``c.JupyterHub.subdomain_host``): wildcard
                                DNS ``*.<name>`` (``*.localhost`` is loopback)
-``CURSO_HUB_URL_INTERNA``      the hub's own API (servers talk to it)          ``http://127.0.0.1:8081``
-``CURSO_HUB_URL_PROXY``        the proxy's REST API                            ``http://127.0.0.1:8001``
-``CURSO_HUB_URL_SERVICIO``     where the formgrader service listens            ``http://127.0.0.1:9999``
+``CURSO_HUB_URL_INTERNA``      the hub's own API (servers talk to it)          ``http://127.0.0.1:881``
+``CURSO_HUB_URL_PROXY``        the proxy's REST API                            ``http://127.0.0.1:882``
+``CURSO_HUB_URL_SERVICIO``     where the proxy reaches the formgrader service  ``http://127.0.0.1:883``
+                               (the hub's relay to its socket, ``relevo.py``)
+``CURSO_HUB_SOCKET_SERVICIO``  the formgrader service's Unix socket, in a      ``/run/curso-<course id>/formgrader.sock``
+                               folder only its account opens
+                               (the three ports below 1024: no unprivileged
+                               account can take them while a process restarts)
 ``CURSO_HUB_AUTENTICADOR``     JupyterHub authenticator class or entry point   ``pam``
 ``CURSO_HUB_PROXY``            ``configurable-http-proxy`` command             ``.venv-hub/proxy`` copy, else on ``PATH``
 ``CURSO_HUB_ESTADO``           folder of jupyterhub.sqlite and the cookie key  the current folder
@@ -90,11 +95,12 @@ class AjustesHub:
     profesorado: tuple[str, ...] = ()
     alumnado: tuple[str, ...] = ()
     admin: tuple[str, ...] = ()
-    url: str = "http://127.0.0.1:8000"
-    url_publica: str = "http://localhost:8000"
-    url_interna: str = "http://127.0.0.1:8081"
-    url_proxy: str = "http://127.0.0.1:8001"
-    url_servicio: str = "http://127.0.0.1:9999"
+    url: str = "http://127.0.0.1:880"
+    url_publica: str = "http://localhost:880"
+    url_interna: str = "http://127.0.0.1:881"
+    url_proxy: str = "http://127.0.0.1:882"
+    url_servicio: str = "http://127.0.0.1:883"
+    socket_servicio: Path = Path("/run/curso-atencion-y-posicion/formgrader.sock")
     autenticador: str = "pam"
     proxy: str = ""
     estado: Path = field(default_factory=Path.cwd)
@@ -162,6 +168,7 @@ def leer(entorno: dict | None = None) -> AjustesHub:
         url_interna=e.get("CURSO_HUB_URL_INTERNA", AjustesHub.url_interna),
         url_proxy=e.get("CURSO_HUB_URL_PROXY", AjustesHub.url_proxy),
         url_servicio=e.get("CURSO_HUB_URL_SERVICIO", AjustesHub.url_servicio),
+        socket_servicio=Path(e.get("CURSO_HUB_SOCKET_SERVICIO") or f"/run/curso-{curso}/formgrader.sock"),
         autenticador=e.get("CURSO_HUB_AUTENTICADOR", AjustesHub.autenticador),
         proxy=proxy,
         estado=Path(e.get("CURSO_HUB_ESTADO") or Path.cwd()),

@@ -130,8 +130,12 @@ c.JupyterHub.services = [
     {
         "name": a.curso,
         "display": True,
+        # the proxy reaches it through the hub's relay on a privileged port (relevo.py); the server itself
+        # listens on a Unix socket in a folder only its account opens. --ServerApp.port repeats Jupyter
+        # Server's default so that it accepts --sock (JupyterHub would set the relay's port otherwise).
         "url": a.url_servicio,
-        "command": [str(BIN / "jupyterhub-singleuser")],
+        "command": [str(BIN / "jupyterhub-singleuser"), f"--ServerApp.sock={a.socket_servicio}",
+                    "--ServerApp.sock_mode=0600", "--ServerApp.port=8888"],
         "user": a.cuenta_servicio,
         "cwd": str(a.raiz_curso),            # nbgrader reads the course's nbgrader_config.py here
         "oauth_no_confirm": True,
@@ -195,13 +199,23 @@ c.Spawner.pre_spawn_hook = perfil_por_grupo
 # formgrader (JupyterLab + nbgrader) takes longer on a loaded machine.  A service that is still
 # starting gets up to CURSO_HUB_ESPERA_SERVICIO seconds more (90 by default); one that exited does not.
 def _esperar_al_servicio(espera: float) -> None:
+    from urllib.parse import urlparse
+
     from jupyterhub.app import JupyterHub
     from jupyterhub.objects import Server
     from jupyterhub.utils import AnyTimeoutError
 
+    import relevo
+
     original = JupyterHub.start_service
 
     async def start_service(self, service_name, service, ssl_context=None):
+        if service_name == a.curso:
+            # the socket's folder (its account's, 0700) and the relay from the privileged port to the socket
+            # (relevo.py), before the service starts; again on every restart (the relay is started once)
+            relevo.preparar_carpeta(a.socket_servicio, a.cuenta_servicio)
+            destino = urlparse(a.url_servicio)
+            await relevo.iniciar(destino.hostname, destino.port, a.socket_servicio)
         if await original(self, service_name, service, ssl_context):
             return True
         if not (service.managed and service.url) or await service.spawner.poll() is not None:
@@ -217,3 +231,22 @@ def _esperar_al_servicio(espera: float) -> None:
 
 
 _esperar_al_servicio(float(os.environ.get("CURSO_HUB_ESPERA_SERVICIO", "90")))
+
+
+# ---------------------------------------------------------------- ports no student can take
+# A warning for every TA-side port an unprivileged account could bind while its process restarts (issue 19,
+# F1: a student served the formgrader's origin to a TA that way; relevo.py).
+def _puertos_privilegiados() -> None:
+    from urllib.parse import urlparse
+
+    import relevo
+    for variable, url in (("CURSO_HUB_URL_INTERNA", a.url_interna), ("CURSO_HUB_URL_PROXY", a.url_proxy),
+                          ("CURSO_HUB_URL_SERVICIO", a.url_servicio)):
+        puerto = urlparse(url).port or 80
+        if puerto >= relevo.PUERTO_PRIVILEGIADO:
+            print(f"AVISO: {variable} usa el puerto {puerto}: cualquier cuenta de la máquina puede ocuparlo mientras "
+                  f"su proceso arranca otra vez. Usa uno menor que {relevo.PUERTO_PRIVILEGIADO} "
+                  "(despliegue/README.md).", file=sys.stderr)
+
+
+_puertos_privilegiados()

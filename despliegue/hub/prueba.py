@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import pwd
+import re
 import secrets
 import shutil
 import signal
@@ -71,6 +72,28 @@ def puerto_libre() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+_DADOS_PRIVILEGIADOS: set[int] = set()
+# ports Chromium and Firefox refuse to open (their «restricted ports» lists), between 600 and 999
+_VETADOS_POR_CHROMIUM = {601, 636, 989, 990, 993, 995}
+
+
+def puerto_privilegiado_libre() -> int:
+    """A free port below 1024 on 127.0.0.1 (as root): no unprivileged account can take it, not even while the
+    process that owns it restarts (relevo.py).  Never the same one twice in this process."""
+    import random
+    candidatos = [p for p in range(600, 1000) if p not in _DADOS_PRIVILEGIADOS and p not in _VETADOS_POR_CHROMIUM]
+    random.shuffle(candidatos)
+    for puerto in candidatos:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", puerto))
+            except OSError:
+                continue
+        _DADOS_PRIVILEGIADOS.add(puerto)
+        return puerto
+    raise ErrorDePrueba("no queda ningún puerto libre entre 600 y 999 en 127.0.0.1")
 
 
 def existe_cuenta(nombre: str) -> bool:
@@ -181,6 +204,16 @@ class HubDePrueba:
                 shutil.copytree(origen, self.raiz_curso / nombre, ignore=ignorar)
             elif origen.exists():
                 shutil.copy2(origen, self.raiz_curso / nombre)
+        if self.curso != CURSO_POR_DEFECTO:
+            # another course id (--curso): the copy's nbgrader_config.py names it, so that the service releases
+            # into that course's folder of the exchange (a hostile tester's F3: it released into the default one)
+            config = self.raiz_curso / "nbgrader_config.py"
+            texto, cambios = re.subn(r'^c\.CourseDirectory\.course_id = "[^"]*"$',
+                                     f'c.CourseDirectory.course_id = "{self.curso}"', config.read_text(encoding="utf-8"),
+                                     flags=re.MULTILINE)
+            if cambios != 1:
+                raise ErrorDePrueba(f"{config}: no se encuentra la línea del course_id para cambiarla a {self.curso}")
+            config.write_text(texto, encoding="utf-8")
         _cambiar_dueno(self.raiz_curso, cuenta.pw_uid, cuenta.pw_gid)
         os.chmod(self.raiz_curso, 0o700)
         # the exchange: root like /tmp (anyone creates, nobody renames others'), the course's folder
@@ -202,10 +235,11 @@ class HubDePrueba:
         return self
 
     def entorno(self) -> dict:
-        for clave in ("publico", "hub", "proxy", "servicio"):
-            self.puertos[clave] = puerto_libre()
-        if self.puerto:
-            self.puertos["publico"] = self.puerto
+        # every port on 127.0.0.1 below 1024: no student's process can take one while what owns it restarts
+        # (relevo.py; issue 19, F1 and F2: the formgrader's, the proxy's, the hub's)
+        for clave in ("hub", "proxy", "servicio"):
+            self.puertos[clave] = puerto_privilegiado_libre()
+        self.puertos["publico"] = self.puerto or puerto_privilegiado_libre()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("CURSO_HUB_", "JUPYTER"))}
         env.update({
             "PATH": os.pathsep.join([str(bin_hub()), env.get("PATH", "/usr/bin:/bin")]),
@@ -220,6 +254,7 @@ class HubDePrueba:
             "CURSO_HUB_URL_INTERNA": f"http://127.0.0.1:{self.puertos['hub']}",
             "CURSO_HUB_URL_PROXY": f"http://127.0.0.1:{self.puertos['proxy']}",
             "CURSO_HUB_URL_SERVICIO": f"http://127.0.0.1:{self.puertos['servicio']}",
+            "CURSO_HUB_SOCKET_SERVICIO": str(self.base / "servicio" / "formgrader.sock"),
             "CURSO_HUB_ESTADO": str(self.estado),
         })
         self.entorno_hub = env
@@ -403,7 +438,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="cuentas del profesorado, separadas por comas (por defecto: %(default)s)")
     parser.add_argument("--alumnado", default="prueba-alumna1,prueba-alumno2",
                         help="cuentas del alumnado, separadas por comas (por defecto: %(default)s)")
-    parser.add_argument("--puerto", type=int, default=8000, help="puerto del hub en 127.0.0.1 (%(default)s)")
+    parser.add_argument("--puerto", type=int, default=800,
+                        help="puerto del hub en 127.0.0.1 (%(default)s; uno menor que 1024, que ningún alumno "
+                             "puede ocupar si el proxy cae)")
     parser.add_argument("--curso", default=CURSO_POR_DEFECTO,
                         help="identificador del curso (nombre del servicio, de su cuenta grader-<curso> y de "
                              "la carpeta del intercambio); otro distinto deja arrancar dos pruebas a la vez "

@@ -1,0 +1,88 @@
+"""The hub's relay from a privileged port to the formgrader service's Unix socket (``despliegue/hub/relevo.py``).
+
+Issue 19, a hostile student's report F1: a student took the service's port while it restarted. The relay
+holds a port below 1024 and copies bytes both ways to a socket in a folder only the service's account opens.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import pwd
+import socket
+import stat
+import sys
+
+import pytest
+
+from conftest import RAIZ
+
+sys.path.insert(0, str(RAIZ / "despliegue" / "hub"))
+import relevo  # noqa: E402
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="el relevo del hub corre como root")
+
+
+def _puerto_libre() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_el_relevo_copia_los_bytes_en_los_dos_sentidos_y_aguanta_sin_servicio(tmp_path):
+    ruta = tmp_path / "servicio" / "formgrader.sock"
+    ruta.parent.mkdir()
+
+    async def eco(lector, escritor):                     # the service: answers with what it got, reversed
+        datos = await lector.read()                       # until the client's EOF (the relay passes it on)
+        escritor.write(datos[::-1])
+        await escritor.drain()
+        escritor.close()
+
+    async def prueba():
+        puerto = _puerto_libre()
+        await relevo.iniciar("127.0.0.1", puerto, ruta)
+        assert await relevo.iniciar("127.0.0.1", puerto, ruta) is await relevo.iniciar("127.0.0.1", puerto, ruta)
+        # the service is not up: the connection is accepted and closed, the relay keeps listening
+        lector, escritor = await asyncio.open_connection("127.0.0.1", puerto)
+        assert await lector.read() == b""
+        escritor.close()
+        servicio = await asyncio.start_unix_server(eco, str(ruta))
+        grande = os.urandom(3 * 1024 * 1024 + 17)         # more than one block, both ways
+        lector, escritor = await asyncio.open_connection("127.0.0.1", puerto)
+        escritor.write(grande)
+        await escritor.drain()
+        escritor.write_eof()
+        assert await lector.read() == grande[::-1]
+        escritor.close()
+        servicio.close()
+        await servicio.wait_closed()
+        # the service gone again: the port is still the relay's
+        lector, escritor = await asyncio.open_connection("127.0.0.1", puerto)
+        assert await lector.read() == b""
+        escritor.close()
+
+    asyncio.run(prueba())
+
+
+def test_la_carpeta_del_socket_es_de_la_cuenta_del_servicio_y_no_un_enlace(tmp_path):
+    cuenta = "nobody"
+    usuario = pwd.getpwnam(cuenta)
+    ruta = tmp_path / "servicio" / "formgrader.sock"
+    relevo.preparar_carpeta(ruta, cuenta)
+    datos = ruta.parent.stat()
+    assert stat.S_IMODE(datos.st_mode) == 0o700 and datos.st_uid == usuario.pw_uid
+    relevo.preparar_carpeta(ruta, cuenta)                 # again (the hub restarts): the same folder, still 0700
+    # a link where the folder goes (someone made it first): refused, nothing followed
+    otra = tmp_path / "otra"
+    otra.mkdir()
+    enlace = tmp_path / "enlazada" / "formgrader.sock"
+    enlace.parent.symlink_to(otra)
+    with pytest.raises(RuntimeError, match="no es una carpeta"):
+        relevo.preparar_carpeta(enlace, cuenta)
+    assert otra.stat().st_uid == 0
+    # a folder of another account (a student made it first): refused
+    ajena = tmp_path / "ajena" / "formgrader.sock"
+    ajena.parent.mkdir()
+    os.chown(ajena.parent, 12345, 12345)
+    with pytest.raises(RuntimeError, match="es de otra cuenta"):
+        relevo.preparar_carpeta(ajena, cuenta)
