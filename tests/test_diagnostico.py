@@ -967,3 +967,20 @@ def test_una_prueba_visible_fallida_no_contradice_la_nota_de_la_celda(completa):
         assert "la celda puntúa entera" in texto_celda
     else:
         assert veredicto.puntos < 1 and visible in texto_celda
+
+
+def test_una_tabla_que_lanza_con_algunos_tamanos_lo_dice():
+    """A positional_encoding that raises for some even d_model (a grader tester: «no calcula bien nada» there, and
+    the exception was not named): the value cell names the exception and where; it still pays only work done."""
+    from grader_tests.ejercicios.positional_encoding.referencia import positional_encoding as referencia
+    from grader_tests.juez import bateria
+
+    def positional_encoding(T, d_model):
+        if d_model % 4:
+            raise ValueError("d_model tiene que ser múltiplo de 4")
+        return referencia(T, d_model)
+    veredictos = bateria.corregir("positional_encoding", positional_encoding)
+    texto = veredictos["positional_encoding_valores"].texto()
+    assert veredictos["positional_encoding_valores"].puntos == 0
+    assert "lanzó ValueError: d_model tiene que ser múltiplo de 4" in texto, texto
+    assert "d_model = 6" in texto.split("lanzó")[0] and "tu función lanzó" not in texto, texto

@@ -647,11 +647,21 @@ def texto_sin_trabajo_en_valores(ejercicio, llamadas: list) -> str:
 
     ``llamadas``: the cell's scored calls; the reason names the cases without work.
     """
-    sin_trabajo = [ll.describir_caso() for ll in llamadas if not trabajo_hecho(ll)]
-    return ("tu función acierta con algún tamaño, pero con " + " y con ".join(sin_trabajo)
-            + f" no calcula bien nada: {_nada_de(ejercicio)}. Sólo puntúa el trabajo hecho: una tabla "
-            "que acierta con unos tamaños y no calcula nada con otro no sale de la fórmula, así que esta "
-            "celda no puntúa en ninguno de sus casos")
+    sin_trabajo = [ll for ll in llamadas if not trabajo_hecho(ll)]
+    lanzan = [ll for ll in sin_trabajo if ll.excepcion is not None]
+    calculan_mal = [ll for ll in sin_trabajo if ll.excepcion is None]
+    partes = []
+    if lanzan:
+        # a function that raises on some sizes (a grader tester: it was told «no calcula bien nada» there)
+        partes.append("con " + " y con ".join(ll.describir_caso() for ll in lanzan) + " "
+                      + excepcion_texto(lanzan[0]).removeprefix("tu función "))
+    if calculan_mal:
+        partes.append("con " + " y con ".join(ll.describir_caso() for ll in calculan_mal)
+                      + f" no calcula bien nada: {_nada_de(ejercicio)}")
+    return ("tu función acierta con algún tamaño, pero " + "; y ".join(partes) + ". Sólo puntúa el trabajo hecho: "
+            "una tabla que acierta con unos tamaños y no calcula nada con otro no sale de la fórmula (d_model es "
+            "cualquier número par y T cualquier entero positivo), así que esta celda no puntúa en ninguno de sus "
+            "casos")
 
 
 @dataclass(frozen=True)
