@@ -233,6 +233,9 @@ def test_texto_longitud_da_la_formula_y_el_valor():
 def test_formatear_posiciones():
     assert esc.formatear_posiciones(35332.9475) == "35 332.9"
     assert esc.formatear_posiciones(6.2831853) == "6.3"
+    # as the lesson writes numbers: four digits are not grouped (a student: «≈ 6 283.2» against the lesson's 6283.2)
+    assert esc.formatear_posiciones(6283.185) == "6283.2"
+    assert esc.formatear_posiciones(9999.94) == "9999.9" and esc.formatear_posiciones(10000.0) == "10 000.0"
 
 
 def test_ninguna_funcion_publica_resuelve_el_ejercicio():
@@ -970,7 +973,8 @@ def test_teclear_algo_que_no_es_un_numero_se_rechaza_a_la_vista(caja, texto):
     antes = caja.imagen.value
     caja.texto_T.value = texto
     assert caja.texto_T.value == "64" and caja.estado["T"] == 64 and caja.imagen.value == antes
-    assert "cifras" in caja.aviso.value and "Sigue T = 64" in caja.aviso.value
+    assert ("como un entero, sin decimales" if texto else "con cifras") in caja.aviso.value
+    assert "Sigue T = 64" in caja.aviso.value
     caja.texto_T.value = " 65 "
     assert caja.estado["T"] == 65 and caja.texto_T.value == "65" and caja.aviso.value == ""
 

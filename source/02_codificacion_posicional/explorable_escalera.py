@@ -474,7 +474,7 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int | str, tecleado: bool =
     if leido is None:
         visible = nombre if nombre != "pareja" else "pareja i"
         texto = str(valor).strip()[:20]
-        aviso = (f"«{texto}» no es un número entero: escribe {visible} con cifras. "
+        aviso = (f"«{texto}» no es un número entero: escribe {visible} como un entero, sin decimales. "
                  f"Sigue {visible} = {en_uso[nombre]}.") if texto else f"Escribe {visible} con cifras. " \
             f"Sigue {visible} = {en_uso[nombre]}."
         return {"en_uso": en_uso, "casillas": dict(en_uso), "aviso": aviso}
@@ -494,8 +494,11 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int | str, tecleado: bool =
 
 
 def formatear_posiciones(x: float, decimales: int = 1) -> str:
-    """Número con separador de miles (espacio) y punto decimal: 35332.94 → "35 332.9"."""
-    return f"{x:,.{decimales}f}".replace(",", " ")
+    """Número con punto decimal y, de 10 000 en adelante, las cifras agrupadas de tres en tres con un espacio,
+    como en la lección: 35332.94 → "35 332.9", 6283.19 → "6283.2" (las de cuatro cifras no se agrupan)."""
+    texto = f"{x:.{decimales}f}"
+    entera = texto.split(".")[0].lstrip("-")
+    return f"{x:,.{decimales}f}".replace(",", " ") if len(entera) > 4 else texto
 
 
 def texto_longitud(pareja: int, d_model: int, disposicion: str) -> str:
