@@ -67,3 +67,13 @@ def test_ninguna_fuente_se_pide_fuera_de_la_pagina():
         assert not re.search(r"url\(\s*(?![\'\"]?data:)", regla), regla
     assert "glyphicons-halflings-regular" not in cabeza
     assert ".glyphicon" in cabeza, "el resto de Bootstrap sigue ahí"
+
+
+def test_las_tablas_de_la_leccion_tienen_separacion():
+    """A student: the lessons' markdown tables ran their columns together in the feedback («determinantelos
+    sustantivos»): their cells get padding and borders."""
+    html = _html()
+    regla = re.search(r"div\.text_cell_render th, div\.text_cell_render td \{([^}]*)\}", html)
+    assert regla, "falta la regla de las celdas de las tablas"
+    propiedades = dict(re.findall(r"([\w-]+)\s*:\s*([^;]+);", regla.group(1)))
+    assert propiedades.get("padding", "0").split()[-1] not in ("0", "0em") and "border" in propiedades
