@@ -20,10 +20,11 @@ from nbgrader.preprocessors import (  # noqa: E402
     IgnorePattern, LimitOutput)
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 
-from grader_tests.caja.aislamiento import EjecucionAislada  # noqa: E402
+from grader_tests.caja.aislamiento import EjecucionAislada, KernelAislado  # noqa: E402
 from grader_tests.extensiones_nbgrader.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
 from grader_tests.extensiones_nbgrader.registro_de_veredictos import GuardarVeredictos  # noqa: E402
-from grader_tests.extensiones_nbgrader.saneamiento import AvisarArchivosModificados, ReponerPruebasOcultas  # noqa: E402
+from grader_tests.extensiones_nbgrader.saneamiento import (AcotarCeldas, AvisarArchivosModificados,  # noqa: E402
+                                                        AvisarCeldasOmitidas, ReponerPruebasOcultas)
 from grader_tests.extensiones_nbgrader import formgrader_seguro, nbgrader_seguro  # noqa: E402
 from grader_tests.extensiones_nbgrader.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.extensiones_nbgrader.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
@@ -77,6 +78,9 @@ c.Validator.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
     "--IPKernelApp.exec_lines=import sys; sys.stderr.name = 'stdout'",
 ]
+# ... in the sandbox, as autograde does: from here Validate may be run on a student's submission (a TA checking a
+# complaint, the service JupyterLab's Validate button), whose code must not run as the TA (a hostile tester's F6).
+c.Validator.Execute.kernel_manager_class = KernelAislado
 
 # Duplicated grade_ids: keep the last copy without aborting (nbgrader's
 # DeduplicateIds leaves `{}` metadata that crashes OverwriteCells).
@@ -85,9 +89,10 @@ c.Validator.Execute.extra_arguments = [
 # (grader_tests/extensiones_nbgrader/saneamiento.py).
 # ComprobarPlazos first: a submission whose due date or extension (plazos.toml) cannot be read is refused
 # before anything runs or is saved, and the rest of the class is graded.
+# AcotarCeldas next: at most saneamiento.MAX_CELDAS cells reach nbgrader's per-cell steps (outside the sandbox).
 c.Autograde.sanitize_preprocessors = [
-    ComprobarPlazos, ClearOutput, QuitarDuplicados, OverwriteKernelspec, ReponerPruebasOcultas, OverwriteCells,
-    CheckCellMetadata, AvisarArchivosModificados]
+    ComprobarPlazos, AcotarCeldas, ClearOutput, QuitarDuplicados, OverwriteKernelspec, ReponerPruebasOcultas,
+    OverwriteCells, CheckCellMetadata, AvisarArchivosModificados, AvisarCeldasOmitidas]
 
 # Hidden tests publish evidence; JuzgarEvidencias scores it outside the kernel,
 # right after execution and before the grades are saved.

@@ -558,3 +558,72 @@ def test_cada_caja_empieza_con_la_lista_de_fuentes_de_matplotlib(tmp_path, monke
     monkeypatch.setitem(aislamiento._FUENTES, "lista", None)              # no list: nothing is copied
     r = aislamiento.KernelAislado(raiz=str(tmp_path)).ejecutar([sys.executable, "-c", ver], str(alumno))
     assert r.returncode == 0 and json.loads(r.stdout.strip().splitlines()[-1]) is None, r.stderr[-2000:]
+
+
+def test_un_cuaderno_de_miles_de_celdas_se_corrige_sin_las_que_sobran():
+    """A hostile tester's F5: 250 000 trivial markdown cells cost 13 min and 3.5 GB of nbgrader's own (unsandboxed)
+    steps, with full marks and no word. Past saneamiento.MAX_CELDAS, the student's extra cells are left out from
+    the end (text first, then code), every cell of the assignment is kept, and a note says how many."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from grader_tests.extensiones_nbgrader import saneamiento
+    from scripts.calificacion.observaciones import del_cuaderno
+
+    tarea = [new_code_cell("respuesta_1 = 'a'", metadata={"nbgrader": {"solution": True, "grade_id": "r1",
+                                                                     "grade": False, "locked": False}}),
+             new_code_cell("assert True", metadata={"nbgrader": {"grade": True, "grade_id": "t1", "points": 1,
+                                                                 "locked": True, "solution": False}})]
+    leccion = [new_markdown_cell("# Lección"), new_code_cell("x = 1")]
+    extra_texto = [new_markdown_cell(f"$x_{{{i}}}$ **n** [l](http://e)") for i in range(3 * saneamiento.MAX_CELDAS)]
+    extra_codigo = [new_code_cell("pass") for _ in range(saneamiento.MAX_CELDAS)]
+    nb = new_notebook(cells=leccion + extra_codigo[:10] + [tarea[0]] + extra_texto + [tarea[1]] + extra_codigo[10:])
+    antes = len(nb.cells)
+    recursos = {"nbgrader": {}}
+    nb, recursos = saneamiento.AcotarCeldas().preprocess(nb, recursos)
+    assert len(nb.cells) == saneamiento.MAX_CELDAS - 1             # room for the note of the sanitize step's end
+    nb, recursos = saneamiento.AvisarCeldasOmitidas().preprocess(nb, recursos)
+    assert len(nb.cells) == saneamiento.MAX_CELDAS
+    assert all(c in nb.cells for c in tarea) and leccion[1] in nb.cells     # the lesson's code cell too
+    nota = nb.cells[0]
+    omitidas = nota.metadata[saneamiento.CLAVE]["celdas_omitidas"]
+    assert omitidas["texto"] + omitidas["codigo"] == antes - saneamiento.MAX_CELDAS + 1
+    assert omitidas["texto"] == len(extra_texto) + 1      # text first (the lesson's too); then code, from the end
+    assert "más de 1000 celdas" in nota.source and "Las celdas de la tarea" in nota.source
+    assert any("dejaron fuera" in linea for linea in del_cuaderno(nb))
+    nbformat.validate(nb)
+    # a notebook of normal size: untouched; a note copied by the student from another notebook: dropped
+    pequeno = new_notebook(cells=leccion + tarea + [nota])
+    pequeno, recursos = saneamiento.AcotarCeldas().preprocess(pequeno, {"nbgrader": {}})
+    pequeno, _ = saneamiento.AvisarCeldasOmitidas().preprocess(pequeno, recursos)
+    assert pequeno.cells == leccion + tarea
+
+
+def test_la_caja_solo_abre_sockets_de_las_familias_de_su_red():
+    """A hostile tester's F4: the kernel could open AF_VSOCK sockets, which no network namespace covers (a
+    hypervisor's host services). Under the sandbox's seccomp filter only AF_UNIX, AF_INET, AF_INET6 and
+    AF_NETLINK open; any other family answers EAFNOSUPPORT."""
+    import platform
+
+    from grader_tests.caja import lanzador_caja as lc
+    if lc.filtro_seccomp() is None:
+        pytest.skip(f"sin filtro para {platform.machine()}")
+    programa = (
+        "import ctypes, errno, socket, sys\n"
+        "from grader_tests.caja import lanzador_caja as lc\n"
+        "ctypes.CDLL(None, use_errno=True).prctl(38, 1, 0, 0, 0)\n"          # PR_SET_NO_NEW_PRIVS
+        "lc.aplicar_seccomp(lc.filtro_seccomp())\n"
+        "for familia in (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6):\n"
+        "    socket.socket(familia, socket.SOCK_STREAM).close()\n"
+        "[s.close() for s in socket.socketpair()]\n"
+        "for familia in (40, 17, 31):\n"                                     # AF_VSOCK, AF_PACKET, AF_BLUETOOTH
+        "    try:\n"
+        "        socket.socket(familia, socket.SOCK_STREAM)\n"
+        "    except OSError as e:\n"
+        "        assert e.errno == errno.EAFNOSUPPORT, (familia, e)\n"
+        "    else:\n"
+        "        sys.exit(f'se abrió la familia {familia}')\n"
+        "print('bien')\n")
+    hecho = subprocess.run([sys.executable, "-c", programa], capture_output=True, text=True, timeout=60,
+                           cwd=str(Path(__file__).resolve().parents[1]))
+    assert hecho.returncode == 0 and hecho.stdout.strip() == "bien", hecho.stderr

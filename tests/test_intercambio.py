@@ -680,3 +680,39 @@ def test_nadie_mueve_lee_ni_enlaza_la_entrada_de_otro(tmp_path):
         for cuenta in cuentas:
             cuenta.borrar()
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_la_configuracion_del_alumno_no_se_carga_nunca_y_validate_va_en_la_caja(tmp_path):
+    """A hostile tester's F6: collect kept the student's edited nbgrader_config.py in submitted/, and `nbgrader
+    validate` run inside that folder executed it as the TA; from the course root, Validate ran the student's code
+    outside the sandbox (also the service JupyterLab's Validate button). Now the student's configuration files
+    are kept renamed (inert) with the course's copy in their place, and Validate from the course root starts its
+    kernel in the sandbox."""
+    import nbformat
+
+    from grader_tests.extensiones_nbgrader.intercambio import SUFIJO_INERTE, desactivar_configuracion
+    curso = copiar_curso(tmp_path / "curso")
+    tarea = "02_codificacion_posicional"
+    entrega = curso / "submitted" / "mala" / tarea
+    shutil.copytree(curso / "release" / tarea, entrega)
+    marca = tmp_path / "fuera"
+    (entrega / "nbgrader_config.py").write_text(f"open({str(marca / 'config')!r}, 'w').write('x')\n")
+    (entrega / "jupyter_server_config.py").write_text("c = get_config()\n")
+    renombrados = desactivar_configuracion(str(entrega), str(curso / "source" / tarea))
+    assert renombrados == ["jupyter_server_config.py", "nbgrader_config.py"]
+    assert (entrega / ("nbgrader_config.py" + SUFIJO_INERTE)).exists()
+    assert (entrega / "nbgrader_config.py").read_bytes() == (curso / "source" / tarea / "nbgrader_config.py").read_bytes()
+    assert not (entrega / "jupyter_server_config.py").exists()
+    assert desactivar_configuracion(str(entrega), str(curso / "source" / tarea)) == []   # the course's: kept
+    # Validate from the course root: the student's code runs in the sandbox (it cannot write outside it)
+    marca.mkdir()
+    ruta = entrega / "codificacion_posicional.ipynb"
+    nb = nbformat.read(ruta, as_version=4)
+    celda = next(c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "positional_encoding")
+    celda.source = (f"open({str(marca / 'codigo')!r}, 'w').write('sin caja')\n"
+                    "def positional_encoding(T, d_model):\n    raise NotImplementedError()\n")
+    nbformat.write(nb, ruta)
+    salida = ejecutar(curso, "nbgrader", "validate", str(ruta.relative_to(curso)), check=False)
+    assert "Validating" in salida.stdout + salida.stderr, salida
+    assert not (marca / "codigo").exists(), "el código del alumno escribió fuera de la caja"
+    assert not (marca / "config").exists()

@@ -62,6 +62,7 @@ import os
 import platform
 import resource
 import signal
+import socket
 import stat
 import struct
 import sys
@@ -251,14 +252,14 @@ _LLAMADAS = {
                "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
                "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
                "pidfd_open": 434, "pidfd_getfd": 438, "perf_event_open": 298, "process_madvise": 440,
-               "clone": 56, "clone3": 435, "unshare": 272, "x32": True},
+               "clone": 56, "clone3": 435, "unshare": 272, "socket": 41, "socketpair": 53, "x32": True},
     "aarch64": {"arch": 0xC00000B7, "memfd_create": 279, "memfd_secret": 447, "shmget": 194,
                 "msgget": 186, "semget": 190, "mq_open": 180,
                 "add_key": 217, "request_key": 218, "keyctl": 219,
                 "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
                 "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272,
                 "pidfd_open": 434, "pidfd_getfd": 438, "perf_event_open": 241, "process_madvise": 440,
-                "clone": 220, "clone3": 435, "unshare": 97, "x32": False},
+                "clone": 220, "clone3": 435, "unshare": 97, "socket": 198, "socketpair": 199, "x32": False},
 }
 # answer ENOSYS (as if the kernel lacked them: libraries fall back): memory no process size counts,
 # the keyrings, io_uring (its operations bypass this filter), clone3 (its flags cannot be inspected)
@@ -268,6 +269,10 @@ NEGADAS_ENOSYS = (*SIN_MEMORIA_OCULTA, "add_key", "request_key", "keyctl", "clon
 # answer EPERM: every way into another process of the sandbox (PID 1, a classmate's kernel has none)
 NEGADAS_EPERM = ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
                  "perf_event_open", "process_madvise")
+# the socket families a kernel may open (the sandbox's network namespace covers these); any other (AF_VSOCK,
+# not namespaced: a hypervisor's host services; AF_PACKET, AF_BLUETOOTH…) answers EAFNOSUPPORT (a hostile
+# tester's F4: AF_VSOCK was open)
+FAMILIAS_PERMITIDAS = (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6, socket.AF_NETLINK)
 _RET_ALLOW = 0x7FFF0000
 _RET_ERRNO = 0x00050000
 
@@ -282,7 +287,8 @@ def filtro_seccomp(maquina=None):
     ``NEGADAS_EPERM`` (``ptrace``, ``process_vm_readv``/``writev``, ``kcmp``,
     ``pidfd_open``, ``pidfd_getfd``, ``perf_event_open``, ``process_madvise``:
     no process of the sandbox reaches into another) answer EPERM;
-    ``clone``/``unshare`` with CLONE_NEWUSER answer EPERM; other
+    ``clone``/``unshare`` with CLONE_NEWUSER answer EPERM; ``socket``/``socketpair`` of a family
+    outside ``FAMILIAS_PERMITIDAS`` answer EAFNOSUPPORT; other
     architectures' calls (32-bit, x32) answer ENOSYS; everything else is allowed.
     """
     t = _LLAMADAS.get(maquina or platform.machine())
@@ -299,6 +305,12 @@ def filtro_seccomp(maquina=None):
     for nombres, respuesta in ((NEGADAS_ENOSYS, enosys), (NEGADAS_EPERM, eperm)):
         for nombre in nombres:
             p += [(jeq, 0, 1, t[nombre]), (ret, 0, 0, respuesta)]
+    for numero in (t["socket"], t["socketpair"]):
+        p += [(jeq, 0, 2 * len(FAMILIAS_PERMITIDAS) + 2, numero),
+              (ld, 0, 0, 16)]                              # A = low half of args[0] (the family)
+        for familia in FAMILIAS_PERMITIDAS:
+            p += [(jeq, 0, 1, int(familia)), (ret, 0, 0, _RET_ALLOW)]
+        p.append((ret, 0, 0, _RET_ERRNO | errno.EAFNOSUPPORT))
     for numero in (t["clone"], t["unshare"]):
         p += [(jeq, 0, 4, numero),
               (ld, 0, 0, 16),                              # A = low half of args[0] (the flags)

@@ -242,6 +242,42 @@ class PublicarTareaSegura(ExchangeReleaseAssignment):
             self.log.warning("%s: %s", MARCA_INTERCAMBIO, linea)
 
 
+# Files a Jupyter or nbgrader command started in a folder executes or reads as configuration (nbgrader loads
+# ./nbgrader_config.py; Jupyter's apps their jupyter_*_config files): in a student's submission they are code
+# of the student's that a TA would run by opening a terminal there (a hostile tester's F6: `nbgrader validate`
+# inside submitted/<alumno>/<tarea>/ executed the student's nbgrader_config.py as the TA).
+CONFIGURACION = re.compile(r"^(nbgrader_config|jupyter(_[a-z]+)?_config|ipython(_[a-z]+)?_config)\.(py|json)$")
+SUFIJO_INERTE = ".del_alumno"
+
+
+def desactivar_configuracion(carpeta: str, fuente: str) -> list[str]:
+    """Rename the configuration files at the top of a copied submission (``CONFIGURACION``) to ``<name>.del_alumno``
+    and put the course's copy (from ``fuente``, the assignment's folder in ``source/``) where it had one.
+
+    ``carpeta`` is the TA's fresh copy (``submitted/<alumno>/<tarea>``), never the student's folder: nothing
+    the student controls is followed.  Returns the names renamed, sorted.
+    """
+    renombrados = []
+    with os.scandir(carpeta) as entradas:
+        nombres = sorted(e.name for e in entradas if CONFIGURACION.match(e.name) and not e.is_dir(follow_symlinks=False))
+    for nombre in nombres:
+        ruta = os.path.join(carpeta, nombre)
+        del_curso = os.path.join(fuente, nombre)
+        try:
+            with open(del_curso, "rb") as f:
+                copia = f.read()
+        except OSError:
+            copia = None
+        actual = aa.leer_pequeño(ruta, 1 << 20)
+        if copia is not None and actual is not None and actual.encode() == copia:
+            continue                                   # the course's own file, untouched
+        os.replace(ruta, ruta + SUFIJO_INERTE)
+        if copia is not None:
+            aa.escribir_atomico(ruta, lambda fd, datos=copia: os.write(fd, datos))
+        renombrados.append(nombre)
+    return renombrados
+
+
 class RecogerSeguro(ExchangeCollect):
     """``nbgrader collect`` that authenticates each inbound entry and never follows what it holds."""
 
@@ -568,6 +604,10 @@ class RecogerSeguro(ExchangeCollect):
             # the date collect validated, not the one the student wrote in timestamp.txt
             texto = entrada.fecha.strftime(FORMATO_FECHA)
             aa.escribir_atomico(os.path.join(dest, "timestamp.txt"), lambda f: os.write(f, texto.encode()))
+        for nombre in desactivar_configuracion(dest, self.coursedir.format_path(self.coursedir.source_directory,
+                                                                                ".", tarea)):
+            avisos.append(f"{nombre}: configuración de Jupyter del alumno, guardada como {nombre}{SUFIJO_INERTE} "
+                          "(no se carga nunca; en su lugar, la copia del curso si la tarea la trae)")
         aa.registrar(dest, avisos, self.log, aa.nombre_legible(alumno), tarea)
         return True
 

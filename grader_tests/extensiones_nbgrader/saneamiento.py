@@ -263,6 +263,86 @@ class AvisarArchivosModificados(NbGraderPreprocessor):
         return nb, resources
 
 
+# How many cells a submitted notebook may bring (the lessons have under 100): past it, nbgrader's own steps
+# (sanitize, autograde's preprocessors, feedback, formgrader's page), which run in the TA's process and not in
+# the sandbox, grew with the number of cells (a hostile tester's F5: 250 000 markdown cells, 13 min and 3.5 GB
+# for one student, full marks and no word in the table).
+MAX_CELDAS = 1000
+
+
+def nota_de_celdas_omitidas(texto: int, codigo: int) -> str:
+    """The Spanish note at the top of a notebook whose extra cells were left out."""
+    partes = [f"{n} {nombre if n == 1 else plural}" for n, nombre, plural in
+              ((texto, "celda de texto", "celdas de texto"), (codigo, "celda de código", "celdas de código")) if n]
+    return (f"**Aviso de la corrección.** Tu entrega traía más de {MAX_CELDAS} celdas (las lecciones tienen menos "
+            f"de 100): al corregir se han dejado fuera {' y '.join(partes)} que no son de la tarea, desde el final "
+            "del cuaderno (primero las de texto). Las celdas de la tarea (tus respuestas, el ejercicio y sus pruebas) "
+            "se han corregido todas; si tu código dependía de alguna celda omitida, ahí está la causa de sus "
+            "fallos.")
+
+
+class AcotarCeldas(NbGraderPreprocessor):
+    """Keep at most ``MAX_CELDAS`` cells: every cell of the assignment, and of the others the first ones.
+
+    First of the sanitize step, before anything nbgrader does per cell.  Cells without nbgrader marks are
+    left out from the end of the notebook: markdown and raw cells first, then code cells.  A Spanish note
+    at the top says how many (``AvisarCeldasOmitidas``; it reaches the feedback and the formgrader, its
+    metadata the TA table).
+    """
+
+    def preprocess(self, nb, resources):
+        # a note copied from elsewhere by the student is not ours: drop it
+        nb.cells = [c for c in nb.cells if not (isinstance(c.get("metadata", {}).get(CLAVE), dict)
+                                                and "celdas_omitidas" in c.metadata[CLAVE])]
+        sobran = len(nb.cells) - MAX_CELDAS
+        if sobran <= 0:
+            resources.pop(CLAVE_OMITIDAS, None)
+            return nb, resources
+
+        def de_la_tarea(celda) -> bool:
+            marcas = celda.get("metadata", {}).get("nbgrader")
+            return isinstance(marcas, dict) and any(marcas.get(m) for m in MARCAS_NBGRADER)
+
+        fuera: set[int] = set()
+        omitidas = {"texto": 0, "codigo": 0}
+        for tipos, clave in (({"markdown", "raw"}, "texto"), ({"code"}, "codigo")):
+            for i in range(len(nb.cells) - 1, -1, -1):
+                if len(fuera) >= sobran + 1:         # one more: room for the note
+                    break
+                celda = nb.cells[i]
+                if i not in fuera and celda.get("cell_type") in tipos and not de_la_tarea(celda):
+                    fuera.add(i)
+                    omitidas[clave] += 1
+        nb.cells = [c for i, c in enumerate(nb.cells) if i not in fuera]
+        self.log.warning("Submission with more than %d cells: %d text and %d code cells outside the assignment "
+                         "left out", MAX_CELDAS, omitidas["texto"], omitidas["codigo"])
+        # the note goes in at the end of the sanitize step (AvisarCeldasOmitidas): the steps in between drop
+        # the course's metadata from every cell the student brought
+        resources[CLAVE_OMITIDAS] = omitidas
+        return nb, resources
+
+
+CLAVE_OMITIDAS = "curso_celdas_omitidas"
+
+
+class AvisarCeldasOmitidas(NbGraderPreprocessor):
+    """Last of the sanitize step: the note of ``AcotarCeldas`` at the top of the notebook, if it left cells out."""
+
+    def preprocess(self, nb, resources):
+        omitidas = resources.pop(CLAVE_OMITIDAS, None)
+        if not omitidas:
+            return nb, resources
+        nota = from_dict({"cell_type": "markdown",
+                          "source": nota_de_celdas_omitidas(omitidas["texto"], omitidas["codigo"]),
+                          "metadata": {CLAVE: {"celdas_omitidas": omitidas}}})
+        if nb.nbformat_minor >= 5:
+            usados = {c.get("id") for c in nb.cells}
+            nota["id"] = next(f"aviso-celdas-omitidas{sufijo}" for sufijo in ("", *(f"-{k}" for k in range(1, 1000)))
+                              if f"aviso-celdas-omitidas{sufijo}" not in usados)
+        nb.cells.insert(0, nota)
+        return nb, resources
+
+
 def celda_editada(celda) -> bool:
     """The sanitize step marked this test cell as edited by the student."""
     marca = celda.get("metadata", {}).get(CLAVE)

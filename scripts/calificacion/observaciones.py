@@ -102,6 +102,7 @@ def del_cuaderno(nb) -> list[str]:
 
     * files shipped with the assignment that the student edited (the note
       ``grader_tests.extensiones_nbgrader.saneamiento.AvisarArchivosModificados`` put at the top);
+    * cells added by the student left out past ``saneamiento.MAX_CELDAS`` (``AcotarCeldas``'s note);
     * cells outside the graded ones (the lesson's) that ran out of time;
     * cells whose output was cut as it arrived (``grader_tests.caja.salida_acotada``);
     * cells stopped by a limit of the sandbox (memory, processes, space for files:
@@ -117,6 +118,11 @@ def del_cuaderno(nb) -> list[str]:
             nombres = ", ".join(str(n) for n in marca["archivos_modificados"])
             lineas.append(f"modificó archivos que vienen con la tarea ({nombres}): se han calificado con "
                           "los del curso y sus comentarios lo dicen")
+        if celda.get("cell_type") == "markdown" and isinstance(marca, dict) and isinstance(
+                marca.get("celdas_omitidas"), dict):
+            n = {k: int(v) for k, v in marca["celdas_omitidas"].items() if isinstance(v, int)}
+            lineas.append(f"entregó más celdas de las que se corrigen: se dejaron fuera {n.get('texto', 0)} de texto y "
+                          f"{n.get('codigo', 0)} de código que no son de la tarea (las de la tarea, todas corregidas)")
     lentas = [i for i, c in enumerate(nb.cells, start=1)
               if c.get("cell_type") == "code" and not c.get("metadata", {}).get("nbgrader") and _agotada(c)]
     if lentas:
