@@ -400,3 +400,36 @@ def test_una_entrega_calificada_sin_comentarios_se_lista_si_otros_de_la_tarea_ya
         (tmp_path / "feedback" / "bea" / "t").mkdir(parents=True)
         (tmp_path / "feedback" / "bea" / "t" / "nb.html").write_text("<html></html>")
         assert [e["alumno"] for e in sc.sin_comentarios(tmp_path, gb)] == ["eva"]
+
+
+def test_los_comentarios_de_una_celda_puesta_a_mano_no_dan_dos_notas(tmp_path):
+    """A hub TA: a cell graded 0.5 by hand showed, below its «Puntos: 0.5 / 1.0 (puestos a mano…)» header, the
+    judge's «✘ Puntos: 0 de 1». The verdict's line now says it is the automatic score and which one counts."""
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+    from nbgrader.api import Gradebook
+
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(url) as gb:
+        gb.add_assignment("t")
+        gb.add_notebook("nb", "t")
+        for celda in ("c1", "c2"):
+            gb.add_grade_cell(celda, "nb", "t", max_score=1, cell_type="code")
+        gb.add_student("ana")
+        entrega = gb.add_submission("t", "ana")
+        for nota in entrega.notebooks[0].grades:
+            nota.auto_score = 0.0
+            if nota.name == "c1":
+                nota.manual_score = 0.5
+        gb.db.commit()
+    celdas = []
+    for gid in ("c1", "c2"):
+        celda = new_code_cell("pass", metadata={"nbgrader": {"grade": True, "grade_id": gid, "points": 1}})
+        celda.outputs = [new_output("stream", name="stdout", text="Algo falla.\n✘ Puntos: 0 de 1\n")]
+        celdas.append(celda)
+    nb, _ = revision.NotaAManoEnComentarios().preprocess(
+        new_notebook(cells=celdas), {"nbgrader": {"db_url": url, "notebook": "nb", "assignment": "t", "student": "ana"}})
+    a_mano, automatica = nb.cells
+    assert a_mano.metadata.nbgrader["curso_nota_automatica"] == 0.0
+    assert a_mano.outputs[0].text.endswith("✘ Puntos de la corrección automática: 0 de 1 (cuenta la nota puesta a "
+                                           "mano, arriba)\n"), a_mano.outputs[0].text
+    assert automatica.outputs[0].text == "Algo falla.\n✘ Puntos: 0 de 1\n"       # not graded by hand: as it was

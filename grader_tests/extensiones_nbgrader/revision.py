@@ -420,4 +420,13 @@ class NotaAManoEnComentarios(NbGraderPreprocessor):
             meta = celda.get("metadata", {}).get("nbgrader", {})
             if meta.get("grade_id") in a_mano:
                 meta["curso_nota_automatica"] = a_mano[meta["grade_id"]]
+                # and the verdict's last line says which points it gives (a hub TA: «✘ Puntos: 0 de 1» under a
+                # cell worth 0.5 by hand read as two scores for one cell)
+                for salida in celda.get("outputs", []):
+                    if salida.get("output_type") == "stream" and isinstance(salida.get("text"), str):
+                        salida["text"] = _VEREDICTO.sub(r"\1 Puntos de la corrección automática: \2 de \3 (cuenta la "
+                                                        "nota puesta a mano, arriba)", salida["text"])
         return nb, resources
+
+
+_VEREDICTO = re.compile(r"^([✔◐✘]) Puntos: ([0-9.,]+) de ([0-9.,]+)$", re.MULTILINE)
