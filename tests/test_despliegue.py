@@ -604,3 +604,23 @@ def test_la_copia_del_curso_en_el_hub_esta_completa():
         pytest.skip("no es un clon de git")
     raices = {linea.split("/", 1)[0] for linea in versionadas.stdout.splitlines() if linea}
     assert raices <= set(prueba.COPIAR), sorted(raices - set(prueba.COPIAR))
+
+
+def test_los_nucleos_del_hub_van_por_sockets_unix():
+    """Issue 19, a second attacker's F1: kernels on TCP ports of 127.0.0.1 let any account read every cell a TA or
+    a classmate runs (IOPub has no authentication). Every server's kernels and Validate's use ipc."""
+    import os
+    from traitlets.config.loader import PyFileConfigLoader
+    comun = HUB / "jupyter" / "comun"
+    guardado = os.environ.get("JUPYTER_RUNTIME_DIR")
+    try:
+        servidor = PyFileConfigLoader("jupyter_server_config.py", path=str(comun)).load_config()
+    finally:
+        if guardado is None:
+            os.environ.pop("JUPYTER_RUNTIME_DIR", None)
+        else:
+            os.environ["JUPYTER_RUNTIME_DIR"] = guardado
+    assert servidor.KernelManager.transport == "ipc"
+    assert servidor.MultiKernelManager.connection_dir.endswith("/.jr")
+    nbgrader = PyFileConfigLoader("nbgrader_config.py", path=str(comun)).load_config()
+    assert nbgrader.KernelManager.transport == "ipc"

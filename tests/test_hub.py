@@ -154,6 +154,19 @@ def test_un_origen_por_servidor_y_nada_de_la_casa_del_alumno(hub):
     assert "access-control-allow-origin" not in {k.lower() for k in respuesta.headers}, respuesta.headers
     # and the student's browser session does not reach it at all
     assert usuaria.abrir_formgrader().status_code == 403
+    # a kernel of the student's server talks through Unix sockets in her 0700 home, never a TCP port of 127.0.0.1
+    # that any account could subscribe to (issue 19, a second attacker's F1: every cell a TA ran, read by a student)
+    nucleo = usuaria.post("api/kernels", json={"name": "python3"})
+    assert nucleo.status_code == 201, nucleo.text
+    conexion = casa / ".jr" / f"kernel-{nucleo.json()['id']}.json"
+    _esperar(lambda: conexion.exists(), 60, "el archivo de conexión del núcleo")
+    assert json.loads(conexion.read_text())["transport"] == "ipc"
+    uid = pwd.getpwnam(alumna).pw_uid
+    puertos = [l.split()[1] for l in Path("/proc/net/tcp").read_text().splitlines()[1:]
+               if l.split()[3] == "0A" and int(l.split()[7]) == uid]
+    assert len(puertos) <= 1, puertos               # her server's own port, nothing of her kernel
+    assert usuaria.s.delete(f"{usuaria.base}api/kernels/{nucleo.json()['id']}", timeout=60,
+                            headers={"X-XSRFToken": usuaria._xsrf(usuaria.base)}).status_code == 204
 
 
 def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):

@@ -8,6 +8,7 @@
 - Terminals keep the server's PATH (the course's environment first: nbgrader,
   jupyter, make grade): a login shell would reset it from /etc/profile.
 - Validate retries once when the kernel dies while starting (validar_con_reintento.py).
+- Kernels on Unix sockets in the owner's runtime folder, never on TCP ports any account can read.
 """
 import os
 import sys
@@ -30,6 +31,24 @@ else:
 c.LabApp.app_settings_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab")
 c.LabApp.news_url = None
 c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
+
+# Every kernel of every server talks to it through Unix sockets in its owner's runtime folder (under the 0700
+# home), not through TCP ports of 127.0.0.1: a kernel's IOPub is a ZeroMQ PUB socket with no authentication, and
+# any account of the machine could subscribe to a TA's, the service's or a classmate's kernel and read every cell
+# it runs and its output (issue 19, a second hostile student's F1).
+c.KernelManager.transport = "ipc"
+# ... in a short folder of the home (a Unix socket's path has at most 107 bytes: the kernel's, under
+# ~/.local/share/jupyter/runtime, passed it for the service's account); the server's terminals and nbgrader's
+# Validate inherit it
+_RUNTIME = os.path.join(os.path.expanduser("~"), ".jr")
+try:
+    os.makedirs(_RUNTIME, mode=0o700, exist_ok=True)
+    os.chmod(_RUNTIME, 0o700)
+except OSError:              # a home that cannot be written: Jupyter's default folder
+    pass
+else:
+    os.environ["JUPYTER_RUNTIME_DIR"] = _RUNTIME
+    c.MultiKernelManager.connection_dir = _RUNTIME
 
 # An interactive shell that is not a login shell: the PATH the hub gave the server stays.
 c.ServerApp.terminado_settings = {"shell_command": [os.environ.get("SHELL") or "/bin/bash"]}

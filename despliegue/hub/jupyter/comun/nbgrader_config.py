@@ -14,6 +14,7 @@ nbgrader reads this through JUPYTER_CONFIG_PATH, set by the hub for each server
   despliegue/plazos_assignments/), published by the formgrader service.
 - Validate retries once when the kernel dies while starting, then explains in
   Spanish (validar_con_reintento.py).
+- Validate's kernel on Unix sockets, never on TCP ports any account can read.
 """
 import os
 import sys
@@ -25,6 +26,11 @@ if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 c = get_config()  # noqa: F821
+
+# Validate's kernel (button and terminal) on Unix sockets next to its connection file, in the owner's runtime
+# folder: a TCP port of 127.0.0.1 lets any account of the machine read every cell it runs (issue 19, a second
+# hostile student's F1; jupyter_server_config.py here does the same for the notebooks' kernels).
+c.KernelManager.transport = "ipc"
 
 # Which courses a user takes comes from the hub's groups (nbgrader-<course>, formgrade-<course>).
 c.Authenticator.plugin_class = JupyterHubAuthPlugin
