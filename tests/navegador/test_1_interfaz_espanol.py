@@ -195,6 +195,9 @@ def test_menus_de_jupyterlab_en_espanol(servidor_alumno, pagina, captura):
     captura("barra-de-menus")
     # the skip link the first Tab shows (a literal upstream: ajustes_jupyterlab's curso-atencion-interfaz)
     expect(pagina.locator("#jp-skiplink a.skip-link")).to_have_text("Saltar al panel principal")
+    # what a screen reader says of a Markdown cell (a hub TA's report: JupyterLab labels it in English)
+    expect(pagina.locator(".jp-MarkdownCell[aria-label='Contenido de la celda de Markdown']").first).to_be_attached()
+    assert pagina.locator("[aria-label='Markdown Cell Content']").count() == 0
     # The items the lessons and the explorables' hint name, exactly as they appear.
     lab.menu(pagina, "Ejecutar")
     ejecutar = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()

@@ -32,7 +32,10 @@ var _JUPYTERLAB;
   // or on an element inside it (a <jp-button> whose own button lives in its shadow root)
   var AYUDAS = [
     ['.jp-Toolbar-responsive-opener', 'More commands', 'Más comandos'],
-    ['.validate-button', 'Validate Assignment', 'Validar la tarea: ejecuta el cuaderno y sus pruebas visibles']
+    ['.validate-button', 'Validate Assignment', 'Validar la tarea: ejecuta el cuaderno y sus pruebas visibles'],
+    // a Markdown cell's rendered text: JupyterLab 4.6 labels it for screen readers with the null translator
+    // (a hub TA's report, F4: «Markdown Cell Content» where code cells say «Contenido de la celda de código»)
+    ['.jp-MarkdownCell', 'Markdown Cell Content', 'Contenido de la celda de Markdown']
   ];
 
   function enEspanol() {
