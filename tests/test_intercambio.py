@@ -716,3 +716,14 @@ def test_la_configuracion_del_alumno_no_se_carga_nunca_y_validate_va_en_la_caja(
     assert "Validating" in salida.stdout + salida.stderr, salida
     assert not (marca / "codigo").exists(), "el código del alumno escribió fuera de la caja"
     assert not (marca / "config").exists()
+    # ... and inside the submission's folder (a second attacker: the assignment's copy of the configuration ran it
+    # outside the sandbox, as the TA), where a TA reproduces what the student saw
+    entorno = {**os.environ, "PYTHONPATH": str(curso)}
+    salida = subprocess.run([str(BIN / "nbgrader"), "validate", ruta.name], cwd=entrega, env=entorno,
+                            capture_output=True, text=True, timeout=300)
+    assert "Validating" in salida.stdout + salida.stderr, salida
+    assert not (marca / "codigo").exists(), "en la carpeta de la entrega, el código del alumno corrió fuera de la caja"
+    # without the course's code at hand, it refuses in Spanish instead of running the student's code
+    salida = subprocess.run([str(BIN / "nbgrader"), "validate", ruta.name], cwd=entrega, capture_output=True,
+                            text=True, timeout=300, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert not (marca / "codigo").exists()

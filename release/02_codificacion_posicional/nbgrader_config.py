@@ -21,3 +21,17 @@ c.Validator.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
     "--IPKernelApp.exec_lines=import sys; sys.stderr.name = 'stdout'",
 ]
+
+# Una entrega recogida (<curso>/submitted/<alumno>/<tarea>/, o autograded/ o feedback/) que el profesorado
+# valida en su carpeta: el núcleo va en la caja de la corrección, como al corregir, para que el código del
+# alumno nunca corra con la cuenta del profesorado. En tu copia no cambia nada.
+import os as _os  # noqa: E402
+
+_aqui = _os.path.dirname(_os.path.abspath(globals().get("__file__") or _os.path.join(_os.getcwd(), "x")))
+_raiz = _os.path.dirname(_os.path.dirname(_os.path.dirname(_aqui)))
+if (_os.path.basename(_os.path.dirname(_os.path.dirname(_aqui))) in ("submitted", "autograded", "feedback")
+        and _os.path.isfile(_os.path.join(_raiz, "nbgrader_config.py"))):
+    # by name: without the course's code at hand, Validate stops before running anything (it never falls back
+    # to an ordinary kernel); valídala entonces desde la raíz del curso
+    c.Validator.Execute.kernel_manager_class = "grader_tests.caja.aislamiento.KernelAislado"
+    c.KernelAislado.raiz = _raiz
