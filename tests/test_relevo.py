@@ -22,6 +22,24 @@ import relevo  # noqa: E402
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="el relevo del hub corre como root")
 
 
+def _correr(corrutina) -> None:
+    """``asyncio.run(corrutina)`` in a thread of its own: another test of the session (Playwright's sync API) may
+    have left an event loop running in this one."""
+    import threading
+    errores: list[BaseException] = []
+
+    def hilo():
+        try:
+            asyncio.run(corrutina)
+        except BaseException as error:  # noqa: BLE001 - re-raised below, in the test's thread
+            errores.append(error)
+    t = threading.Thread(target=hilo)
+    t.start()
+    t.join(120)
+    if errores:
+        raise errores[0]
+
+
 def _puerto_libre() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -61,7 +79,7 @@ def test_el_relevo_copia_los_bytes_en_los_dos_sentidos_y_aguanta_sin_servicio(tm
         assert await lector.read() == b""
         escritor.close()
 
-    asyncio.run(prueba())
+    _correr(prueba())
 
 
 def test_la_carpeta_del_socket_es_de_la_cuenta_del_servicio_y_no_un_enlace(tmp_path):
@@ -86,3 +104,45 @@ def test_la_carpeta_del_socket_es_de_la_cuenta_del_servicio_y_no_un_enlace(tmp_p
     os.chown(ajena.parent, 12345, 12345)
     with pytest.raises(RuntimeError, match="es de otra cuenta"):
         relevo.preparar_carpeta(ajena, cuenta)
+
+
+def test_el_relevo_solo_atiende_al_proxy_y_al_hub(tmp_path):
+    """A second attacker's F5: a student holding 10 000 idle connections to the relay's port filled the hub's open
+    files (two per connection) and took logins down. Only connections from root or the hub's own account (the
+    proxy) are relayed; another account's is closed at once."""
+    import subprocess
+    ruta = tmp_path / "servicio" / "formgrader.sock"
+    ruta.parent.mkdir()
+    os.chmod(tmp_path, 0o755)
+
+    async def eco(lector, escritor):
+        escritor.write(await lector.read())
+        await escritor.drain()
+        escritor.close()
+
+    async def prueba():
+        puerto = _puerto_libre()
+        await relevo.iniciar("127.0.0.1", puerto, ruta)
+        servicio = await asyncio.start_unix_server(eco, str(ruta))
+        lector, escritor = await asyncio.open_connection("127.0.0.1", puerto)     # root: relayed
+        escritor.write(b"hola")
+        escritor.write_eof()
+        assert await lector.read() == b"hola"
+        escritor.close()
+        ajeno = ("import socket, sys\n"
+                 "s = socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=10)\n"
+                 "s.sendall(b'hola'); s.shutdown(socket.SHUT_WR)\n"
+                 "try:\n"
+                 "    print(repr(s.recv(100)))\n"
+                 "except ConnectionResetError:\n"
+                 "    print(repr(b''))\n")
+        proceso = await asyncio.create_subprocess_exec(
+            "runuser", "-u", "nobody", "--", "/usr/bin/python3", "-I", "-c", ajeno, str(puerto),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        salida, errores = await asyncio.wait_for(proceso.communicate(), 60)
+        assert salida.decode().strip() == "b''", (salida, errores)                 # closed, nothing relayed
+        servicio.close()
+        await servicio.wait_closed()
+
+    _correr(prueba())
+    assert relevo.uid_del_otro_extremo(("127.0.0.1", 1)) is None

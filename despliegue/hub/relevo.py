@@ -76,7 +76,67 @@ async def _copiar(origen: asyncio.StreamReader, destino: asyncio.StreamWriter) -
             destino.close()
 
 
+# who may connect: the proxy (configurable-http-proxy, started by the hub as root) and the hub itself.  Any other
+# account's connection is closed at once: a student holding 10 000 idle connections filled the hub's open files
+# and took logins down (issue 19, a second attacker's F5).
+CUENTAS_DE_CONFIANZA = frozenset({0, os.geteuid()})
+MAX_CONEXIONES = 1024
+_abiertas = 0
+
+
+def uid_del_otro_extremo(par) -> int | None:
+    """The uid owning the local TCP socket at ``par`` (``(ip, puerto)`` as ``getpeername`` gives it), from
+    ``/proc/net/tcp`` or ``/proc/net/tcp6``; None when it is not there (gone, another machine)."""
+    if not par or len(par) < 2:
+        return None
+    ip, puerto = par[0], int(par[1])
+    for archivo in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(archivo, encoding="ascii") as f:
+                lineas = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for linea in lineas:
+            campos = linea.split()
+            if len(campos) < 8 or ":" not in campos[1]:
+                continue
+            direccion, puerto_hex = campos[1].rsplit(":", 1)
+            if int(puerto_hex, 16) != puerto or _ip_de(direccion) != ip:
+                continue
+            return int(campos[7])
+    return None
+
+
+def _ip_de(hexadecimal: str) -> str | None:
+    """``0100007F`` → ``127.0.0.1`` (IPv4, as /proc/net/tcp writes it); an IPv4-mapped IPv6 address likewise."""
+    import ipaddress
+    try:
+        crudo = bytes.fromhex(hexadecimal)
+    except ValueError:
+        return None
+    if len(crudo) == 4:
+        return str(ipaddress.IPv4Address(crudo[::-1]))
+    if len(crudo) == 16:
+        palabras = b"".join(crudo[i:i + 4][::-1] for i in range(0, 16, 4))
+        direccion = ipaddress.IPv6Address(palabras)
+        return str(direccion.ipv4_mapped or direccion)
+    return None
+
+
 async def _atender(socket: str, lector: asyncio.StreamReader, escritor: asyncio.StreamWriter) -> None:
+    global _abiertas
+    if _abiertas >= MAX_CONEXIONES or uid_del_otro_extremo(escritor.get_extra_info("peername")) \
+            not in CUENTAS_DE_CONFIANZA:
+        escritor.close()
+        return
+    _abiertas += 1
+    try:
+        await _relevar(socket, lector, escritor)
+    finally:
+        _abiertas -= 1
+
+
+async def _relevar(socket: str, lector: asyncio.StreamReader, escritor: asyncio.StreamWriter) -> None:
     try:
         lector_servicio, escritor_servicio = await asyncio.open_unix_connection(socket)
     except OSError:                           # the service is not up (yet): the connection is refused
