@@ -23,7 +23,7 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from grader_tests.caja.aislamiento import EjecucionAislada, KernelAislado  # noqa: E402
 from grader_tests.extensiones_nbgrader.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
 from grader_tests.extensiones_nbgrader.registro_de_veredictos import GuardarVeredictos  # noqa: E402
-from grader_tests.extensiones_nbgrader.saneamiento import (AcotarCeldas, AvisarArchivosModificados,  # noqa: E402
+from grader_tests.extensiones_nbgrader.saneamiento import (AcotarCeldas, LecturaAcotada, AvisarArchivosModificados,  # noqa: E402
                                                         AvisarCeldasOmitidas, ReponerPruebasOcultas)
 from grader_tests.extensiones_nbgrader import formgrader_seguro, nbgrader_seguro  # noqa: E402
 from grader_tests.extensiones_nbgrader.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
@@ -90,6 +90,9 @@ c.Validator.Execute.kernel_manager_class = KernelAislado
 # ComprobarPlazos first: a submission whose due date or extension (plazos.toml) cannot be read is refused
 # before anything runs or is saved, and the rest of the class is graded.
 # AcotarCeldas next: at most saneamiento.MAX_CELDAS cells reach nbgrader's per-cell steps (outside the sandbox).
+# A notebook file over 4 MiB is first read by a bounded process that keeps only what grading reads
+# (grader_tests/caja/cuaderno_acotado.py): outputs, attachments and huge metadata cost nothing outside the sandbox.
+c.Autograde.exporter_class = LecturaAcotada
 c.Autograde.sanitize_preprocessors = [
     ComprobarPlazos, AcotarCeldas, ClearOutput, QuitarDuplicados, OverwriteKernelspec, ReponerPruebasOcultas,
     OverwriteCells, CheckCellMetadata, AvisarArchivosModificados, AvisarCeldasOmitidas]

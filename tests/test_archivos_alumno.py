@@ -627,3 +627,91 @@ def test_la_caja_solo_abre_sockets_de_las_familias_de_su_red():
     hecho = subprocess.run([sys.executable, "-c", programa], capture_output=True, text=True, timeout=60,
                            cwd=str(Path(__file__).resolve().parents[1]))
     assert hecho.returncode == 0 and hecho.stdout.strip() == "bien", hecho.stderr
+
+
+def test_un_cuaderno_grande_se_lee_acotado_fuera_del_proceso_del_profesor(tmp_path):
+    """A hostile tester's F4 (issue 19): outputs, attachments, one-character source lines and huge metadata
+    within the 64 MiB budget cost minutes and gigabytes of nbformat's parse and nbgrader's steps, outside the
+    sandbox. A notebook file over cuaderno_acotado.UMBRAL_BYTES is read by a bounded process that keeps only
+    what grading reads; the assignment's cells (the gradebook's grade_ids, their last copy) always stay,
+    forged marks do not protect a cell, and what was left out is counted for the note."""
+    import copy
+
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    from grader_tests.caja import cuaderno_acotado as ca
+
+    marcas = {"solution": True, "grade": False, "locked": False, "schema_version": 3}
+    tarea = [new_code_cell("r = 1", metadata={"nbgrader": {**marcas, "grade_id": "r1"}}),
+             new_code_cell("assert r", metadata={"nbgrader": {"grade": True, "grade_id": "t1", "points": 1,
+                                                              "locked": True, "solution": False}})]
+    copia_vieja = new_code_cell("r = 0", metadata={"nbgrader": {**marcas, "grade_id": "r1"}})
+    falsas = [new_markdown_cell("x", metadata={"nbgrader": {**marcas, "grade_id": f"f{i}"}}) for i in range(1500)]
+    salidas = new_code_cell("print(1)", outputs=[new_output("stream", name="stdout", text="a")] * 5000)
+    fotos = new_markdown_cell("mira")
+    fotos["attachments"] = {f"a{i}.png": {"image/png": ["iVBOR", "w0KGgo="]} for i in range(25)}
+    lineas = new_markdown_cell(["a"] * 1000)
+    gorda = new_code_cell("y = 2", metadata={"basura": "z" * (2 * ca.MAX_BYTES_METADATOS_CELDA),
+                                             "nbgrader": {**marcas, "grade_id": "f-gorda"}})
+    nb = new_notebook(cells=[copia_vieja, salidas, fotos, lineas, gorda, tarea[0]] + falsas + [tarea[1]],
+                      metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                                "enorme": ["m"] * ca.MAX_BYTES_METADATOS_CUADERNO})
+    datos = json.loads(nbformat.writes(nb))
+    datos["cells"][0]["rara"] = 1                                        # a key nbformat does not know
+
+    compacto, recorte = ca.compactar(copy.deepcopy(datos), frozenset({"r1", "t1"}))
+    nbformat.validate(nbformat.from_dict(compacto))
+    celdas = compacto["cells"]
+    assert len(celdas) == ca.MAX_CELDAS - 1
+    fuentes = [c["source"] for c in celdas]
+    assert "r = 1" in fuentes and "assert r" in fuentes and "y = 2" in fuentes and "print(1)" in fuentes
+    assert recorte["texto"] == len(nb.cells) - (ca.MAX_CELDAS - 1) and recorte["codigo"] == 0
+    assert all(c["outputs"] == [] for c in celdas if c["cell_type"] == "code") and recorte["salidas"] == 5000
+    foto = next(c for c in celdas if c["source"] == "mira")
+    assert len(foto["attachments"]) == ca.MAX_ADJUNTOS_CELDA and recorte["adjuntos"] == 25 - ca.MAX_ADJUNTOS_CELDA
+    assert foto["attachments"]["a0.png"] == {"image/png": "iVBORw0KGgo="}
+    assert "a" * 1000 in fuentes                                         # one string, not 1000
+    assert next(c for c in celdas if c["source"] == "y = 2")["metadata"] == {
+        "nbgrader": {**marcas, "grade_id": "f-gorda"}}
+    assert set(compacto["metadata"]) == {"kernelspec"} and recorte["metadatos"] == 2
+    assert "rara" not in celdas[0]
+    # without the gradebook's ids every marked cell is protected (the rule AcotarCeldas had)
+    _, sin_ids = ca.compactar(copy.deepcopy(datos), None)
+    assert sin_ids["texto"] < recorte["texto"]
+
+    # the reader process: same result, through a file descriptor; the parent parses only what it keeps
+    ruta = tmp_path / "grande.ipynb"
+    ruta.write_text(json.dumps(datos))
+    fd = os.open(ruta, os.O_RDONLY)
+    try:
+        texto, recorte_proceso = ca.leer_acotado(fd, frozenset({"r1", "t1"}))
+    finally:
+        os.close(fd)
+    assert json.loads(texto) == compacto and recorte_proceso == recorte
+    # what it cannot read is a Spanish reason, never an exception of its own
+    for contenido, motivo in ((b"{" * 100_000, "anida demasiado"), (b"\xff\xfe", "UTF-8"),
+                              (b'{"cells": [' + b"[]," * 3_000_000 + b"[]]}", "")):
+        ruta.write_bytes(contenido)
+        fd = os.open(ruta, os.O_RDONLY)
+        try:
+            if motivo:
+                with pytest.raises(ca.CuadernoDesmesurado, match=motivo):
+                    ca.leer_acotado(fd)
+            else:
+                ca.leer_acotado(fd)                                      # 3 M empty lists: fits the limits
+        finally:
+            os.close(fd)
+    ruta.write_bytes(b"[" + b"{}," * 30_000_000 + b"{}]")               # 90 MB of objects: past its memory
+    fd = os.open(ruta, os.O_RDONLY)
+    try:
+        with pytest.raises(ca.CuadernoDesmesurado, match="no se califica"):
+            ca.leer_acotado(fd)
+    finally:
+        os.close(fd)
+    # the TA table's reason is the reader's own sentence, from nbgrader's log of the failed notebook
+    from scripts.calificacion.razones import razon_del_log
+    log = ("[AutogradeApp | ERROR] There was an error processing assignment\nTraceback (most recent call last):\n"
+           "    raise CuadernoDesmesurado(lineas[-1][:200])\n    grader_tests.caja.cuaderno_acotado.CuadernoDesmesurado: "
+           "el cuaderno no es un JSON válido o anida demasiado: no se califica\n")
+    assert razon_del_log(log) == "el cuaderno no es un JSON válido o anida demasiado: no se califica"

@@ -35,13 +35,15 @@ from __future__ import annotations
 import os
 import stat
 
+import nbformat
+from nbconvert.exporters import NotebookExporter
 from nbformat.notebooknode import from_dict
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
-from ..caja import archivos_alumno
+from ..caja import archivos_alumno, cuaderno_acotado
 
 # cell metadata this course adds (never read from a student's notebook: set here)
 CLAVE = "curso_atencion"
@@ -266,56 +268,74 @@ class AvisarArchivosModificados(NbGraderPreprocessor):
 # How many cells a submitted notebook may bring (the lessons have under 100): past it, nbgrader's own steps
 # (sanitize, autograde's preprocessors, feedback, formgrader's page), which run in the TA's process and not in
 # the sandbox, grew with the number of cells (a hostile tester's F5: 250 000 markdown cells, 13 min and 3.5 GB
-# for one student, full marks and no word in the table).
-MAX_CELDAS = 1000
+# for one student, full marks and no word in the table).  A large notebook file is bounded before nbformat
+# parses it (``LecturaAcotada``, grader_tests/caja/cuaderno_acotado.py), with the same rule.
+MAX_CELDAS = cuaderno_acotado.MAX_CELDAS
 
 
-def nota_de_celdas_omitidas(texto: int, codigo: int) -> str:
-    """The Spanish note at the top of a notebook whose extra cells were left out."""
+def nota_de_celdas_omitidas(texto: int, codigo: int, adjuntos: int = 0, metadatos: int = 0) -> str:
+    """The Spanish note at the top of a notebook whose extra cells, attachments or metadata were left out."""
     partes = [f"{n} {nombre if n == 1 else plural}" for n, nombre, plural in
               ((texto, "celda de texto", "celdas de texto"), (codigo, "celda de código", "celdas de código")) if n]
-    return (f"**Aviso de la corrección.** Tu entrega traía más de {MAX_CELDAS} celdas (las lecciones tienen menos "
-            f"de 100): al corregir se han dejado fuera {' y '.join(partes)} que no son de la tarea, desde el final "
-            "del cuaderno (primero las de texto). Las celdas de la tarea (tus respuestas, el ejercicio y sus pruebas) "
-            "se han corregido todas; si tu código dependía de alguna celda omitida, ahí está la causa de sus "
-            "fallos.")
+    frases = []
+    if partes:
+        frases.append(f"Tu entrega traía más de {MAX_CELDAS} celdas (las lecciones tienen menos de 100): al "
+                      f"corregir se han dejado fuera {' y '.join(partes)} que no son de la tarea, desde el final "
+                      "del cuaderno (primero las de texto). Las celdas de la tarea (tus respuestas, el ejercicio y "
+                      "sus pruebas) se han corregido todas; si tu código dependía de alguna celda omitida, ahí "
+                      "está la causa de sus fallos.")
+    if adjuntos:
+        frases.append(f"Se {'ha' if adjuntos == 1 else 'han'} dejado fuera {adjuntos} "
+                      f"{'imagen pegada' if adjuntos == 1 else 'imágenes pegadas'} en celdas de texto: se "
+                      f"conservan {cuaderno_acotado.MAX_ADJUNTOS_CELDA} por celda y "
+                      f"{cuaderno_acotado.MAX_BYTES_ADJUNTOS // 1024 ** 2} MiB por cuaderno.")
+    if metadatos:
+        frases.append(f"Se {'han' if metadatos > 1 else 'ha'} recortado los metadatos de {metadatos} "
+                      f"{'elementos' if metadatos > 1 else 'elemento'} (celdas o cuaderno) demasiado grandes; "
+                      "la corrección no los usa.")
+    return "**Aviso de la corrección.** " + " ".join(frases)
+
+
+def grade_ids_de(resources) -> frozenset[str] | None:
+    """The gradebook's grade_ids of the notebook being graded (None when the gradebook cannot say)."""
+    info = resources.get("nbgrader") if isinstance(resources, dict) else None
+    if not info or "db_url" not in info:
+        return None
+    try:
+        with Gradebook(info["db_url"]) as gb:
+            cuaderno = gb.find_notebook(info["notebook"], info["assignment"])
+            return frozenset(c.name for c in cuaderno.source_cells)
+    except (MissingEntry, KeyError):
+        return None
 
 
 class AcotarCeldas(NbGraderPreprocessor):
     """Keep at most ``MAX_CELDAS`` cells: every cell of the assignment, and of the others the first ones.
 
-    First of the sanitize step, before anything nbgrader does per cell.  Cells without nbgrader marks are
-    left out from the end of the notebook: markdown and raw cells first, then code cells.  A Spanish note
-    at the top says how many (``AvisarCeldasOmitidas``; it reaches the feedback and the formgrader, its
-    metadata the TA table).
+    First of the sanitize step, before anything nbgrader does per cell.  Cells without nbgrader marks
+    of the assignment (a grade_id the gradebook knows, its last copy) are left out from the end of the
+    notebook: markdown and raw cells first, then code cells (``cuaderno_acotado.elegir_celdas``).  A
+    Spanish note at the top says how many (``AvisarCeldasOmitidas``; it reaches the feedback and the
+    formgrader, its metadata the TA table), also for what ``LecturaAcotada`` left out of a large file.
     """
 
     def preprocess(self, nb, resources):
         # a note copied from elsewhere by the student is not ours: drop it
         nb.cells = [c for c in nb.cells if not (isinstance(c.get("metadata", {}).get(CLAVE), dict)
                                                 and "celdas_omitidas" in c.metadata[CLAVE])]
-        sobran = len(nb.cells) - MAX_CELDAS
-        if sobran <= 0:
+        previas = resources.pop(CLAVE_RECORTE, None) or {}
+        omitidas = {k: int(previas.get(k, 0)) for k in ("texto", "codigo", "adjuntos", "metadatos")}
+        if len(nb.cells) > MAX_CELDAS:
+            fuera, nuevas = cuaderno_acotado.elegir_celdas(nb.cells, MAX_CELDAS - 1, grade_ids_de(resources))
+            nb.cells = [c for i, c in enumerate(nb.cells) if i not in fuera]
+            omitidas["texto"] += nuevas["texto"]
+            omitidas["codigo"] += nuevas["codigo"]
+        if not any(omitidas.values()):
             resources.pop(CLAVE_OMITIDAS, None)
             return nb, resources
-
-        def de_la_tarea(celda) -> bool:
-            marcas = celda.get("metadata", {}).get("nbgrader")
-            return isinstance(marcas, dict) and any(marcas.get(m) for m in MARCAS_NBGRADER)
-
-        fuera: set[int] = set()
-        omitidas = {"texto": 0, "codigo": 0}
-        for tipos, clave in (({"markdown", "raw"}, "texto"), ({"code"}, "codigo")):
-            for i in range(len(nb.cells) - 1, -1, -1):
-                if len(fuera) >= sobran + 1:         # one more: room for the note
-                    break
-                celda = nb.cells[i]
-                if i not in fuera and celda.get("cell_type") in tipos and not de_la_tarea(celda):
-                    fuera.add(i)
-                    omitidas[clave] += 1
-        nb.cells = [c for i, c in enumerate(nb.cells) if i not in fuera]
-        self.log.warning("Submission with more than %d cells: %d text and %d code cells outside the assignment "
-                         "left out", MAX_CELDAS, omitidas["texto"], omitidas["codigo"])
+        self.log.warning("Submission with more than %d cells or oversized parts: %d text and %d code cells "
+                         "outside the assignment, %d attachments and %d metadata left out", MAX_CELDAS,
+                         omitidas["texto"], omitidas["codigo"], omitidas["adjuntos"], omitidas["metadatos"])
         # the note goes in at the end of the sanitize step (AvisarCeldasOmitidas): the steps in between drop
         # the course's metadata from every cell the student brought
         resources[CLAVE_OMITIDAS] = omitidas
@@ -323,6 +343,38 @@ class AcotarCeldas(NbGraderPreprocessor):
 
 
 CLAVE_OMITIDAS = "curso_celdas_omitidas"
+CLAVE_RECORTE = "curso_recorte_de_lectura"     # what LecturaAcotada left out, for AcotarCeldas
+
+
+class LecturaAcotada(NotebookExporter):
+    """Autograde's exporter: a notebook file over ``cuaderno_acotado.UMBRAL_BYTES`` is read within bounds.
+
+    nbgrader reads the submitted notebook with ``Exporter.from_file`` (``nbformat.read``) in the TA's
+    process.  A larger file goes first through ``cuaderno_acotado.leer_acotado`` (a separate process with
+    memory and CPU limits; the gradebook's grade_ids decide which cells are the assignment's), and
+    nbformat reads what it keeps; a smaller one is read as nbgrader does.  Configured as
+    ``c.Autograde.exporter_class`` in nbgrader_config.py.
+
+    Raises:
+        cuaderno_acotado.CuadernoDesmesurado: the file cannot be read within the limits (Spanish
+            reason; nbgrader reports this student's notebook as failed and grades the rest).
+    """
+
+    def from_file(self, file_stream, resources=None, **kw):
+        try:
+            fd = file_stream.fileno()
+            tamaño = os.fstat(fd).st_size
+        except (AttributeError, OSError, ValueError):
+            return super().from_file(file_stream, resources=resources, **kw)
+        if tamaño <= cuaderno_acotado.UMBRAL_BYTES:
+            return super().from_file(file_stream, resources=resources, **kw)
+        texto, recorte = cuaderno_acotado.leer_acotado(fd, grade_ids_de(resources))
+        if resources is None:
+            resources = {}
+        if any(recorte.get(k) for k in ("texto", "codigo", "adjuntos", "metadatos")):
+            resources[CLAVE_RECORTE] = recorte
+        self.log.info("Notebook of %d bytes read within bounds: %s", tamaño, recorte)
+        return self.from_notebook_node(nbformat.reads(texto, as_version=4), resources=resources, **kw)
 
 
 class AvisarCeldasOmitidas(NbGraderPreprocessor):
@@ -333,7 +385,8 @@ class AvisarCeldasOmitidas(NbGraderPreprocessor):
         if not omitidas:
             return nb, resources
         nota = from_dict({"cell_type": "markdown",
-                          "source": nota_de_celdas_omitidas(omitidas["texto"], omitidas["codigo"]),
+                          "source": nota_de_celdas_omitidas(omitidas["texto"], omitidas["codigo"],
+                                                            omitidas.get("adjuntos", 0), omitidas.get("metadatos", 0)),
                           "metadata": {CLAVE: {"celdas_omitidas": omitidas}}})
         if nb.nbformat_minor >= 5:
             usados = {c.get("id") for c in nb.cells}

@@ -121,8 +121,13 @@ def del_cuaderno(nb) -> list[str]:
         if celda.get("cell_type") == "markdown" and isinstance(marca, dict) and isinstance(
                 marca.get("celdas_omitidas"), dict):
             n = {k: int(v) for k, v in marca["celdas_omitidas"].items() if isinstance(v, int)}
-            lineas.append(f"entregó más celdas de las que se corrigen: se dejaron fuera {n.get('texto', 0)} de texto y "
-                          f"{n.get('codigo', 0)} de código que no son de la tarea (las de la tarea, todas corregidas)")
+            if n.get("texto", 0) or n.get("codigo", 0):
+                lineas.append(f"entregó más celdas de las que se corrigen: se dejaron fuera {n.get('texto', 0)} de "
+                              f"texto y {n.get('codigo', 0)} de código que no son de la tarea (las de la tarea, "
+                              "todas corregidas)")
+            if n.get("adjuntos", 0) or n.get("metadatos", 0):
+                lineas.append(f"cuaderno desmesurado: se dejaron fuera {n.get('adjuntos', 0)} imágenes pegadas y se "
+                              f"recortaron los metadatos de {n.get('metadatos', 0)} elementos")
     lentas = [i for i, c in enumerate(nb.cells, start=1)
               if c.get("cell_type") == "code" and not c.get("metadata", {}).get("nbgrader") and _agotada(c)]
     if lentas:

@@ -42,6 +42,10 @@ def razon_del_log(texto: str) -> str:
     plazo = re.search(r"PlazoInvalido: (No se califica a [^\n]*)", texto)
     if plazo:
         return "no se califica por plazos.toml: " + plazo.group(1).strip()[:400]
+    # the bounded reader of a large notebook file (grader_tests/caja/cuaderno_acotado.py) says why itself
+    desmesurado = re.search(r"CuadernoDesmesurado: ([^\n]*)", texto)
+    if desmesurado:
+        return desmesurado.group(1).strip()[:300]
     for clave, razon in RAZONES:
         if clave in texto:
             return razon

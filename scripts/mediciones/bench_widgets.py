@@ -205,7 +205,7 @@ def recorrido_escalera(n: int, con_casillas: bool = True) -> list[Paso]:
         casilla = atributo.replace("control_", "texto_")
         r.paso(tipo, clave(),
                lambda p, c: c.locator(f".explorable-escalera-{clase}-texto input").press("Enter"),
-               lambda caja: setattr(getattr(caja, casilla), "value", valor),
+               lambda caja: setattr(getattr(caja, casilla), "value", str(valor)),
                preparar=lambda p, c: c.locator(f".explorable-escalera-{clase}-texto input").fill(str(valor)),
                medir=medir)
 
