@@ -1012,3 +1012,56 @@ def test_volver_a_escribir_el_valor_en_uso_quita_el_aviso(caja):
     assert caja.aviso.value == "" and caja.estado["d_model"] == 32
     _intro(caja.texto_d_model, "33")           # a value that is not valid still warns after the submit
     assert "d_model = 33 no vale" in caja.aviso.value and caja.texto_d_model.value == "32"
+
+
+def test_vecinos_son_un_paso_de_cada_control_y_el_ultimo_primero():
+    """What the explorable draws ahead while the kernel waits (issue 22, speed felt): one arrow-key step of
+    each control (the pair adjusted as aplicar_cambio does), two of the control being moved, the other
+    layout; never the current state, never twice, never a state the controls do not offer."""
+    en_uso = {"T": 64, "d_model": 32, "pareja": 0}
+    assert esc.vecinos(en_uso, "intercalada", "d_model") == [
+        (64, 34, 0, "intercalada"), (64, 30, 0, "intercalada"), (64, 36, 0, "intercalada"),
+        (64, 28, 0, "intercalada"), (65, 32, 0, "intercalada"), (63, 32, 0, "intercalada"),
+        (64, 32, 1, "intercalada"), (64, 32, 0, "concatenada")]
+    assert esc.vecinos(en_uso, "concatenada", "disposicion")[0] == (64, 32, 0, "intercalada")
+    assert esc.vecinos({"T": 1, "d_model": 2, "pareja": 0}, "intercalada", "T") == [
+        (2, 2, 0, "intercalada"), (3, 2, 0, "intercalada"), (1, 4, 0, "intercalada"), (1, 2, 0, "concatenada")]
+    for d_model in (2, 4, 64, 126, 128):
+        for T in (1, 2, 100, 199, 200):
+            for pareja in {0, d_model // 4, d_model // 2 - 1}:
+                en_uso = {"T": T, "d_model": d_model, "pareja": pareja}
+                for ultimo in (None, *esc.CONTROLES, "disposicion"):
+                    estados = esc.vecinos(en_uso, "intercalada", ultimo)
+                    assert len(estados) == len(set(estados)) and (T, d_model, pareja, "intercalada") not in estados
+                    for t, d, i, _ in estados:
+                        assert 1 <= t <= 200 and 2 <= d <= 128 and d % 2 == 0 and 0 <= i < d // 2
+
+
+def test_lo_pintado_de_antemano_es_lo_que_se_ve_despues():
+    """In a kernel (a running event loop) the explorable draws the neighbouring states while it waits; a
+    change then shows the saved picture, pixel for pixel a fresh ``dibujar``, and a change arriving before the
+    drawing ahead is done still shows the right state. Without a loop (here, outside one) nothing is drawn."""
+    import asyncio
+
+    sin_bucle = esc.crear_explorable()
+    sin_bucle.control_d_model.value = 34
+    assert set(sin_bucle._figura._pngs) == {(64, 32, 0, "intercalada"), (64, 34, 0, "intercalada")}
+
+    async def recorrer():
+        caja = esc.crear_explorable()
+        await asyncio.sleep(0.6)                                     # idle: the neighbours get drawn
+        assert (64, 34, 0, "intercalada") in caja._figura._pngs     # the next arrow key's picture is ready
+        vistos = []
+        for control, valor, espera in (("control_d_model", 34, 0.8), ("control_d_model", 36, 0.0),
+                                       ("control_T", 65, 0.0), ("control_disposicion", "concatenada", 0.8),
+                                       ("control_pareja", 1, 0.8), ("control_T", 64, 0.0)):
+            setattr(getattr(caja, control), "value", valor)
+            vistos.append((dict(caja.estado), bytes(caja.imagen.value)))
+            await asyncio.sleep(espera)
+        return caja, vistos
+
+    caja, vistos = asyncio.run(recorrer())
+    for estado, png in vistos:
+        nuevo = esc.figura_a_png(esc.dibujar(estado["T"], estado["d_model"], estado["pareja"],
+                                             estado["disposicion"]))
+        np.testing.assert_array_equal(_pixeles(png), _pixeles(nuevo), err_msg=str(estado))
