@@ -431,3 +431,24 @@ def test_una_respuesta_cuya_celda_fallo_no_se_da_por_buena(leccion, monkeypatch)
         assert "Correcto" in _ejecutar_celda(modulo, v, shell.user_ns)
     finally:
         InteractiveShell.clear_instance()
+
+
+def test_un_despiste_frecuente_se_nombra_antes_de_la_explicacion():
+    """Issue 22's first student: the most common slip of lesson 1's question 2, 3·768² = 1 769 472 (W^O
+    forgotten), got only the general explanation. A question may name frequent wrong answers (``pistas``):
+    the instant check and the grade say the slip before the explanation, and the hint travels in
+    cuestionario.json with the question."""
+    from grader_tests.cuestionarios.atencion_multicabeza import PREGUNTAS
+    from grader_tests.en_el_kernel import pruebas_visibles as pv
+    from grader_tests.juez import quiz
+
+    pregunta = PREGUNTAS["comprueba_respuesta_2"]
+    lineas = pregunta.corregir(3 * 768 ** 2).lineas
+    assert "1 769 472" in lineas[0] and "sin W^O" in lineas[1] and lineas[2] == pregunta.explicacion
+    assert "sesgos" in pregunta.corregir("2 362 368").lineas[1]
+    assert pregunta.corregir(12345).lineas[1:] == (pregunta.explicacion,)          # no hint: the explanation
+    assert pregunta.corregir(4 * 768 ** 2).lineas == ("Correcto: 2 359 296.", pregunta.explicacion)
+    veredicto = pregunta.juzgar(3 * 768 ** 2, 1)
+    assert veredicto.puntos == 0 and any("sin W^O" in linea for linea in veredicto.lineas)
+    publicada = next(p for p in quiz.exportar(PREGUNTAS)["preguntas"] if p["variable"] == "respuesta_2")
+    assert pv.pregunta_desde_dict(publicada).corregir(3 * 768 ** 2).lineas == lineas

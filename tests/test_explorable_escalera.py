@@ -588,6 +588,20 @@ def test_cambiar_d_model_ajusta_el_maximo_de_la_pareja(caja):
     assert caja.control_pareja.max == 31
 
 
+def test_con_un_solo_valor_el_deslizador_queda_quieto_y_a_la_izquierda(caja):
+    """d_model = 2 has one pair: noUiSlider drew a slider with min = max with its handle at the right end (the
+    first student of issue 22). It is disabled, with its handle at the left, where the only value is; back to
+    d_model = 4 it moves again."""
+    caja.control_d_model.value = 2
+    assert caja.control_pareja.disabled and (caja.control_pareja.min, caja.control_pareja.value) == (0, 0)
+    assert caja.control_pareja.max > caja.control_pareja.min and caja.estado["pareja"] == 0
+    assert not caja.control_d_model.disabled and not caja.control_T.disabled
+    caja.control_d_model.value = 4
+    assert not caja.control_pareja.disabled and caja.control_pareja.max == 1
+    caja.control_pareja.value = 1
+    assert caja.estado["pareja"] == 1
+
+
 def test_solo_se_ofrecen_d_model_pares(caja):
     assert caja.control_d_model.step == 2 and caja.control_d_model.min % 2 == 0
 
@@ -675,7 +689,7 @@ def test_la_pareja_respeta_el_maximo_con_cualquier_d_model(caja):
     caja.control_T.value = 200
     assert caja.control_pareja is nuevo                       # unchanged range: the same slider
     caja.control_d_model.value = 2
-    assert caja.control_pareja.max == 0 and caja.estado["pareja"] == 0
+    assert caja.control_pareja.disabled and caja.control_pareja.value == 0 and caja.estado["pareja"] == 0
     caja.texto_pareja.value = "1"
     assert "aquí sólo vale 0" in caja.aviso.value and "hay una sola pareja, la 0" in caja.aviso.value
 

@@ -37,6 +37,16 @@ PREGUNTAS: dict[str, Pregunta] = {
             "4·768² = 2 359 296 números. h no aparece en el resultado: con 1 o con 24 cabezas "
             "saldría lo mismo (sección 6)."
         ),
+        pistas=(
+            (3 * 768 * 768, "Son 3·768²: las proyecciones de las cabezas, sin W^O. La salida concatenada pasa "
+                            "aún por W^O, que mide 768 × 768."),
+            (3 * 768 * 64, "Son 3·768·64: W_i^Q, W_i^K y W_i^V de una sola cabeza. Hay 12 cabezas, cada una "
+                           "con las suyas, y después W^O, de 768 × 768."),
+            (3 * 768 * 64 + 768 * 768, "Son las tres matrices de una sola cabeza más W^O: hay 12 cabezas, "
+                                       "cada una con sus W_i^Q, W_i^K y W_i^V."),
+            (4 * 768 * 768 + 4 * 768, "Le sumas sesgos (4·768): el modelo de la lección no los lleva, sólo las "
+                                      "cuatro matrices."),
+        ),
     ),
     "comprueba_respuesta_3": Opcion(
         variable="respuesta_3",

@@ -37,8 +37,8 @@ import os
 
 import numpy as np
 
-from pruebas_visibles import (aprobado, causa, como_array, fallo, funcion_del_cuaderno, llamar, matriz, salida_del_alumno,
-                              sin_complejos)
+from pruebas_visibles import (aprobado, causa, causa_de_poca_precision, como_array, fallo, funcion_del_cuaderno, llamar,
+                              matriz, salida_del_alumno, sin_complejos)
 
 CARPETA = os.path.dirname(os.path.abspath(__file__))     # la de la tarea: su diagnosticos.json
 TOLERANCIA = {"rtol": 1e-6, "atol": 1e-6}      # la del ejercicio: np.allclose(..., rtol=1e-6, atol=1e-6)
@@ -474,9 +474,8 @@ def comprobar_trabajo(funcion, tabla_visible: np.ndarray, celda: str, al_azar: t
         _causa_de_las_frecuencias(tabla_visible) if np.shape(tabla_visible) == (5, 8) else None)
     if nombrada and (nombrada.startswith("Tu tabla es de enteros") or "división entera" in nombrada):
         nombrada = nombrada.removeprefix("Causa probable: ")
-        fallo(SIN_TRABAJO_NOMBRADO.format(celda=celda, causa=nombrada[0].lower() + nombrada[1:]),
-              SIN_TRABAJO.format(celda=celda, T=falta[0], d_model=falta[1], cual=" (el caso visible)"
-                                 if falta == (5, 8) else "", ley=ley))
+        # sin la regla entera debajo: la causa basta, y Validate enseña esta celda y la siguiente (issue 22)
+        fallo(SIN_TRABAJO_NOMBRADO.format(celda=celda, causa=nombrada[0].lower() + nombrada[1:]))
     if falta == al_azar:
         fallo(SIN_TRABAJO_AL_AZAR.format(celda=celda, T=falta[0], d_model=falta[1], ley=ley))
     cual = " (el caso visible)" if falta == (5, 8) else ""
@@ -491,7 +490,8 @@ SIN_LEY = ("Tu tabla es una escalera con otra razón, pero esa razón no sigue u
 SIN_TRABAJO_NOMBRADO = (
     "Sin trabajo hecho, {celda} no puntúa (tampoco al calificar), por un solo error que borra lo que "
     "calculas: {causa}\nTal como sale, tu tabla no se distingue de una escrita sin calcular nada, así que "
-    "estas celdas no pueden darte su punto; corrígelo y vuelven a puntuar. Debajo, la regla completa.")
+    "estas celdas no pueden darte su punto; corrígelo y vuelven a puntuar (la regla completa está en la "
+    "lección, en «Qué cuenta como trabajo hecho»).")
 
 SIN_TRABAJO_AL_AZAR = (
     "Sin trabajo hecho, {celda} no puntúa: con T = {T} y d_model = {d_model}, un tamaño elegido al azar en "
@@ -558,9 +558,10 @@ def _causa_de_las_frecuencias(pe: np.ndarray) -> str | None:
                 "cos(pos)): el exponente vale 0 en todas. ¿Usas la división entera, `2 * i // d_model`? Con "
                 "2i < d_model da 0; el exponente usa la división real, `2 * i / d_model`.")
     if np.allclose(exponentes, [i / 3 for i in range(4)], atol=1e-6):
-        return ("Causa probable: tus exponentes son 0, 1/3, 2/3 y 1 (la última pareja llega a 1): ¿los repartes "
-                "con np.linspace(0, 1, d_model // 2)? Los de la fórmula son 2i/d_model = 0, 2/8, 4/8 y 6/8, que "
-                "no llegan a 1: np.arange(0, d_model, 2) / d_model.")
+        return ("Causa probable: tus exponentes son 0, 1/3, 2/3 y 1 (la última pareja llega a 1): es el reparto "
+                "de tensor2tensor que cuenta la lección, i/(d_model/2 − 1) o np.linspace(0, 1, d_model // 2). El "
+                "ejercicio pide la fórmula del artículo, 2i/d_model = 0, 2/8, 4/8 y 6/8, que no llegan a 1: "
+                "np.arange(0, d_model, 2) / d_model.")
     razon = exponentes[1] / (2 / 8)
     if not (razon > 0 and np.allclose(exponentes, [razon * 2 * i / 8 for i in range(4)], atol=1e-6)):
         return None
@@ -590,6 +591,19 @@ def _causa_del_tipo(funcion) -> str | None:
 
 
 # --------------------------------------------------------------- celdas
+
+def _fallo_si_poca_precision(funcion) -> None:
+    """Falla aquí si la tabla visible llega en float16 con los valores redondeados (``causa_de_poca_precision``)."""
+    with salida_del_alumno():
+        try:
+            crudo = funcion(5, 8)
+        except Exception:  # noqa: BLE001 - la celda ya cuenta la excepción con su propia llamada
+            return
+    causa_16 = causa_de_poca_precision([crudo], [TABLA], ["PE"], "los valores, la robustez y la generalidad")
+    if causa_16:
+        fallo("Con T = 5 y d_model = 8, tu tabla no coincide con la esperada.\n" + causa_16,
+              f"Fila pos = 1 esperada:\n{matriz(TABLA[1])}\nLa tuya:\n{matriz(np.asarray(crudo, dtype=np.float64)[1])}")
+
 
 def contrato(espacio: dict) -> None:
     """Un ``np.ndarray`` de forma (T, d_model) = (5, 8) y dtype float64."""
@@ -624,6 +638,7 @@ def valores(espacio: dict) -> None:
         fallo(f"Con T = 5 y d_model = 8 se esperaba la forma (5, 8) y ha llegado {pe.shape}."
               + ("\n" + _causa_de_las_filas(pe) if _causa_de_las_filas(pe) else ""),
               "Mira la celda del contrato.")
+    _fallo_si_poca_precision(funcion)
     entera = _causa_del_tipo(funcion)
     if entera and not np.allclose(pe, TABLA, **TOLERANCIA):
         fallo("Con T = 5 y d_model = 8, tu tabla no coincide con la esperada.\n" + entera,
@@ -679,6 +694,7 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, tuple]:
     puntúa).
     """
     pe = _tabla(funcion, 5, 8)
+    _fallo_si_poca_precision(funcion)
     leida = _en_su_forma(pe, 5, 8)
     bien = leida.shape == (5, 8) and bool(np.allclose(leida, TABLA, **TOLERANCIA))
     comprobar_trabajo(funcion, pe, celda)

@@ -362,6 +362,35 @@ def sin_complejos(valor):
     return valor
 
 
+def causa_de_poca_precision(obtenidos: list, esperados: list, nombres: list[str], celdas: str) -> str | None:
+    """Si algún array llega en float16 con los valores esperados redondeados a esa precisión: la causa, en una frase.
+
+    Como en la nota: float16 guarda unas tres cifras y los valores se comparan
+    con la precisión de float64, así que no puntúan (ni la robustez, la
+    generalidad o no modificar los argumentos, que piden trabajo bien hecho);
+    la celda que falla lo dice en lugar de buscar otra causa en la fórmula.
+    ``celdas``: las que no puntúan por eso, en una frase («los valores, la robustez y la generalidad»).
+    """
+    poca = [n for n, v in zip(nombres, obtenidos)
+            if isinstance(v, np.ndarray) and v.dtype.kind == "f" and v.dtype.itemsize < 4]
+    if not poca:
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            cerca = all(np.shape(v) == np.shape(e) and np.allclose(np.asarray(v, dtype=np.float64), e,
+                                                                   rtol=2e-3, atol=2e-3)
+                        for v, e in zip(obtenidos, esperados))
+    except (TypeError, ValueError):
+        return None
+    if not cerca:
+        return None
+    que = " y ".join(f"`{n}`" for n in poca)
+    return (f"{que} llega{'n' if len(poca) > 1 else ''} en float16, que guarda unas tres cifras: tus valores son "
+            "los de la fórmula redondeados, y aquí (como al calificar) se comparan con la precisión de float64, "
+            f"así que {celdas} no puntúan. Se arregla con un solo cambio: calcula y devuelve en float64 (sin "
+            "dtype=np.float16).")
+
+
 def como_array(valor, que: str) -> np.ndarray:
     """``valor`` como array float64 para comparar valores, o un fallo que dice qué ha llegado.
 
@@ -500,9 +529,10 @@ class Pregunta:
         nota = f" {nota}" if nota else ""
         if leida == self.correcta:
             return Correccion("correcta", (f"Correcto: {self.mostrar(leida)}.{nota}", self.explicacion), leida)
+        pista = dict(getattr(self, "pistas", ())).get(leida)
         return Correccion("incorrecta", (
             f"Has respondido {self.mostrar(leida)}; la respuesta correcta es "
-            f"{self.mostrar(self.correcta)}.{nota}", self.explicacion), leida)
+            f"{self.mostrar(self.correcta)}.{nota}", *((pista,) if pista else ()), self.explicacion), leida)
 
     def a_dict(self) -> dict:
         """La pregunta como datos JSON (``cuestionario.json``; ``pregunta_desde_dict`` la reconstruye)."""
@@ -511,6 +541,8 @@ class Pregunta:
                  "explicacion": self.explicacion}
         if hasattr(self, "opciones"):
             datos["opciones"] = self.opciones
+        if getattr(self, "pistas", ()):
+            datos["pistas"] = [list(p) for p in self.pistas]
         return datos
 
 
@@ -589,7 +621,13 @@ class Varias(Pregunta):
 
 @dataclass(frozen=True)
 class Entero(Pregunta):
-    """Un número entero exacto (por ejemplo, un número de parámetros)."""
+    """Un número entero exacto (por ejemplo, un número de parámetros).
+
+    ``pistas``: respuestas equivocadas frecuentes y, para cada una, el despiste que la da (``((valor, texto),
+    ...)``); la comprobación la dice antes de la explicación.
+    """
+
+    pistas: tuple = ()
 
     def leer(self, valor: object) -> int:
         if isinstance(valor, (bool, np.bool_)):
@@ -673,6 +711,8 @@ def pregunta_desde_dict(datos: dict) -> Pregunta:
     clase = TIPOS[datos["tipo"]]
     correcta = frozenset(datos["correcta"]) if clase is Varias else datos["correcta"]
     extra = {"opciones": datos["opciones"]} if "opciones" in datos else {}
+    if "pistas" in datos:
+        extra["pistas"] = tuple((int(valor), str(texto)) for valor, texto in datos["pistas"])
     return clase(variable=datos["variable"], correcta=correcta, explicacion=datos["explicacion"], **extra)
 
 

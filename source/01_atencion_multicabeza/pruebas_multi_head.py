@@ -31,8 +31,8 @@ import re
 
 import numpy as np
 
-from pruebas_visibles import (PISTAS_DE_EXCEPCIONES, PruebaVisibleFallida, aprobado, como_array, fallo, funcion_del_cuaderno, llamar,
-                              matriz, salida_del_alumno, sin_complejos)
+from pruebas_visibles import (PISTAS_DE_EXCEPCIONES, PruebaVisibleFallida, aprobado, causa_de_poca_precision, como_array,
+                              fallo, funcion_del_cuaderno, llamar, matriz, salida_del_alumno, sin_complejos)
 
 # Un producto cuyas formas no encajan: lo más habitual en esta capa es juntar las cabezas sin concatenarlas.
 PISTAS_DE_EXCEPCIONES["multi_head"] = [
@@ -859,6 +859,18 @@ def _primer_problema_de_los_mapas(funcion) -> tuple[str, str] | None:
 
 # --------------------------------------------------------------- celdas
 
+def _fallo_si_poca_precision(funcion) -> None:
+    """Falla aquí si el par del caso visible llega en float16 con los valores redondeados (``causa_de_poca_precision``)."""
+    resultado = llamar(funcion, *caso(), H)
+    if isinstance(resultado, (tuple, list)) and len(resultado) == 2:
+        salida, A = _par(resultado)
+        causa_16 = causa_de_poca_precision([salida, A], [SALIDA, MAPAS], ["salida", "A"],
+                                           "los mapas, la salida, no modificar los argumentos, la robustez y la "
+                                           "generalidad")
+        if causa_16:
+            fallo(causa_16, "Mira la celda del contrato.")
+
+
 def contrato(espacio: dict) -> None:
     """El par ``(salida, A)``: dos ``np.ndarray`` float64 de formas (T, d_model) = (4, 6) y (h, T, T) = (3, 4, 4)."""
     funcion = funcion_del_cuaderno(espacio, "multi_head")
@@ -915,6 +927,7 @@ def _orden_de_los_ejes(A: np.ndarray, esperado: np.ndarray) -> tuple | None:
 def mapas(espacio: dict) -> None:
     """Los mapas A: filas que suman 1, el bloque de cada cabeza y los valores, también con otras dos formas."""
     funcion = funcion_del_cuaderno(espacio, "multi_head")
+    _fallo_si_poca_precision(funcion)
     A = como_array(_par(llamar(funcion, *caso(), H))[1], "A")
     orden = _orden_de_los_ejes(A, MAPAS)
     if orden is not None:
@@ -955,6 +968,7 @@ def salida(espacio: dict) -> None:
     otra causa.
     """
     funcion = funcion_del_cuaderno(espacio, "multi_head")
+    _fallo_si_poca_precision(funcion)
     entradas = caso()
     resultado = llamar(funcion, *caso(), H)
     obtenida = como_array(_par(resultado)[0], "La salida")
@@ -1120,6 +1134,7 @@ def no_modifica(espacio: dict) -> None:
                 fallo(f"Con h = {h}, multi_head ha escrito en `{nombre}`.\n"
                       "Operaciones como `M /= ...`, `M -= ...` o `M[...] = ...` cambian el array de quien "
                       "llama: escribe `M = M / ...` o trabaja sobre una copia (`M = M.copy()`).")
+    _fallo_si_poca_precision(funcion)
     resultado = llamar(funcion, *caso(), H)
     if not trabajo_hecho(resultado, funcion):
         if trabajo_hecho(resultado, funcion, cabezas=(2, 4)):
@@ -1188,6 +1203,7 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, list[bool]]:
     """
     resultado = llamar(funcion, *caso(), H)
     _par(resultado)
+    _fallo_si_poca_precision(funcion)
     bien = _acierta_el_caso_visible(resultado)
     if not bien and not trabajo_hecho(resultado, funcion, cabezas=(3, 2, 4)):
         fallo(_sin_trabajo(celda, resultado))

@@ -1206,6 +1206,17 @@ _RASGOS_CONTROL = {"d_model": ("d_model (par)", "d-model"), "T": ("T (posiciones
                    "pareja": ("pareja i", "pareja")}
 
 
+def _maximo_del_deslizador(nombre: str, d_model: int) -> int:
+    """El máximo del deslizador: el de ``limites``, salvo con un solo valor posible, uno más.
+
+    noUiSlider dibuja el asa de un deslizador con mínimo igual al máximo en el extremo derecho (la pareja 0 con
+    d_model = 2 parecía la última de muchas); con un máximo de uno más y el deslizador quieto
+    (``disabled``), el asa queda a la izquierda, donde está el único valor.
+    """
+    minimo, maximo, paso = limites(nombre, d_model)
+    return maximo if maximo > minimo else minimo + paso
+
+
 def _deslizador(nombre: str, valor: int, d_model: int) -> widgets.IntSlider:
     """El deslizador de un control, con los límites de ``limites`` para ese d_model.
 
@@ -1215,9 +1226,11 @@ def _deslizador(nombre: str, valor: int, d_model: int) -> widgets.IntSlider:
     descripcion, clase = _RASGOS_CONTROL[nombre]
     minimo, maximo, paso = limites(nombre, d_model)
     deslizador = widgets.IntSlider(
-        value=valor, min=minimo, max=maximo, step=paso, description=descripcion, readout=False,
-        continuous_update=True, style={"description_width": "130px"},
-        layout=widgets.Layout(width="400px"))
+        value=valor, min=minimo, max=_maximo_del_deslizador(nombre, d_model), step=paso, description=descripcion,
+        readout=False, continuous_update=True, style={"description_width": "130px"},
+        layout=widgets.Layout(width="400px"),
+        # con un solo valor posible (la pareja 0 con d_model = 2), quieto y con el asa a la izquierda
+        disabled=minimo == maximo)
     deslizador.add_class(f"explorable-escalera-{clase}")
     return deslizador
 
@@ -1376,7 +1389,9 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
             d = resultado["en_uso"]["d_model"]
             for nombre in CONTROLES:
                 valor = resultado["en_uso"][nombre]
-                if deslizadores[nombre].max != limites(nombre, d)[1]:
+                minimo, maximo, _ = limites(nombre, d)
+                if (deslizadores[nombre].max, deslizadores[nombre].disabled) != (
+                        _maximo_del_deslizador(nombre, d), minimo == maximo):
                     # Un deslizador nuevo, no otro máximo: noUiSlider (ipywidgets 8) lleva Inicio y
                     # Fin a los límites con que se creó, aunque luego cambien (con d_model = 128, Fin
                     # en «pareja i» iba a la 15).

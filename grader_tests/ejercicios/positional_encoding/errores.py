@@ -290,10 +290,10 @@ ERRORES = [
         implementacion=_variante(exponente="doble")),
     ErrorConocido(
         id="linspace", nombre="exponentes con np.linspace", seccion=FORMULA,
-        explicacion="repartes los exponentes con np.linspace(0, 1, d_model // 2) (o su equivalente): la "
-                    "última pareja llega al exponente 1 y las demás se desplazan. Los de la fórmula son "
-                    "2i/d_model = 0, 2/d_model, …, (d_model − 2)/d_model, que no llegan a 1: "
-                    "np.arange(0, d_model, 2) / d_model.",
+        explicacion="repartes los exponentes como tensor2tensor (la lección lo cuenta: i/(d_model/2 − 1), "
+                    "np.linspace(0, 1, d_model // 2) o su equivalente): la última pareja llega al exponente 1 y "
+                    "las demás se desplazan. El ejercicio pide la fórmula del artículo, 2i/d_model = 0, 2/d_model, "
+                    "…, (d_model − 2)/d_model, que no llegan a 1: np.arange(0, d_model, 2) / d_model.",
         implementacion=_variante(exponente="linspace")),
     ErrorConocido(
         id="multiplica", nombre="multiplica en vez de dividir", seccion=FORMULA,

@@ -20,7 +20,7 @@ ANCHO = aprobado = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = A
     MODULOS_PUBLICOS_DEL_MOTOR = NoAdmitida = nombres_de_argumentos = nombres_de_ejercicios = Opcion = \
     Otro = PAQUETE_RAIZ = PISTAS_DE_EXCEPCIONES = PREFIJO_QUIZ = Pregunta = pregunta_desde_dict = \
     preguntas = pruebas_visibles = PruebaVisibleFallida = publicar_evidencia = recoger_evidencia = \
-    respuesta = RespuestaMalFormada = salida_del_alumno = sin_complejos = serializacion = serializar = sin_contestar = \
+    respuesta = RespuestaMalFormada = salida_del_alumno = sin_complejos = causa_de_poca_precision = serializacion = serializar = sin_contestar = \
     sin_ejecutar = TIPOS = Varias = VerdaderoFalso = VERSION = trampa
 # --- fin de los nombres públicos ---
 
