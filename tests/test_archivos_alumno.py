@@ -715,3 +715,48 @@ def test_un_cuaderno_grande_se_lee_acotado_fuera_del_proceso_del_profesor(tmp_pa
            "    raise CuadernoDesmesurado(lineas[-1][:200])\n    grader_tests.caja.cuaderno_acotado.CuadernoDesmesurado: "
            "el cuaderno no es un JSON válido o anida demasiado: no se califica\n")
     assert razon_del_log(log) == "el cuaderno no es un JSON válido o anida demasiado: no se califica"
+
+
+def test_en_una_entrega_el_kernel_del_profesorado_no_importa_nada_del_alumno(tmp_path):
+    """A hostile tester's F1 (issue 19): the TA opened a collected submission in JupyterLab and pressed Tab; jedi
+    imported `colorama`, which the environment lacks, from the student's folder, and the student's colorama.py ran
+    as the TA (hub token, the deadlines' key, the references). In a folder under submitted/, autograded/ or
+    feedback/, a TA's kernel (arranque_kernel.py) imports nothing from the folder: only the assignment's own
+    modules, by name, from the course's source/<assignment>/. Elsewhere (a lesson) the folder still imports."""
+    from jupyter_client.manager import start_new_kernel
+
+    from conftest import RAIZ
+    curso = tmp_path / "curso"
+    (curso / "source" / "tarea").mkdir(parents=True)
+    (curso / "source" / "tarea" / "explorable_x.py").write_text("VALOR = 1\n")
+    entrega = curso / "submitted" / "alumna" / "tarea"
+    entrega.mkdir(parents=True)
+    marca = tmp_path / "marca"
+    for nombre in ("colorama", "ctags", "numpydoc", "_typeshed", "mio", "explorable_x"):
+        (entrega / f"{nombre}.py").write_text(f"open({str(marca)!r}, 'a').write({nombre!r} + ' ')\nVALOR = 666\n")
+    entorno = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    entorno.update(PYTHONSAFEPATH="1",
+                   PYTHONSTARTUP=str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun" / "arranque_kernel.py"))
+
+    def en_un_kernel(carpeta: Path, codigo: str) -> str:
+        km, kc = start_new_kernel(kernel_name="python3", cwd=str(carpeta), env=entorno)
+        try:
+            kc.complete("import numpy as np\nnp.ar", 24, reply=True, timeout=60)     # Tab
+            kc.inspect("np.array", 8, reply=True, timeout=60)                      # the contextual help
+            salida = []
+            kc.execute_interactive(codigo, timeout=60, output_hook=lambda m: salida.append(
+                m["content"].get("text", "")) if m["msg_type"] == "stream" else None)
+            return "".join(salida)
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+
+    codigo = ("import explorable_x\nprint(explorable_x.VALOR)\n"
+              "try:\n    import mio\n    print('mio')\nexcept ImportError:\n    print('sin mio')\n"
+              "print([n for n in dir() if n.startswith('_curso')])")
+    assert en_un_kernel(entrega, codigo).split() == ["1", "sin", "mio", "[]"]
+    assert not marca.exists(), marca.read_text()
+    # the same files in a lesson's folder: the folder imports as before (its explorable, the student's module)
+    leccion = tmp_path / "leccion"
+    shutil.copytree(entrega, leccion)
+    assert en_un_kernel(leccion, codigo).split()[:2] == ["666", "mio"]
