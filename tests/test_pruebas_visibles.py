@@ -116,6 +116,11 @@ def test_los_mensajes_visibles_caben_y_dicen_lo_mismo_que_la_nota(funcion, archi
     completo = all(v.completo for v in veredictos.values())
     assert not (pierde and not fallan), f"pierde puntos en {pierde} y las pruebas visibles dicen «Success»"
     assert not (completo and fallan), f"nota completa y fallan las pruebas visibles: {fallan}"
+    # cell by cell: a visible cell fails only where the grade takes points (the student 22b's P1: a pair in
+    # reverse order failed the visible generality with h = 1, while only the contract loses its point)
+    de_mas = {gid: texto.splitlines()[0] for gid, (_, texto) in fallan.items()
+              if gid in veredictos and veredictos[gid].puntos >= veredictos[gid].maximo}
+    assert not de_mas, f"fallan celdas visibles cuya celda de la nota da todos sus puntos: {de_mas}"
 
     # Spanish first: a failure is its Spanish lines, headline first, and the likely cause right after it
     for gid, (asercion, texto) in fallan.items():

@@ -165,11 +165,17 @@ def _par(resultado, en_su_orden: bool = True) -> tuple:
     salida, A = resultado[0], resultado[1]
     if not en_su_orden:
         return salida, A
-    salida, A = _sin_eje_de_lote(sin_complejos(salida), 2), _sin_eje_de_lote(sin_complejos(A), 3)
-    primero, segundo = _forma(salida), _forma(A)
-    if len(primero) == 3 and len(segundo) == 2 and primero[1] == primero[2] == segundo[0]:
-        salida, A = A, salida                                # (h, T, T) y (T, d_model): sin dudas
-    return salida, A
+    salida, A = sin_complejos(salida), sin_complejos(A)
+    # el orden, antes de quitar ejes de lote: con h = 1, unos mapas (1, T, T) en el sitio de la salida
+    # perderían su eje de tamaño 1 y ya no se verían como mapas (el alumno 22b: «Con h = 1, `salida`
+    # debería tener forma (4, 6) y tiene (4, 4)» para un par al revés, que sólo cobra el contrato)
+    for _ in range(2):
+        primero, segundo = _forma(salida), _forma(A)
+        if len(primero) == 3 and len(segundo) == 2 and primero[1] == primero[2] == segundo[0]:
+            salida, A = A, salida                            # (h, T, T) y (T, d_model): sin dudas
+            break
+        salida, A = _sin_eje_de_lote(salida, 2), _sin_eje_de_lote(A, 3)
+    return _sin_eje_de_lote(salida, 2), _sin_eje_de_lote(A, 3)
 
 
 def _sin_eje_de_lote(valor, ejes: int):
@@ -1128,7 +1134,18 @@ def no_modifica(espacio: dict) -> None:
     funcion = funcion_del_cuaderno(espacio, "multi_head")
     for h in (2, 3, 4):
         argumentos = entradas_no_modifica(h)
-        llamar(funcion, *argumentos, h)
+        try:
+            llamar(funcion, *argumentos, h)
+        except PruebaVisibleFallida as exc:
+            if not _acierta_el_caso_visible(_resultado_o_nada(funcion)):
+                raise
+            # acierta el caso visible (d_model = 6, h = 3) y lanza con otra forma: la causa es la forma fija,
+            # como dicen los mapas, no la que sugiere el tipo de excepción (el alumno 22b: «Si promedias o
+            # sumas las cabezas…» para un d_k = 2 escrito a mano)
+            fallo(f"Con T = 5, d_model = 12 y h = {h} (d_k = {12 // h}), {exc.mensaje.splitlines()[0]}\n"
+                  "Causa probable: algo depende de una forma fija (d_k, la escala o el número de cabezas): con el "
+                  "caso visible funciona. d_k = d_model // h sale de los argumentos, como la escala √d_k y el "
+                  "número de cabezas.", exc.detalle)
         for nombre, antes, despues in zip(("X", "Wq", "Wk", "Wv", "Wo"), entradas_no_modifica(h), argumentos):
             if not np.array_equal(antes, despues):
                 fallo(f"Con h = {h}, multi_head ha escrito en `{nombre}`.\n"
@@ -1153,6 +1170,36 @@ def _acierta_el_caso_visible(resultado) -> bool:
         return False
     salida, A = _par(resultado)
     return _iguales(_en_su_forma(salida, 4, 6), SALIDA) and _iguales(_en_el_orden_de_los_ejes(A, resultado), MAPAS)
+
+
+def _resultado_o_nada(funcion):
+    """Lo que devuelve la función con el caso visible, o None si lanza."""
+    try:
+        with salida_del_alumno():
+            return funcion(*caso(), H)
+    except Exception:  # noqa: BLE001 - la celda ya cuenta la excepción con su propia llamada
+        return None
+
+
+def _acierta_las_otras_formas(funcion, resultado_visible) -> bool:
+    """Si los mapas y la salida de las otras formas (``MAPAS_OTRAS_FORMAS``, ``SALIDAS_OTRAS_FORMAS``) están bien."""
+    for (T, d_model, h), mapas_esperados in MAPAS_OTRAS_FORMAS.items():
+        try:
+            with salida_del_alumno():
+                otro = funcion(*otro_caso(T, d_model), h)
+        except Exception:  # noqa: BLE001 - lo cuentan las celdas de los mapas y la salida
+            return False
+        if not (isinstance(otro, (tuple, list)) and len(otro) == 2):
+            return False
+        salida, A = _par(otro)
+        esperada = SALIDAS_OTRAS_FORMAS.get((T, d_model, h))
+        try:
+            if not _iguales(_en_el_orden_de_los_ejes(A, resultado_visible), mapas_esperados) or (
+                    esperada is not None and not _iguales(_en_su_forma(salida, T, d_model), esperada)):
+                return False
+        except (TypeError, ValueError):
+            return False
+    return True
 
 
 def _en_el_orden_de_los_ejes(A, resultado_visible) -> np.ndarray:
@@ -1204,7 +1251,10 @@ def _regla_de_control(funcion, celda: str) -> tuple[bool, list[bool]]:
     resultado = llamar(funcion, *caso(), H)
     _par(resultado)
     _fallo_si_poca_precision(funcion)
-    bien = _acierta_el_caso_visible(resultado)
+    # como en la nota, cuyos casos de control son los de las celdas de valores: el caso visible y las otras
+    # formas de las celdas de los mapas y la salida (una escala fija √2 acierta el caso visible y falla las
+    # otras: eso ya lo descuentan los mapas, y aquí sólo se juzga lo propio)
+    bien = _acierta_el_caso_visible(resultado) and _acierta_las_otras_formas(funcion, resultado)
     if not bien and not trabajo_hecho(resultado, funcion, cabezas=(3, 2, 4)):
         fallo(_sin_trabajo(celda, resultado))
     if not bien:
