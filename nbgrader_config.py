@@ -90,7 +90,7 @@ c.Validator.Execute.kernel_manager_class = KernelAislado
 # ComprobarPlazos first: a submission whose due date or extension (plazos.toml) cannot be read is refused
 # before anything runs or is saved, and the rest of the class is graded.
 # AcotarCeldas next: at most saneamiento.MAX_CELDAS cells reach nbgrader's per-cell steps (outside the sandbox).
-# A notebook file over 4 MiB is first read by a bounded process that keeps only what grading reads
+# A notebook file over 1 MiB is first read by a bounded process that keeps only what grading reads
 # (grader_tests/caja/cuaderno_acotado.py): outputs, attachments and huge metadata cost nothing outside the sandbox.
 c.Autograde.exporter_class = LecturaAcotada
 c.Autograde.sanitize_preprocessors = [

@@ -129,6 +129,13 @@ def test_collect_rechaza_cada_entrada_hostil_y_recoge_al_resto(tmp_path):
     # ids that would leave submitted/ or hide in it
     _entrada(inbound, "..", _fecha(), "fuera")
     _entrada(inbound, ".oculto", _fecha(), "oculto")
+    # the other assignment of the course, which this fresh gradebook does not know yet (a third attacker's F3:
+    # honest entries reported as «una tarea que no existe»), and one that no folder of the course has
+    for otra in ("01_atencion_multicabeza", "99_inventada"):
+        ajena = inbound / f"alumna+{otra}+{_fecha()}"
+        ajena.mkdir()
+        (ajena / "timestamp.txt").write_text(_fecha())
+        _dar(ajena, UIDS["alumna"])
     # a date set back: the real change time wins
     _entrada(inbound, "tardio", "2020-01-01 00:00:00.000000 UTC", "tardio")
     # a flood: 8 entries (quota 5), the newest too big for the 2 MiB quota
@@ -164,6 +171,7 @@ def test_collect_rechaza_cada_entrada_hostil_y_recoge_al_resto(tmp_path):
     assert cuaderno("inundador") == "inundador 0"
     assert "fecha en el futuro" in salida and "fecha ilegible" in salida
     assert "el nombre no es <alumno>+<tarea>+<fecha>" in salida
+    assert "«99_inventada»" in salida and "01_atencion_multicabeza" not in salida, salida[-4000:]
     assert "suplantación: dice ser de «victima» pero la creó la cuenta «alumna»" in salida, salida[-4000:]
     assert "que no es de nadie de la clase" in salida
     assert salida.count("no está en la lista de clase") == 4

@@ -356,12 +356,28 @@ class RecogerSeguro(ExchangeCollect):
                 self.src_records.append({"username": alumno, "filename": elegida.nombre,
                                          "timestamp": elegida.fecha, "entrada": elegida, "alternativas": otras})
 
+    def _carpetas_de_tareas(self) -> set[str]:
+        """The names of the assignment folders in the course's source/ and release/ (no link followed)."""
+        nombres: set[str] = set()
+        for carpeta in (self.coursedir.source_directory, self.coursedir.release_directory):
+            raiz = os.path.join(self.coursedir.root, carpeta)
+            try:
+                with os.scandir(raiz) as entradas:
+                    nombres.update(e.name for e in entradas if e.is_dir(follow_symlinks=False)
+                                   and not e.name.startswith("."))
+            except OSError:
+                pass
+        return nombres
+
     def _leer_libro(self) -> None:
         """The class list and the due date, in one visit to the gradebook."""
         from nbgrader.api import Gradebook, MissingEntry
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             self._lista = {s.id for s in gb.students} if self.solo_lista_de_clase else None
-            self._tareas = {a.name for a in gb.assignments}
+            # the course's assignments: the gradebook's and every folder of source/ and release/ (a fresh
+            # gradebook, as the hub's course page has on its first collect, knows none yet: a third
+            # attacker's F3, honest entries of the other assignment reported as «una tarea que no existe»)
+            self._tareas = {a.name for a in gb.assignments} | self._carpetas_de_tareas()
             self._prorrogas_del_libro: dict[str, datetime.timedelta] = {}
             try:
                 asignada = gb.find_assignment(self.coursedir.assignment_id)
