@@ -169,8 +169,21 @@ def test_un_origen_por_servidor_y_nada_de_la_casa_del_alumno(hub):
                             headers={"X-XSRFToken": usuaria._xsrf(usuaria.base)}).status_code == 204
 
 
+def _texto_visible(pagina: str) -> str:
+    sin_codigo = re.sub(r"<(script|style)\b.*?</\1>", " ", pagina, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", sin_codigo).split())
+
+
 def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
+    # the hub's own pages in Spanish (issue 22, a new student: «Sign in», «Username:», «Logout»)
+    portada = Usuario(hub, hub.profesorado[0]).s.get(f"{hub.url}/hub/login", timeout=30)
+    visible = _texto_visible(portada.content.decode("utf-8"))
+    assert "Entrar" in visible and "Usuario:" in visible and "Contraseña:" in visible, visible[:800]
+    assert not re.search(r"Sign in|Username|Password|Logout", visible), visible[:800]
     ta = Usuario(hub, hub.profesorado[0]).entrar()
+    inicio = _texto_visible(ta.s.get(f"{hub.url}/hub/home", timeout=30).content.decode("utf-8"))
+    assert "Salir" in inicio and "Inicio" in inicio and "servidor" in inicio, inicio[:800]
+    assert not re.search(r"Logout|My Server|Home\b|Token\b.*Admin", inicio), inicio[:800]
     alumnos = {nombre: Usuario(hub, nombre).entrar() for nombre in hub.alumnado}
     muestra_de = dict(zip(hub.alumnado, MUESTRAS))
     con_prorroga, tarde = hub.alumnado[0], hub.alumnado[1]

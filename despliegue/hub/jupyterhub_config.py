@@ -65,6 +65,9 @@ if a.proxy:
 c.ConfigurableHTTPProxy.pid_file = str(a.estado / "jupyterhub-proxy.pid")
 c.JupyterHub.db_url = f"sqlite:///{a.estado / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(a.estado / "jupyterhub_cookie_secret")
+# the hub's own pages (login, «your server is starting», the top bar) in Spanish: despliegue/hub/plantillas extends
+# JupyterHub's templates and only translates their words
+c.JupyterHub.template_paths = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "plantillas")]
 c.JupyterHub.template_vars = {
     "announcement_login": "Curso «Atención multicabeza y codificación posicional»: "
                           "entra con tu usuario y contraseña del departamento.",

@@ -16,7 +16,7 @@ PREGUNTAS: dict[str, Pregunta] = {
         correcta="b",
         explicacion=(
             "Las dos capas calculan, para cada pareja de palabras, los mismos cuatro productos "
-            "q_sj·k_tj; la única, además, divide su suma entre √4 = 2. Cambia el sitio donde se "
+            "q_sj·k_tj; la única, además, divide su suma entre √4 = 2. Lo que cambia es el sitio donde se "
             "normaliza. La capa única suma y hace un solo softmax, y la exponencial convierte la suma "
             "en un producto de factores, uno por regla (sección 2): su fila es el producto de las "
             "cuatro filas de la capa partida elevadas a 1/2, normalizado (sección 4). En ese producto "

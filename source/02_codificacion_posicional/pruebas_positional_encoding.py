@@ -296,6 +296,14 @@ ERRORES_CONOCIDOS = (
         [0.7834868912, -0.6214083129, -0.9959504191, -0.0899041858, 0.9890566104, -0.1475365085, 0.1710421788, 0.9852637074],
         [0.1525477253, -0.9882961052, -0.7999208003, -0.6001055851, 0.7511229600, -0.6601623277, 0.2271820771, 0.9738523008],
     ])),
+    # pos e i cambiados de sitio: i / 10000^(2·pos/d_model)
+    ("pos_e_i_intercambiados", np.array([
+        [0.0000000000, 1.0000000000, 0.8414709848, 0.5403023059, 0.9092974268, -0.4161468365, 0.1411200081, -0.9899924966],
+        [0.0000000000, 1.0000000000, 0.0998334166, 0.9950041653, 0.1986693308, 0.9800665778, 0.2955202067, 0.9553364891],
+        [0.0000000000, 1.0000000000, 0.0099998333, 0.9999500004, 0.0199986667, 0.9998000067, 0.0299955002, 0.9995500337],
+        [0.0000000000, 1.0000000000, 0.0009999998, 0.9999995000, 0.0019999987, 0.9999980000, 0.0029999955, 0.9999955000],
+        [0.0000000000, 1.0000000000, 0.0001000000, 0.9999999950, 0.0002000000, 0.9999999800, 0.0003000000, 0.9999999550],
+    ])),
     # el exponente sin paréntesis: pos / 10000 ** 2 * i / d_model (cada ángulo, casi 0: [0, 1, 0, 1, …] en cada fila)
     ("precedencia_en_el_exponente", np.tile([0.0, 1.0], (5, 4))),
     # d_model fuera del exponente: pos / 10000 ** (2 * i) / d_model (sólo la pareja 0 gira, con 1/8)
@@ -445,6 +453,17 @@ def tablas_de_la_ley(funcion) -> dict:
     return {(T_DE_LA_LEY, d_model): _tabla_o_nada(funcion, T_DE_LA_LEY, d_model) for d_model in MUESTRA_DE_LA_LEY}
 
 
+def _error_conocido_de(tabla_visible) -> str | None:
+    """La explicación de la nota del error conocido (``ERRORES_CONOCIDOS``) que es la tabla visible, o None."""
+    if np.shape(tabla_visible) != (5, 8):
+        return None
+    for error, tabla in ERRORES_CONOCIDOS:
+        explicacion = causa("positional_encoding", error, CARPETA)
+        if explicacion and np.allclose(tabla_visible, tabla, **TOLERANCIA):
+            return explicacion.removeprefix("Causa probable: ")
+    return None
+
+
 def comprobar_trabajo(funcion, tabla_visible: np.ndarray, celda: str, al_azar: tuple[int, int] | None = None,
                       grande: int | None = None) -> None:
     """Falla (``SIN_TRABAJO``) si no calcula nada bien con el caso visible, ``OTROS_CASOS``, un tamaño al azar o uno grande.
@@ -472,7 +491,12 @@ def comprobar_trabajo(funcion, tabla_visible: np.ndarray, celda: str, al_azar: t
     # un solo error que borra todo lo calculado (una tabla de enteros, la división entera): se nombra primero
     nombrada = _causa_del_tipo(funcion) or (
         _causa_de_las_frecuencias(tabla_visible) if np.shape(tabla_visible) == (5, 8) else None)
-    if nombrada and (nombrada.startswith("Tu tabla es de enteros") or "división entera" in nombrada):
+    conocida = _error_conocido_de(tabla_visible)
+    if conocida:
+        # un error de la lista de la nota que borra todo lo calculado (los grados con np.degrees, pos e i
+        # cambiados, el exponente sin paréntesis…): se nombra, no «no calcula bien nada» (el alumno 22b)
+        nombrada = conocida
+    if nombrada and (conocida or nombrada.startswith("Tu tabla es de enteros") or "división entera" in nombrada):
         nombrada = nombrada.removeprefix("Causa probable: ")
         # sin la regla entera debajo: la causa basta, y Validate enseña esta celda y la siguiente (issue 22)
         fallo(SIN_TRABAJO_NOMBRADO.format(celda=celda, causa=nombrada[0].lower() + nombrada[1:]))

@@ -62,6 +62,8 @@ def _entrar(pagina, hub, nombre: str, siguiente: str = "") -> None:
     """Log in with the hub's form, as a person does."""
     destino = f"{hub.url}/hub/login" + (f"?next={quote(siguiente)}" if siguiente else "")
     pagina.goto(destino)
+    formulario = pagina.inner_text("#login-main")          # the hub's own login page, in Spanish (issue 22)
+    assert "Contraseña" in formulario and "Entrar" in formulario and "Sign in" not in formulario, formulario
     pagina.fill("#username_input", nombre)
     pagina.fill("#password_input", hub.claves[nombre])
     pagina.click("#login_submit")

@@ -120,7 +120,26 @@ FALTA_EL_2 = ("tu tabla es la de base 100, que es lo mismo que usar el exponente
 # every explanation of ERRORES in the lesson's diagnosticos.json (scripts/autores/publicar_comprobaciones.py).
 A_GRADOS = ("pasas el ángulo a grados (np.degrees, np.rad2deg o ·180/π): np.sin y np.cos trabajan en radianes, así "
             "que usa pos / 10000^(2i/d_model) tal cual, sin convertirlo.")
-EXPLICACIONES_DE_DETECTORES = {"otra_base:base_100": FALTA_EL_2, "a_grados": A_GRADOS}
+POS_E_I = ("cambias de sitio la posición y la pareja: calculas i / 10000^(2·pos/d_model) en lugar de "
+           "pos / 10000^(2i/d_model). La posición pos va arriba, en el numerador, y la pareja i en el exponente.")
+EXPLICACIONES_DE_DETECTORES = {"otra_base:base_100": FALTA_EL_2, "a_grados": A_GRADOS,
+                               "pos_e_i_intercambiados": POS_E_I}
+
+
+def _pos_e_i(T, d_model):
+    pos = np.arange(T, dtype=np.float64)[:, None]
+    i = np.arange(d_model // 2, dtype=np.float64)[None, :]
+    angulo = i / 10000 ** (2 * pos / d_model)
+    PE = np.zeros((T, d_model))
+    PE[:, 0::2], PE[:, 1::2] = np.sin(angulo), np.cos(angulo)
+    return PE
+
+
+def _pos_e_i_intercambiados(llamada, parte):
+    """Detector: pos and i swapped in the angle (a new student of issue 22).  Nothing of the table is right (the
+    pair's frequency is the row's), so it is no work; a detector, only named."""
+    T, d_model = llamada.argumentos
+    return POS_E_I if coincide(llamada, _pos_e_i(T, d_model), parte) else None
 
 
 def _a_grados(llamada, parte):
@@ -325,6 +344,8 @@ ERRORES = [
                     "np.sin y np.cos trabajan en radianes; usa pos / 10000^(2i/d_model) tal cual.",
         implementacion=_variante(grados=True)),
     ErrorConocido(id="a_grados", nombre="ángulo pasado a grados", seccion=FORMULA, detector=_a_grados),
+    ErrorConocido(id="pos_e_i_intercambiados", nombre="pos e i cambiados de sitio", seccion=FORMULA,
+                  detector=_pos_e_i_intercambiados),
     ErrorConocido(
         id="dtype_entero", nombre="dtype entero", seccion=EJERCICIO,
         explicacion="tu tabla es de enteros: al guardar senos y cosenos en un array de enteros se truncan "
