@@ -46,7 +46,6 @@ Usage: ``.venv/bin/python scripts/mediciones/bench_widgets.py [--repeticiones 20
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import shutil
@@ -359,29 +358,19 @@ def _olvidar_lo_dibujado(modulo) -> None:
         cache.clear()
 
 
-def en_nucleo(modulo, pasos: list[Paso], pausa: float = 0.3) -> list[tuple[str, str, float]]:
-    """Time each step's kernel work, inside a running event loop as in a kernel.
-
-    Between two steps the loop runs for ``pausa`` seconds, as a kernel does while the student looks at the
-    picture: what an explorable does in that idle time (lesson 2 draws the neighbouring states ahead) runs
-    there, outside the timed step. ``pausa=0`` leaves no idle time (a key held down, values typed at once).
-    """
-    async def recorrer():
-        medidas, caja = [], None
-        for paso in pasos:
-            if paso.reinicio:
-                _olvidar_lo_dibujado(modulo)
-                caja = modulo.crear_explorable()
-                caja._respaldo = _RespaldoSerializado()
-            else:
-                inicio = time.perf_counter()
-                paso.nucleo(caja)
-                if paso.tipo:
-                    medidas.append((paso.tipo, paso.visita, (time.perf_counter() - inicio) * 1000))
-            if pausa:
-                await asyncio.sleep(pausa)
-        return medidas
-    return asyncio.run(recorrer())
+def en_nucleo(modulo, pasos: list[Paso]) -> list[tuple[str, str, float]]:
+    medidas, caja = [], None
+    for paso in pasos:
+        if paso.reinicio:
+            _olvidar_lo_dibujado(modulo)
+            caja = modulo.crear_explorable()
+            caja._respaldo = _RespaldoSerializado()
+            continue
+        inicio = time.perf_counter()
+        paso.nucleo(caja)
+        if paso.tipo:
+            medidas.append((paso.tipo, paso.visita, (time.perf_counter() - inicio) * 1000))
+    return medidas
 
 
 def _reejecutar_explorable(pagina, selector: str, modulo: str) -> None:
@@ -582,8 +571,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="carpeta con las tareas publicadas que se miden (por defecto, release/); "
                              "sirve para medir una versión anterior")
     parser.add_argument("--solo-nucleo", action="store_true", help="sin navegador: sólo el núcleo")
-    parser.add_argument("--pausa", type=float, default=0.3,
-                        help="segundos de núcleo libre entre dos interacciones (0: una tras otra, sin pausa)")
     args = parser.parse_args(argv)
     n = args.repeticiones
     n_nuevo = max(1, min(n, 5))          # restarting a kernel takes seconds
@@ -606,7 +593,7 @@ def main(argv: list[str] | None = None) -> int:
         for tarea, (_, modulo) in TAREAS.items():
             mod = cargar(alumno / tarea, modulo)
             recorridos[modulo] = RECORRIDOS.get(modulo, recorrido_generico)(n, mod)
-            nucleo[modulo] = agrupar(en_nucleo(mod, recorridos[modulo], args.pausa))
+            nucleo[modulo] = agrupar(en_nucleo(mod, recorridos[modulo]))
             nucleo[modulo].update(primera_imagen_en_nucleo(mod, alumno / tarea, n, n_nuevo))
         if args.solo_nucleo:
             navegador = {m: {clave: [] for clave in medidas} for m, medidas in nucleo.items()}

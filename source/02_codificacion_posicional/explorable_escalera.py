@@ -36,12 +36,10 @@ aquí es escribir la fórmula, no usar el explorable.
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
 import io
 import math
-import os
 import re
 
 import ipywidgets as widgets
@@ -493,35 +491,6 @@ def aplicar_cambio(en_uso: dict, nombre: str, valor: int | str, tecleado: bool =
     nuevo = {**en_uso, nombre: usado}
     nuevo["pareja"] = min(nuevo["pareja"], limites("pareja", nuevo["d_model"])[1])
     return {"en_uso": nuevo, "casillas": dict(nuevo), "aviso": None}
-
-
-def vecinos(en_uso: dict, disposicion: str, ultimo: str | None = None) -> list[tuple[int, int, int, str]]:
-    """Los estados a un paso del actual, en el orden en que conviene dibujarlos de antemano.
-
-    Sección «El explorable». Un paso es lo que hace una tecla de flecha en un
-    deslizador (d_model ± 2, T ± 1, pareja ± 1, con la pareja ajustada como en
-    ``aplicar_cambio``) o un clic en la otra disposición. El control que se
-    acaba de mover (``ultimo``) va primero, con uno y dos pasos a cada lado: es
-    el que el alumno sigue moviendo.
-
-    Devuelve:
-        lista de tuplas ``(T, d_model, pareja, disposición)`` distintas del estado
-        actual y sin repetir.
-    """
-    actual = (en_uso["T"], en_uso["d_model"], en_uso["pareja"], disposicion)
-    orden = [ultimo] if ultimo in CONTROLES else []
-    orden += [n for n in CONTROLES if n not in orden]
-    estados = []
-    for nombre in orden:
-        _, _, paso = limites(nombre, en_uso["d_model"])
-        # del que se está moviendo, también dos pasos (un arrastre salta así)
-        for saltos in ((1, -1, 2, -2) if nombre == ultimo else (1, -1)):
-            nuevo = aplicar_cambio(en_uso, nombre, en_uso[nombre] + saltos * paso)["en_uso"]
-            estados.append((nuevo["T"], nuevo["d_model"], nuevo["pareja"], disposicion))
-    otra = next(d for d in DISPOSICIONES if d != disposicion)
-    estados.insert(0 if ultimo == "disposicion" else len(estados), (*actual[:3], otra))
-    vistos = {actual}
-    return [e for e in estados if not (e in vistos or vistos.add(e))]
 
 
 def formatear_posiciones(x: float, decimales: int = 1) -> str:
@@ -1061,30 +1030,6 @@ class _FiguraEscalera:
             ax.draw_artist(artista)
         return _guardar(self._pngs, self.estado, _png_del_lienzo(lienzo), self.MAX_PNGS)
 
-    def png_de(self, T: int, d_model: int, pareja: int, disposicion: str) -> bytes:
-        """El PNG de ese estado: el guardado si ya se pintó (sin tocar los artistas), si no lo pinta."""
-        guardado = self._pngs.get((T, d_model, pareja, disposicion))
-        if guardado is not None:
-            return guardado
-        self.poner(T, d_model, pareja, disposicion)
-        return self.png()
-
-    def preparar(self, T: int, d_model: int, pareja: int, disposicion: str) -> bool:
-        """Deja pintado de antemano el PNG de otro estado; el que se enseña no cambia.
-
-        Para los ratos en que el núcleo no tiene nada que hacer (``crear_explorable``):
-        la siguiente tecla encuentra su imagen hecha. Los artistas quedan en ese
-        estado; ``poner`` los devuelve al que toque.
-
-        Devuelve:
-            True si ha pintado algo; False si ese PNG ya estaba guardado.
-        """
-        if (T, d_model, pareja, disposicion) in self._pngs:
-            return False
-        self.poner(T, d_model, pareja, disposicion)
-        self.png()
-        return True
-
 
 def dibujar(T: int, d_model: int, pareja: int, disposicion: str) -> Figure:
     """Figura con tres paneles: mapa de calor, curvas de la pareja y escalera.
@@ -1329,47 +1274,17 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
     caja.aviso = aviso
     caja.en_uso = dict(en_uso)
     caja.estado = {}
-    caja._figura = figura          # la figura y sus PNG guardados (para las pruebas y las mediciones)
     en_curso = {"si": False}   # mientras el propio explorable pone sus controles
     notas = {}  # (T, d_model, disposición) -> nota ya calculada
-    adelanto = {"vuelta": 0}   # cada redibujo empieza una vuelta nueva y deja sin efecto la anterior
-
-    def adelantar(ultimo: str | None) -> None:
-        """Pinta de antemano, de uno en uno, los estados vecinos (``vecinos``) mientras el núcleo espera.
-
-        Cada uno va en su propia llamada del bucle de eventos del núcleo, así que un clic o una tecla
-        del alumno espera como mucho lo que tarda un dibujo. Sin bucle en marcha (Python sin núcleo,
-        las pruebas) o al calificar y con Validate (``NBGRADER_EXECUTION``) no hace nada.
-        """
-        if os.environ.get("NBGRADER_EXECUTION"):
-            return                 # al calificar o con Validate nadie va a pulsar nada
-        try:
-            bucle = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        adelanto["vuelta"] += 1
-        vuelta = adelanto["vuelta"]
-        pendientes = vecinos(caja.en_uso, control_disposicion.value, ultimo)
-
-        def siguiente() -> None:
-            if vuelta != adelanto["vuelta"] or not pendientes:
-                return
-            try:
-                figura.preparar(*pendientes.pop(0))
-            except Exception:      # noqa: BLE001 - un estado que no se pudo adelantar se dibuja al pedirlo
-                return
-            bucle.call_later(0.005, siguiente)
-
-        bucle.call_later(0.05, siguiente)
 
     def nombrar_deslizadores() -> None:
         caja.control_d_model, caja.control_T, caja.control_pareja = (deslizadores[n] for n in CONTROLES)
 
-    def redibujar(ultimo: str | None = None) -> None:
+    def redibujar() -> None:
         d, t, i = caja.en_uso["d_model"], caja.en_uso["T"], caja.en_uso["pareja"]
         disp = control_disposicion.value
-        # guardado (ya visto o pintado de antemano) o pintado ahora, cambiando sólo lo que haya cambiado
-        imagen.value = figura.png_de(t, d, i, disp)
+        figura.poner(t, d, i, disp)  # sólo cambia lo que depende de lo que ha cambiado
+        imagen.value = figura.png()
         etiqueta_longitud.value = texto_longitud(i, d, disp)
         if (t, d, disp) not in notas:
             _guardar(notas, (t, d, disp), texto_disposicion(t, d, disp), _FiguraEscalera.MAX_MAPAS)
@@ -1380,7 +1295,6 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
             "longitud": float(longitudes_de_onda(d)[i]),    # con unas tres cifras, como las funciones públicas
         }
         caja.actualizar_respaldo()
-        adelantar(ultimo)
 
     def poner_controles(resultado: dict) -> None:
         """Copia en los widgets lo que dice ``aplicar_cambio`` (sin volver a entrar aquí)."""
@@ -1418,7 +1332,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
             caja.en_uso = resultado["en_uso"]
             poner_controles(resultado)
             if caja.en_uso != antes:
-                redibujar(nombre)
+                redibujar()
         return al_cambiar
 
     def al_pulsar_intro(_casilla, contenido, _buffers) -> None:
@@ -1434,7 +1348,7 @@ def crear_explorable(d_model: int = 32, T: int = 64, pareja: int = 0,
 
     def al_cambiar_disposicion(_cambio) -> None:
         poner_controles({"en_uso": caja.en_uso, "casillas": caja.en_uso, "aviso": None})
-        redibujar("disposicion")
+        redibujar()
 
     for nombre in CONTROLES:
         deslizadores[nombre].observe(respuesta(nombre, tecleado=False), names="value")
