@@ -200,13 +200,13 @@ def test_release_feedback_sin_secreto_nunca_dice_success_y_dice_que_hacer_en_esp
     salida = publicar.stdout + publicar.stderr
     assert publicar.returncode != 0, salida
     assert "Comentarios sin publicar: marta (los motivos y qué hacer, arriba); el resto se publicó." in salida, salida
-    assert "su entrega no trae submission_secret.txt" in salida and "vuelva a entregar con Submit" in salida
+    assert "su entrega no trae submission_secret.txt" in salida and "vuelva a entregar con el botón Entregar" in salida
 
     # the hub's course page lists her, with what to do
     from scripts.calificacion import servicio_del_curso as servicio
     assert [(e["alumno"], e["tarea"]) for e in servicio.sin_secreto(raiz)] == [("marta", TAREA)]
     [linea] = [e for e in servicio.pendientes(raiz)["desactualizados"] if e["alumno"] == "marta"]
-    assert "no trae submission_secret.txt" in linea["motivo"] and "vuelva a entregar con Submit" in linea["motivo"]
+    assert "no trae submission_secret.txt" in linea["motivo"] and "vuelva a entregar con el botón Entregar" in linea["motivo"]
 
     # formgrader: nbgrader's API in this thread, then the course's answer to its result
     with _libro(url) as gb:
@@ -225,7 +225,7 @@ def test_release_feedback_sin_secreto_nunca_dice_success_y_dice_que_hacer_en_esp
     assert "No se publicaron los comentarios de estos 2 alumnos en «t»: luis, marta." in r["log"], r["log"]
     detalles = {d["alumno"]: d for d in r["curso_revision"]["detalles"]}
     assert "submission_secret.txt" in detalles["marta"]["motivo"]
-    assert "vuelva a entregar con Submit" in detalles["marta"]["que_hacer"]
+    assert "vuelva a entregar con el botón Entregar" in detalles["marta"]["que_hacer"]
     assert "comentarios desactualizados" in detalles["luis"]["motivo"]
     assert "Generate Feedback" in detalles["luis"]["que_hacer"]
     assert r["curso_revision"]["titulo"] == "Comentarios sin publicar"
@@ -237,7 +237,7 @@ def test_release_feedback_sin_secreto_nunca_dice_success_y_dice_que_hacer_en_esp
         r = formgrader_avisos.negativa_por_revision({"success": False, "log": capturado, "error": "x"}, gb,
                                                     str(raiz), TAREA, None, "publicar")
     assert [d["alumno"] for d in r["curso_revision"]["detalles"]] == ["marta"], r
-    assert "vuelva a entregar con Submit" in r["curso_revision"]["detalles"][0]["que_hacer"]
+    assert "vuelva a entregar con el botón Entregar" in r["curso_revision"]["detalles"][0]["que_hacer"]
 
 
 # ------------------------------------------------------------------------------ the fingerprint itself

@@ -325,7 +325,7 @@ def test_el_margen_de_la_fecha_nunca_cruza_el_plazo(tmp_path):
     informe = json.loads((curso / "submitted" / f".recogida-{TAREA}.json").read_text())
     [linea] = [l for l in informe["lineas"] if l["alumnos"] == ["tardio"]]
     assert "entrega tardía" in linea["texto"]
-    assert "no trae submission_secret.txt (no la hizo el botón Submit" in linea["texto"]    # P2-4: said at collect
+    assert "no trae submission_secret.txt (no la hizo el botón Entregar" in linea["texto"]    # P2-4: said at collect
     [linea] = [l for l in informe["lineas"] if l["alumnos"] == ["alumna"]]
     assert "hora real" in linea["texto"] and "tardía" not in linea["texto"]
 
@@ -503,7 +503,7 @@ def test_un_enlace_en_la_carpeta_no_impide_entregar_y_se_nombra(tmp_path):
     finally:
         sh.copyfile = copiar
     mensaje = str(error.value)
-    assert f"«{os.path.join('datos', 'x.txt')}» (Permission denied)" in mensaje and "Submit" in mensaje, mensaje
+    assert f"«{os.path.join('datos', 'x.txt')}» (Permission denied)" in mensaje and "Entregar" in mensaje, mensaje
     assert len(list(inbound.iterdir())) == 1
     traza = ("Traceback (most recent call last):\n  File \"x.py\", line 1\n"
              f"entrega_honesta.EntregaFallida: {mensaje}\n")

@@ -493,7 +493,7 @@ def test_release_feedback_publica_a_todos_menos_al_roto(lote):
     assert proceso.returncode != 0, salida[-2000:]
     assert "Comentarios sin publicar: c28_archivos_nbgrader (los motivos y qué hacer, arriba); el resto se publicó." \
         in salida, salida[-2000:]
-    assert "Pídele que vuelva a entregar con Submit" in salida and "Traceback" not in salida, salida[-2000:]
+    assert "Pídele que vuelva a entregar con el botón Entregar" in salida and "Traceback" not in salida, salida[-2000:]
     curso = lote["curso"]
     publicados = {p.name for p in (lote["intercambio"] / "atencion-y-posicion" / "feedback").glob("*.html")}
     cuaderno = Path(hostiles.CUADERNO).stem

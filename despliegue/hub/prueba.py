@@ -468,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Formgrader (profesorado): {hub.url_del_formgrader()}formgrader")
     print("Cada servidor y el Formgrader tienen su propio origen (<usuario>.localhost, "
           f"{hub.curso}--service.localhost): ábrelos con Chromium, Firefox o curl, que resuelven *.localhost.")
-    print("El alumnado usa la pestaña Assignments de JupyterLab (menú Nbgrader → Assignment List).")
+    print("El alumnado usa la pestaña Tareas de JupyterLab (menú Nbgrader → Lista de tareas).")
     print(f"Curso del servicio: {hub.raiz_curso}   Intercambio: {hub.intercambio}")
     print("\nCtrl-C para parar" + (" (se conservan cuentas y carpetas)." if args.conservar
                                    else " y borrar las cuentas y carpetas de la prueba."))

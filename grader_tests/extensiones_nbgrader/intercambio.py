@@ -612,9 +612,9 @@ class RecogerSeguro(ExchangeCollect):
             os.close(fd)
         if entrada is not None and not (aa.leer_pequeño(os.path.join(dest, "submission_secret.txt"), 1024) or "").strip():
             # nbgrader's submit always writes it: its absence is the mark of an entry made by hand
-            sin_secreto = ("no trae submission_secret.txt (no la hizo el botón Submit: ¿una entrada copiada o hecha a "
+            sin_secreto = ("no trae submission_secret.txt (no la hizo el botón Entregar de la pestaña Tareas: ¿una entrada copiada o hecha a "
                            "mano en el intercambio?): se califica, pero sus comentarios no se podrán publicar hasta "
-                           "que vuelva a entregar con Submit")
+                           "que vuelva a entregar con el botón Entregar")
             entrada.nota = f"{entrada.nota}; {sin_secreto}" if entrada.nota else sin_secreto
         if entrada is not None and entrada.fecha is not None:
             # the date collect validated, not the one the student wrote in timestamp.txt
@@ -793,9 +793,9 @@ class NoSePublica(ValueError):
 
 
 QUE_HACER_SIN_SECRETO = (
-    "Esa entrega no la hizo el botón Submit de la pestaña Assignments (una entrada copiada o hecha a mano en el "
+    "Esa entrega no la hizo el botón Entregar de la pestaña Tareas (una entrada copiada o hecha a mano en el "
     "intercambio: no trae submission_secret.txt), así que nbgrader no puede dejar sus comentarios donde el alumno "
-    "los busca. Pídele que vuelva a entregar con Submit; después Collect, calificar, Generate Feedback y Release "
+    "los busca. Pídele que vuelva a entregar con el botón Entregar; después Collect, calificar, Generate Feedback y Release "
     "Feedback. Mientras tanto, puedes darle a mano el HTML de feedback/<alumno>/<tarea>/.")
 QUE_HACER_SIN_FECHA = (
     "A la entrega recogida le falta timestamp.txt (se borró o se cambió después de Collect). Vuelve a pulsar Collect "

@@ -51,6 +51,12 @@ TAREA = "02_codificacion_posicional"
 CUADERNO = "codificacion_posicional.ipynb"
 
 
+# the words of nbgrader's Assignments tab in English (its template and its literals)
+INGLES_DE_LA_PESTANA = {"released", "downloaded", "submitted", "assignments", "assignment", "fetch", "submit",
+                        "feedback", "view", "loading", "please", "wait", "there", "are", "course", "courses",
+                        "found", "error", "toggle", "dropdown", "available", "fetching", "submitting", "and", "for"}
+
+
 def _en_la_maquina(url: str, hub) -> bool:
     """The hub's origins: localhost and its subdomains on the hub's port."""
     partes = urlparse(url)
@@ -99,11 +105,11 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         pagina.wait_for_selector("#jp-main-dock-panel", timeout=90_000)
         pagina.wait_for_selector("#jp-MainMenu .lm-MenuBar-itemLabel >> text=Archivo", timeout=60_000)
         menu_nbgrader = _etiquetas_del_menu(pagina, "Nbgrader")
-        assert "Assignment List" in menu_nbgrader, menu_nbgrader
-        for solo_profesorado in ("Formgrader", "Course List", "Create assignment"):
+        assert "Lista de tareas" in menu_nbgrader, menu_nbgrader
+        for solo_profesorado in ("Formgrader", "Lista de cursos", "Crear una tarea", "Course List", "Create assignment"):
             assert solo_profesorado not in menu_nbgrader, f"el alumnado ve «{solo_profesorado}»: {menu_nbgrader}"
 
-        lab.menu(pagina, "Nbgrader", "Assignment List")
+        lab.menu(pagina, "Nbgrader", "Lista de tareas")
         publicada = pagina.locator("#released_assignments_list .list_item", has_text=TAREA)
         publicada.wait_for(timeout=60_000)
         aviso_plazo = publicada.locator(".curso-plazo")
@@ -111,7 +117,9 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         texto = aviso_plazo.inner_text()
         assert texto.startswith("Plazo de entrega: ") and "GMT-6" in texto and "(en Madrid: " in texto, texto
         captura("alumna-assignments")
-        publicada.locator("button", has_text="Fetch").click()
+        # the tab in Spanish (ajustes_jupyterlab/labextension): its title, its lists, its buttons
+        pagina.locator("#jp-main-dock-panel .lm-TabBar-tab", has_text="Tareas").first.wait_for(timeout=30_000)
+        publicada.locator("button", has_text="Recoger").click()
         descargada = pagina.locator("#fetched_assignments_list .list_item", has_text=TAREA)
         descargada.first.wait_for(timeout=60_000)
         vencido = descargada.first.locator(".curso-plazo-vencido")
@@ -127,7 +135,7 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
                                    json={"type": "notebook", "format": "json", "content": contenido})
         assert guardado.status_code in (200, 201), guardado.text[:300]
 
-        descargada.first.locator("button", has_text="Submit").click()
+        descargada.first.locator("button", has_text="Entregar").click()
         entregada = pagina.locator("#submitted_assignments_list .list_item", has_text=TAREA).first
         entregada.wait_for(timeout=120_000)
         tardia = entregada.locator(".curso-tarde")
@@ -143,6 +151,12 @@ def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(nave
         assert re.fullmatch(rf"Entregada el \w+, \d+ de \w+ de \d{{4}}, {en_mexico} GMT-6 "
                             rf"\(en Madrid: .*, {en_madrid} CES?T\)\.", hora.inner_text()), hora.inner_text()
         captura("alumna-entregada")
+        # no English left in the tab (the names of the course, the assignment and the notebook aside)
+        pestana = pagina.locator(".nbgrader-mainarea-widget").inner_text()
+        for nombre in (hub.curso, TAREA, CUADERNO, "Validate"):
+            pestana = pestana.replace(nombre, " ")
+        en_ingles = sorted({p.lower() for p in re.findall(r"[^\W\d_]{2,}", pestana)} & INGLES_DE_LA_PESTANA)
+        assert not en_ingles, f"la pestaña Tareas tiene inglés ({en_ingles}):\n{pestana}"
         assert alumna_http.tareas()[TAREA]["status"] == "submitted"
 
         # --- the TA collects and autogrades (HTTP), then clicks Generate Feedback in Chromium

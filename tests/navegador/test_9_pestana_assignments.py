@@ -111,7 +111,7 @@ def test_los_comentarios_de_una_entrega_anterior_se_marcan_como_viejos(pagina):
         pagina.locator(".curso-a-tiempo").nth(1).wait_for(timeout=10_000)
         viejos = pagina.locator(".nested_list_item").nth(0).locator(".curso-comentarios-viejos")
         assert viejos.inner_text().startswith("⚠ Estos comentarios son de una entrega anterior y ya no valen")
-        assert ("mira sus comentarios" if con_nuevos else "pulsa Fetch Feedback") in viejos.inner_text()
+        assert ("mira sus comentarios" if con_nuevos else "pulsa «Recoger comentarios»") in viejos.inner_text()
         assert pagina.locator(".nested_list_item").nth(1).locator(".curso-comentarios-viejos").count() == 0
         assert "Es la última: la que se califica" in pagina.locator(".nested_list_item").nth(1).inner_text()
 
@@ -135,7 +135,7 @@ def test_los_comentarios_que_ya_no_dicen_la_nota_se_marcan(pagina):
     viejos = pagina.locator(".nested_list_item .curso-comentarios-viejos")
     viejos.wait_for(timeout=10_000)
     assert viejos.inner_text().startswith("⚠ Estos comentarios ya no dicen tu nota actual")
-    assert "pulsa Fetch Feedback" in viejos.inner_text()
+    assert "pulsa «Recoger comentarios»" in viejos.inner_text()
     assert "✓ Entregada a tiempo." in pagina.locator(".nested_list_item").inner_text()
 
 
@@ -164,3 +164,70 @@ def test_lo_que_no_se_entrego_se_nombra_bajo_la_entrega(pagina):
                             "(tubería con nombre (FIFO)) y 3 más."), texto
     assert "pon una copia normal en su lugar y vuelve a entregar" in texto
     assert pagina.locator(".nested_list_item img").count() == 0
+
+
+# ------------------------------------------------------- the tab in Spanish (ajustes_jupyterlab/labextension)
+INTERFAZ = RAIZ / "ajustes_jupyterlab" / "labextension" / "static" / "remoteEntry.js"
+
+
+def _plantilla_de_nbgrader() -> str:
+    """The Assignments tab's HTML as the installed nbgrader labextension writes it (its own template literal)."""
+    import sys
+    from pathlib import Path
+
+    estaticos = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyter" / "nbgrader" / "static"
+    for js in sorted(estaticos.glob("*.js")):
+        texto = js.read_text(encoding="utf-8")
+        inicio = texto.find('<div id="assignments" class="tab-pane">')
+        if inicio >= 0:
+            return texto[inicio:texto.index("`", inicio)].replace("\\n", "\n")
+    raise AssertionError(f"no encuentro la plantilla de la pestaña Assignments en {estaticos}")
+
+
+def test_la_pestana_de_tareas_en_espanol_sin_tocar_los_nombres(pagina):
+    """nbgrader's literals become Spanish (issue 22: the Assignments tab was the English left on the hub);
+    a course, an assignment and a notebook whose names are those very literals keep their names."""
+    filas = """
+      <div class="list_item row"><div class="col-md-12">
+        <span class="item_name col-sm-6"><span>Fetch</span></span>
+        <span class="item_course col-sm-2">Submit</span>
+        <span class="item_status col-sm-4"><button class="btn btn-primary btn-xs">Fetch</button></span></div></div>"""
+    entregadas = """
+      <div class="list_item row"><div class="col-md-12">
+        <span class="item_name col-sm-6"><span>Fetch Feedback</span></span>
+        <span class="item_course col-sm-2">Fetch</span>
+        <span class="item_status col-sm-4"><button class="btn btn-primary btn-xs">Fetch Feedback</button></span></div>
+        <div class="list_item row nested_list_item"><div class="col-md-12"><span class="item_name col-sm-6">
+          Submit<a> (view feedback)</a></span></div></div></div>"""
+    html = _plantilla_de_nbgrader()
+    html = html.replace('<div id="released_assignments_list" class="list_container">',
+                        '<div id="released_assignments_list" class="list_container">' + filas, 1)
+    html = html.replace('<div id="submitted_assignments_list" class="list_container">',
+                        '<div id="submitted_assignments_list" class="list_container">' + entregadas, 1)
+    html = html.replace('<ul class="dropdown-menu" id="course_list">',
+                        '<ul class="dropdown-menu" id="course_list"><li><a href="#">Submit</a></li>', 1)
+    pagina.route("**/tareas", lambda ruta: ruta.fulfill(status=200, content_type="text/html", body=(
+        '<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"></head><body>'
+        f'<div class="nbgrader-mainarea-widget">{html}</div></body></html>')))
+    pagina.goto("http://curso.localhost/tareas")
+    pagina.add_script_tag(content=INTERFAZ.read_text(encoding="utf-8"))
+    pagina.evaluate("""() => window._JUPYTERLAB['curso-atencion-interfaz'].get('./extension')
+        .then(f => f().default[0].activate(null))""")
+    pagina.wait_for_function("() => document.body.innerText.includes('Tareas publicadas')", timeout=10_000)
+    texto = pagina.locator(".nbgrader-mainarea-widget").inner_text()
+    for espanol in ("Tareas publicadas, descargadas y entregadas del curso:", "Cargando…", "Tareas publicadas",
+                    "No hay tareas descargadas.", "Tareas entregadas", "Recoger", "Recoger comentarios",
+                    "(ver comentarios)"):
+        assert espanol in texto, (espanol, texto)
+    assert pagina.locator("#refresh_assignments_list").get_attribute("title") == "Actualizar la lista de tareas"
+    # the names, where nbgrader writes them, are left as they are
+    assert pagina.locator("#released_assignments_list .item_name").inner_text() == "Fetch"
+    assert pagina.locator("#released_assignments_list .item_course").inner_text() == "Submit"
+    assert pagina.locator("#released_assignments_list button").inner_text() == "Recoger"
+    assert pagina.locator("#submitted_assignments_list .item_name").first.inner_text() == "Fetch Feedback"
+    assert pagina.locator("#submitted_assignments_list button").inner_text() == "Recoger comentarios"
+    assert pagina.locator(".nested_list_item .item_name").inner_text().startswith("Submit")
+    assert pagina.locator("ul#course_list a").inner_text() == "Submit"
+    # and no English literal of nbgrader's is left
+    ingles = ("Released", "Downloaded", "Submitted", "There are no", "Loading", "view feedback", "Toggle")
+    assert not [i for i in ingles if i in texto], texto

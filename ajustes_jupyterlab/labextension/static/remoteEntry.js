@@ -176,7 +176,8 @@ var _JUPYTERLAB;
   // interface is in Spanish they are rewritten where they appear: the dialog's title and fixed sentences (not
   // the cells' source nor the visible tests' messages, already Spanish), the error dialogs and the button's
   // «Validating...»/«Saving...». The button keeps «Validate», the name the lessons and the guides use.
-  var VALIDACION_TITULOS = { 'Validation Results': 'Resultado de la validación', 'Validation failed': 'No se pudo validar' };
+  var VALIDACION_TITULOS = { 'Validation Results': 'Resultado de la validación', 'Validation failed': 'No se pudo validar',
+    'Invalid Submission': 'No se ha entregado' };
   var VALIDACION_FRASES = {
     'Success! Your notebook passes all the tests.': 'Todo bien: tu cuaderno pasa todas las pruebas visibles.',
     'The following cell failed:': 'Esta celda ha fallado:',
@@ -184,7 +185,8 @@ var _JUPYTERLAB;
     'The source of the following cell has changed, but it should not have!':
       'El código de esta celda ha cambiado, y no debía cambiar:',
     'There was an error running the validate command:': 'No se pudo ejecutar la validación:',
-    'Cannot save notebook': 'No se pudo guardar el cuaderno'
+    'Cannot save notebook': 'No se pudo guardar el cuaderno',
+    'Assignment not submitted:': 'La tarea no se ha entregado:'
   };
   var VALIDACION_PATRONES = [
     [/^The following (\S+) cell has changed to a (\S+) cell, but it should not have!$/,
@@ -221,7 +223,7 @@ var _JUPYTERLAB;
       }
       if (!deValidacion) { return; }
       // the fixed sentences are a <p> of their own (the message) or the body's whole text (the error dialogs)
-      dialogo.querySelectorAll('#validation-message p, .jp-Dialog-body, .jp-Dialog-body > span').forEach(function (nodo) {
+      dialogo.querySelectorAll('#validation-message p, #submission-message > p, .jp-Dialog-body, .jp-Dialog-body > span').forEach(function (nodo) {
         if (nodo.children.length) { return; }
         var espanol = fraseDeValidacion(nodo.textContent.trim());
         if (espanol !== null) { nodo.textContent = espanol; }
@@ -235,6 +237,103 @@ var _JUPYTERLAB;
           if (Object.prototype.hasOwnProperty.call(VALIDACION_BOTON, texto)) { hijo.nodeValue = VALIDACION_BOTON[texto]; }
         });
       });
+    });
+  }
+
+  // nbgrader's Assignments tab and its menu entries (issue 22, the ninth student's report: the tab was the one English
+  // place left on the hub's student path). nbgrader has no translations: its assignment list writes literals
+  // («Released assignments», «Fetch», «Submit», «Fetch Feedback», «(view feedback)», «No courses found.»…) into
+  // the tab's HTML. While the interface is in Spanish those literals are rewritten where they appear, as whole
+  // texts only (a text node whose trimmed value is one of them, a title attribute equal to one): course and
+  // assignment names, timestamps and the exchange's messages are never touched, and nothing is parsed as HTML.
+  // The menu entries and the tab's title are command labels and a widget title, rewritten the same way.
+  var TAREAS_TEXTOS = {
+    'Released, downloaded, and submitted assignments for course:': 'Tareas publicadas, descargadas y entregadas del curso:',
+    'Loading, please wait...': 'Cargando…',
+    'Toggle Dropdown': 'Elegir otro curso',
+    'Released assignments': 'Tareas publicadas',
+    'There are no assignments to fetch.': 'No hay tareas nuevas para recoger.',
+    'Downloaded assignments': 'Tareas descargadas',
+    'There are no downloaded assignments.': 'No hay tareas descargadas.',
+    'Submitted assignments': 'Tareas entregadas',
+    'There are no submitted assignments.': 'No hay tareas entregadas.',
+    'Fetch': 'Recoger',
+    'Fetching...': 'Recogiendo…',
+    'Submit': 'Entregar',
+    'submitting...': 'Entregando…',
+    'Fetch Feedback': 'Recoger comentarios',
+    'Fetching Feedback...': 'Recogiendo comentarios…',
+    '(view feedback)': '(ver comentarios)',
+    '(feedback available to fetch)': '(hay comentarios para recoger)',
+    'Validating...': 'Validando…',
+    'Error fetching assignment.': 'No se pudo recoger la tarea.',
+    'Error fetching feedback.': 'No se pudieron recoger los comentarios.',
+    'Error submitting assignment.': 'No se pudo entregar la tarea.',
+    'Error validating assignment.': 'No se pudo validar la tarea.',
+    'Error fetching courses!': 'No se pudo leer la lista de cursos.',
+    'No courses found.': 'No hay ningún curso.',
+    'Available formgraders': 'Formgraders disponibles',
+    'There are no available formgrader services.': 'No hay ningún servicio de Formgrader.'
+  };
+  var TAREAS_AYUDAS = {
+    'Refresh assignments list': 'Actualizar la lista de tareas',
+    'Refresh formgrader list': 'Actualizar la lista de Formgraders'
+  };
+  var TAREAS_ROTULOS = {
+    'nbgrader:open-assignment-list': 'Lista de tareas',
+    'nbgrader:open-course-list': 'Lista de cursos',
+    'nbgrader:open-create-assignment': 'Crear una tarea',
+    'nbgrader:open-formgrader-local': 'Formgrader (local)'
+  };
+  var TAREAS_TITULOS = { 'Assignments': 'Tareas', 'Courses': 'Cursos' };
+
+  // only for a command that exists: the student's menu keeps entries of nbgrader's switched-off plugins,
+  // whose empty label hides them
+  function rotuloDeNbgrader(id) {
+    if (!enEspanol() || !Object.prototype.hasOwnProperty.call(TAREAS_ROTULOS, id)) { return null; }
+    if (!aplicacion || !aplicacion.commands || !aplicacion.commands.hasCommand(id)) { return null; }
+    return TAREAS_ROTULOS[id];
+  }
+
+  // where nbgrader writes names, never literals: a course's name (the list and its drop-down), and the first
+  // thing in a row's name (an assignment, a notebook, a submission's timestamp). A course or assignment
+  // called «Fetch» keeps its name.
+  // (the course button says a course's name or, before and instead of one, these three literals)
+  var TAREAS_NOMBRES = '.item_course, ul#course_list';
+  var CURSO_AVISOS = ['Loading, please wait...', 'No courses found.', 'Error fetching courses!'];
+
+  function esNombre(nodo) {
+    var padre = nodo.parentElement;
+    if (!padre || padre.closest(TAREAS_NOMBRES)) { return true; }
+    if (padre.closest('#course_list_default')) { return CURSO_AVISOS.indexOf(nodo.nodeValue.trim()) < 0; }
+    for (var n = nodo; n && n.parentElement; n = n.parentElement) {
+      if (n.parentElement.classList.contains('item_name')) { return n.parentElement.firstChild === n; }
+    }
+    return false;
+  }
+
+  function traducirTareas() {
+    if (!enEspanol()) { return; }
+    document.querySelectorAll('.nbgrader-mainarea-widget').forEach(function (zona) {
+      var recorrido = document.createTreeWalker(zona, NodeFilter.SHOW_TEXT);
+      for (var nodo = recorrido.nextNode(); nodo; nodo = recorrido.nextNode()) {
+        var valor = nodo.nodeValue, texto = valor.trim();
+        if (!texto || !Object.prototype.hasOwnProperty.call(TAREAS_TEXTOS, texto) || esNombre(nodo)) { continue; }
+        var inicio = valor.indexOf(texto);
+        nodo.nodeValue = valor.slice(0, inicio) + TAREAS_TEXTOS[texto] + valor.slice(inicio + texto.length);
+      }
+      zona.querySelectorAll('[title]').forEach(function (elemento) {
+        var ayuda = elemento.getAttribute('title');
+        if (Object.prototype.hasOwnProperty.call(TAREAS_AYUDAS, ayuda)) { elemento.setAttribute('title', TAREAS_AYUDAS[ayuda]); }
+      });
+    });
+    if (!aplicacion) { return; }
+    var widgets;
+    try { widgets = Array.from(aplicacion.shell.widgets('main')); } catch (error) { return; }
+    widgets.forEach(function (widget) {
+      var titulo = widget && widget.title;
+      if (!titulo || !widget.hasClass || !widget.hasClass('nbgrader-mainarea-widget')) { return; }
+      if (Object.prototype.hasOwnProperty.call(TAREAS_TITULOS, titulo.label)) { titulo.label = TAREAS_TITULOS[titulo.label]; }
     });
   }
 
@@ -445,7 +544,7 @@ var _JUPYTERLAB;
   function programar() {
     if (pendiente === null) {
       pendiente = requestAnimationFrame(function () {
-        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); traducirValidacion(); protegerListas(); protegerEntradas();
+        pendiente = null; traducir(); traducirPaleta(); traducirInspector(); traducirValidacion(); traducirTareas(); protegerListas(); protegerEntradas();
         vigilarConmutadores();
         if (aplicacion) { vigilarModelos(aplicacion); vigilarNucleos(aplicacion); }
       });
@@ -459,7 +558,7 @@ var _JUPYTERLAB;
       'los rótulos de los editores de metadatos del inspector de propiedades en español, ' +
       'las flechas para las listas desplegables de los widgets de un cuaderno (y Ctrl+S en ellas), ' +
       'los atajos con Ctrl (Ctrl+S) en las casillas de los widgets, las órdenes del tamaño de las fórmulas en español, ' +
-      'el diálogo de Validate de nbgrader en español, ' +
+      'el diálogo de Validate de nbgrader en español, la pestaña de tareas de nbgrader en español, ' +
       'guardar antes de «Cerrar el cuaderno y apagar su núcleo», un cuaderno recién abierto sin «●», ' +
       'aria-pressed en los botones de los explorables, el enlace «Saltar al panel principal» ' +
       'la fecha relativa de la columna «Modificado» del explorador, al día, ' +
@@ -484,6 +583,7 @@ var _JUPYTERLAB;
         var rotulo = comandos.label.bind(comandos);
         comandos.label = function (id, args) {
           var espanol = rotuloDeMathjax(id, args);
+          if (espanol === null) { espanol = rotuloDeNbgrader(id); }
           return espanol === null ? rotulo(id, args) : espanol;
         };
       }

@@ -118,11 +118,11 @@ class EntregaHonesta(ExchangeSubmit):
             raise EntregaFallida(
                 f"La carpeta de la tarea ocupa {_mib(tamaño)} y el máximo es {_mib(maximo)}: "
                 "quita los archivos grandes que no sean de la tarea (datos, copias, salidas) y vuelve a pulsar "
-                "Submit.")
+                "Entregar.")
         if entradas > MAX_ENTRADAS:
             raise EntregaFallida(
                 f"La carpeta de la tarea tiene {entradas} archivos y carpetas y el máximo es {MAX_ENTRADAS}: "
-                "quita los que no sean de la tarea (datos, copias, imágenes guardadas) y vuelve a pulsar Submit.")
+                "quita los que no sean de la tarea (datos, copias, imágenes guardadas) y vuelve a pulsar Entregar.")
         de_nbgrader = ignore_patterns(exclude=self.coursedir.ignore, include=self.coursedir.include,
                                       max_file_size=self.coursedir.max_file_size, log=self.log)
 
@@ -155,7 +155,7 @@ class EntregaHonesta(ExchangeSubmit):
                 "No se pudo entregar: no se pueden leer " + ", ".join(archivos[:10])
                 + (f" y {len(archivos) - 10} más" if len(archivos) > 10 else "")
                 + ". Dale permiso de lectura (chmod u+r) o sácalo de la carpeta de la tarea y vuelve a pulsar "
-                  "Submit.") from None
+                  "Entregar.") from None
 
     def copy_files(self):
         """nbgrader's ``ExchangeSubmit.copy_files`` (0.9.6), with the entry built out of sight and private."""
@@ -194,7 +194,7 @@ class EntregaHonesta(ExchangeSubmit):
                     break
             raise EntregaFallida(f"No se pudo escribir la entrega en el intercambio{quien} "
                                  f"({exc.strerror or type(exc).__name__}). No se ha entregado nada: vuelve a pulsar "
-                                 "Submit y, si pasa otra vez, avisa al profesorado con este mensaje.") from None
+                                 "Entregar y, si pasa otra vez, avisa al profesorado con este mensaje.") from None
         finally:
             shutil.rmtree(obra, ignore_errors=True)
         # the student's own copy, as nbgrader keeps it (their home is private)

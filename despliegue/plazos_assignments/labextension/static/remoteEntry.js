@@ -167,14 +167,14 @@ var _JUPYTERLAB;
           // the service found that the feedback released to this student no longer states the grade
           lugar.appendChild(linea('curso-comentarios-viejos', '⚠ Estos comentarios ya no dicen tu nota actual: ' +
             'cambió después de publicarlos (una prórroga, una revisión o una nota puesta a mano). El profesorado ' +
-            'publicará unos nuevos; cuando lleguen, pulsa Fetch Feedback.', 'var(--jp-warn-color0, #b35900)'));
+            'publicará unos nuevos; cuando lleguen, pulsa «Recoger comentarios».', 'var(--jp-warn-color0, #b35900)'));
         }
         if (e.has_local_feedback && j < entregas.length - 1) {
           // nbgrader keeps the feedback of every submission: an older one's no longer states the grade
           lugar.appendChild(linea('curso-comentarios-viejos', '⚠ Estos comentarios son de una entrega anterior ' +
             'y ya no valen: tu nota es la de tu última entrega' +
             (entregas[entregas.length - 1].has_local_feedback ? ' (mira sus comentarios).' :
-             ' (sus comentarios llegarán cuando el profesorado los publique; entonces, pulsa Fetch Feedback).'),
+             ' (sus comentarios llegarán cuando el profesorado los publique; entonces, pulsa «Recoger comentarios»).'),
             'var(--jp-warn-color0, #b35900)'));
         }
         break;
