@@ -507,6 +507,9 @@ def test_cada_trozo_contiene_sus_artistas(disposicion):
             for nombre, (bbox, _clave, artistas, _tope) in figura._trozos.items():
                 for artista in artistas:
                     extension = artista.get_tightbbox(renderer)
+                    if extension is None:       # an axis whose numbers are drawn by _NumerosDeMarcas
+                        assert isinstance(artista, matplotlib.axis.Axis), (nombre, artista)
+                        continue
                     assert bbox.x0 <= extension.x0 and extension.x1 <= bbox.x1, (nombre, estado)
                     assert bbox.y0 <= extension.y0 and extension.y1 <= bbox.y1, (nombre, estado)
         cajas = [b for b, *_ in figura._trozos.values()]
@@ -1026,3 +1029,45 @@ def test_volver_a_escribir_el_valor_en_uso_quita_el_aviso(caja):
     assert caja.aviso.value == "" and caja.estado["d_model"] == 32
     _intro(caja.texto_d_model, "33")           # a value that is not valid still warns after the submit
     assert "d_model = 33 no vale" in caja.aviso.value and caja.texto_d_model.value == "32"
+
+
+def _tinta(png: bytes, caja: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+    """The bounding box (x0, y0, x1, y1) of the dark pixels of ``png`` inside ``caja`` (pixels, top-down)."""
+    import io
+
+    from PIL import Image
+
+    gris = np.asarray(Image.open(io.BytesIO(png)).convert("L").crop(caja))
+    filas, columnas = np.nonzero(gris < 128)
+    if not len(filas):
+        return None
+    return int(columnas.min()), int(filas.min()), int(columnas.max()), int(filas.max())
+
+
+@pytest.mark.parametrize("T, d_model, pareja", [(64, 32, 0), (100, 64, 5), (200, 128, 63), (1, 2, 0), (17, 34, 3)])
+def test_numeros_de_las_marcas_como_los_de_matplotlib(T, d_model, pareja):
+    """The tick numbers drawn from saved texts (issue 22, speed) are matplotlib's: the same texts, in
+    the same places (within a pixel), on the map's two axes, the curves' and the ladder's «pareja i»."""
+    figura = esc._FiguraEscalera(T, d_model, pareja, "intercalada")
+    nuestros = figura.png()
+    textos = {nombre: [texto for texto, _ in numeros.textos()] for nombre, numeros in figura.numeros.items()}
+    for numeros in figura.numeros.values():
+        numeros.set_visible(False)
+        numeros.ax.tick_params(axis=numeros.eje, **({"labelbottom": True} if numeros.eje == "x" else {"labelleft": True}))
+    de_matplotlib = esc.figura_a_png(figura.fig)
+    for nombre, numeros in figura.numeros.items():
+        eje = numeros.ax.xaxis if numeros.eje == "x" else numeros.ax.yaxis
+        bajo, alto = sorted(eje.get_view_interval())
+        esperados = [t.get_text() for t in eje.get_majorticklabels()
+                     if bajo - 1e-9 <= t.get_position()[numeros.eje == "y"] <= alto + 1e-9]
+        assert textos[nombre] == esperados and esperados, (nombre, textos[nombre], esperados)
+    alto = figura.fig.bbox.height
+    for numeros in figura.numeros.values():
+        caja = numeros.ax.bbox
+        if numeros.eje == "x":          # the band under the axis, below its tick marks
+            banda = (int(caja.x0) - 20, int(alto - caja.y0) + 6, int(caja.x1) + 20, int(alto - caja.y0) + 24)
+        else:                           # the band left of the axis, left of its tick marks
+            banda = (int(caja.x0) - 45, int(alto - caja.y1) - 8, int(caja.x0) - 6, int(alto - caja.y0) + 8)
+        a, b = _tinta(nuestros, banda), _tinta(de_matplotlib, banda)
+        assert a is not None and b is not None, (numeros.eje, a, b)
+        assert max(abs(x - y) for x, y in zip(a, b)) <= 1, (numeros.ax.get_title(), numeros.eje, a, b)

@@ -37,6 +37,7 @@ aquí es escribir la fórmula, no usar el explorable.
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import io
 import math
@@ -46,10 +47,11 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib import colormaps
 from matplotlib.artist import Artist
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.cm import ScalarMappable
-from matplotlib.colors import Normalize
+from matplotlib.colors import Normalize, to_rgba
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FixedLocator, LogLocator, NullFormatter
 from matplotlib.transforms import Bbox
@@ -767,6 +769,90 @@ class _PixelesDelMapa(Artist):
         self.stale = False
 
 
+@functools.lru_cache(maxsize=512)
+def _texto_en_pixeles(texto: str, fuente: FontProperties, color: tuple, ppp: float) -> tuple[np.ndarray, float, float]:
+    """Un texto pintado una vez por matplotlib en su propio lienzo transparente.
+
+    Devuelve:
+        (rgba, alto, bajada): array uint8 (alto_px + 2, ancho_px + 2, 4) con el texto en ``color``
+        y su cobertura en el canal alfa (un píxel de margen alrededor, filas de arriba abajo);
+        el alto del texto y lo que baja de la línea base, en píxeles (float).
+    """
+    ancho, alto, bajada = RendererAgg(1, 1, ppp).get_text_width_height_descent(texto, fuente, ismath=False)
+    lienzo = RendererAgg(int(math.ceil(ancho)) + 2, int(math.ceil(alto)) + 2, ppp)
+    gc = lienzo.new_gc()
+    gc.set_foreground(color)
+    # la línea base, contada desde arriba (RendererAgg.draw_text no da la vuelta al eje y)
+    lienzo.draw_text(gc, 1, lienzo.height - 1 - bajada, texto, fuente, 0)
+    gc.restore()
+    return np.asarray(lienzo.buffer_rgba()).copy(), alto, bajada
+
+
+class _NumerosDeMarcas(Artist):
+    """Los números de las marcas de un eje, pintados desde textos ya pintados (``_texto_en_pixeles``).
+
+    Sustituye a los rótulos de las marcas de matplotlib en los ejes que cambian con T, d_model
+    y la pareja (el mapa, las curvas, el eje «pareja i»): el mismo texto, la misma letra y el
+    mismo sitio (debajo del eje x centrado, a la izquierda del eje y centrado en altura, a la
+    distancia de la marca más su separación), pero cada número se pinta una sola vez por
+    figura y después sólo se copia, sin volver a componer sus letras (issue 22: la mitad de lo
+    que costaba la primera visita a un T o a un d_model eran esos números).
+    """
+
+    zorder = 2.55      # encima de los bordes del eje (2.5), debajo de lo que se pinta cada vez (ENCIMA)
+
+    def __init__(self, ax, eje: str):
+        super().__init__()
+        self.ax, self.eje = ax, eje
+        self.set_clip_on(False)
+        eje_mpl = ax.xaxis if eje == "x" else ax.yaxis
+        marca = eje_mpl.get_major_ticks()[0]
+        self._fuente = marca.label1.get_fontproperties().copy()
+        self._color = tuple(to_rgba(marca.label1.get_color()))
+        # la distancia de matplotlib: el largo de la marca (hacia fuera) más su separación, en puntos
+        self._distancia_pt = marca.get_tick_padding() + marca.get_pad()
+        ax.tick_params(axis=eje, **({"labelbottom": False} if eje == "x" else {"labelleft": False}))
+
+    def textos(self) -> list[tuple[str, float]]:
+        """[(texto, valor)] de las marcas dentro del eje, como los escribiría su formateador."""
+        eje = self.ax.xaxis if self.eje == "x" else self.ax.yaxis
+        bajo, alto = sorted(eje.get_view_interval())
+        valores = [v for v in eje.get_majorticklocs() if bajo - 1e-9 <= v <= alto + 1e-9]
+        return list(zip(eje.get_major_formatter().format_ticks(valores), valores))
+
+    def _colocados(self, renderer) -> list[tuple[np.ndarray, int, int]]:
+        """[(rgba, x, y)]: cada número y la esquina de abajo a la izquierda donde va, en píxeles del lienzo."""
+        distancia = self._distancia_pt * renderer.dpi / 72.0
+        caja = self.ax.bbox
+        colocados = []
+        for texto, valor in self.textos():
+            rgba, alto, bajada = _texto_en_pixeles(texto, self._fuente, self._color, renderer.dpi)
+            if self.eje == "x":
+                x = self.ax.transData.transform((valor, 0.0))[0] - rgba.shape[1] / 2
+                base = caja.y0 - distancia - (alto - bajada)          # arriba del texto, a la distancia
+            else:
+                x = caja.x0 - distancia - rgba.shape[1] + 1
+                base = self.ax.transData.transform((0.0, valor))[1] - (alto - bajada) / 2
+            colocados.append((rgba, round(x), round(base - bajada - 1)))
+        return colocados
+
+    def get_window_extent(self, renderer=None):
+        renderer = renderer or self.ax.figure.canvas.get_renderer()
+        cajas = [Bbox.from_bounds(x, y, rgba.shape[1], rgba.shape[0]) for rgba, x, y in self._colocados(renderer)]
+        return Bbox.union(cajas) if cajas else Bbox.null()
+
+    def draw(self, renderer):
+        if not self.get_visible():
+            return
+        gc = renderer.new_gc()
+        gc.set_alpha(1.0)
+        for rgba, x, y in self._colocados(renderer):
+            # draw_image recibe las filas de abajo arriba
+            renderer.draw_image(gc, x, y, rgba[::-1])
+        gc.restore()
+        self.stale = False
+
+
 class _FiguraEscalera:
     """La figura de tres paneles: se monta una vez y después sólo se actualiza.
 
@@ -892,6 +978,11 @@ class _FiguraEscalera:
             ax.xaxis.set_label_coords(0.5, -0.1)
             ax.yaxis.set_label_coords(-0.1, 0.5)
 
+        # Los números de las marcas que cambian con T, d_model y la pareja: desde textos ya pintados.
+        self.numeros = {nombre: ax.add_artist(_NumerosDeMarcas(ax, eje)) for nombre, ax, eje in (
+            ("mapa_x", ax_mapa, "x"), ("mapa_y", ax_mapa, "y"), ("curvas_x", ax_curvas, "x"),
+            ("curvas_y", ax_curvas, "y"), ("escalera_x", ax_escalera, "x"))}
+
         # Lo que se pinta cada vez, encima de los trozos guardados (en el orden de un dibujo completo).
         self.capa_estado = [(ax_mapa, a) for a in (*self.recuadros, *self.flechas)] + [
             (ax_curvas, a) for a in (self.seno, self.coseno, self.seno_pos, self.coseno_pos,
@@ -912,7 +1003,8 @@ class _FiguraEscalera:
             # del eje «pareja i», sólo lo que cambia con d_model: sus marcas, sus números, su rótulo
             # y el borde de abajo (lo demás de la escalera, igual con cualquier d_model, va en el fondo)
             "escalera": (Bbox.from_extents(x, 0, W, ax_escalera.bbox.y0 + 3), lambda e: e[1],
-                         [ax_escalera.xaxis, ax_escalera.spines["bottom"]], self.MAX_ESCALERAS),
+                         [ax_escalera.xaxis, ax_escalera.spines["bottom"], self.numeros["escalera_x"]],
+                         self.MAX_ESCALERAS),
         }
         self._guardados = {nombre: {} for nombre in self._trozos}
         self._fondo = None
