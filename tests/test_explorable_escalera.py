@@ -1054,6 +1054,8 @@ def test_numeros_de_las_marcas_como_los_de_matplotlib(T, d_model, pareja):
     for numeros in figura.numeros.values():
         numeros.set_visible(False)
         numeros.ax.tick_params(axis=numeros.eje, **({"labelbottom": True} if numeros.eje == "x" else {"labelleft": True}))
+    for texto in (figura.titulo_curvas, figura.rotulo_curvas):      # matplotlib's own way of drawing letters
+        texto.__class__ = matplotlib.text.Text
     de_matplotlib = esc.figura_a_png(figura.fig)
     for nombre, numeros in figura.numeros.items():
         eje = numeros.ax.xaxis if numeros.eje == "x" else numeros.ax.yaxis
@@ -1071,3 +1073,11 @@ def test_numeros_de_las_marcas_como_los_de_matplotlib(T, d_model, pareja):
         a, b = _tinta(nuestros, banda), _tinta(de_matplotlib, banda)
         assert a is not None and b is not None, (numeros.eje, a, b)
         assert max(abs(x - y) for x, y in zip(a, b)) <= 1, (numeros.ax.get_title(), numeros.eje, a, b)
+    # and the texts drawn every time from saved texts (_LetrasGuardadas): the curves' title and label
+    renderer = figura.fig.canvas.get_renderer()
+    for texto in (figura.titulo_curvas, figura.rotulo_curvas):
+        caja = texto.get_window_extent(renderer)
+        banda = (int(caja.x0) - 4, int(alto - caja.y1) - 4, int(caja.x1) + 4, int(alto - caja.y0) + 4)
+        a, b = _tinta(nuestros, banda), _tinta(de_matplotlib, banda)
+        assert a is not None and b is not None, (texto.get_text(), a, b)
+        assert max(abs(x - y) for x, y in zip(a, b)) <= 1, (texto.get_text(), a, b)

@@ -53,8 +53,9 @@ from matplotlib.colors import Normalize, to_rgba
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 from matplotlib.ticker import FixedLocator, LogLocator, NullFormatter
-from matplotlib.transforms import Bbox
+from matplotlib.transforms import Bbox, ScaledTranslation
 from PIL import Image
 
 BASE = 10000.0
@@ -769,23 +770,74 @@ class _PixelesDelMapa(Artist):
         self.stale = False
 
 
-@functools.lru_cache(maxsize=512)
+def _clave_de_fuente(fuente: FontProperties) -> tuple:
+    """Lo que decide cómo se ve una letra (una FontProperties puede cambiar después: no sirve de clave)."""
+    return (tuple(fuente.get_family()), fuente.get_style(), fuente.get_variant(), fuente.get_weight(),
+            fuente.get_stretch(), fuente.get_size_in_points(), fuente.get_file(), fuente.get_math_fontfamily())
+
+
 def _texto_en_pixeles(texto: str, fuente: FontProperties, color: tuple, ppp: float) -> tuple[np.ndarray, float, float]:
-    """Un texto pintado una vez por matplotlib en su propio lienzo transparente.
+    """Un texto pintado una vez por matplotlib en su propio lienzo transparente (y guardado).
 
     Devuelve:
         (rgba, alto, bajada): array uint8 (alto_px + 2, ancho_px + 2, 4) con el texto en ``color``
         y su cobertura en el canal alfa (un píxel de margen alrededor, filas de arriba abajo);
         el alto del texto y lo que baja de la línea base, en píxeles (float).
     """
+    return _texto_guardado(texto, _clave_de_fuente(fuente), tuple(float(c) for c in color), float(ppp))
+
+
+@functools.lru_cache(maxsize=512)
+def _texto_guardado(texto: str, clave: tuple, color: tuple, ppp: float) -> tuple[np.ndarray, float, float]:
+    familia, estilo, variante, peso, anchura, tamano, archivo, formulas = clave
+    fuente = FontProperties(family=list(familia), style=estilo, variant=variante, weight=peso, stretch=anchura,
+                            size=tamano, fname=archivo, math_fontfamily=formulas)
     ancho, alto, bajada = RendererAgg(1, 1, ppp).get_text_width_height_descent(texto, fuente, ismath=False)
     lienzo = RendererAgg(int(math.ceil(ancho)) + 2, int(math.ceil(alto)) + 2, ppp)
     gc = lienzo.new_gc()
     gc.set_foreground(color)
-    # la línea base, contada desde arriba (RendererAgg.draw_text no da la vuelta al eje y)
+    # la línea base, contada desde arriba (como la recibe draw_text del lienzo de Agg)
     lienzo.draw_text(gc, 1, lienzo.height - 1 - bajada, texto, fuente, 0)
     gc.restore()
-    return np.asarray(lienzo.buffer_rgba()).copy(), alto, bajada
+    rgba = np.asarray(lienzo.buffer_rgba()).copy()
+    rgba.flags.writeable = False
+    return rgba, alto, bajada
+
+
+class _LetrasGuardadas:
+    """El lienzo de Agg, salvo que cada texto sencillo se pinta desde ``_texto_en_pixeles``.
+
+    Para los textos que cambian con el estado (el título y el rótulo de las curvas): matplotlib
+    sigue decidiendo dónde va cada línea (``Text.draw``); aquí sólo cambia cómo se ponen sus
+    letras, copiando el texto ya pintado en lugar de componerlo letra a letra cada vez. Un texto
+    girado, con fórmulas o con varias líneas en una llamada se pinta como siempre.
+    """
+
+    def __init__(self, real):
+        self._real = real
+
+    def __getattr__(self, nombre):
+        return getattr(self._real, nombre)
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath or angle % 360 or "\n" in s or not s:
+            return self._real.draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+        rgba, _alto, bajada = _texto_en_pixeles(s, prop, gc.get_rgb(), self._real.dpi)
+        # (x, y): el principio de la línea base, y contada desde arriba; draw_image quiere la esquina de
+        # abajo a la izquierda contada desde abajo, y las filas de abajo arriba
+        self._real.draw_image(gc, round(x) - 1, round(self._real.height - y - bajada - 1), rgba[::-1])
+
+
+class _TextoGuardado(Text):
+    """Un texto de matplotlib que pone sus letras con ``_LetrasGuardadas`` en cualquier dibujo.
+
+    El título y el rótulo de las curvas cambian con cada estado y se pintan cada vez: así
+    sus letras se copian en lugar de componerse, igual en un dibujo completo que en uno por
+    trozos (los dos dan la misma imagen, píxel a píxel).
+    """
+
+    def draw(self, renderer):
+        return super().draw(_LetrasGuardadas(renderer))
 
 
 class _NumerosDeMarcas(Artist):
@@ -935,12 +987,15 @@ class _FiguraEscalera:
                                             zorder=ENCIMA)
         ax_curvas.set_ylim(-1.15, 1.15)
         ax_curvas.yaxis.set_major_locator(FixedLocator([-1, 0, 1]))
-        self.titulo_curvas = ax_curvas.set_title("", fontsize=LETRA, y=1.0, pad=6, loc="left")
+        # el título, donde lo pondría set_title(loc="left", pad=6), pero con sus letras guardadas
+        self.titulo_curvas = _TextoGuardado(0.0, 1.0, "", fontsize=LETRA, ha="left", va="baseline",
+                                            transform=ax_curvas.transAxes + ScaledTranslation(0, 6 / 72, fig.dpi_scale_trans))
+        ax_curvas.add_artist(self.titulo_curvas).set_clip_on(False)     # fuera de los ejes, como un título
         c_izq, c_abajo, c_ancho, c_alto = _POS_CURVAS
         # alineado por la izquierda con las curvas: un rótulo largo («las 38 primeras de 64…») crece hacia la
         # derecha y no pisa el de la barra de color (una alumna: «valor de PE» quedaba encima de «posición»)
-        self.rotulo_curvas = fig.text(c_izq, c_abajo - 0.085, "", ha="left",
-                                      va="bottom", fontsize=LETRA)
+        self.rotulo_curvas = fig.add_artist(_TextoGuardado(c_izq, c_abajo - 0.085, "", ha="left", va="bottom",
+                                                           fontsize=LETRA, transform=fig.transSubfigure))
         fig.legend(handles=[self.seno, self.coseno], loc="upper left",
                    bbox_to_anchor=(c_izq + c_ancho + 0.012, c_abajo + c_alto),
                    borderaxespad=0.0, fontsize=LETRA_PEQUENA)
