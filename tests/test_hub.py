@@ -550,6 +550,57 @@ def test_casas_privadas_y_permisos_del_intercambio(hub):
     assert intento.returncode != 0, "un alumno puede listar inbound"
 
 
+_INUNDAR = r"""
+import socket, sys, time
+puerto, n = int(sys.argv[1]), int(sys.argv[2])
+abiertas = []
+for _ in range(n):
+    s = socket.socket()
+    s.settimeout(5)
+    try:
+        s.connect(("127.0.0.1", puerto))
+        abiertas.append(s)
+    except OSError:
+        pass
+time.sleep(1.5)                     # the proxy closes what is over the cap as soon as it knows the owner
+vivas = 0
+for s in abiertas:
+    s.setblocking(False)
+    try:
+        vivas += s.recv(1) != b""
+    except BlockingIOError:
+        vivas += 1
+    except OSError:
+        pass
+print(len(abiertas), vivas, flush=True)
+time.sleep(float(sys.argv[3]))      # and holds the rest
+"""
+
+
+def test_ninguna_cuenta_llena_el_proxy_con_conexiones_vacias(hub):
+    """Issue 19, a third attacker's F2: one student's idle TCP connections filled the proxy's open files and nobody
+    reached the hub. The proxy now starts with tope_por_cuenta.js: a student keeps at most 64 connections to the
+    public port (the rest are closed at once) and none to the proxy's API, while the TA still gets in."""
+    alumna = hub.alumnado[0]
+    linea = next(Path(f"/proc/{pid}/cmdline").read_bytes() for pid in hub.pids_del_proxy())
+    assert b"tope_por_cuenta.js" in linea and b"--require" in linea, linea
+    publico, api = hub.puertos["publico"], hub.puertos["proxy"]
+    inundacion = subprocess.Popen(["runuser", "-u", alumna, "--", "/usr/bin/python3", "-c", _INUNDAR,
+                                   str(publico), "400", "30"], stdout=subprocess.PIPE, text=True, cwd="/")
+    try:
+        abiertas, vivas = map(int, inundacion.stdout.readline().split())
+        assert abiertas >= 300 and vivas == 64, (abiertas, vivas)
+        # while she holds hers, the TA (root here) and anyone else still reach the hub's login page
+        for _ in range(3):
+            assert type(hub)._responde(f"{hub.url}/hub/login"), "el hub no responde mientras una alumna llena el proxy"
+        # the API port: none of hers is kept (only the hub's account and root talk to it)
+        api_suya = _como(alumna, _INUNDAR, str(api), "20", "0")
+        assert api_suya.stdout.split()[1] == "0", api_suya.stdout
+    finally:
+        inundacion.kill()
+        inundacion.wait()
+
+
 def _escucha_en(puerto: int) -> bool:
     """Whether something listens on 127.0.0.1:``puerto``."""
     import socket

@@ -224,6 +224,38 @@ def clave_de_plazos(estado: Path) -> str:
     return texto
 
 
+TOPE_POR_CUENTA = AQUI / "proxy" / "tope_por_cuenta.js"
+
+
+def orden_del_proxy(proxy: str) -> tuple[list[str], str | None]:
+    """The command that starts configurable-http-proxy with ``proxy/tope_por_cuenta.js`` loaded first.
+
+    The module caps the connections each local account holds on the proxy's ports (issue 19, F2 of a third
+    attacker: one student's idle connections filled the proxy's open files). It is loaded with
+    ``node --require``, so ``proxy`` must be the proxy's own script (``#!/usr/bin/env node``, as npm installs
+    it, through a link or not).
+
+    Returns:
+        (command, warning): the command for ``c.ConfigurableHTTPProxy.command`` and None; or ``[proxy]`` and a
+        Spanish warning for the hub's log when the cap cannot be loaded (no ``node``, or ``proxy`` is not a
+        node script: a wrapper of its own).
+    """
+    real = os.path.realpath(proxy)
+    try:
+        with open(real, "rb") as archivo:
+            primera = archivo.readline(200)
+    except OSError:
+        primera = b""
+    node = shutil.which("node")
+    if node and primera.startswith(b"#!") and b"node" in primera:
+        return [node, "--require", str(TOPE_POR_CUENTA), real], None
+    return [proxy], (f"El proxy ({proxy}) no es el programa de Node de configurable-http-proxy"
+                     f"{'' if node else ' (no hay node en el PATH)'}: arranca sin el tope de conexiones por "
+                     "cuenta (despliegue/hub/proxy/tope_por_cuenta.js), y una cuenta de la máquina puede llenar "
+                     "sus archivos abiertos con conexiones vacías. Usa el de .venv-hub/proxy o pon "
+                     "CURSO_HUB_PROXY en el script de configurable-http-proxy.")
+
+
 def ficha_de_alumno(clave_hex: str, curso: str, alumno: str) -> str:
     """The same name as ``grader_tests.extensiones_nbgrader.plazos.ficha_de_alumno`` (a test keeps them equal)."""
     import hashlib

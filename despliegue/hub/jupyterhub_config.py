@@ -40,7 +40,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ajustes import ARRANQUE_KERNEL, bin_entorno, clave_de_plazos, ficha_de_alumno, leer  # noqa: E402
+from ajustes import ARRANQUE_KERNEL, bin_entorno, clave_de_plazos, ficha_de_alumno, leer, orden_del_proxy  # noqa: E402
 
 c = get_config()  # noqa: F821
 a = leer()
@@ -61,7 +61,10 @@ if a.url_publica.startswith("https://"):
 c.JupyterHub.hub_bind_url = a.url_interna
 c.ConfigurableHTTPProxy.api_url = a.url_proxy
 if a.proxy:
-    c.ConfigurableHTTPProxy.command = [a.proxy]
+    # with a cap on the connections each local account holds (proxy/tope_por_cuenta.js; issue 19)
+    c.ConfigurableHTTPProxy.command, _aviso_proxy = orden_del_proxy(a.proxy)
+    if _aviso_proxy:
+        print(f"[curso] AVISO: {_aviso_proxy}", file=sys.stderr)
 c.ConfigurableHTTPProxy.pid_file = str(a.estado / "jupyterhub-proxy.pid")
 c.JupyterHub.db_url = f"sqlite:///{a.estado / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(a.estado / "jupyterhub_cookie_secret")
