@@ -628,36 +628,29 @@ def test_los_nucleos_del_hub_van_por_sockets_unix():
 
 # ---------------------------------------------------------------- the proxy's cap per account (tope_por_cuenta.js)
 
-_TCP = """  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
-   0: 0100007F:0370 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1
-   1: 0100007F:D431 0100007F:0370 01 00000000:00000000 00:00000000 00000000  1001        0 2 1
-   2: 0100007F:D431 0100007F:1F90 06 00000000:00000000 03:00000000 00000000     0        0 0 3
-"""
-_TCP6 = """  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
-   0: 0000000000000000FFFF00000100007F:D432 0000000000000000FFFF00000100007F:0370 01 00000000:00000000 00:00000000 00000000  1002        0 4 1
-   1: 00000000000000000000000001000000:D433 00000000000000000000000001000000:0370 01 00000000:00000000 00:00000000 00000000  1003        0 5 1
+_SS = """ESTAB      0 0 127.0.0.1:54321 127.0.0.1:880 uid:1001 ino:1 sk:1 cgroup:/ <->
+FIN-WAIT-1 0 2270806 [::ffff:127.0.0.1]:54322 [::ffff:127.0.0.1]:880 timer:(on,204ms,0) uid:1002 ino:2 sk:2 <--
+ESTAB      0 0 [::1]:54323 [::1]:880 ino:3 sk:3 cgroup:/ <->
 """
 
 
-def test_tope_por_cuenta_lee_el_dueno_de_cada_conexion(tmp_path):
-    """tope_por_cuenta.js reads who owns the other end of a loopback connection from /proc/net/tcp{,6}: by the
-    whole connection (local and remote ends), only established sockets (a TIME_WAIT line on the same local port
-    shows uid 0 and must not make the connection root's), IPv4-mapped and IPv6 addresses as node writes them."""
+def test_tope_por_cuenta_lee_el_dueno_de_cada_conexion():
+    """tope_por_cuenta.js learns who owns the other end of a loopback connection from the kernel (ss, whatever the
+    size of /proc/net/tcp): by the whole connection (both ends), also half-closed by its client (FIN-WAIT),
+    IPv4-mapped and IPv6 addresses as node writes them, and root where ss writes no uid."""
     import shutil
     import subprocess
     if not shutil.which("node"):
         pytest.skip("sin node")
-    (tmp_path / "tcp").write_text(_TCP)
-    (tmp_path / "tcp6").write_text(_TCP6)
     programa = (f"const t = require({json.dumps(str(ajustes.TOPE_POR_CUENTA))});"
-                f"const tabla = t.leerTabla([{json.dumps(str(tmp_path / 'tcp'))}, {json.dumps(str(tmp_path / 'tcp6'))}]);"
+                f"const tabla = t.leerSs({json.dumps(_SS)});"
                 "console.log(JSON.stringify([[...tabla.entries()], t.normalizarIp('::ffff:127.0.0.1'),"
-                " t.normalizarIp('0:0:0:0:0:0:0:1'), t.ipDe('0100007F')]));")
+                " t.normalizarIp('0:0:0:0:0:0:0:1')]));")
     salida = subprocess.run(["node", "-e", programa], capture_output=True, text=True, timeout=60, check=True)
-    tabla, mapeada, uno, ip = json.loads(salida.stdout)
+    tabla, mapeada, uno = json.loads(salida.stdout)
     assert dict(tabla) == {"127.0.0.1 54321 > 127.0.0.1 880": 1001, "127.0.0.1 54322 > 127.0.0.1 880": 1002,
-                           "::1 54323 > ::1 880": 1003}
-    assert (mapeada, uno, ip) == ("127.0.0.1", "::1", "127.0.0.1")
+                           "::1 54323 > ::1 880": 0}
+    assert (mapeada, uno) == ("127.0.0.1", "::1")
 
 
 def test_el_proxy_arranca_con_su_tope(tmp_path):

@@ -218,6 +218,18 @@ def test_los_motivos_de_una_celda_sin_juzgar_son_tipados():
     assert juez.juzgar({"grade_id": gid, "no_invocable": "int"}, None, None).motivo == "no_invocable"
 
 
+def test_una_pregunta_sin_valor_se_dice_como_en_validate():
+    """An unanswered question (its answer cell still raises) is «Pregunta N sin contestar» in the grade too, as
+    Validate says it, not a hint about running cells (a new student's report, issue 22)."""
+    import importlib
+    visibles = importlib.import_module("grader_tests.en_el_kernel.pruebas_visibles")
+    veredicto = juez.juzgar({"grade_id": "comprueba_respuesta_2", "falta": True}, None, "atencion_multicabeza")
+    texto = " ".join(veredicto.lineas)
+    assert veredicto.motivo == "no_definido" and veredicto.puntos == 0
+    assert texto.startswith(visibles.sin_contestar("respuesta_2").split(":")[0] + ":"), texto
+    assert "¿has ejecutado" not in texto
+
+
 def test_el_veredicto_de_una_pregunta_guarda_la_respuesta_leida():
     from grader_tests.en_el_kernel.serializacion import serializar
     for leccion in descubrimiento.lecciones(RAIZ):

@@ -580,7 +580,8 @@ time.sleep(float(sys.argv[3]))      # and holds the rest
 def test_ninguna_cuenta_llena_el_proxy_con_conexiones_vacias(hub):
     """Issue 19, a third attacker's F2: one student's idle TCP connections filled the proxy's open files and nobody
     reached the hub. The proxy now starts with tope_por_cuenta.js: a student keeps at most 64 connections to the
-    public port (the rest are closed at once) and none to the proxy's API, while the TA still gets in."""
+    public port (the rest are closed at once) and none to the proxy's API, while the TA still gets in; and the
+    hub's own port keeps at most 64 of hers (relevo.limitar_servidor_del_hub; a fourth attacker's F1)."""
     alumna = hub.alumnado[0]
     linea = next(Path(f"/proc/{pid}/cmdline").read_bytes() for pid in hub.pids_del_proxy())
     assert b"tope_por_cuenta.js" in linea and b"--require" in linea, linea
@@ -596,6 +597,11 @@ def test_ninguna_cuenta_llena_el_proxy_con_conexiones_vacias(hub):
         # the API port: none of hers is kept (only the hub's account and root talk to it)
         api_suya = _como(alumna, _INUNDAR, str(api), "20", "0")
         assert api_suya.stdout.split()[1] == "0", api_suya.stdout
+        # the hub's own port (her server calls the hub's API there): 64 at most too (a new attacker's F1)
+        del_hub = _como(alumna, _INUNDAR, str(hub.puertos["hub"]), "400", "0")
+        assert int(del_hub.stdout.split()[0]) >= 300 and int(del_hub.stdout.split()[1]) == 64, del_hub.stdout
+        assert type(hub)._responde(f"{hub.url}/hub/login"), "el hub no responde"
+        Usuario(hub, hub.profesorado[0]).entrar()                 # the TA logs in (the hub answers its API)
     finally:
         inundacion.kill()
         inundacion.wait()

@@ -143,7 +143,7 @@ def test_muestras_calificadas_en_la_caja_con_comentarios_y_notas(curso):
     assert "Diagnóstico probable" in html and "no divides Q Kᵀ entre √d_k" in html
     assert "Puntos:" in html and "HIDDEN TESTS" not in html and "corregir(" not in html
     blanco = (c / "feedback" / "en_blanco" / TAREA / f"{CUADERNO}.html").read_text(encoding="utf-8")
-    assert "no está definido cuando se ejecuta esta celda" in blanco
+    assert "sin contestar: `" in blanco        # the quiz question left unanswered, said as Validate says it
 
 
 def test_make_comprobar_atrapa_un_error_que_las_pruebas_visibles_dejan_pasar(curso):

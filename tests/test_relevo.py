@@ -145,4 +145,7 @@ def test_el_relevo_solo_atiende_al_proxy_y_al_hub(tmp_path):
         await servicio.wait_closed()
 
     _correr(prueba())
-    assert relevo.uid_del_otro_extremo(("127.0.0.1", 1)) is None
+    # ss's lines (with the State column when several states are asked; «uid:» only for an owner that is not root)
+    assert relevo.leer_ss("ESTAB 0 0 127.0.0.1:5 127.0.0.1:880 uid:1001 ino:1\n"
+                          "FIN-WAIT-1 0 9 [::ffff:127.0.0.1]:6 [::ffff:127.0.0.1]:880 timer:(on,1ms,0) ino:2\n") == {
+        ("127.0.0.1", 5, "127.0.0.1", 880): 1001, ("127.0.0.1", 6, "127.0.0.1", 880): 0}

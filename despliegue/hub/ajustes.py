@@ -248,6 +248,11 @@ def orden_del_proxy(proxy: str) -> tuple[list[str], str | None]:
         primera = b""
     node = shutil.which("node")
     if node and primera.startswith(b"#!") and b"node" in primera:
+        if not any(os.access(r, os.X_OK) for r in ("/usr/bin/ss", "/bin/ss", "/usr/sbin/ss", "/sbin/ss")):
+            return [node, "--require", str(TOPE_POR_CUENTA), real], (
+                "No está ss (iproute2): el tope de conexiones del proxy no sabe de quién es cada conexión de la "
+                "máquina y las cuenta todas como de una sola cuenta (64 a la vez, también las del profesorado). "
+                "Instala iproute2.")
         return [node, "--require", str(TOPE_POR_CUENTA), real], None
     return [proxy], (f"El proxy ({proxy}) no es el programa de Node de configurable-http-proxy"
                      f"{'' if node else ' (no hay node en el PATH)'}: arranca sin el tope de conexiones por "

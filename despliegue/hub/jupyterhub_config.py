@@ -59,6 +59,10 @@ c.JupyterHub.subdomain_host = a.url_publica
 if a.url_publica.startswith("https://"):
     c.JupyterHub.cookie_host_prefix_enabled = True     # __Host- cookies: no subdomain can set them
 c.JupyterHub.hub_bind_url = a.url_interna
+# the hub's own port takes at most 64 connections at a time from each local account other than root and the hub's
+# (relevo.limitar_servidor_del_hub; issue 19: one student's idle connections filled the hub's open files)
+import relevo  # noqa: E402
+relevo.limitar_servidor_del_hub()
 c.ConfigurableHTTPProxy.api_url = a.url_proxy
 if a.proxy:
     # with a cap on the connections each local account holds (proxy/tope_por_cuenta.js; issue 19)

@@ -81,52 +81,117 @@ async def _copiar(origen: asyncio.StreamReader, destino: asyncio.StreamWriter) -
 # and took logins down (issue 19, a second attacker's F5).
 CUENTAS_DE_CONFIANZA = frozenset({0, os.geteuid()})
 MAX_CONEXIONES = 1024
+# connections waiting to learn their owner: more are closed at once (a flood of connections cannot fill the hub's
+# open files while the kernel is asked)
+MAX_EN_ESPERA = 512
 _abiertas = 0
+# the states of a client's socket whose owner the kernel still knows: connected, or already half-closed by its
+# client (a request sent and the writing side shut: FIN-WAIT). Not TIME-WAIT: a socket there has no owner any more
+# and ss says root for it.
+ESTADOS = ("state", "established", "state", "fin-wait-1", "state", "fin-wait-2")
+_SS = next((r for r in ("/usr/bin/ss", "/bin/ss", "/usr/sbin/ss", "/sbin/ss") if os.access(r, os.X_OK)), None)
 
 
-def uid_del_otro_extremo(par) -> int | None:
-    """The uid owning the local TCP socket at ``par`` (``(ip, puerto)`` as ``getpeername`` gives it), from
-    ``/proc/net/tcp`` or ``/proc/net/tcp6``; None when it is not there (gone, another machine)."""
-    if not par or len(par) < 2:
-        return None
-    ip, puerto = par[0], int(par[1])
-    for archivo in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(archivo, encoding="ascii") as f:
-                lineas = f.read().splitlines()[1:]
-        except OSError:
+def leer_ss(texto: str) -> dict[tuple[str, int, str, int], int]:
+    """``ss -Htne`` lines → ``{(local ip, local port, remote ip, remote port): uid}`` (``ss`` writes «uid:N» only
+    for a socket whose owner is not root)."""
+    import re
+    tabla = {}
+    for linea in texto.splitlines():
+        campos = linea.split()
+        if campos and not campos[0].isdigit():      # the State column (ss writes it when asked for several states)
+            campos = campos[1:]
+        if len(campos) < 4:
             continue
-        for linea in lineas:
-            campos = linea.split()
-            if len(campos) < 8 or ":" not in campos[1]:
-                continue
-            direccion, puerto_hex = campos[1].rsplit(":", 1)
-            if int(puerto_hex, 16) != puerto or _ip_de(direccion) != ip:
-                continue
-            return int(campos[7])
-    return None
+        local, remoto = _extremo(campos[2]), _extremo(campos[3])
+        uid = re.search(r"(?:^|\s)uid:(\d+)", linea)
+        if local and remoto:
+            tabla[(*local, *remoto)] = int(uid.group(1)) if uid else 0
+    return tabla
 
 
-def _ip_de(hexadecimal: str) -> str | None:
-    """``0100007F`` → ``127.0.0.1`` (IPv4, as /proc/net/tcp writes it); an IPv4-mapped IPv6 address likewise."""
+def _extremo(texto: str) -> tuple[str, int] | None:
+    """``127.0.0.1:880``, ``[::1]:880``, ``[::ffff:127.0.0.1]:880`` → ``(ip, port)`` (an IPv4-mapped address as IPv4)."""
     import ipaddress
+    ip, _, puerto = texto.rpartition(":")
     try:
-        crudo = bytes.fromhex(hexadecimal)
+        direccion = ipaddress.ip_address(ip.strip("[]").split("%")[0])
+        return str(getattr(direccion, "ipv4_mapped", None) or direccion), int(puerto)
     except ValueError:
         return None
-    if len(crudo) == 4:
-        return str(ipaddress.IPv4Address(crudo[::-1]))
-    if len(crudo) == 16:
-        palabras = b"".join(crudo[i:i + 4][::-1] for i in range(0, 16, 4))
-        direccion = ipaddress.IPv6Address(palabras)
-        return str(direccion.ipv4_mapped or direccion)
-    return None
+
+
+class _Duenos:
+    """Who owns the other end of each loopback connection to the relay's ports, from the kernel (iproute2's ``ss``,
+    netlink, filtered by port in the kernel), in a child process: the hub's loop keeps running meanwhile.
+
+    Not by reading /proc/net/tcp: any account can make that table huge (600 000 sockets of its own: 1.4 s a reading,
+    in the hub's only thread; issue 19, a new attacker's report).  At most one ``ss`` at a time; the connections that
+    arrive meanwhile wait for the next one, which starts after the connection arrived (a reading from before may
+    hold the same port for a closed socket of another account).
+    """
+
+    def __init__(self) -> None:
+        self._esperando: list[tuple[tuple, asyncio.Future]] = []
+        self._leyendo = False
+
+    def en_espera(self) -> int:
+        return len(self._esperando)
+
+    async def de(self, local: tuple, remoto: tuple) -> int | None:
+        """The uid owning the socket at ``remoto`` connected to our ``local``; None if the kernel did not say."""
+        futuro = asyncio.get_running_loop().create_future()
+        self._esperando.append(((remoto[0], int(remoto[1]), local[0], int(local[1])), futuro))
+        if not self._leyendo:
+            asyncio.ensure_future(self._leer())
+        return await futuro
+
+    async def _leer(self) -> None:
+        self._leyendo = True
+        try:
+            while self._esperando:
+                ahora, self._esperando = self._esperando, []
+                puertos = sorted({clave[3] for clave, _ in ahora})
+                tabla = {}
+                if _SS:
+                    filtro = "( " + " or ".join(f"dport = :{p}" for p in puertos) + " )"
+                    try:
+                        proceso = await asyncio.create_subprocess_exec(
+                            _SS, "-Htne", *ESTADOS, filtro,
+                            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+                        salida, _ = await asyncio.wait_for(proceso.communicate(), 10)
+                        tabla = leer_ss(salida.decode("ascii", "replace"))
+                    except (OSError, asyncio.TimeoutError):
+                        tabla = {}
+                for clave, futuro in ahora:
+                    if not futuro.done():
+                        futuro.set_result(tabla.get(_normalizar(clave)))
+        finally:
+            self._leyendo = False
+
+
+def _normalizar(clave: tuple) -> tuple:
+    ip1, p1, ip2, p2 = clave
+    a, b = _extremo(f"[{ip1}]:{p1}"), _extremo(f"[{ip2}]:{p2}")
+    return (*a, *b) if a and b else clave
+
+
+_duenos = _Duenos()
+
+
+async def uid_del_otro_extremo(escritor: asyncio.StreamWriter) -> int | None:
+    """The uid owning the other end of the TCP connection ``escritor`` holds (None: gone, another machine, or no
+    ``ss``)."""
+    par, propio = escritor.get_extra_info("peername"), escritor.get_extra_info("sockname")
+    if not par or not propio or len(par) < 2 or len(propio) < 2:
+        return None
+    return await _duenos.de(propio[:2], par[:2])
 
 
 async def _atender(socket: str, lector: asyncio.StreamReader, escritor: asyncio.StreamWriter) -> None:
     global _abiertas
-    if _abiertas >= MAX_CONEXIONES or uid_del_otro_extremo(escritor.get_extra_info("peername")) \
-            not in CUENTAS_DE_CONFIANZA:
+    if _abiertas >= MAX_CONEXIONES or _duenos.en_espera() >= MAX_EN_ESPERA \
+            or await uid_del_otro_extremo(escritor) not in CUENTAS_DE_CONFIANZA:
         escritor.close()
         return
     _abiertas += 1
@@ -163,3 +228,52 @@ async def iniciar(host: str, puerto: int, socket: Path) -> asyncio.AbstractServe
         _servidores[clave] = await asyncio.start_server(
             lambda lector, escritor: _atender(str(socket), lector, escritor), host, puerto)
     return _servidores[clave]
+
+
+# ------------------------------------------------------------------------------ the hub's own port
+
+TOPE_POR_CUENTA_HUB = 64
+
+
+def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB) -> None:
+    """Cap, per local account, the connections the hub's own HTTP server holds (the hub's process only).
+
+    The hub's port (``hub_bind_url``: students' servers call the hub's API there) accepted TCP from every local
+    account with no cap: one student holding about 20 000 idle connections from a few processes filled the hub's
+    open files, and nobody logged in (issue 19, a new attacker's report, F1). Now every tornado ``HTTPServer`` of
+    this process (the hub's) gets each new connection at once and, as soon as the kernel says whose it is
+    (:class:`_Duenos`, ``ss``), closes it when that account (not root, not the hub's) already holds ``tope``. A
+    student's server needs a handful. tornado's own timeout for a connection without headers stays (an hour):
+    the proxy keeps its connections to the hub alive, and a shorter one would cut them under its requests.
+    Idempotent.
+    """
+    import tornado.httpserver
+    servidor = tornado.httpserver.HTTPServer
+    if getattr(servidor, "_curso_limitado", False):
+        return
+    atender_original = servidor.handle_stream
+    abiertas: dict[int | None, list] = {}
+
+    async def decidir(stream, address) -> None:
+        try:
+            propio = stream.socket.getsockname()
+        except (OSError, AttributeError):
+            return
+        if _duenos.en_espera() >= MAX_EN_ESPERA:
+            stream.close()
+            return
+        uid = await _duenos.de(propio[:2], tuple(address[:2])) if address and len(address) >= 2 else None
+        if uid in CUENTAS_DE_CONFIANZA or stream.closed():
+            return
+        vivas = [s for s in abiertas.get(uid, []) if not s.closed()]
+        if len(vivas) >= tope:
+            stream.close()
+            return
+        abiertas[uid] = vivas + [stream]
+
+    def handle_stream(self, stream, address):
+        atender_original(self, stream, address)
+        asyncio.ensure_future(decidir(stream, address))
+
+    servidor.handle_stream = handle_stream
+    servidor._curso_limitado = True

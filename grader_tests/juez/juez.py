@@ -68,6 +68,13 @@ def juzgar(evidencia: object, maximo: float | None, notebook: str | None,
         return Veredicto(0, maximo, [f"El corrector no conoce la celda {gid}."], grade_id=gid,
                          motivo="celda_desconocida")
     propiedad = spec.propiedad or spec.objetivo
+    if evidencia.get("falta") and not spec.es_funcion:
+        # a quiz question: said as Validate says it («Pregunta 2 sin contestar…»; a new student's report, issue 22)
+        numero = spec.objetivo.rsplit("_", 1)[-1]
+        return Veredicto(0, maximo, [f"Pregunta {numero} sin contestar: `{spec.objetivo}` no tiene valor en tu "
+                                     "entrega (su celda sigue con `raise NotImplementedError()` o da un error). "
+                                     f"Escribe {spec.objetivo} y ejecuta las dos celdas."],
+                         grade_id=gid, propiedad=propiedad, motivo="no_definido")
     if evidencia.get("falta"):
         return Veredicto(0, maximo, [f"`{spec.objetivo}` no está definido cuando se ejecuta esta celda: "
                                      "¿has ejecutado la celda donde lo defines, sin errores?"],

@@ -98,7 +98,7 @@ def problemas_del_cuaderno(ruta: Path) -> list[str]:
         if celda.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
             continue
         texto = "".join(s.get("text", "") for s in celda.get("outputs", []) if s.get("output_type") == "stream")
-        for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido",
+        for clave in ("se detuvo antes de la corrección", "no ejecutó la corrección", "no está definido", "sin contestar: `",
                       "Evidencia inválida"):
             if clave in texto:
                 try:

@@ -270,7 +270,7 @@ terminal con <code>make grade</code> y las órdenes de nbgrader)</span></p>
 <h2>Plazos</h2>
 {plazos}
 <p class="nota">Los plazos y las prórrogas se cambian en <code>plazos.toml</code> (en la raíz del curso, hora de
-Madrid; ábrelo en el JupyterLab del curso); el alumnado los ve en su pestaña Assignments en unos segundos.
+Madrid; ábrelo en el JupyterLab del curso); el alumnado los ve en su pestaña Tareas en unos segundos.
 Recarga esta página para comprobar lo que escribiste.</p>
 <h2>Pendientes de revisión</h2>
 <div id="pendientes">{pendientes}</div>

@@ -114,6 +114,11 @@ def test_explorable_escalera_controles(servidor_alumno, carpeta_alumno, pagina, 
     imagen = lab.huella_imagen(pagina, IMAGEN)
     assert imagen and imagen["bytes"] > 5000
     assert pagina.locator(".explorable-respaldo").first.is_hidden(), "la salida fija no se ve en vivo"
+    # each slider's handle is named by its row's label (screen readers; ajustes_jupyterlab/labextension)
+    for clase, rotulo in (("d-model", "d_model (par)"), ("t", "T (posiciones)"), ("pareja", "pareja i")):
+        asa = caja.locator(f".explorable-escalera-{clase} .noUi-handle")
+        pagina.wait_for_function("([e, r]) => e.getAttribute('aria-label') === r",
+                                 arg=[asa.element_handle(), rotulo], timeout=10_000)
     captura("inicial-d32-T64-pareja0", caja)
 
     # The layout buttons show their whole label (they used to be cut: «intercalada (artíc…»). The

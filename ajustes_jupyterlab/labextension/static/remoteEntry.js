@@ -271,7 +271,7 @@ var _JUPYTERLAB;
     'Error submitting assignment.': 'No se pudo entregar la tarea.',
     'Error validating assignment.': 'No se pudo validar la tarea.',
     'Error fetching courses!': 'No se pudo leer la lista de cursos.',
-    'No courses found.': 'No hay ningún curso.',
+    'No courses found.': 'Todavía no hay tareas publicadas.',
     'Available formgraders': 'Formgraders disponibles',
     'There are no available formgrader services.': 'No hay ningún servicio de Formgrader.'
   };
@@ -434,6 +434,19 @@ var _JUPYTERLAB;
   // B4-6): ipywidgets has no ARIA attributes, so the chosen map was told by its colour alone. The explorable
   // marks those buttons with the class explorable-conmutador and the chosen one with explorable-pulsado; here
   // each gets aria-pressed to match, and keeps it as the class changes. In any language.
+  // A slider's handle (ipywidgets 8, noUiSlider) has no accessible name: a screen reader said «slider, 64» with
+  // no hint of which one (lesson 2's «T (posiciones)», «d_model», «pareja i»; a new student's report, issue 22).
+  // Each handle gets its row's label as aria-label, kept as the label changes. In any language: the label is
+  // the widget's own text.
+  function nombrarDeslizadores() {
+    document.querySelectorAll('.jp-OutputArea .widget-slider .noUi-handle').forEach(function (asa) {
+      var fila = asa.closest('.widget-slider');
+      var rotulo = fila && fila.querySelector('.widget-label');
+      var texto = rotulo ? rotulo.textContent.trim() : '';
+      if (texto && asa.getAttribute('aria-label') !== texto) { asa.setAttribute('aria-label', texto); }
+    });
+  }
+
   var CONMUTADORES = '.jp-OutputArea .explorable-conmutador';
   var conmutadoresVigilados = new WeakSet();
 
@@ -545,7 +558,7 @@ var _JUPYTERLAB;
     if (pendiente === null) {
       pendiente = requestAnimationFrame(function () {
         pendiente = null; traducir(); traducirPaleta(); traducirInspector(); traducirValidacion(); traducirTareas(); protegerListas(); protegerEntradas();
-        vigilarConmutadores();
+        vigilarConmutadores(); nombrarDeslizadores();
         if (aplicacion) { vigilarModelos(aplicacion); vigilarNucleos(aplicacion); }
       });
     }

@@ -12,9 +12,10 @@
  *
  * What it keeps:
  *  - the REST API port (--api-port): only connections owned by the proxy's own account (the hub, which started
- *    it) or root; any other account's connection is closed at once, before a byte is read;
- *  - the public port: a connection from this machine (loopback) counts for the account that owns its socket (from
- *    /proc/net/tcp and /proc/net/tcp6); root and the proxy's account have no cap, any other account at most
+ *    it) or root; any other account's connection is closed as soon as its owner is known (a request it sent
+ *    meanwhile gets the API's 403: every endpoint needs the hub's token);
+ *  - the public port: a connection from this machine (loopback) counts for the account that owns its socket (the
+ *    kernel says it, below); root and the proxy's account have no cap, any other account at most
  *    CURSO_HUB_PROXY_TOPE_CUENTA at a time (64 by default: a student's own server talks to the hub on the hub's
  *    internal port, not here, and a browser keeps a few). A connection from another machine counts for its
  *    address, at most CURSO_HUB_PROXY_TOPE_IP at a time (1024 by default: a campus behind one NAT);
@@ -23,13 +24,13 @@
  * A connection over its cap is closed as soon as its owner is known (at most RELECTURA_MS); WebSockets count
  * until they close.
  *
- * The owner of a loopback socket is read from /proc/net/tcp{,6}, the table of every TCP socket of the machine with
- * its uid, in a reading made after the connection arrived. It is read at most every 20 ms (connections arriving
- * meanwhile wait for the next reading), so a flood of connections costs one reading per 20 ms, not one per
- * connection.
+ * The owner of a loopback socket comes from the kernel through `ss` (netlink, filtered in the kernel to the
+ * connections to the proxy's ports), in a run made after the connection arrived, in a child process: at most one
+ * run at a time and one every 20 ms, for every connection that arrived meanwhile.
  */
 'use strict';
 
+const { execFile } = require('child_process');
 const fs = require('fs');
 const http = require('http');
 const https = require('https');
@@ -43,6 +44,7 @@ const TOPE_CUENTA = entero('CURSO_HUB_PROXY_TOPE_CUENTA', 64);
 const TOPE_IP = entero('CURSO_HUB_PROXY_TOPE_IP', 1024);
 const CABECERAS_MS = entero('CURSO_HUB_PROXY_CABECERAS_S', 15) * 1000;
 const RELECTURA_MS = 20;
+const MAX_EN_ESPERA = 4096;      // connections waiting to learn their owner; more count as nobody's (capped)
 const CONFIANZA = new Set([0, process.geteuid()]);
 
 function argumento(nombre) {
@@ -51,26 +53,7 @@ function argumento(nombre) {
 }
 const PUERTO_API = argumento('--api-port') || '8001';   // configurable-http-proxy's default
 
-// ------------------------------------------------------------ who owns a socket (/proc/net/tcp, /proc/net/tcp6)
-
-// '0100007F' → '127.0.0.1'; an IPv6 address (four 32-bit words, each in the machine's byte order) → its text,
-// an IPv4-mapped one as IPv4. Only little-endian machines (x86, ARM as Linux runs them) are handled.
-function ipDe(hex) {
-  if (hex.length === 8) {
-    const b = Buffer.from(hex, 'hex');
-    return `${b[3]}.${b[2]}.${b[1]}.${b[0]}`;
-  }
-  if (hex.length !== 32) { return null; }
-  const palabras = [];
-  for (let i = 0; i < 32; i += 8) { palabras.push(Buffer.from(hex.slice(i, i + 8), 'hex').reverse()); }
-  const b = Buffer.concat(palabras);
-  if (b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff) {
-    return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
-  }
-  const grupos = [];
-  for (let i = 0; i < 16; i += 2) { grupos.push(b.readUInt16BE(i).toString(16)); }
-  return normalizarIp(grupos.join(':'));
-}
+// ------------------------------------------------------------------------ who owns a socket (the kernel, through ss)
 
 // '::ffff:127.0.0.1' → '127.0.0.1'; an IPv6 address in its shortest lowercase form (as node writes remoteAddress)
 function normalizarIp(ip) {
@@ -96,51 +79,70 @@ function normalizarIp(ip) {
   return `${cortos.slice(0, mejor[0]).join(':')}::${cortos.slice(mejor[0] + mejor[1]).join(':')}`;
 }
 
-// the table: 'ip port > ip port' (a socket's local end, then its remote end) → uid, for every established TCP socket
-// of the machine (state 01: a closed socket waiting out TIME_WAIT shows uid 0 and may share a local port)
-function leerTabla(archivos = ['/proc/net/tcp', '/proc/net/tcp6']) {
+// The owners of the established connections to the given local ports, from the kernel (iproute2's `ss`, which asks
+// through netlink and filters by port in the kernel). Not by reading /proc/net/tcp: any account can make that table
+// huge (600 000 sockets of its own: 1.4 s a reading, in the proxy's only thread), while the kernel's filter keeps
+// the answer to the connections to the proxy. `ss` runs as a child process, so the proxy keeps serving meanwhile.
+const SS = ['/usr/bin/ss', '/bin/ss', '/usr/sbin/ss', '/sbin/ss'].find((ruta) => {
+  try { fs.accessSync(ruta, fs.constants.X_OK); return true; } catch (error) { return false; }
+});
+
+function sinCorchetes(extremo) {
+  const dos = extremo.lastIndexOf(':');
+  if (dos < 0) { return null; }
+  const ip = extremo.slice(0, dos).replace(/^\[/, '').replace(/\]$/, '').replace(/%.*$/, '');
+  return `${normalizarIp(ip)} ${parseInt(extremo.slice(dos + 1), 10)}`;
+}
+
+// `ss -Htne` lines → Map 'ip port > ip port' (the socket's local end, then its remote end) → uid. `ss` writes
+// «uid:N» only for a socket whose owner is not root.
+function leerSs(texto) {
   const tabla = new Map();
-  const extremo = (campo) => {
-    const dos = campo.lastIndexOf(':');
-    const ip = dos < 0 ? null : ipDe(campo.slice(0, dos));
-    return ip === null ? null : `${ip} ${parseInt(campo.slice(dos + 1), 16)}`;
-  };
-  for (const archivo of archivos) {
-    let texto;
-    try { texto = fs.readFileSync(archivo, 'ascii'); } catch (error) { continue; }
-    const lineas = texto.split('\n');
-    for (let k = 1; k < lineas.length; k += 1) {
-      const campos = lineas[k].trim().split(/\s+/);
-      if (campos.length < 8 || campos[3] !== '01') { continue; }
-      const local = extremo(campos[1]), remoto = extremo(campos[2]);
-      const uid = parseInt(campos[7], 10);
-      if (local !== null && remoto !== null && Number.isFinite(uid)) { tabla.set(`${local} > ${remoto}`, uid); }
-    }
+  for (const linea of texto.split('\n')) {
+    let campos = linea.trim().split(/\s+/);
+    if (campos.length && !/^\d+$/.test(campos[0])) { campos = campos.slice(1); }   // the State column (several states asked)
+    if (campos.length < 4) { continue; }
+    const local = sinCorchetes(campos[2]), remoto = sinCorchetes(campos[3]);
+    const uid = /(?:^|\s)uid:(\d+)/.exec(linea);
+    if (local !== null && remoto !== null) { tabla.set(`${local} > ${remoto}`, uid ? parseInt(uid[1], 10) : 0); }
   }
   return tabla;
 }
 
-let leidaEn = 0;
 let esperando = [];
-let lecturaProgramada = false;
+let leyendo = false;
+let leidaEn = 0;
+
+function leerDuenos() {
+  if (leyendo || esperando.length === 0) { return; }
+  leyendo = true;
+  const ahora = esperando;
+  esperando = [];
+  const puertos = [...new Set(ahora.map(([, , puerto]) => puerto))];
+  const filtro = `( ${puertos.map((puerto) => `dport = :${puerto}`).join(' or ')} )`;
+  const terminar = (tabla) => {
+    leidaEn = Date.now();
+    leyendo = false;
+    for (const [clave, hecho] of ahora) { hecho(tabla && tabla.has(clave) ? tabla.get(clave) : null); }
+    if (esperando.length) { setTimeout(leerDuenos, Math.max(0, RELECTURA_MS - (Date.now() - leidaEn))); }
+  };
+  if (!SS) { terminar(null); return; }
+  // a client's socket connected, or already half-closed by it (FIN-WAIT: a request sent and its writing side shut);
+  // not TIME-WAIT, where a socket has no owner any more and ss says root
+  execFile(SS, ['-Htne', 'state', 'established', 'state', 'fin-wait-1', 'state', 'fin-wait-2', filtro], { timeout: 10000, maxBuffer: 256 * 1024 * 1024 },
+    (error, salida) => terminar(error ? null : leerSs(salida)));
+}
 
 // calls hecho(uid or null) with the owner of the other end of a loopback connection: the socket whose local end is
-// the connection's remote one and whose remote end is ours
+// the connection's remote one and whose remote end is ours; null when the kernel did not say (then the connection
+// is nobody's: never trusted, capped as one more account)
 function dueno(socket, hecho) {
   // always from a reading made after the connection arrived: an earlier one may hold the same port for a socket
   // of another account that has closed since (a port the kernel gave again)
   const clave = `${normalizarIp(socket.remoteAddress)} ${socket.remotePort} > ${normalizarIp(socket.localAddress)} ${socket.localPort}`;
-  esperando.push([clave, hecho]);
-  if (lecturaProgramada) { return; }
-  lecturaProgramada = true;
-  setTimeout(() => {
-    lecturaProgramada = false;
-    const tabla = leerTabla();
-    leidaEn = Date.now();
-    const ahora = esperando;
-    esperando = [];
-    for (const [c, h] of ahora) { h(tabla.has(c) ? tabla.get(c) : null); }
-  }, Math.max(0, RELECTURA_MS - (Date.now() - leidaEn)));
+  if (esperando.length >= MAX_EN_ESPERA) { hecho(null); return; }      // a flood: not one more fd while the kernel is asked
+  esperando.push([clave, hecho, socket.localPort]);
+  if (!leyendo) { setTimeout(leerDuenos, Math.max(0, RELECTURA_MS - (Date.now() - leidaEn))); }
 }
 
 // ------------------------------------------------------------------------------------------- the caps
@@ -204,4 +206,4 @@ for (const modulo of [http, https]) {
   };
 }
 
-module.exports = { ipDe, normalizarIp, leerTabla, TOPE_CUENTA, TOPE_IP };
+module.exports = { normalizarIp, leerSs, TOPE_CUENTA, TOPE_IP };
