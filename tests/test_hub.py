@@ -28,6 +28,7 @@ The accounts and folders are removed afterwards.
 from __future__ import annotations
 
 import csv
+from html import unescape as desescapar_html
 import datetime as dt
 import io
 import json
@@ -180,6 +181,14 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     visible = _texto_visible(portada.content.decode("utf-8"))
     assert "Entrar" in visible and "Usuario:" in visible and "Contraseña:" in visible, visible[:800]
     assert not re.search(r"Sign in|Username|Password|Logout", visible), visible[:800]
+    # a wrong password: the error in Spanish too (a new attacker's side note), the name typed escaped
+    intento = Usuario(hub, hub.profesorado[0])
+    xsrf = re.search(r'name="_xsrf"\s+value="([^"]+)"', intento.s.get(f"{hub.url}/hub/login", timeout=30).text)
+    mal = intento.s.post(f"{hub.url}/hub/login", data={"username": "<b>x</b>", "password": "no",
+                                                        "_xsrf": desescapar_html(xsrf[1]) if xsrf else ""}, timeout=60)
+    texto_mal = mal.content.decode("utf-8")
+    assert "Usuario o contraseña incorrectos." in texto_mal and "Invalid username" not in texto_mal, texto_mal[-1500:]
+    assert "<b>x</b>" not in texto_mal
     ta = Usuario(hub, hub.profesorado[0]).entrar()
     inicio = _texto_visible(ta.s.get(f"{hub.url}/hub/home", timeout=30).content.decode("utf-8"))
     assert "Salir" in inicio and "Inicio" in inicio and "servidor" in inicio, inicio[:800]
