@@ -689,8 +689,19 @@ def test_un_cuaderno_grande_se_lee_acotado_fuera_del_proceso_del_profesor(tmp_pa
     finally:
         os.close(fd)
     assert json.loads(texto) == compacto and recorte_proceso == recorte
+    # the same notebook saved by an editor in UTF-16 or UTF-8 with a byte-order mark: read the same
+    for codificacion in ("utf-16", "utf-8-sig", "utf-32"):
+        ruta.write_bytes(json.dumps(datos, ensure_ascii=False).encode(codificacion))
+        fd = os.open(ruta, os.O_RDONLY)
+        try:
+            assert ca.leer_acotado(fd, frozenset({"r1", "t1"})) == (texto, recorte), codificacion
+        finally:
+            os.close(fd)
+    assert ca.decodificar("{}".encode("utf-16")) == ("{}", "UTF-16")
+    assert ca.decodificar(b'{"a": "\xc3\xb1"}') == ('{"a": "ñ"}', None)
     # what it cannot read is a Spanish reason, never an exception of its own
-    for contenido, motivo in ((b"{" * 100_000, "anida demasiado"), (b"\xff\xfe", "UTF-8"),
+    for contenido, motivo in ((b"{" * 100_000, "anida demasiado"), (b"\xff\xfe{\x00\x00\xdc", "no está en UTF-8"),
+                              ('{"a": "ñ"}'.encode("latin-1"), "no está en UTF-8"),
                               (b'{"cells": [' + b"[]," * 3_000_000 + b"[]]}", "")):
         ruta.write_bytes(contenido)
         fd = os.open(ruta, os.O_RDONLY)

@@ -706,8 +706,18 @@ def test_la_configuracion_del_alumno_no_se_carga_nunca_y_validate_va_en_la_caja(
     marca = tmp_path / "fuera"
     (entrega / "nbgrader_config.py").write_text(f"open({str(marca / 'config')!r}, 'w').write('x')\n")
     (entrega / "jupyter_server_config.py").write_text("c = get_config()\n")
+    # ... also in subfolders (a TA may open a terminal there too; a fresh attacker's P3)
+    (entrega / "datos" / "mas").mkdir(parents=True)
+    (entrega / "datos" / "ipython_config.py").write_text(f"open({str(marca / 'sub')!r}, 'w').write('x')\n")
+    (entrega / "datos" / "mas" / "jupyter_server_config.json").write_text("{}")
+    (entrega / "datos" / "mas" / "nbgrader_config.py").symlink_to("/etc/passwd")
     renombrados = desactivar_configuracion(str(entrega), str(curso / "source" / tarea))
-    assert renombrados == ["jupyter_server_config.py", "nbgrader_config.py"]
+    assert renombrados == ["datos/ipython_config.py", "datos/mas/jupyter_server_config.json",
+                           "datos/mas/nbgrader_config.py", "jupyter_server_config.py", "nbgrader_config.py"]
+    assert not (entrega / "datos" / "ipython_config.py").exists()
+    assert (entrega / "datos" / ("ipython_config.py" + SUFIJO_INERTE)).is_file()
+    assert (entrega / "datos" / "mas" / ("nbgrader_config.py" + SUFIJO_INERTE)).is_symlink()
+    assert not (entrega / "datos" / "mas" / "nbgrader_config.py").exists()
     assert (entrega / ("nbgrader_config.py" + SUFIJO_INERTE)).exists()
     assert (entrega / "nbgrader_config.py").read_bytes() == (curso / "source" / tarea / "nbgrader_config.py").read_bytes()
     assert not (entrega / "jupyter_server_config.py").exists()

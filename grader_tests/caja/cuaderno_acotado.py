@@ -69,6 +69,37 @@ class CuadernoDesmesurado(Exception):
     """The bounded reader could not read a notebook file: its Spanish reason is the message."""
 
 
+# Byte-order marks an editor writes when it saves a notebook in a Unicode encoding other than plain UTF-8
+# (Windows Notepad's «Unicode» is UTF-16 LE with a BOM).  Longest first: UTF-32 LE starts with UTF-16 LE's.
+MARCAS_DE_ORDEN = ((b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"), (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32"),
+                   (b"\xef\xbb\xbf", "utf-8", "UTF-8 con BOM"),
+                   (b"\xff\xfe", "utf-16-le", "UTF-16"), (b"\xfe\xff", "utf-16-be", "UTF-16"))
+NO_ES_UTF8 = ("el cuaderno no está en UTF-8 (ni en UTF-16/UTF-32 con marca de orden de bytes): no se califica; "
+              "se arregla abriéndolo y guardándolo desde Jupyter")
+
+
+def decodificar(datos: bytes) -> tuple[str, str | None]:
+    """The text of a notebook file's bytes: UTF-8 as Jupyter writes it, or UTF-8/16/32 with a byte-order mark.
+
+    Returns:
+        the text (without the mark) and, when it was not plain UTF-8, the encoding's name for a note
+        (``"UTF-16"``, ``"UTF-32"``, ``"UTF-8 con BOM"``), else None.
+
+    Raises:
+        CuadernoDesmesurado: not valid in any of them (:data:`NO_ES_UTF8`, Spanish).
+    """
+    for marca, codec, nombre in MARCAS_DE_ORDEN:
+        if datos.startswith(marca):
+            try:
+                return str(memoryview(datos)[len(marca):], codec), nombre      # no copy of the bytes
+            except UnicodeDecodeError:
+                raise CuadernoDesmesurado(NO_ES_UTF8) from None
+    try:
+        return datos.decode("utf-8"), None
+    except UnicodeDecodeError:
+        raise CuadernoDesmesurado(NO_ES_UTF8) from None
+
+
 def de_la_tarea(celda, propios: frozenset[str] | set[str] | None = None) -> bool:
     """Whether a cell (a dict or a NotebookNode) carries nbgrader marks, so grading needs it.
 
@@ -246,9 +277,12 @@ def _principal() -> int:
     """The reader process: notebook JSON on stdin; on stdout what was left out (one JSON line), then the notebook."""
     datos = sys.stdin.buffer.read()
     try:
-        cuaderno = json.loads(datos.decode("utf-8"))
-    except UnicodeDecodeError:
-        print("el cuaderno no está en UTF-8: no se califica", file=sys.stderr)
+        texto, _ = decodificar(datos)
+        del datos
+        cuaderno = json.loads(texto)
+        del texto
+    except CuadernoDesmesurado as error:
+        print(error, file=sys.stderr)
         return 2
     except (ValueError, RecursionError):
         print("el cuaderno no es un JSON válido o anida demasiado: no se califica", file=sys.stderr)
@@ -257,7 +291,6 @@ def _principal() -> int:
         print(f"el cuaderno tiene demasiados elementos para leerlo con {MEMORIA_LECTOR // 1024 ** 2} MiB: "
               "no se califica", file=sys.stderr)
         return 2
-    del datos
     try:
         propios = json.loads(sys.argv[1]) if len(sys.argv) > 1 else None
         cuaderno, recorte = compactar(cuaderno, frozenset(propios) if propios is not None else None)

@@ -251,31 +251,37 @@ SUFIJO_INERTE = ".del_alumno"
 
 
 def desactivar_configuracion(carpeta: str, fuente: str) -> list[str]:
-    """Rename the configuration files at the top of a copied submission (``CONFIGURACION``) to ``<name>.del_alumno``
-    and put the course's copy (from ``fuente``, the assignment's folder in ``source/``) where it had one.
+    """Rename the configuration files anywhere in a copied submission (``CONFIGURACION``, at the top and in every
+    subfolder: a TA may open a terminal in either) to ``<name>.del_alumno`` and put the course's copy (from
+    ``fuente``, the assignment's folder in ``source/``, same relative path) where the course has one.
 
     ``carpeta`` is the TA's fresh copy (``submitted/<alumno>/<tarea>``), never the student's folder: nothing
-    the student controls is followed.  Returns the names renamed, sorted.
+    the student controls is followed (links are neither read nor descended).  Returns the relative paths
+    renamed (``/``-separated), sorted.
     """
     renombrados = []
-    with os.scandir(carpeta) as entradas:
-        nombres = sorted(e.name for e in entradas if CONFIGURACION.match(e.name) and not e.is_dir(follow_symlinks=False))
-    for nombre in nombres:
-        ruta = os.path.join(carpeta, nombre)
-        del_curso = os.path.join(fuente, nombre)
-        try:
-            with open(del_curso, "rb") as f:
-                copia = f.read()
-        except OSError:
-            copia = None
-        actual = aa.leer_pequeño(ruta, 1 << 20)
-        if copia is not None and actual is not None and actual.encode() == copia:
-            continue                                   # the course's own file, untouched
-        os.replace(ruta, ruta + SUFIJO_INERTE)
-        if copia is not None:
-            aa.escribir_atomico(ruta, lambda fd, datos=copia: os.write(fd, datos))
-        renombrados.append(nombre)
-    return renombrados
+    for raiz, subcarpetas, _ in os.walk(carpeta, followlinks=False):
+        subcarpetas.sort()
+        relativa = os.path.relpath(raiz, carpeta)
+        with os.scandir(raiz) as entradas:
+            nombres = sorted(e.name for e in entradas
+                             if CONFIGURACION.match(e.name) and not e.is_dir(follow_symlinks=False))
+        for nombre in nombres:
+            ruta = os.path.join(raiz, nombre)
+            del_curso = os.path.normpath(os.path.join(fuente, relativa, nombre))
+            try:
+                with open(del_curso, "rb") as f:
+                    copia = f.read()
+            except OSError:
+                copia = None
+            actual = aa.leer_pequeño(ruta, 1 << 20)
+            if copia is not None and actual is not None and actual.encode() == copia:
+                continue                                   # the course's own file, untouched
+            os.replace(ruta, ruta + SUFIJO_INERTE)
+            if copia is not None:
+                aa.escribir_atomico(ruta, lambda fd, datos=copia: os.write(fd, datos))
+            renombrados.append(nombre if relativa == "." else f"{relativa.replace(os.sep, '/')}/{nombre}")
+    return sorted(renombrados)
 
 
 class RecogerSeguro(ExchangeCollect):
@@ -622,7 +628,8 @@ class RecogerSeguro(ExchangeCollect):
             aa.escribir_atomico(os.path.join(dest, "timestamp.txt"), lambda f: os.write(f, texto.encode()))
         for nombre in desactivar_configuracion(dest, self.coursedir.format_path(self.coursedir.source_directory,
                                                                                 ".", tarea)):
-            avisos.append(f"{nombre}: configuración de Jupyter del alumno, guardada como {nombre}{SUFIJO_INERTE} "
+            visible = aa.nombre_legible(nombre, 200)
+            avisos.append(f"{visible}: configuración de Jupyter del alumno, guardada como {visible}{SUFIJO_INERTE} "
                           "(no se carga nunca; en su lugar, la copia del curso si la tarea la trae)")
         aa.registrar(dest, avisos, self.log, aa.nombre_legible(alumno), tarea)
         return True

@@ -346,6 +346,18 @@ CLAVE_OMITIDAS = "curso_celdas_omitidas"
 CLAVE_RECORTE = "curso_recorte_de_lectura"     # what LecturaAcotada left out, for AcotarCeldas
 
 
+def _leer_hasta(fd: int, limite: int) -> bytes:
+    """At most ``limite`` bytes of the file open at ``fd``, from its start."""
+    partes, leidos = [], 0
+    while leidos < limite:
+        parte = os.pread(fd, min(1 << 20, limite - leidos), leidos)
+        if not parte:
+            break
+        partes.append(parte)
+        leidos += len(parte)
+    return b"".join(partes)
+
+
 class LecturaAcotada(NotebookExporter):
     """Autograde's exporter: a notebook file over ``cuaderno_acotado.UMBRAL_BYTES`` is read within bounds.
 
@@ -355,9 +367,12 @@ class LecturaAcotada(NotebookExporter):
     nbformat reads what it keeps; a smaller one is read as nbgrader does.  Configured as
     ``c.Autograde.exporter_class`` in nbgrader_config.py.
 
+    Either way the bytes may be UTF-8, or UTF-8/16/32 with a byte-order mark (``cuaderno_acotado.decodificar``;
+    the TA's log notes the latter).
+
     Raises:
-        cuaderno_acotado.CuadernoDesmesurado: the file cannot be read within the limits (Spanish
-            reason; nbgrader reports this student's notebook as failed and grades the rest).
+        cuaderno_acotado.CuadernoDesmesurado: the file cannot be read within the limits or in any Unicode
+            encoding (Spanish reason; nbgrader reports this student's notebook as failed and grades the rest).
     """
 
     def from_file(self, file_stream, resources=None, **kw):
@@ -367,7 +382,19 @@ class LecturaAcotada(NotebookExporter):
         except (AttributeError, OSError, ValueError):
             return super().from_file(file_stream, resources=resources, **kw)
         if tamaño <= cuaderno_acotado.UMBRAL_BYTES:
-            return super().from_file(file_stream, resources=resources, **kw)
+            # read as nbgrader does, except the encoding: a notebook an editor saved in UTF-16 (Notepad's
+            # «Unicode») is read too, and one in no Unicode encoding fails with a Spanish reason
+            texto, codificacion = cuaderno_acotado.decodificar(_leer_hasta(fd, cuaderno_acotado.UMBRAL_BYTES))
+            if codificacion:
+                datos = (resources or {}).get("nbgrader") or {}
+                coursedir = CourseDirectory(config=self.config)     # where the feedback will look for it
+                carpeta = coursedir.format_path(coursedir.autograded_directory, datos.get("student", "?"),
+                                                datos.get("assignment", "?"))
+                aviso = (f"el cuaderno {archivos_alumno.nombre_legible(datos.get('notebook', '?'), 60)} estaba "
+                         f"guardado en {codificacion}, no en UTF-8 como lo guarda Jupyter: se ha leído igualmente")
+                archivos_alumno.registrar(carpeta, [aviso], self.log, datos.get("student", "?"),
+                                          datos.get("assignment", "?"))
+            return self.from_notebook_node(nbformat.reads(texto, as_version=4), resources=resources, **kw)
         texto, recorte = cuaderno_acotado.leer_acotado(fd, grade_ids_de(resources))
         if resources is None:
             resources = {}

@@ -43,7 +43,7 @@ def razon_del_log(texto: str) -> str:
     if plazo:
         return "no se califica por plazos.toml: " + plazo.group(1).strip()[:400]
     # the bounded reader of a large notebook file (grader_tests/caja/cuaderno_acotado.py) says why itself
-    desmesurado = re.search(r"CuadernoDesmesurado: ([^\n]*)", texto)
+    desmesurado = re.search(r"CuadernoDesmesurado: ([^\n]*)", texto)   # also «no está en UTF-8»
     if desmesurado:
         return desmesurado.group(1).strip()[:300]
     for clave, razon in RAZONES:
