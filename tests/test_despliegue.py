@@ -669,3 +669,75 @@ def test_el_proxy_arranca_con_su_tope(tmp_path):
     envoltorio.write_text("#!/bin/sh\nexec configurable-http-proxy \"$@\"\n")
     orden, aviso = ajustes.orden_del_proxy(str(envoltorio))
     assert orden == [str(envoltorio)] and "sin el tope de conexiones por cuenta" in aviso
+
+
+_SERVIDOR_CONTADO = """
+const http = require('http');
+let atendidas = 0;
+const servidor = http.createServer((peticion, respuesta) => { atendidas += 1; respuesta.end('hola'); });
+servidor.listen(0, '127.0.0.1', () => console.log(servidor.address().port));
+process.stdin.on('data', () => console.log(atendidas));
+"""
+
+_RAFAGA_CERRADA = r"""
+import socket, sys, time
+puerto, n = int(sys.argv[1]), int(sys.argv[2])
+inicio = time.monotonic()
+for _ in range(n):                       # each request on a connection closed at once (a fifth attacker's F1)
+    s = socket.create_connection(("127.0.0.1", puerto))
+    s.sendall(b"GET /hub/login HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.close()
+estados = []
+for _ in range(n):                       # ... and each one waiting for its answer
+    s = socket.create_connection(("127.0.0.1", puerto))
+    s.settimeout(10)
+    s.sendall(b"GET /hub/login HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    respuesta = b""
+    while True:
+        parte = s.recv(65536)
+        if not parte:
+            break
+        respuesta += parte
+    s.close()
+    estados.append(respuesta.split(b" ", 2)[1].decode())
+print(round(time.monotonic() - inicio, 3), estados.count("200"), estados.count("429"))
+print(respuesta.decode("utf-8", "replace"))
+"""
+
+
+def test_tope_por_cuenta_limita_las_peticiones_por_segundo_de_cada_cuenta():
+    """A fifth attacker's F1: the cap on connections held did not bound the requests made, each on a connection the
+    student closed at once: the proxy forwarded every one to the hub. Now each account draws from a bucket
+    (CURSO_HUB_PROXY_RAFAGA, refilled at CURSO_HUB_PROXY_POR_SEGUNDO): the rest get the proxy's own 429 in
+    Spanish and are never forwarded; a request whose connection is closed before its owner is known is dropped;
+    root is never limited."""
+    import shutil
+    import subprocess
+    if not shutil.which("node") or not shutil.which("runuser") or os.geteuid() != 0:
+        pytest.skip("hace falta node, runuser y root (una cuenta sin privilegios manda la ráfaga)")
+    entorno = {**os.environ, "CURSO_HUB_PROXY_RAFAGA": "10", "CURSO_HUB_PROXY_POR_SEGUNDO": "2"}
+    servidor = subprocess.Popen(["node", "--require", str(ajustes.TOPE_POR_CUENTA), "-e", _SERVIDOR_CONTADO, "--",
+                                 "--api-port", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                env=entorno)
+    try:
+        puerto = servidor.stdout.readline().strip()
+        rafaga = subprocess.run(["runuser", "-u", "nobody", "--", "/usr/bin/python3", "-c", _RAFAGA_CERRADA,
+                                 puerto, "60"], capture_output=True, text=True, timeout=120, cwd="/")
+        assert rafaga.returncode == 0, rafaga.stderr
+        cifras, respuesta = rafaga.stdout.split("\n", 1)
+        segundos, bien, demasiadas = float(cifras.split()[0]), *map(int, cifras.split()[1:])
+        servidor.stdin.write("?\n")
+        servidor.stdin.flush()
+        atendidas = int(servidor.stdout.readline())
+        # the bucket's 10, plus 2 a second while she sent them; never the 120 she sent
+        assert bien == atendidas <= 10 + 2 * segundos + 1, (atendidas, bien, segundos)
+        assert bien + demasiadas == 60 and demasiadas >= 60 - 10 - 2 * segundos - 1, (bien, demasiadas, segundos)
+        assert respuesta.startswith("HTTP/1.1 429") and "Demasiadas peticiones seguidas" in respuesta, respuesta
+        # root (the hub, the TA's test browser) is never limited, even right after her burst
+        import urllib.request
+        for _ in range(20):
+            with urllib.request.urlopen(f"http://127.0.0.1:{puerto}/", timeout=10) as r:
+                assert r.status == 200
+    finally:
+        servidor.kill()
+        servidor.wait()

@@ -35,6 +35,7 @@ import json
 import os
 import pwd
 import re
+import signal
 import stat
 import subprocess
 import sys
@@ -586,17 +587,57 @@ time.sleep(float(sys.argv[3]))      # and holds the rest
 """
 
 
+_RAFAGA = r"""
+import http.client, sys, threading, time
+puerto = int(sys.argv[1])
+cuenta = {"200": 0, "429": 0}
+texto = []
+hecho = threading.Event()
+cerrojo = threading.Lock()
+
+def pedir():
+    c = http.client.HTTPConnection("127.0.0.1", puerto, timeout=20)
+    while not hecho.is_set():
+        c.request("GET", "/hub/health")
+        r = c.getresponse()
+        cuerpo = r.read().decode("utf-8", "replace")
+        with cerrojo:
+            if r.status == 429:
+                cuenta["429"] += 1
+                texto[:] = [cuerpo]
+                if cuenta["429"] >= 50:
+                    hecho.set()
+            else:
+                cuenta["200"] += 1
+            if cuenta["200"] + cuenta["429"] >= 4000:
+                hecho.set()
+        if r.will_close:
+            c.close()
+            c = http.client.HTTPConnection("127.0.0.1", puerto, timeout=20)
+
+inicio = time.monotonic()
+hilos = [threading.Thread(target=pedir) for _ in range(16)]
+for h in hilos:
+    h.start()
+for h in hilos:
+    h.join()
+print(cuenta["200"], cuenta["429"], round(time.monotonic() - inicio, 3), "".join(texto[:1]), sep="\n")
+"""
+
+
 def test_ninguna_cuenta_llena_el_proxy_con_conexiones_vacias(hub):
     """Issue 19, a third attacker's F2: one student's idle TCP connections filled the proxy's open files and nobody
     reached the hub. The proxy now starts with tope_por_cuenta.js: a student keeps at most 64 connections to the
     public port (the rest are closed at once) and none to the proxy's API, while the TA still gets in; and the
-    hub's own port keeps at most 64 of hers (relevo.limitar_servidor_del_hub; a fourth attacker's F1)."""
+    hub's own port keeps at most 64 of hers (relevo.limitar_servidor_del_hub; a fourth attacker's F1). A burst of
+    requests (a fifth attacker's F1) gets 429 from the proxy and from the hub's port past her bucket."""
     alumna = hub.alumnado[0]
     linea = next(Path(f"/proc/{pid}/cmdline").read_bytes() for pid in hub.pids_del_proxy())
     assert b"tope_por_cuenta.js" in linea and b"--require" in linea, linea
     publico, api = hub.puertos["publico"], hub.puertos["proxy"]
     inundacion = subprocess.Popen(["runuser", "-u", alumna, "--", "/usr/bin/python3", "-c", _INUNDAR,
-                                   str(publico), "400", "30"], stdout=subprocess.PIPE, text=True, cwd="/")
+                                   str(publico), "400", "30"], stdout=subprocess.PIPE, text=True, cwd="/",
+                                  start_new_session=True)
     try:
         abiertas, vivas = map(int, inundacion.stdout.readline().split())
         assert abiertas >= 300 and vivas == 64, (abiertas, vivas)
@@ -612,8 +653,22 @@ def test_ninguna_cuenta_llena_el_proxy_con_conexiones_vacias(hub):
         assert type(hub)._responde(f"{hub.url}/hub/login"), "el hub no responde"
         Usuario(hub, hub.profesorado[0]).entrar()                 # the TA logs in (the hub answers its API)
     finally:
-        inundacion.kill()
+        os.killpg(inundacion.pid, signal.SIGKILL)           # runuser and her python (which holds the connections)
         inundacion.wait()
+    # requests, not connections (a fifth attacker's F1): her burst is answered by the proxy with 429 past her
+    # bucket (200, then 50 a second), never forwarded; the TA still gets in right after
+    rafaga = _como(alumna, _RAFAGA, str(publico))
+    bien, demasiadas, segundos, texto = rafaga.stdout.split("\n", 3)
+    bien, demasiadas, segundos = int(bien), int(demasiadas), float(segundos)
+    assert demasiadas > 0 and "Demasiadas peticiones seguidas" in texto, (rafaga.stdout, rafaga.stderr[-3000:])
+    assert bien <= 200 + 50 * segundos + 16, (bien, demasiadas, segundos)
+    # ... and straight at the hub's own port (her server's way to the hub's API), bypassing the proxy
+    rafaga = _como(alumna, _RAFAGA, str(hub.puertos["hub"]))
+    bien, demasiadas, segundos, texto = rafaga.stdout.split("\n", 3)
+    bien, demasiadas, segundos = int(bien), int(demasiadas), float(segundos)
+    assert demasiadas > 0 and "Demasiadas peticiones seguidas" in texto, (rafaga.stdout, rafaga.stderr[-3000:])
+    assert bien <= 200 + 50 * segundos + 16, (bien, demasiadas, segundos)
+    Usuario(hub, hub.profesorado[0]).entrar()
 
 
 def _escucha_en(puerto: int) -> bool:

@@ -149,3 +149,18 @@ def test_el_relevo_solo_atiende_al_proxy_y_al_hub(tmp_path):
     assert relevo.leer_ss("ESTAB 0 0 127.0.0.1:5 127.0.0.1:880 uid:1001 ino:1\n"
                           "FIN-WAIT-1 0 9 [::ffff:127.0.0.1]:6 [::ffff:127.0.0.1]:880 timer:(on,1ms,0) ino:2\n") == {
         ("127.0.0.1", 5, "127.0.0.1", 880): 1001, ("127.0.0.1", 6, "127.0.0.1", 880): 0}
+
+
+def test_el_cubo_de_peticiones_de_cada_cuenta():
+    """relevo.Cubos (the hub's port, a fifth attacker's F1): ``capacidad`` requests at once per account, then
+    ``por_segundo`` a second; one account's burst never spends another's; full buckets are forgotten."""
+    cubos = relevo.Cubos(3, 2)
+    assert [cubos.gastar(1001, 0.0) for _ in range(4)] == [True, True, True, False]
+    assert cubos.gastar(1002, 0.0)                      # a classmate's bucket is her own
+    assert not cubos.gastar(1001, 0.2)                  # 0.4 of a token
+    assert cubos.gastar(1001, 0.6) and not cubos.gastar(1001, 0.6)
+    assert [cubos.gastar(1001, 100.0) for _ in range(4)] == [True, True, True, False]   # never above capacity
+    for cuenta in range(5000):                          # many accounts: the full ones are forgotten
+        cubos.gastar(("ip", cuenta), 200.0)
+    cubos.gastar(1001, 10_000.0)
+    assert len(cubos._cubos) < 4200

@@ -235,8 +235,82 @@ async def iniciar(host: str, puerto: int, socket: Path) -> asyncio.AbstractServe
 TOPE_POR_CUENTA_HUB = 64
 
 
-def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB) -> None:
-    """Cap, per local account, the connections the hub's own HTTP server holds (the hub's process only).
+RAFAGA_HUB = 200           # requests one local account may send the hub's port at once (a token bucket) ...
+POR_SEGUNDO_HUB = 50       # ... refilled at this many a second (the proxy's CURSO_HUB_PROXY_RAFAGA/_POR_SEGUNDO)
+DEMASIADAS = "Demasiadas peticiones seguidas desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n"
+
+
+class Cubos:
+    """A token bucket per account: ``capacidad`` requests at once, refilled at ``por_segundo`` a second.
+
+    Full buckets are forgotten (``gastar`` keeps at most the accounts seen since they last filled up).
+    """
+
+    def __init__(self, capacidad: float, por_segundo: float) -> None:
+        self.capacidad, self.por_segundo = capacidad, por_segundo
+        self._cubos: dict[object, tuple[float, float]] = {}
+
+    def gastar(self, cuenta: object, ahora: float | None = None) -> bool:
+        """Whether ``cuenta`` may send one more request now (then one token is taken)."""
+        import time
+        ahora = time.monotonic() if ahora is None else ahora
+        fichas, en = self._cubos.get(cuenta, (self.capacidad, ahora))
+        fichas = min(self.capacidad, fichas + (ahora - en) * self.por_segundo)
+        if len(self._cubos) > 4096:              # forget the ones full again
+            self._cubos = {c: (f, e) for c, (f, e) in self._cubos.items()
+                           if f + (ahora - e) * self.por_segundo < self.capacidad}
+        if fichas < 1:
+            self._cubos[cuenta] = (fichas, ahora)
+            return False
+        self._cubos[cuenta] = (fichas - 1, ahora)
+        return True
+
+
+_CONFIABLE = object()
+
+
+def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos):
+    """An ``HTTPMessageDelegate`` that lets a request through to ``delegado`` once its connection's owner is known
+    (``dueno``: a uid, None when the kernel did not say, or _CONFIABLE) and only if that account's bucket allows;
+    otherwise the hub's port answers 429 itself, with :data:`DEMASIADAS`, and closes the connection."""
+    from tornado import httputil
+
+    class ConCupo(httputil.HTTPMessageDelegate):
+        pasa: bool | None = None
+
+        async def headers_received(self, start_line, headers):
+            cuenta = await dueno
+            self.pasa = cuenta is _CONFIABLE or cubos.gastar(cuenta)
+            if self.pasa:
+                hecho = delegado.headers_received(start_line, headers)
+                if hecho is not None:
+                    await hecho
+                return
+            cuerpo = DEMASIADAS.encode()
+            conexion.write_headers(
+                httputil.ResponseStartLine("HTTP/1.1", 429, "Too Many Requests"),
+                httputil.HTTPHeaders({"Content-Type": "text/plain; charset=utf-8", "Retry-After": "1",
+                                      "Connection": "close", "Content-Length": str(len(cuerpo))}), cuerpo)
+            conexion.finish()
+
+        def data_received(self, chunk):
+            return delegado.data_received(chunk) if self.pasa else None
+
+        def finish(self):
+            if self.pasa:
+                delegado.finish()
+
+        def on_connection_close(self):
+            if self.pasa is not False:
+                delegado.on_connection_close()
+
+    return ConCupo()
+
+
+def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB, rafaga: int = RAFAGA_HUB,
+                             por_segundo: int = POR_SEGUNDO_HUB) -> None:
+    """Cap, per local account, the connections the hub's own HTTP server holds and the requests it takes (the hub's
+    process only).
 
     The hub's port (``hub_bind_url``: students' servers call the hub's API there) accepted TCP from every local
     account with no cap: one student holding about 20 000 idle connections from a few processes filled the hub's
@@ -245,6 +319,11 @@ def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB) -> None:
     (:class:`_Duenos`, ``ss``), closes it when that account (not root, not the hub's) already holds ``tope``. A
     student's server needs a handful. tornado's own timeout for a connection without headers stays (an hour):
     the proxy keeps its connections to the hub alive, and a shorter one would cut them under its requests.
+
+    Requests, not only connections (a fifth attacker's F1, against the proxy: a burst of requests on connections
+    closed at once held almost none): each request waits until its connection's owner is known, then draws from
+    that account's bucket (``rafaga`` at once, ``por_segundo`` a second after); one past it gets 429 from here and
+    never reaches the hub's handlers. Root and the hub's account (the proxy, the hub itself) are not limited.
     Idempotent.
     """
     import tornado.httpserver
@@ -252,28 +331,47 @@ def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB) -> None:
     if getattr(servidor, "_curso_limitado", False):
         return
     atender_original = servidor.handle_stream
+    empezar_original = servidor.start_request
     abiertas: dict[int | None, list] = {}
+    cubos = Cubos(rafaga, por_segundo)
 
-    async def decidir(stream, address) -> None:
+    async def decidir(stream, address, dueno: asyncio.Future) -> None:
+        cuenta = None
         try:
-            propio = stream.socket.getsockname()
-        except (OSError, AttributeError):
-            return
-        if _duenos.en_espera() >= MAX_EN_ESPERA:
-            stream.close()
-            return
-        uid = await _duenos.de(propio[:2], tuple(address[:2])) if address and len(address) >= 2 else None
-        if uid in CUENTAS_DE_CONFIANZA or stream.closed():
-            return
-        vivas = [s for s in abiertas.get(uid, []) if not s.closed()]
-        if len(vivas) >= tope:
-            stream.close()
-            return
-        abiertas[uid] = vivas + [stream]
+            try:
+                propio = stream.socket.getsockname()
+            except (OSError, AttributeError):
+                return
+            if _duenos.en_espera() >= MAX_EN_ESPERA:
+                stream.close()
+                return
+            uid = await _duenos.de(propio[:2], tuple(address[:2])) if address and len(address) >= 2 else None
+            if uid in CUENTAS_DE_CONFIANZA:
+                cuenta = _CONFIABLE
+                return
+            cuenta = uid
+            if stream.closed():
+                return
+            vivas = [s for s in abiertas.get(uid, []) if not s.closed()]
+            if len(vivas) >= tope:
+                stream.close()
+                return
+            abiertas[uid] = vivas + [stream]
+        finally:
+            if not dueno.done():
+                dueno.set_result(cuenta)
 
     def handle_stream(self, stream, address):
+        dueno = asyncio.get_running_loop().create_future()
+        stream._curso_dueno = dueno
         atender_original(self, stream, address)
-        asyncio.ensure_future(decidir(stream, address))
+        asyncio.ensure_future(decidir(stream, address, dueno))
+
+    def start_request(self, server_conn, request_conn):
+        delegado = empezar_original(self, server_conn, request_conn)
+        dueno = getattr(getattr(server_conn, "stream", None), "_curso_dueno", None)
+        return delegado if dueno is None else _con_cupo(delegado, request_conn, dueno, cubos)
 
     servidor.handle_stream = handle_stream
+    servidor.start_request = start_request
     servidor._curso_limitado = True

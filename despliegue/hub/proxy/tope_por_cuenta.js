@@ -20,9 +20,17 @@
  *    internal port, not here, and a browser keeps a few). A connection from another machine counts for its
  *    address, at most CURSO_HUB_PROXY_TOPE_IP at a time (1024 by default: a campus behind one NAT);
  *  - a connection that has not sent a request's headers in CURSO_HUB_PROXY_CABECERAS_S seconds (15 by default)
- *    is closed (node's headersTimeout, checked every 2 s), so the ones under the cap do not stay idle for ever.
- * A connection over its cap is closed as soon as its owner is known (at most RELECTURA_MS); WebSockets count
- * until they close.
+ *    is closed (node's headersTimeout, checked every 2 s), so the ones under the cap do not stay idle for ever;
+ *  - requests (and WebSocket upgrades) on the public port: each account, or address from another machine, draws
+ *    from a bucket of CURSO_HUB_PROXY_RAFAGA requests (200 by default; 16 times that for an address) that refills
+ *    at CURSO_HUB_PROXY_POR_SEGUNDO a second (50; 16 times that for an address). One over it is answered at once
+ *    by the proxy with 429 and a Spanish text, never forwarded. Why (a fifth attacker's F1): the cap above counts
+ *    connections held, not made; a student who sent 800 requests in a second, each on a connection she closed at
+ *    once, held almost none, yet the proxy forwarded every one to the hub: the TA's page took 5.4 s, and 200 a
+ *    second for 7 s got the TA a 503. A JupyterLab page loads with well under 200 requests.
+ * A connection over its cap is closed as soon as its owner is known (at most RELECTURA_MS); its requests wait for
+ * that too (so a connection's first request from this machine waits one reading of ss, about 20 ms). WebSockets
+ * count until they close.
  *
  * The owner of a loopback socket comes from the kernel through `ss` (netlink, filtered in the kernel to the
  * connections to the proxy's ports), in a run made after the connection arrived, in a child process: at most one
@@ -43,6 +51,9 @@ function entero(nombre, porDefecto) {
 const TOPE_CUENTA = entero('CURSO_HUB_PROXY_TOPE_CUENTA', 64);
 const TOPE_IP = entero('CURSO_HUB_PROXY_TOPE_IP', 1024);
 const CABECERAS_MS = entero('CURSO_HUB_PROXY_CABECERAS_S', 15) * 1000;
+const RAFAGA = entero('CURSO_HUB_PROXY_RAFAGA', 200);
+const POR_SEGUNDO = entero('CURSO_HUB_PROXY_POR_SEGUNDO', 50);
+const POR_IP = 16;                // an address from another machine (a campus NAT) gets this many times more
 const RELECTURA_MS = 20;
 const MAX_EN_ESPERA = 4096;      // connections waiting to learn their owner; more count as nobody's (capped)
 const CONFIANZA = new Set([0, process.geteuid()]);
@@ -153,28 +164,101 @@ function esLocal(ip) {
   return ip === '127.0.0.1' || ip === '::1' || /^127\./.test(ip || '');
 }
 
+// what a connection counts for, once known: 'uid 1001', 'uid ?' (the kernel did not say), 'ip 10.0.0.7', or
+// CONFIABLE (root, the proxy's account); undefined while its owner is asked
+const CUENTA = Symbol('cuenta');
+const ESPERAN = Symbol('esperan');   // requests of the connection waiting for its owner
+const CONFIABLE = null;
+
+function conocer(socket, cuenta) {
+  socket[CUENTA] = cuenta;
+  const esperan = socket[ESPERAN];
+  socket[ESPERAN] = null;
+  if (esperan) { for (const seguir of esperan) { seguir(); } }
+}
+
 function admitir(socket, esApi) {
   const ip = normalizarIp(socket.remoteAddress);
   if (!esLocal(ip)) {
     if (esApi) { socket.destroy(); return; }
-    contar(socket, `ip ${ip}`, TOPE_IP);
+    if (contar(socket, `ip ${ip}`, TOPE_IP)) { conocer(socket, `ip ${ip}`); }
     return;
   }
   dueno(socket, (uid) => {
-    if (socket.destroyed || (uid !== null && CONFIANZA.has(uid))) { return; }
+    if (socket.destroyed) { return; }
+    if (uid !== null && CONFIANZA.has(uid)) { conocer(socket, CONFIABLE); return; }
     if (esApi) { socket.destroy(); return; }
-    contar(socket, `uid ${uid === null ? '?' : uid}`, TOPE_CUENTA);
+    const cuenta = `uid ${uid === null ? '?' : uid}`;
+    if (contar(socket, cuenta, TOPE_CUENTA)) { conocer(socket, cuenta); }
   });
 }
 
+// true when the connection is kept (then it counts until it closes)
 function contar(socket, clave, tope) {
   const ya = abiertas.get(clave) || 0;
-  if (ya >= tope) { socket.destroy(); return; }
+  if (ya >= tope) { socket.destroy(); return false; }
   abiertas.set(clave, ya + 1);
   socket.once('close', () => {
     const quedan = (abiertas.get(clave) || 1) - 1;
     if (quedan > 0) { abiertas.set(clave, quedan); } else { abiertas.delete(clave); }
   });
+  return true;
+}
+
+// ------------------------------------------------------------------------------- requests per second (token bucket)
+
+const cubos = new Map();           // account or address → { fichas, en (ms) }
+
+function capacidad(cuenta) { return cuenta.startsWith('ip ') ? RAFAGA * POR_IP : RAFAGA; }
+function ritmo(cuenta) { return (cuenta.startsWith('ip ') ? POR_SEGUNDO * POR_IP : POR_SEGUNDO) / 1000; }
+
+// whether ``cuenta`` may send one more request now (and takes it from its bucket)
+function gastar(cuenta, ahora = Date.now()) {
+  const tope = capacidad(cuenta);
+  const cubo = cubos.get(cuenta) || { fichas: tope, en: ahora };
+  cubo.fichas = Math.min(tope, cubo.fichas + (ahora - cubo.en) * ritmo(cuenta));
+  cubo.en = ahora;
+  cubos.set(cuenta, cubo);
+  if (cubo.fichas < 1) { return false; }
+  cubo.fichas -= 1;
+  return true;
+}
+
+// buckets full again are forgotten (an address seen once does not stay in memory)
+setInterval(() => {
+  const ahora = Date.now();
+  for (const [cuenta, cubo] of cubos) {
+    if (cubo.fichas + (ahora - cubo.en) * ritmo(cuenta) >= capacidad(cuenta)) { cubos.delete(cuenta); }
+  }
+}, 60000).unref();
+
+const DEMASIADAS = 'Demasiadas peticiones seguidas desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n';
+
+function rechazar(evento, args) {
+  if (evento === 'request') {
+    const respuesta = args[1];
+    respuesta.shouldKeepAlive = false;
+    respuesta.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1',
+      'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(DEMASIADAS) });
+    respuesta.end(DEMASIADAS);
+  } else {                          // 'upgrade' (req, socket, head): no HTTP response object
+    const cuerpo = Buffer.from(DEMASIADAS);
+    args[1].end(`HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n` +
+      `Connection: close\r\nContent-Length: ${cuerpo.length}\r\n\r\n${DEMASIADAS}`);
+  }
+}
+
+// a request or upgrade on the public port goes on once its connection's owner is known, if its bucket allows
+// (over TLS the request's socket wraps the TCP one the 'connection' event saw: node keeps that one as _parent)
+function despachar(conexion, seguir, evento, args) {
+  const socket = conexion[CUENTA] === undefined && conexion._parent ? conexion._parent : conexion;
+  const decidir = () => {
+    const cuenta = socket[CUENTA];
+    if (cuenta === CONFIABLE || gastar(cuenta)) { seguir(); } else { rechazar(evento, args); }
+  };
+  if (socket[CUENTA] !== undefined) { decidir(); return; }
+  if (!socket[ESPERAN]) { socket[ESPERAN] = []; }
+  socket[ESPERAN].push(decidir);
 }
 
 // every server the proxy makes: each new connection is looked at as it arrives (the proxy gets it at once; one over
@@ -183,10 +267,13 @@ function contar(socket, clave, tope) {
 function vigilar(servidor) {
   const emitir = servidor.emit;
   servidor.emit = function (evento, ...args) {
+    const direccion = this.address();
+    const esApi = direccion !== null && typeof direccion === 'object' && String(direccion.port) === PUERTO_API;
     if (evento === 'connection' && args[0]) {
-      const direccion = this.address();
-      const esApi = direccion !== null && typeof direccion === 'object' && String(direccion.port) === PUERTO_API;
       admitir(args[0], esApi);
+    } else if ((evento === 'request' || evento === 'upgrade') && !esApi && args[0] && args[0].socket) {
+      despachar(args[0].socket, () => emitir.call(this, evento, ...args), evento, args);
+      return true;
     }
     return emitir.call(this, evento, ...args);
   };
@@ -206,4 +293,4 @@ for (const modulo of [http, https]) {
   };
 }
 
-module.exports = { normalizarIp, leerSs, TOPE_CUENTA, TOPE_IP };
+module.exports = { normalizarIp, leerSs, gastar, TOPE_CUENTA, TOPE_IP, RAFAGA, POR_SEGUNDO, POR_IP };
