@@ -671,6 +671,67 @@ def test_ninguna_cuenta_llena_el_proxy_con_conexiones_vacias(hub):
     Usuario(hub, hub.profesorado[0]).entrar()
 
 
+_PEDIR = r"""
+import socket, sys
+puerto, ruta, n = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+s = socket.create_connection(("127.0.0.1", puerto), timeout=10)
+s.sendall(f"GET {ruta} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+respuesta = b""
+try:
+    while True:
+        parte = s.recv(65536)
+        if not parte:
+            break
+        respuesta += parte
+except OSError as error:
+    respuesta = respuesta or f"ERROR {error}".encode()
+print((respuesta.split(b"\r\n", 1)[0] or b"CERRADA").decode("ascii", "replace"))
+abiertas = [socket.create_connection(("127.0.0.1", puerto), timeout=10) for _ in range(n)]
+import time
+time.sleep(1.5)
+vivas = 0
+for c in abiertas:
+    c.setblocking(False)
+    try:
+        vivas += c.recv(1) != b""
+    except BlockingIOError:
+        vivas += 1
+    except OSError:
+        pass
+print(vivas)
+"""
+
+
+def _puerto_del_servidor(usuario: str) -> int:
+    """The TCP port the user's single-user server listens on (ss: the listening sockets of that account)."""
+    uid = pwd.getpwnam(usuario).pw_uid
+    salida = subprocess.run(["ss", "-Htlne"], capture_output=True, text=True, check=True).stdout
+    puertos = [int(l.split()[3].rpartition(":")[2]) for l in salida.splitlines() if re.search(rf"\buid:{uid}\b", l)]
+    assert len(puertos) == 1, (usuario, salida)
+    return puertos[0]
+
+
+def test_el_servidor_de_una_alumna_solo_atiende_al_proxy_al_hub_y_a_ella(hub):
+    """Issue 19: each student's server listens on a TCP port of 127.0.0.1 that any account can reach; a classmate
+    could hold its connections or flood it with requests. Now a server closes every connection of another account
+    of the machine as soon as the kernel says whose it is, before any request reaches it
+    (jupyter/comun/conexiones_por_cuenta.py); its owner, the proxy and the hub still reach it."""
+    ana, bea = hub.alumnado[0], hub.alumnado[1]
+    usuarias = {nombre: Usuario(hub, nombre).entrar().arrancar_servidor() for nombre in (ana, bea)}
+    puerto_de_bea = _puerto_del_servidor(bea)
+    # Ana at Bea's server: no answer to her request, none of her 100 connections kept
+    ajena = _como(ana, _PEDIR, str(puerto_de_bea), f"/user/{bea}/api/status", "100")
+    lineas = ajena.stdout.strip().split("\n")
+    primera, vivas = lineas[0], lineas[-1]
+    assert not primera.startswith("HTTP") and vivas == "0", ajena.stdout
+    # Bea at her own server, from her terminal's account: answered (the server decides what it says)
+    propia = _como(bea, _PEDIR, str(puerto_de_bea), f"/user/{bea}/api/status", "3")
+    assert propia.stdout.startswith("HTTP/1.1 ") and propia.stdout.strip().split("\n")[-1] == "3", propia.stdout
+    # through the proxy (root) Bea's JupyterLab works as before
+    r = usuarias[bea].get("api/status")
+    assert r.status_code == 200, r.text[:300]
+
+
 def _escucha_en(puerto: int) -> bool:
     """Whether something listens on 127.0.0.1:``puerto``."""
     import socket

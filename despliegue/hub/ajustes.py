@@ -248,7 +248,10 @@ def orden_del_proxy(proxy: str) -> tuple[list[str], str | None]:
         primera = b""
     node = shutil.which("node")
     if node and primera.startswith(b"#!") and b"node" in primera:
-        if not any(os.access(r, os.X_OK) for r in ("/usr/bin/ss", "/bin/ss", "/usr/sbin/ss", "/sbin/ss")):
+        if str(PERFILES / "comun") not in sys.path:
+            sys.path.insert(0, str(PERFILES / "comun"))
+        from conexiones_por_cuenta import SS        # where the hub (relevo.py) looks for ss too
+        if SS is None:
             return [node, "--require", str(TOPE_POR_CUENTA), real], (
                 "No está ss (iproute2): el tope de conexiones del proxy no sabe de quién es cada conexión de la "
                 "máquina y las cuenta todas como de una sola cuenta (64 a la vez, también las del profesorado). "

@@ -177,7 +177,10 @@ c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.environment = {"CURSO_HUB_CURSO": a.curso, "CURSO_HUB_INTERCAMBIO": str(a.intercambio), "PATH": RUTA,
-                         "CURSO_ENTORNO": str(BIN.parent), "PYTHONNOUSERSITE": "1"}
+                         "CURSO_ENTORNO": str(BIN.parent), "PYTHONNOUSERSITE": "1",
+                         # each server answers only the proxy, the hub (this account) and its owner
+                         # (jupyter/comun/jupyter_server_config.py)
+                         "CURSO_HUB_UID": str(os.geteuid())}
 # A student's ~/.jupyter (a jupyter_server_config.py that serves files without login, adds headers,
 # loads extensions) is not read; PYTHONNOUSERSITE above does the same for ~/.local's packages.
 c.Spawner.disable_user_config = True

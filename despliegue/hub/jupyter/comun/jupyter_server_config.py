@@ -9,6 +9,7 @@
   jupyter, make grade): a login shell would reset it from /etc/profile.
 - Validate retries once when the kernel dies while starting (validar_con_reintento.py).
 - Kernels on Unix sockets in the owner's runtime folder, never on TCP ports any account can read.
+- Under the hub, the server answers only the proxy, the hub and its owner (conexiones_por_cuenta.py).
 """
 import os
 import sys
@@ -49,6 +50,20 @@ except OSError:              # a home that cannot be written: Jupyter's default 
 else:
     os.environ["JUPYTER_RUNTIME_DIR"] = _RUNTIME
     c.MultiKernelManager.connection_dir = _RUNTIME
+
+# Under the hub, only the proxy, the hub and the server's owner talk to it: each server listens on a TCP port of
+# 127.0.0.1, which any account of the machine can reach; a classmate holding its connections or flooding it with
+# requests would block its owner (issue 19). A connection from another account of this machine is closed as soon as
+# the kernel says whose it is (ss) and its requests never reach the server; one from another machine or pod (the
+# proxy of a Kubernetes hub) or through a Unix socket (the formgrader service) is not looked at.
+if os.environ.get("JUPYTERHUB_API_URL"):
+    import conexiones_por_cuenta
+
+    _CONFIABLES = {0, os.geteuid()}
+    if os.environ.get("CURSO_HUB_UID", "").isdigit():     # the hub's account, when it does not run as root
+        _CONFIABLES.add(int(os.environ["CURSO_HUB_UID"]))
+    if conexiones_por_cuenta.SS:
+        conexiones_por_cuenta.limitar_servidores_tornado(frozenset(_CONFIABLES), 0, solo_de_esta_maquina=True)
 
 # An interactive shell that is not a login shell: the PATH the hub gave the server stays.
 c.ServerApp.terminado_settings = {"shell_command": [os.environ.get("SHELL") or "/bin/bash"]}

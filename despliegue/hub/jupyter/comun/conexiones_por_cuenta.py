@@ -1,0 +1,274 @@
+"""Who owns each loopback connection, from the kernel, and what a tornado HTTP server lets each account do.
+
+Shared by the hub's process (``despliegue/hub/relevo.py``: the formgrader's relay and the hub's own port) and every
+single-user server of the hub (``jupyter_server_config.py`` next to this file).  On one machine every account
+shares the loopback interface: any student can open TCP connections to the hub's port and to a classmate's server.
+The kernel knows whose socket is at the other end; iproute2's ``ss`` asks it through netlink, filtered by port in
+the kernel (not /proc/net/tcp, which any account can make huge), in a child process, one run at a time.
+
+:func:`limitar_servidores_tornado` patches tornado's ``HTTPServer`` (the class, so every server of the process):
+each new connection is attributed to its owner as soon as the kernel says; an account not trusted keeps at most
+``tope`` connections at a time; each request waits for its connection's owner and, with a bucket, draws from that
+account's (:class:`Cubos`): past it, a 429 with :data:`DEMASIADAS`, never handed to the application.
+
+stdlib and tornado only (a server of the hub imports it from its configuration folder).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+
+# connections waiting to learn their owner: more are closed at once (a flood of connections cannot fill the
+# process's open files while the kernel is asked)
+MAX_EN_ESPERA = 512
+
+# the states of a client's socket whose owner the kernel still knows: connected, or already half-closed by its
+# client (a request sent and the writing side shut: FIN-WAIT). Not TIME-WAIT: a socket there has no owner any more
+# and ss says root for it.
+ESTADOS = ("state", "established", "state", "fin-wait-1", "state", "fin-wait-2")
+SS = next((r for r in ("/usr/bin/ss", "/bin/ss", "/usr/sbin/ss", "/sbin/ss") if os.access(r, os.X_OK)), None)
+
+
+def leer_ss(texto: str) -> dict[tuple[str, int, str, int], int]:
+    """``ss -Htne`` lines → ``{(local ip, local port, remote ip, remote port): uid}`` (``ss`` writes «uid:N» only
+    for a socket whose owner is not root)."""
+    import re
+    tabla = {}
+    for linea in texto.splitlines():
+        campos = linea.split()
+        if campos and not campos[0].isdigit():      # the State column (ss writes it when asked for several states)
+            campos = campos[1:]
+        if len(campos) < 4:
+            continue
+        local, remoto = _extremo(campos[2]), _extremo(campos[3])
+        uid = re.search(r"(?:^|\s)uid:(\d+)", linea)
+        if local and remoto:
+            tabla[(*local, *remoto)] = int(uid.group(1)) if uid else 0
+    return tabla
+
+
+def _extremo(texto: str) -> tuple[str, int] | None:
+    """``127.0.0.1:880``, ``[::1]:880``, ``[::ffff:127.0.0.1]:880`` → ``(ip, port)`` (an IPv4-mapped address as IPv4)."""
+    import ipaddress
+    ip, _, puerto = texto.rpartition(":")
+    try:
+        direccion = ipaddress.ip_address(ip.strip("[]").split("%")[0])
+        return str(getattr(direccion, "ipv4_mapped", None) or direccion), int(puerto)
+    except ValueError:
+        return None
+
+
+class Duenos:
+    """Who owns the other end of each loopback connection to our ports, from the kernel (iproute2's ``ss``,
+    netlink, filtered by port in the kernel), in a child process: the event loop keeps running meanwhile.
+
+    Not by reading /proc/net/tcp: any account can make that table huge (600 000 sockets of its own: 1.4 s a reading,
+    in the process's only thread; issue 19, a new attacker's report).  At most one ``ss`` at a time; the connections that
+    arrive meanwhile wait for the next one, which starts after the connection arrived (a reading from before may
+    hold the same port for a closed socket of another account).
+    """
+
+    def __init__(self) -> None:
+        self._esperando: list[tuple[tuple, asyncio.Future]] = []
+        self._leyendo = False
+
+    def en_espera(self) -> int:
+        return len(self._esperando)
+
+    async def de(self, local: tuple, remoto: tuple) -> int | None:
+        """The uid owning the socket at ``remoto`` connected to our ``local``; None if the kernel did not say."""
+        futuro = asyncio.get_running_loop().create_future()
+        self._esperando.append(((remoto[0], int(remoto[1]), local[0], int(local[1])), futuro))
+        if not self._leyendo:
+            asyncio.ensure_future(self._leer())
+        return await futuro
+
+    async def _leer(self) -> None:
+        self._leyendo = True
+        try:
+            while self._esperando:
+                ahora, self._esperando = self._esperando, []
+                puertos = sorted({clave[3] for clave, _ in ahora})
+                tabla = {}
+                if SS:
+                    filtro = "( " + " or ".join(f"dport = :{p}" for p in puertos) + " )"
+                    try:
+                        proceso = await asyncio.create_subprocess_exec(
+                            SS, "-Htne", *ESTADOS, filtro,
+                            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+                        salida, _ = await asyncio.wait_for(proceso.communicate(), 10)
+                        tabla = leer_ss(salida.decode("ascii", "replace"))
+                    except (OSError, asyncio.TimeoutError):
+                        tabla = {}
+                for clave, futuro in ahora:
+                    if not futuro.done():
+                        futuro.set_result(tabla.get(_normalizar(clave)))
+        finally:
+            self._leyendo = False
+
+
+def _normalizar(clave: tuple) -> tuple:
+    ip1, p1, ip2, p2 = clave
+    a, b = _extremo(f"[{ip1}]:{p1}"), _extremo(f"[{ip2}]:{p2}")
+    return (*a, *b) if a and b else clave
+
+
+duenos = Duenos()
+
+
+# ------------------------------------------------------------------------------ requests per account
+
+DEMASIADAS = "Demasiadas peticiones seguidas desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n"
+
+
+class Cubos:
+    """A token bucket per account: ``capacidad`` requests at once, refilled at ``por_segundo`` a second.
+
+    Full buckets are forgotten (``gastar`` keeps at most the accounts seen since they last filled up).
+    """
+
+    def __init__(self, capacidad: float, por_segundo: float) -> None:
+        self.capacidad, self.por_segundo = capacidad, por_segundo
+        self._cubos: dict[object, tuple[float, float]] = {}
+
+    def gastar(self, cuenta: object, ahora: float | None = None) -> bool:
+        """Whether ``cuenta`` may send one more request now (then one token is taken)."""
+        import time
+        ahora = time.monotonic() if ahora is None else ahora
+        fichas, en = self._cubos.get(cuenta, (self.capacidad, ahora))
+        fichas = min(self.capacidad, fichas + (ahora - en) * self.por_segundo)
+        if len(self._cubos) > 4096:              # forget the ones full again
+            self._cubos = {c: (f, e) for c, (f, e) in self._cubos.items()
+                           if f + (ahora - e) * self.por_segundo < self.capacidad}
+        if fichas < 1:
+            self._cubos[cuenta] = (fichas, ahora)
+            return False
+        self._cubos[cuenta] = (fichas - 1, ahora)
+        return True
+
+
+CONFIABLE = object()       # the connection's owner is trusted (or it is not from this machine, when so configured)
+RECHAZADA = object()       # the connection was closed (over its account's cap, or a flood): its requests are dropped
+
+
+def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None):
+    """An ``HTTPMessageDelegate`` that hands a request to ``delegado`` once its connection's owner is known
+    (``dueno``: a uid, None when the kernel did not say, :data:`CONFIABLE` or :data:`RECHAZADA`) and only if that
+    account's bucket allows; otherwise answers 429 itself (:data:`DEMASIADAS`) and closes the connection."""
+    from tornado import httputil
+
+    class ConCupo(httputil.HTTPMessageDelegate):
+        pasa: bool | None = None
+
+        async def headers_received(self, start_line, headers):
+            cuenta = await dueno
+            if cuenta is RECHAZADA:
+                self.pasa = False
+                return
+            self.pasa = cuenta is CONFIABLE or cubos is None or cubos.gastar(cuenta)
+            if self.pasa:
+                hecho = delegado.headers_received(start_line, headers)
+                if hecho is not None:
+                    await hecho
+                return
+            cuerpo = DEMASIADAS.encode()
+            conexion.write_headers(
+                httputil.ResponseStartLine("HTTP/1.1", 429, "Too Many Requests"),
+                httputil.HTTPHeaders({"Content-Type": "text/plain; charset=utf-8", "Retry-After": "1",
+                                      "Connection": "close", "Content-Length": str(len(cuerpo))}), cuerpo)
+            conexion.finish()
+
+        def data_received(self, chunk):
+            return delegado.data_received(chunk) if self.pasa else None
+
+        def finish(self):
+            if self.pasa:
+                delegado.finish()
+
+        def on_connection_close(self):
+            if self.pasa is not False:
+                delegado.on_connection_close()
+
+    return ConCupo()
+
+
+def _es_de_esta_maquina(direccion) -> bool:
+    import ipaddress
+    try:
+        ip = ipaddress.ip_address(str(direccion[0]).split("%")[0])
+    except (ValueError, TypeError, IndexError):
+        return False
+    return (getattr(ip, "ipv4_mapped", None) or ip).is_loopback
+
+
+def limitar_servidores_tornado(confiables: frozenset[int], tope: int, rafaga: int | None = None,
+                               por_segundo: int | None = None, *, solo_de_esta_maquina: bool = False) -> None:
+    """Patch tornado's ``HTTPServer`` (every server of this process): each connection counts for the account that
+    owns its other end (:class:`Duenos`); one of an account not in ``confiables`` is closed when that account already
+    holds ``tope`` (0: all of them); each request waits for its connection's owner and, with ``rafaga`` and
+    ``por_segundo``, draws from that account's :class:`Cubos` (429 past it).  The kernel's silence (a socket gone,
+    no ``ss``) counts as one more untrusted account (None).
+
+    ``solo_de_esta_maquina``: a connection whose other end is not a loopback address (another machine or pod) or
+    that comes through a Unix socket is trusted (a single-user server: the hub's proxy may live elsewhere; a Unix
+    socket's folder already says who may connect).  Idempotent: the first call's values stay.
+    """
+    import socket as _socket
+
+    import tornado.httpserver
+    servidor = tornado.httpserver.HTTPServer
+    if getattr(servidor, "_curso_limitado", False):
+        return
+    atender_original = servidor.handle_stream
+    empezar_original = servidor.start_request
+    abiertas: dict[int | None, list] = {}
+    cubos = Cubos(rafaga, por_segundo) if rafaga is not None and por_segundo is not None else None
+
+    async def decidir(stream, address, dueno: asyncio.Future) -> None:
+        cuenta = None
+        try:
+            try:
+                sock = stream.socket
+                familia = sock.family
+                propio = sock.getsockname()
+            except (OSError, AttributeError):
+                return
+            if solo_de_esta_maquina and (familia == _socket.AF_UNIX or not _es_de_esta_maquina(address)):
+                cuenta = CONFIABLE
+                return
+            if duenos.en_espera() >= MAX_EN_ESPERA:
+                stream.close()
+                cuenta = RECHAZADA
+                return
+            uid = await duenos.de(propio[:2], tuple(address[:2])) if address and len(address) >= 2 else None
+            if uid in confiables:
+                cuenta = CONFIABLE
+                return
+            if stream.closed():
+                cuenta = RECHAZADA
+                return
+            vivas = [s for s in abiertas.get(uid, []) if not s.closed()]
+            if len(vivas) >= tope:
+                stream.close()
+                cuenta = RECHAZADA
+                return
+            abiertas[uid] = vivas + [stream]
+            cuenta = uid
+        finally:
+            if not dueno.done():
+                dueno.set_result(cuenta)
+
+    def handle_stream(self, stream, address):
+        dueno = asyncio.get_running_loop().create_future()
+        stream._curso_dueno = dueno
+        atender_original(self, stream, address)
+        asyncio.ensure_future(decidir(stream, address, dueno))
+
+    def start_request(self, server_conn, request_conn):
+        delegado = empezar_original(self, server_conn, request_conn)
+        dueno = getattr(getattr(server_conn, "stream", None), "_curso_dueno", None)
+        return delegado if dueno is None else _con_cupo(delegado, request_conn, dueno, cubos)
+
+    servidor.handle_stream = handle_stream
+    servidor.start_request = start_request
+    servidor._curso_limitado = True
