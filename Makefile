@@ -123,6 +123,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/mediciones/bench_salida.py
 	$(BIN)/python scripts/mediciones/bench_arranque.py
 	$(BIN)/python scripts/mediciones/bench_fuentes.py
+	$(BIN)/python scripts/mediciones/bench_dueno_de_conexion.py
 	$(BIN)/python scripts/mediciones/bench_exportar.py
 
 bench-exportar: $(VENV)/.installed-dev
