@@ -164,3 +164,59 @@ def test_el_cubo_de_peticiones_de_cada_cuenta():
         cubos.gastar(("ip", cuenta), 200.0)
     cubos.gastar(1001, 10_000.0)
     assert len(cubos._cubos) < 4200
+
+
+_SERVIDOR_LIMITADO = r"""
+import asyncio, socket, sys
+sys.path.insert(0, sys.argv[1])
+import conexiones_por_cuenta
+import tornado.httpserver, tornado.netutil, tornado.web
+# nobody trusted, not even root: every connection of this machine is someone else's (tope 0)
+conexiones_por_cuenta.limitar_servidores_tornado(frozenset(), 0, solo_de_esta_maquina=True)
+
+class Hola(tornado.web.RequestHandler):
+    def get(self):
+        self.write("hola")
+
+async def principal():
+    servidor = tornado.httpserver.HTTPServer(tornado.web.Application([(r"/", Hola)]))
+    [tcp] = tornado.netutil.bind_sockets(0, "127.0.0.1")
+    servidor.add_sockets([tcp, tornado.netutil.bind_unix_socket(sys.argv[2])])
+    print(tcp.getsockname()[1], flush=True)
+    await asyncio.Event().wait()
+
+asyncio.run(principal())
+"""
+
+
+def _pedir(familia, direccion) -> bytes:
+    with socket.socket(familia, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(direccion)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        respuesta = b""
+        try:
+            while parte := s.recv(65536):
+                respuesta += parte
+        except ConnectionResetError:
+            pass
+        return respuesta
+
+
+def test_un_servidor_limitado_no_atiende_a_otras_cuentas_y_si_por_su_socket_unix(tmp_path):
+    """conexiones_por_cuenta.limitar_servidores_tornado as a hub's single-user server applies it: a loopback
+    connection of an account it does not trust is closed before its request reaches the application (no answer at
+    all); one through a Unix socket is not looked at (its folder says who may connect)."""
+    import subprocess
+    ruta = tmp_path / "s.sock"
+    servidor = subprocess.Popen([sys.executable, "-c", _SERVIDOR_LIMITADO,
+                                 str(RAIZ / "despliegue" / "hub" / "jupyter" / "comun"), str(ruta)],
+                                stdout=subprocess.PIPE, text=True)
+    try:
+        puerto = int(servidor.stdout.readline())
+        assert _pedir(socket.AF_INET, ("127.0.0.1", puerto)) == b""
+        assert _pedir(socket.AF_UNIX, str(ruta)).startswith(b"HTTP/1.1 200")
+        assert servidor.poll() is None
+    finally:
+        servidor.kill()
+        servidor.wait()
