@@ -702,6 +702,78 @@ print(vivas)
 """
 
 
+_LOGINS = r"""
+import http.cookiejar, re, sys, threading, time, urllib.error, urllib.parse, urllib.request
+base, victima, segundos = sys.argv[1], sys.argv[2], float(sys.argv[3])
+estados, textos = [], []
+fin = time.monotonic() + segundos
+
+def intentar():
+    abridor = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    while time.monotonic() < fin:
+        try:
+            pagina = abridor.open(f"{base}/hub/login", timeout=30).read().decode()
+            xsrf = re.search(r'name="_xsrf"\s+value="([^"]+)"', pagina)
+            datos = {"username": victima, "password": "mala"}
+            if xsrf:
+                datos["_xsrf"] = xsrf[1].replace("&#34;", '"')
+            r = abridor.open(f"{base}/hub/login?next=", urllib.parse.urlencode(datos).encode(), timeout=60)
+            estados.append(r.status)
+        except urllib.error.HTTPError as error:
+            estados.append(error.code)
+            if error.code == 429:
+                textos.append(error.read().decode("utf-8", "replace"))
+
+hilos = [threading.Thread(target=intentar) for _ in range(10)]
+for h in hilos:
+    h.start()
+for h in hilos:
+    h.join()
+print(sum(e != 429 for e in estados), estados.count(429), any("Demasiados intentos de entrar" in t for t in textos))
+"""
+
+_TOKENS_AL_AZAR = r"""
+import secrets, sys, urllib.error, urllib.request
+url, host, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+estados, texto = [], ""
+for _ in range(n):
+    peticion = urllib.request.Request(url, headers={"Host": host, "Authorization": f"token {secrets.token_hex(16)}"})
+    try:
+        estados.append(urllib.request.urlopen(peticion, timeout=30).status)
+    except urllib.error.HTTPError as error:
+        estados.append(error.code)
+        if error.code == 429:
+            texto = error.read().decode("utf-8", "replace")
+print(sum(e != 429 for e in estados), estados.count(429), "Demasiados intentos fallidos" in texto)
+"""
+
+
+def test_nadie_bloquea_la_entrada_ni_gasta_el_cupo_de_otra(hub):
+    """A sixth attacker's F1: 40 failed logins at once from one student (PAM takes 2-3 s each) made the TA's login
+    wait 46 s; now a login waits for no other of its account's, at most one at a time per account and five failed
+    ones (then one every 10 s), on the proxy and on the hub's port, and the hub has 32 PAM threads. F2: requests
+    with random tokens sent to a classmate's server made it ask the hub on its owner's account until the owner's
+    own requests failed; now whoever sends them spends their own budget (X-Curso-Origen, set by the proxy)."""
+    ana, bea = hub.alumnado[0], hub.alumnado[1]
+    profesora = hub.profesorado[0]
+    for puerto in (hub.puertos["publico"], hub.puertos["hub"]):
+        intento = _como(ana, _LOGINS, f"http://127.0.0.1:{puerto}", profesora, "6")
+        pasaron, parados, dice = intento.stdout.split()
+        # one at a time, five failures and then one every 10 s: never the dozens ten threads would send
+        assert int(parados) > 0 and dice == "True", (puerto, intento.stdout)
+        assert int(pasaron) <= 5 + 2, (puerto, intento.stdout)
+        Usuario(hub, profesora).entrar()                 # the TA gets in meanwhile
+    from urllib.parse import urlsplit
+    suya = Usuario(hub, bea).entrar().arrancar_servidor()
+    url = f"http://127.0.0.1:{hub.puertos['publico']}/user/{bea}/api/status"
+    host = urlsplit(hub.url_de_usuario(bea)).netloc
+    azar = _como(ana, _TOKENS_AL_AZAR, url, host, "80")
+    preguntadas, parados, dice = azar.stdout.split()
+    assert int(parados) > 0 and dice == "True", azar.stdout
+    assert int(preguntadas) <= 20 + 2 * 10, azar.stdout     # the server asked the hub about these at most
+    assert suya.get("api/status").status_code == 200
+
+
 def _puerto_del_servidor(usuario: str) -> int:
     """The TCP port the user's single-user server listens on (ss: the listening sockets of that account)."""
     uid = pwd.getpwnam(usuario).pw_uid

@@ -234,27 +234,91 @@ setInterval(() => {
 
 const DEMASIADAS = 'Demasiadas peticiones seguidas desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n';
 
-function rechazar(evento, args) {
+function rechazar(evento, args, texto = DEMASIADAS) {
   if (evento === 'request') {
     const respuesta = args[1];
     respuesta.shouldKeepAlive = false;
     respuesta.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1',
-      'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(DEMASIADAS) });
-    respuesta.end(DEMASIADAS);
+      'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(texto) });
+    respuesta.end(texto);
   } else {                          // 'upgrade' (req, socket, head): no HTTP response object
-    const cuerpo = Buffer.from(DEMASIADAS);
+    const cuerpo = Buffer.from(texto);
     args[1].end(`HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n` +
-      `Connection: close\r\nContent-Length: ${cuerpo.length}\r\n\r\n${DEMASIADAS}`);
+      `Connection: close\r\nContent-Length: ${cuerpo.length}\r\n\r\n${texto}`);
   }
 }
 
+// ------------------------------------------------------------------------------- logins (a sixth attacker's F1)
+
+// A failed PAM login takes 2-3 s (pam_unix's delay) in one of the hub's few PAM threads: 40 of them at once from
+// one student made the TA's own login wait 46 s. A login (POST .../hub/login, or a token asked with a password)
+// waits for no other of its account's: at most EN_CURSO_LOGIN at a time per account (16 times that for an
+// address), and each failed one (any answer but a redirect) spends one of FALLOS_LOGIN, given back one every
+// RECARGA_LOGIN_S seconds. One past either gets 429 from here.
+const EN_CURSO_LOGIN = 1;
+const FALLOS_LOGIN = entero('CURSO_HUB_PROXY_FALLOS_LOGIN', 5);
+const RECARGA_LOGIN_S = 10;
+const ES_LOGIN = /\/hub\/(login|api\/users\/[^/?]+\/tokens)\/?(\?|$)/;
+const loginsEnCurso = new Map();
+const fallos = new Map();          // account → { fichas, en (ms) }
+
+function veces(cuenta) { return cuenta.startsWith('ip ') ? POR_IP : 1; }
+
+function fichasDeFallos(cuenta, ahora) {
+  const tope = FALLOS_LOGIN * veces(cuenta);
+  const cubo = fallos.get(cuenta) || { fichas: tope, en: ahora };
+  cubo.fichas = Math.min(tope, cubo.fichas + (ahora - cubo.en) * veces(cuenta) / (RECARGA_LOGIN_S * 1000));
+  cubo.en = ahora;
+  fallos.set(cuenta, cubo);
+  return cubo;
+}
+
+// whether a login of ``cuenta`` may go on now; if so, counts it until its answer is sent
+function empezarLogin(cuenta, respuesta) {
+  const ahora = Date.now();
+  const enCurso = loginsEnCurso.get(cuenta) || 0;
+  if (enCurso >= EN_CURSO_LOGIN * veces(cuenta) || fichasDeFallos(cuenta, ahora).fichas < 1) { return false; }
+  loginsEnCurso.set(cuenta, enCurso + 1);
+  let hecho = false;
+  const terminar = () => {
+    if (hecho) { return; }
+    hecho = true;
+    const quedan = (loginsEnCurso.get(cuenta) || 1) - 1;
+    if (quedan > 0) { loginsEnCurso.set(cuenta, quedan); } else { loginsEnCurso.delete(cuenta); }
+    if (respuesta.statusCode !== 302) { fichasDeFallos(cuenta, Date.now()).fichas -= 1; }
+  };
+  respuesta.once('finish', terminar);
+  respuesta.once('close', terminar);
+  return true;
+}
+
+setInterval(() => {
+  const ahora = Date.now();
+  for (const [cuenta, cubo] of fallos) {
+    if (cubo.fichas + (ahora - cubo.en) * veces(cuenta) / (RECARGA_LOGIN_S * 1000) >= FALLOS_LOGIN * veces(cuenta)) {
+      fallos.delete(cuenta);
+    }
+  }
+}, 60000).unref();
+
+const DEMASIADOS_LOGIN = 'Demasiados intentos de entrar seguidos desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n';
+
 // a request or upgrade on the public port goes on once its connection's owner is known, if its bucket allows
-// (over TLS the request's socket wraps the TCP one the 'connection' event saw: node keeps that one as _parent)
+// (over TLS the request's socket wraps the TCP one the 'connection' event saw: node keeps that one as _parent).
+// Whose it is travels with it to the hub and the user's server (X-Curso-Origen, never the client's own).
 function despachar(conexion, seguir, evento, args) {
   const socket = conexion[CUENTA] === undefined && conexion._parent ? conexion._parent : conexion;
   const decidir = () => {
     const cuenta = socket[CUENTA];
-    if (cuenta === CONFIABLE || gastar(cuenta)) { seguir(); } else { rechazar(evento, args); }
+    const peticion = args[0];
+    peticion.headers['x-curso-origen'] = cuenta === CONFIABLE ? 'confiable' : cuenta;
+    if (cuenta !== CONFIABLE && !gastar(cuenta)) { rechazar(evento, args); return; }
+    if (cuenta !== CONFIABLE && evento === 'request' && peticion.method === 'POST' && ES_LOGIN.test(peticion.url || '')
+        && !empezarLogin(cuenta, args[1])) {
+      rechazar(evento, args, DEMASIADOS_LOGIN);
+      return;
+    }
+    seguir();
   };
   if (socket[CUENTA] !== undefined) { decidir(); return; }
   if (!socket[ESPERAN]) { socket[ESPERAN] = []; }

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 
 # connections waiting to learn their owner: more are closed at once (a flood of connections cannot fill the
 # process's open files while the kernel is asked)
@@ -131,6 +132,13 @@ class Cubos:
         self.capacidad, self.por_segundo = capacidad, por_segundo
         self._cubos: dict[object, tuple[float, float]] = {}
 
+    def queda(self, cuenta: object, ahora: float | None = None) -> bool:
+        """Whether ``cuenta`` has a token now (none is taken)."""
+        import time
+        ahora = time.monotonic() if ahora is None else ahora
+        fichas, en = self._cubos.get(cuenta, (self.capacidad, ahora))
+        return min(self.capacidad, fichas + (ahora - en) * self.por_segundo) >= 1
+
     def gastar(self, cuenta: object, ahora: float | None = None) -> bool:
         """Whether ``cuenta`` may send one more request now (then one token is taken)."""
         import time
@@ -147,11 +155,79 @@ class Cubos:
         return True
 
 
+DEMASIADOS_LOGIN = ("Demasiados intentos de entrar seguidos desde esta cuenta: espera unos segundos y vuelve a "
+                    "intentarlo.\n")
+# a login, or an API token asked with a password: what makes the hub run PAM (2-3 s per failure, in a few threads)
+ES_LOGIN = re.compile(r"/hub/(login|api/users/[^/?]+/tokens)/?(\?|$)")
+
+
+class Logins:
+    """Logins per account (a sixth attacker's F1: 40 failed logins at once from one student made the TA's wait
+    46 s): at most ``en_curso`` at a time, and each failed one (any answer but a redirect, 302) spends one of
+    ``fallos`` tokens, given back one every ``recarga_s`` seconds.  The proxy does the same
+    (``despliegue/hub/proxy/tope_por_cuenta.js``)."""
+
+    def __init__(self, en_curso: int = 1, fallos: int = 5, recarga_s: float = 10) -> None:
+        self.en_curso = en_curso
+        self._curso: dict[object, int] = {}
+        self._fallos = Cubos(fallos, 1 / recarga_s)
+
+    def empezar(self, cuenta: object) -> bool:
+        """Whether a login of ``cuenta`` may go on now (then it counts until :meth:`terminar`)."""
+        if self._curso.get(cuenta, 0) >= self.en_curso or not self._fallos.queda(cuenta):
+            return False
+        self._curso[cuenta] = self._curso.get(cuenta, 0) + 1
+        return True
+
+    def terminar(self, cuenta: object, codigo: int | None) -> None:
+        quedan = self._curso.get(cuenta, 1) - 1
+        if quedan > 0:
+            self._curso[cuenta] = quedan
+        else:
+            self._curso.pop(cuenta, None)
+        if codigo != 302:
+            self._fallos.gastar(cuenta)
+
+
 CONFIABLE = object()       # the connection's owner is trusted (or it is not from this machine, when so configured)
 RECHAZADA = object()       # the connection was closed (over its account's cap, or a flood): its requests are dropped
 
 
-def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None):
+def _responder_429(conexion, texto: str) -> None:
+    from tornado import httputil
+    cuerpo = texto.encode()
+    conexion.write_headers(
+        httputil.ResponseStartLine("HTTP/1.1", 429, "Too Many Requests"),
+        httputil.HTTPHeaders({"Content-Type": "text/plain; charset=utf-8", "Retry-After": "1",
+                              "Connection": "close", "Content-Length": str(len(cuerpo))}), cuerpo)
+    conexion.finish()
+
+
+def _contar_login(conexion, cuenta, logins: Logins) -> None:
+    """Count this login until its answer is finished or its connection closes (with the answer's status)."""
+    estado: dict = {"codigo": None, "hecho": False}
+    escribir, acabar = conexion.write_headers, conexion.finish
+
+    def terminar() -> None:
+        if not estado["hecho"]:
+            estado["hecho"] = True
+            logins.terminar(cuenta, estado["codigo"])
+
+    def write_headers(start_line, headers, chunk=None):
+        estado["codigo"] = getattr(start_line, "code", estado["codigo"])
+        return escribir(start_line, headers, chunk)
+
+    def finish():
+        try:
+            return acabar()
+        finally:
+            terminar()
+
+    conexion.write_headers, conexion.finish = write_headers, finish
+    conexion._curso_terminar_login = terminar
+
+
+def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None, logins: Logins | None = None):
     """An ``HTTPMessageDelegate`` that hands a request to ``delegado`` once its connection's owner is known
     (``dueno``: a uid, None when the kernel did not say, :data:`CONFIABLE` or :data:`RECHAZADA`) and only if that
     account's bucket allows; otherwise answers 429 itself (:data:`DEMASIADAS`) and closes the connection."""
@@ -166,17 +242,19 @@ def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None):
                 self.pasa = False
                 return
             self.pasa = cuenta is CONFIABLE or cubos is None or cubos.gastar(cuenta)
-            if self.pasa:
-                hecho = delegado.headers_received(start_line, headers)
-                if hecho is not None:
-                    await hecho
+            if not self.pasa:
+                _responder_429(conexion, DEMASIADAS)
                 return
-            cuerpo = DEMASIADAS.encode()
-            conexion.write_headers(
-                httputil.ResponseStartLine("HTTP/1.1", 429, "Too Many Requests"),
-                httputil.HTTPHeaders({"Content-Type": "text/plain; charset=utf-8", "Retry-After": "1",
-                                      "Connection": "close", "Content-Length": str(len(cuerpo))}), cuerpo)
-            conexion.finish()
+            if logins is not None and cuenta is not CONFIABLE and getattr(start_line, "method", "") == "POST" \
+                    and ES_LOGIN.search(getattr(start_line, "path", "") or ""):
+                if not logins.empezar(cuenta):
+                    self.pasa = False
+                    _responder_429(conexion, DEMASIADOS_LOGIN)
+                    return
+                _contar_login(conexion, cuenta, logins)
+            hecho = delegado.headers_received(start_line, headers)
+            if hecho is not None:
+                await hecho
 
         def data_received(self, chunk):
             return delegado.data_received(chunk) if self.pasa else None
@@ -186,6 +264,9 @@ def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None):
                 delegado.finish()
 
         def on_connection_close(self):
+            terminar = getattr(conexion, "_curso_terminar_login", None)
+            if terminar is not None:
+                terminar()
             if self.pasa is not False:
                 delegado.on_connection_close()
 
@@ -202,12 +283,15 @@ def _es_de_esta_maquina(direccion) -> bool:
 
 
 def limitar_servidores_tornado(confiables: frozenset[int], tope: int, rafaga: int | None = None,
-                               por_segundo: int | None = None, *, solo_de_esta_maquina: bool = False) -> None:
+                               por_segundo: int | None = None, *, solo_de_esta_maquina: bool = False,
+                               logins: Logins | None = None) -> None:
     """Patch tornado's ``HTTPServer`` (every server of this process): each connection counts for the account that
     owns its other end (:class:`Duenos`); one of an account not in ``confiables`` is closed when that account already
     holds ``tope`` (0: all of them); each request waits for its connection's owner and, with ``rafaga`` and
     ``por_segundo``, draws from that account's :class:`Cubos` (429 past it).  The kernel's silence (a socket gone,
     no ``ss``) counts as one more untrusted account (None).
+
+    ``logins`` (the hub's port): an untrusted account's logins are also limited (:class:`Logins`).
 
     ``solo_de_esta_maquina``: a connection whose other end is not a loopback address (another machine or pod) or
     that comes through a Unix socket is trusted (a single-user server: the hub's proxy may live elsewhere; a Unix
@@ -267,8 +351,50 @@ def limitar_servidores_tornado(confiables: frozenset[int], tope: int, rafaga: in
     def start_request(self, server_conn, request_conn):
         delegado = empezar_original(self, server_conn, request_conn)
         dueno = getattr(getattr(server_conn, "stream", None), "_curso_dueno", None)
-        return delegado if dueno is None else _con_cupo(delegado, request_conn, dueno, cubos)
+        return delegado if dueno is None else _con_cupo(delegado, request_conn, dueno, cubos, logins)
 
     servidor.handle_stream = handle_stream
     servidor.start_request = start_request
     servidor._curso_limitado = True
+
+
+# ------------------------------------------------------------------------------ a server's failed logins
+
+DEMASIADOS_FALLOS = ("Demasiados intentos fallidos de identificarse en este servidor desde esta cuenta: espera unos "
+                     "segundos y vuelve a intentarlo.")
+
+
+def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2) -> None:
+    """A hub's single-user server: a request with credentials it cannot identify spends one of ``fallos`` tokens of
+    the account or address it came from (``X-Curso-Origen``, which the hub's proxy sets on every request,
+    ``tope_por_cuenta.js``), given back ``por_segundo`` a second; with none left, the server answers 429 itself
+    without asking the hub.
+
+    Why (a sixth attacker's F2): the server asks the hub about every token it does not know, on its owner's account,
+    and the hub's port limits each account's requests: two classmates sending a victim's server requests with
+    random tokens spent the victim's budget at the hub, and the victim's own requests got 500.  Now whoever sends
+    them spends their own.  Without the header (no course proxy in front, e.g. Kubernetes), nothing changes.
+    Idempotent; patches ``jupyterhub.services.auth.HubAuth._get_user``.
+    """
+    from jupyterhub.services import auth
+    from tornado import web
+    if getattr(auth.HubAuth, "_curso_fallos", None) is not None:
+        return
+    original = auth.HubAuth._get_user
+    cubos = Cubos(fallos, por_segundo)
+
+    async def _get_user(self, handler):
+        if hasattr(handler, "_cached_hub_user"):
+            return await original(self, handler)
+        origen = handler.request.headers.get("X-Curso-Origen", "")
+        credencial = origen and origen != "confiable" and bool(self.get_token(handler, in_cookie=True))
+        if credencial and not cubos.queda(origen):
+            raise web.HTTPError(429, DEMASIADOS_FALLOS, reason="Too Many Requests")
+        usuario = await original(self, handler)
+        if credencial and not usuario:
+            cubos.gastar(origen)
+        return usuario
+
+    auth.HubAuth._get_user = _get_user
+    auth.HubAuth._curso_fallos = cubos
+

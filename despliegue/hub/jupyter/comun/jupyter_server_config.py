@@ -64,6 +64,8 @@ if os.environ.get("JUPYTERHUB_API_URL"):
         _CONFIABLES.add(int(os.environ["CURSO_HUB_UID"]))
     if conexiones_por_cuenta.SS:
         conexiones_por_cuenta.limitar_servidores_tornado(frozenset(_CONFIABLES), 0, solo_de_esta_maquina=True)
+    # whoever sends this server credentials it cannot identify spends their own budget, not its owner's at the hub
+    conexiones_por_cuenta.limitar_fallos_de_identificacion()
 
 # An interactive shell that is not a login shell: the PATH the hub gave the server stays.
 c.ServerApp.terminado_settings = {"shell_command": [os.environ.get("SHELL") or "/bin/bash"]}
