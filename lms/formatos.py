@@ -132,7 +132,11 @@ def identificar(partes: tuple[str, ...], carpetas_de_zip: set[tuple[str, ...]] =
             ident = Identidad("moodle", m["lms_id"], m["nombre"], f"{m['nombre']}_{m['lms_id']}", "carpetas",
                               plugin=m["plugin"])
             return ident, partes[i + 1:]
-        m = plano.match(parte)
+        # a flat name is a file's (Moodle's flat layout has no folders), or the folder a zip so named was unpacked
+        # into: any other folder named like one is nobody's (a sixth attacker's F3: a hand-made download where a
+        # full name copied a classmate's prefix was read as the classmate's id; Moodle itself writes a name's
+        # underscores as spaces)
+        m = plano.match(parte) if ultima or tuple(partes[: i + 1]) in carpetas_de_zip else None
         if m:
             ident = Identidad("moodle", m["lms_id"], m["nombre"], f"{m['nombre']}_{m['lms_id']}", "plano",
                               plugin=m["plugin"])

@@ -392,6 +392,10 @@ def test_el_nombre_mas_externo_manda_y_nadie_se_hace_pasar_por_otro():
     # a folder only looks like a Canvas file when it was a zip inside the download
     assert formatos.identificar(("curso-tarea_2_3_submissions", f"lopezana_17_905_{NB1}"))[0].lms_id == "17"
     assert formatos.identificar(("carpeta", "notas.txt")) is None
+    # a folder named like a flat file (a full name that copies a classmate's prefix) is nobody's (a sixth attacker's
+    # F3: it was read as the classmate's participant id)
+    assert formatos.identificar(("Bea Gómez_1002_assignsubmission_file__1001_assignsubmission_file_", NB1)) is None
+    assert formatos.identificar(("Bea Gómez_1002_assignsubmission_file_x", NB1)) is None
 
 
 def test_ids_provisionales():
