@@ -774,6 +774,54 @@ def test_nadie_bloquea_la_entrada_ni_gasta_el_cupo_de_otra(hub):
     assert suya.get("api/status").status_code == 200
 
 
+_CUERPOS = r"""
+import socket, sys, time
+puerto, ruta, host = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+mib = 1024 * 1024
+
+def empezar(tamano):
+    s = socket.create_connection(("127.0.0.1", puerto), timeout=20)
+    s.sendall(f"POST {ruta} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+              f"Content-Length: {tamano}\r\n\r\n".encode() + b"{" * 1000)
+    return s
+
+def respuesta(s):
+    s.settimeout(5)
+    try:
+        return s.recv(65536).decode("utf-8", "replace")
+    except socket.timeout:
+        return "ESPERANDO"
+
+grande = respuesta(empezar(100 * mib))
+retenidas = [empezar(50 * mib) for _ in range(2)]
+esperan = [respuesta(s) for s in retenidas]
+tercera = respuesta(empezar(50 * mib))
+print(*(r.split("\r\n", 1)[0] for r in [grande, *esperan, tercera]), sep="|")
+print("sube el archivo en partes" in grande + tercera)
+"""
+
+
+def test_ningun_cuerpo_enorme_llena_la_memoria_del_hub_ni_la_de_un_servidor(hub):
+    """A sixth attacker's F4: the hub keeps a request's body whole in memory (tornado); one student's 12 requests of
+    95 MiB, held unanswered, took the hub from 111 MB to 1.28 GB. Now the proxy refuses (413, in Spanish) a body over
+    64 MiB and more than 128 MiB of an account's bodies not yet answered (a user's server, which keeps bodies
+    too), and the hub any body over 8 MiB, whoever sends it."""
+    from urllib.parse import urlsplit
+    ana = hub.alumnado[0]
+    Usuario(hub, ana).entrar().arrancar_servidor()
+    host = urlsplit(hub.url_de_usuario(ana)).netloc
+    al_servidor = _como(ana, _CUERPOS, str(hub.puertos["publico"]), f"/user/{ana}/api/contents/x.ipynb", host)
+    grande, primera, segunda, tercera = al_servidor.stdout.split("\n")[0].split("|")
+    assert grande.startswith("HTTP/1.1 413") and tercera.startswith("HTTP/1.1 413"), al_servidor.stdout
+    assert primera == segunda == "ESPERANDO", al_servidor.stdout      # her server waits for those two bodies
+    assert al_servidor.stdout.split("\n")[1] == "True", al_servidor.stdout
+    ruta = "/hub/api/groups/nuevo"                  # any of the hub's (not a login, which goes one at a time)
+    for puerto in (hub.puertos["publico"], hub.puertos["hub"]):      # the hub: nothing over 8 MiB, from anyone
+        al_hub = _como(ana, _CUERPOS, str(puerto), ruta, urlsplit(hub.url).netloc)
+        assert all(r.startswith("HTTP/1.1 413") for r in al_hub.stdout.split("\n")[0].split("|")), al_hub.stdout
+    assert type(hub)._responde(f"{hub.url}/hub/login")
+
+
 def _puerto_del_servidor(usuario: str) -> int:
     """The TCP port the user's single-user server listens on (ss: the listening sockets of that account)."""
     uid = pwd.getpwnam(usuario).pw_uid

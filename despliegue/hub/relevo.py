@@ -146,6 +146,9 @@ async def iniciar(host: str, puerto: int, socket: Path) -> asyncio.AbstractServe
 TOPE_POR_CUENTA_HUB = 64
 RAFAGA_HUB = 200           # requests one local account may send the hub's port at once (a token bucket) ...
 POR_SEGUNDO_HUB = 50       # ... refilled at this many a second (the proxy's CURSO_HUB_PROXY_RAFAGA/_POR_SEGUNDO)
+# the largest request body the hub takes, from anyone (a login form, an API call's JSON: a few KiB). tornado keeps
+# a body whole in memory: one student's 12 requests of 95 MiB held took the hub to 1.28 GB (a sixth attacker's F4)
+MAX_CUERPO_HUB = 8 * 1024 ** 2
 
 
 def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB, rafaga: int = RAFAGA_HUB,
@@ -166,7 +169,8 @@ def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB, rafaga: int = RAFA
     that account's bucket (``rafaga`` at once, ``por_segundo`` a second after); one past it gets 429 from here and
     never reaches the hub's handlers. Logins (a sixth attacker's F1) one at a time per account, five failed ones
     and then one every 10 s (``conexiones_por_cuenta.Logins``). Root and the hub's account (the proxy, the hub
-    itself) are not limited. Idempotent.
+    itself) are not limited. No request body above ``MAX_CUERPO_HUB``, from anyone. Idempotent.
     """
     conexiones_por_cuenta.limitar_servidores_tornado(CUENTAS_DE_CONFIANZA, tope, rafaga, por_segundo,
-                                                     logins=conexiones_por_cuenta.Logins())
+                                                     logins=conexiones_por_cuenta.Logins(),
+                                                     max_cuerpo=MAX_CUERPO_HUB)

@@ -234,11 +234,11 @@ setInterval(() => {
 
 const DEMASIADAS = 'Demasiadas peticiones seguidas desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n';
 
-function rechazar(evento, args, texto = DEMASIADAS) {
+function rechazar(evento, args, texto = DEMASIADAS, codigo = 429) {
   if (evento === 'request') {
     const respuesta = args[1];
     respuesta.shouldKeepAlive = false;
-    respuesta.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1',
+    respuesta.writeHead(codigo, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1',
       'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(texto) });
     respuesta.end(texto);
   } else {                          // 'upgrade' (req, socket, head): no HTTP response object
@@ -301,6 +301,51 @@ setInterval(() => {
   }
 }, 60000).unref();
 
+// ------------------------------------------------------------------------------- request bodies (a sixth attacker's F4)
+
+// A body is kept whole in memory by the hub (tornado reads it before the handler runs) and by a user's server: one
+// student's 12 requests of 95 MiB, nearly all sent and then held, took the hub from 111 MB to 1.28 GB. Now a
+// request may bring at most CURSO_HUB_PROXY_MAX_CUERPO_MIB (64) and an account at most
+// CURSO_HUB_PROXY_CUERPOS_CUENTA_MIB (128; 16 times that for an address) in requests not yet answered; past either,
+// 413 from here. JupyterLab uploads a large file in pieces of 1 MiB.
+const MAX_CUERPO = entero('CURSO_HUB_PROXY_MAX_CUERPO_MIB', 64) * 1024 * 1024;
+const CUERPOS_CUENTA = entero('CURSO_HUB_PROXY_CUERPOS_CUENTA_MIB', 128) * 1024 * 1024;
+const cuerposEnCurso = new Map();   // account → bytes of bodies of requests not yet answered
+const DEMASIADO_GRANDE = 'La petición es demasiado grande (o esta cuenta tiene demasiadas a medias): sube el archivo ' +
+  'en partes más pequeñas o espera a que terminen las anteriores.\n';
+
+// reserves the request's body for its account until its answer is sent; null when it may not go on, else what to
+// call once the request is handed on (a body of unknown length, chunked, is then counted as it arrives and cut
+// when it passes the limit: listening earlier would start the stream before the proxy pipes it)
+function reservarCuerpo(cuenta, peticion, respuesta) {
+  const declarado = parseInt(peticion.headers['content-length'] || '0', 10) || 0;
+  const tope = CUERPOS_CUENTA * veces(cuenta);
+  const ya = cuerposEnCurso.get(cuenta) || 0;
+  if (declarado > MAX_CUERPO || ya + declarado > tope) { return null; }
+  let reservado = declarado;
+  cuerposEnCurso.set(cuenta, ya + reservado);
+  let hecho = false;
+  const liberar = () => {
+    if (hecho) { return; }
+    hecho = true;
+    const quedan = (cuerposEnCurso.get(cuenta) || reservado) - reservado;
+    if (quedan > 0) { cuerposEnCurso.set(cuenta, quedan); } else { cuerposEnCurso.delete(cuenta); }
+  };
+  respuesta.once('finish', liberar);
+  respuesta.once('close', liberar);
+  return () => {
+    if (declarado || !peticion.headers['transfer-encoding']) { return; }
+    let llegados = 0;
+    peticion.on('data', (trozo) => {
+      llegados += trozo.length;
+      if (hecho) { return; }
+      reservado += trozo.length;
+      cuerposEnCurso.set(cuenta, (cuerposEnCurso.get(cuenta) || 0) + trozo.length);
+      if (llegados > MAX_CUERPO || (cuerposEnCurso.get(cuenta) || 0) > tope) { peticion.socket.destroy(); }
+    });
+  };
+}
+
 const DEMASIADOS_LOGIN = 'Demasiados intentos de entrar seguidos desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n';
 
 // a request or upgrade on the public port goes on once its connection's owner is known, if its bucket allows
@@ -318,7 +363,13 @@ function despachar(conexion, seguir, evento, args) {
       rechazar(evento, args, DEMASIADOS_LOGIN);
       return;
     }
+    const trozos = cuenta !== CONFIABLE && evento === 'request' ? reservarCuerpo(cuenta, peticion, args[1]) : () => {};
+    if (trozos === null) {
+      rechazar(evento, args, DEMASIADO_GRANDE, 413);
+      return;
+    }
     seguir();
+    trozos();
   };
   if (socket[CUENTA] !== undefined) { decidir(); return; }
   if (!socket[ESPERAN]) { socket[ESPERAN] = []; }

@@ -193,11 +193,11 @@ CONFIABLE = object()       # the connection's owner is trusted (or it is not fro
 RECHAZADA = object()       # the connection was closed (over its account's cap, or a flood): its requests are dropped
 
 
-def _responder_429(conexion, texto: str) -> None:
+def _responder_429(conexion, texto: str, codigo: int = 429, motivo: str = "Too Many Requests") -> None:
     from tornado import httputil
     cuerpo = texto.encode()
     conexion.write_headers(
-        httputil.ResponseStartLine("HTTP/1.1", 429, "Too Many Requests"),
+        httputil.ResponseStartLine("HTTP/1.1", codigo, motivo),
         httputil.HTTPHeaders({"Content-Type": "text/plain; charset=utf-8", "Retry-After": "1",
                               "Connection": "close", "Content-Length": str(len(cuerpo))}), cuerpo)
     conexion.finish()
@@ -227,7 +227,12 @@ def _contar_login(conexion, cuenta, logins: Logins) -> None:
     conexion._curso_terminar_login = terminar
 
 
-def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None, logins: Logins | None = None):
+DEMASIADO_GRANDE = ("La petición es demasiado grande para este servidor: sube el archivo en partes más "
+                    "pequeñas.\n")
+
+
+def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None, logins: Logins | None = None,
+              max_cuerpo: int | None = None):
     """An ``HTTPMessageDelegate`` that hands a request to ``delegado`` once its connection's owner is known
     (``dueno``: a uid, None when the kernel did not say, :data:`CONFIABLE` or :data:`RECHAZADA`) and only if that
     account's bucket allows; otherwise answers 429 itself (:data:`DEMASIADAS`) and closes the connection."""
@@ -241,6 +246,17 @@ def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None, lo
             if cuenta is RECHAZADA:
                 self.pasa = False
                 return
+            if max_cuerpo is not None:
+                # whoever sends it (also through the proxy): tornado keeps a body whole in memory
+                try:
+                    declarado = int(headers.get("Content-Length", "0") or 0)
+                except ValueError:
+                    declarado = 0
+                if declarado > max_cuerpo:
+                    self.pasa = False
+                    _responder_429(conexion, DEMASIADO_GRANDE, 413, "Payload Too Large")
+                    return
+                conexion.set_max_body_size(max_cuerpo)
             self.pasa = cuenta is CONFIABLE or cubos is None or cubos.gastar(cuenta)
             if not self.pasa:
                 _responder_429(conexion, DEMASIADAS)
@@ -284,7 +300,7 @@ def _es_de_esta_maquina(direccion) -> bool:
 
 def limitar_servidores_tornado(confiables: frozenset[int], tope: int, rafaga: int | None = None,
                                por_segundo: int | None = None, *, solo_de_esta_maquina: bool = False,
-                               logins: Logins | None = None) -> None:
+                               logins: Logins | None = None, max_cuerpo: int | None = None) -> None:
     """Patch tornado's ``HTTPServer`` (every server of this process): each connection counts for the account that
     owns its other end (:class:`Duenos`); one of an account not in ``confiables`` is closed when that account already
     holds ``tope`` (0: all of them); each request waits for its connection's owner and, with ``rafaga`` and
@@ -292,6 +308,7 @@ def limitar_servidores_tornado(confiables: frozenset[int], tope: int, rafaga: in
     no ``ss``) counts as one more untrusted account (None).
 
     ``logins`` (the hub's port): an untrusted account's logins are also limited (:class:`Logins`).
+    ``max_cuerpo`` (the hub's port): no request, whoever sends it, may bring a body larger (413).
 
     ``solo_de_esta_maquina``: a connection whose other end is not a loopback address (another machine or pod) or
     that comes through a Unix socket is trusted (a single-user server: the hub's proxy may live elsewhere; a Unix
@@ -351,7 +368,7 @@ def limitar_servidores_tornado(confiables: frozenset[int], tope: int, rafaga: in
     def start_request(self, server_conn, request_conn):
         delegado = empezar_original(self, server_conn, request_conn)
         dueno = getattr(getattr(server_conn, "stream", None), "_curso_dueno", None)
-        return delegado if dueno is None else _con_cupo(delegado, request_conn, dueno, cubos, logins)
+        return delegado if dueno is None else _con_cupo(delegado, request_conn, dueno, cubos, logins, max_cuerpo)
 
     servidor.handle_stream = handle_stream
     servidor.start_request = start_request
