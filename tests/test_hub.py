@@ -815,6 +815,9 @@ def test_ningun_cuerpo_enorme_llena_la_memoria_del_hub_ni_la_de_un_servidor(hub)
     assert grande.startswith("HTTP/1.1 413") and tercera.startswith("HTTP/1.1 413"), al_servidor.stdout
     assert primera == segunda == "ESPERANDO", al_servidor.stdout      # her server waits for those two bodies
     assert al_servidor.stdout.split("\n")[1] == "True", al_servidor.stdout
+    # and her server itself takes no body over 64 MiB (c.ServerApp.max_body_size), even from her own account
+    propio = _como(ana, _CUERPOS, str(_puerto_del_servidor(ana)), f"/user/{ana}/api/contents/x.ipynb", "127.0.0.1")
+    assert propio.stdout.split("|")[0] != "ESPERANDO", propio.stdout
     ruta = "/hub/api/groups/nuevo"                  # any of the hub's (not a login, which goes one at a time)
     for puerto in (hub.puertos["publico"], hub.puertos["hub"]):      # the hub: nothing over 8 MiB, from anyone
         al_hub = _como(ana, _CUERPOS, str(puerto), ruta, urlsplit(hub.url).netloc)

@@ -306,7 +306,7 @@ setInterval(() => {
 // A body is kept whole in memory by the hub (tornado reads it before the handler runs) and by a user's server: one
 // student's 12 requests of 95 MiB, nearly all sent and then held, took the hub from 111 MB to 1.28 GB. Now a
 // request may bring at most CURSO_HUB_PROXY_MAX_CUERPO_MIB (64) and an account at most
-// CURSO_HUB_PROXY_CUERPOS_CUENTA_MIB (128; 16 times that for an address) in requests not yet answered; past either,
+// CURSO_HUB_PROXY_CUERPOS_CUENTA_MIB (128; 4 times that for an address) in requests not yet answered; past either,
 // 413 from here. JupyterLab uploads a large file in pieces of 1 MiB.
 const MAX_CUERPO = entero('CURSO_HUB_PROXY_MAX_CUERPO_MIB', 64) * 1024 * 1024;
 const CUERPOS_CUENTA = entero('CURSO_HUB_PROXY_CUERPOS_CUENTA_MIB', 128) * 1024 * 1024;
@@ -319,7 +319,7 @@ const DEMASIADO_GRANDE = 'La petición es demasiado grande (o esta cuenta tiene 
 // when it passes the limit: listening earlier would start the stream before the proxy pipes it)
 function reservarCuerpo(cuenta, peticion, respuesta) {
   const declarado = parseInt(peticion.headers['content-length'] || '0', 10) || 0;
-  const tope = CUERPOS_CUENTA * veces(cuenta);
+  const tope = CUERPOS_CUENTA * (cuenta.startsWith('ip ') ? 4 : 1);   // an address: 4 times (not 16: memory)
   const ya = cuerposEnCurso.get(cuenta) || 0;
   if (declarado > MAX_CUERPO || ya + declarado > tope) { return null; }
   let reservado = declarado;

@@ -67,6 +67,13 @@ if os.environ.get("JUPYTERHUB_API_URL"):
     # whoever sends this server credentials it cannot identify spends their own budget, not its owner's at the hub
     conexiones_por_cuenta.limitar_fallos_de_identificacion()
 
+# A request body is kept whole in memory before anyone is identified (Jupyter Server's default: 512 MiB): four
+# of 200 MiB from a classmate took a student's server from 140 MB to 960 MB (a sixth attacker's F4b). JupyterLab
+# uploads a large file in pieces of 1 MiB, and the course's notebooks are far smaller; the hub's proxy also caps
+# what each account has in flight (proxy/tope_por_cuenta.js).
+c.ServerApp.max_body_size = 64 * 1024 * 1024
+c.ServerApp.max_buffer_size = 64 * 1024 * 1024
+
 # An interactive shell that is not a login shell: the PATH the hub gave the server stays.
 c.ServerApp.terminado_settings = {"shell_command": [os.environ.get("SHELL") or "/bin/bash"]}
 
