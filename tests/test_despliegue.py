@@ -729,8 +729,9 @@ def test_tope_por_cuenta_limita_las_peticiones_por_segundo_de_cada_cuenta():
         servidor.stdin.write("?\n")
         servidor.stdin.flush()
         atendidas = int(servidor.stdout.readline())
-        # the bucket's 10, plus 2 a second while she sent them; never the 120 she sent
-        assert bien == atendidas <= 10 + 2 * segundos + 1, (atendidas, bien, segundos)
+        # the bucket's 10, plus 2 a second while she sent them; never the 120 she sent (a request on a connection
+        # closed at once is served when its owner is known before the close arrives: it spends a token too)
+        assert bien <= atendidas <= 10 + 2 * segundos + 1, (atendidas, bien, segundos)
         assert bien + demasiadas == 60 and demasiadas >= 60 - 10 - 2 * segundos - 1, (bien, demasiadas, segundos)
         assert respuesta.startswith("HTTP/1.1 429") and "Demasiadas peticiones seguidas" in respuesta, respuesta
         # root (the hub, the TA's test browser) is never limited, even right after her burst
