@@ -24,7 +24,8 @@ from grader_tests.caja.aislamiento import EjecucionAislada, KernelAislado  # noq
 from grader_tests.extensiones_nbgrader.nbgrader_juez import JuzgarEvidencias, QuitarDuplicados  # noqa: E402
 from grader_tests.extensiones_nbgrader.registro_de_veredictos import GuardarVeredictos  # noqa: E402
 from grader_tests.extensiones_nbgrader.saneamiento import (AcotarCeldas, LecturaAcotada, AvisarArchivosModificados,  # noqa: E402
-                                                        AvisarCeldasOmitidas, ReponerPruebasOcultas)
+                                                        AvisarCeldasOmitidas, ReponerCeldasBorradas,
+                                                        ReponerPruebasOcultas)
 from grader_tests.extensiones_nbgrader import formgrader_seguro, nbgrader_seguro  # noqa: E402
 from grader_tests.extensiones_nbgrader.nbgrader_seguro import AvisosEnComentarios, SanearTrasElKernel  # noqa: E402
 from grader_tests.extensiones_nbgrader.retroalimentacion import ExportadorRetroalimentacion  # noqa: E402
@@ -44,7 +45,7 @@ nbgrader_seguro.aplicar()
 formgrader_seguro.aplicar()
 # No spurious warnings in what a TA sees (grader_tests/extensiones_nbgrader/salida_limpia.py).
 salida_limpia.aplicar()
-from nbgrader.preprocessors import ClearOutput, OverwriteCells, OverwriteKernelspec  # noqa: E402
+from nbgrader.preprocessors import ClearOutput, OverwriteKernelspec  # noqa: E402
 
 c = get_config()  # noqa: F821
 
@@ -68,7 +69,7 @@ c.EjecucionAislada.presupuesto_total = 600
 # Execution limits for every cell of a submission.
 c.Execute.timeout = 60
 c.Execute.interrupt_on_timeout = True
-c.OverwriteCells.add_missing_cells = True
+c.OverwriteCells.add_missing_cells = True          # also ReponerCeldasBorradas, its subclass
 c.LimitOutput.max_lines = 300
 c.LimitOutput.max_traceback = 60
 # `nbgrader validate` (and JupyterLab's Validate button) run from here judge as a
@@ -95,7 +96,7 @@ c.Validator.Execute.kernel_manager_class = KernelAislado
 c.Autograde.exporter_class = LecturaAcotada
 c.Autograde.sanitize_preprocessors = [
     ComprobarPlazos, AcotarCeldas, ClearOutput, QuitarDuplicados, OverwriteKernelspec, ReponerPruebasOcultas,
-    OverwriteCells, CheckCellMetadata, AvisarArchivosModificados, AvisarCeldasOmitidas]
+    ReponerCeldasBorradas, CheckCellMetadata, AvisarArchivosModificados, AvisarCeldasOmitidas]
 
 # Hidden tests publish evidence; JuzgarEvidencias scores it outside the kernel,
 # right after execution and before the grades are saved.

@@ -94,6 +94,22 @@ def test_cada_pagina_escapa_y_solo_lleva_guiones_con_nonce(entorno, nombre):
         assert "<" not in datos[1], "el JSON de la página cierra su <script>"
 
 
+def test_una_entrega_sin_cuaderno_calificado_dice_por_que_en_espanol(entorno):
+    """nbgrader's «Submission -1 / 2» and «Submission notebook file not found» for a submission nbgrader
+    could not grade (sixth attacker, F5): the course's page says what happened and where the reason is."""
+    contexto = _contexto("formgrade_404")
+    contexto["resources"] = dict(contexto["resources"], index=-2, total=2, assignment_id="01_atencion_multicabeza")
+    html = entorno.get_template("formgrade_404.tpl").render(**contexto)
+    comprobar_pagina(html)
+    texto = re.sub(r"<[^>]+>", " ", html)
+    assert "Entrega sin calificar (2 calificadas)" in texto
+    assert "Esta entrega no tiene cuaderno calificado" in texto and "make grade" in texto
+    assert "informe/01_atencion_multicabeza/incidencias.csv" in texto
+    assert "Submission -" not in texto and "not found" not in texto and "-1" not in texto
+    contexto["resources"] = dict(contexto["resources"], index=0)
+    assert "Entrega 1 de 2" in entorno.get_template("formgrade_404.tpl").render(**contexto)
+
+
 def test_todas_las_paginas_de_nbgrader_tienen_su_version_del_curso():
     """A page nbgrader adds (or the course forgets) would keep its inline scripts: the list is closed."""
     from nbgrader.server_extensions.formgrader import handlers

@@ -142,6 +142,33 @@ def test_una_prorroga_ilegible_no_se_explica_como_un_cuaderno_danado():
     assert "«1 dia y pico»" in razon and "dañad" not in razon
 
 
+def test_una_clave_de_nbgrader_inventada_se_nombra_con_su_celda():
+    """nbformat's schema refusal (sixth attacker, F5): the key and the cell, shown safely, not «no es válido»."""
+    from scripts.calificacion import razones
+    log = ("jsonschema.exceptions.ValidationError: Additional properties are not allowed ('grade_id_extra', "
+           "'x\\x1b[2J' were unexpected)\n\nFailed validating 'additionalProperties' in schema:\n"
+           "    {'title': 'nbgrader cell metadata schema',\n\nOn instance:\n"
+           "    {'grade': False,\n     'grade_id': 'positional_encoding',\n     'grade_id_extra': 'mio'}\n"
+           "jsonschema.exceptions.ValidationError: Notebook failed to validate; the nbgrader metadata may be corrupted.\n")
+    razon = razones.razon_del_log(log)
+    assert razon.startswith("los metadatos de nbgrader de la celda «positional_encoding» traen una clave que "
+                            "nbgrader no admite («grade_id_extra», «x"), razon
+    assert "\x1b" not in razon
+    otro = log.replace("Additional properties are not allowed ('grade_id_extra', 'x\\x1b[2J' were unexpected)",
+                       "'diez' is not of type 'number'")
+    assert "no siguen el esquema de nbgrader ('diez' is not of type 'number')" in razones.razon_del_log(otro)
+
+
+def test_claves_repetidas_y_sustitutos_sueltos():
+    from grader_tests.extensiones_nbgrader.saneamiento import claves_repetidas, sin_sustitutos
+    assert sorted(claves_repetidas('{"cells": [1], "a": {"b": 1, "b": 2}, "cells": []}')) == ["«b»", "«cells»"]
+    assert claves_repetidas('{"cells": []}') == [] and claves_repetidas("[" * 100000) == []
+    nb = {"cells": [{"source": "a\ud800b", "metadata": {"\udfff": ["\ud83d", "ok"]}}], "x": "\U0001f600"}
+    assert sin_sustitutos(nb) == 3
+    assert nb == {"cells": [{"source": "a\ufffdb", "metadata": {"\ufffd": ["\ufffd", "ok"]}}], "x": "\U0001f600"}
+    assert sin_sustitutos(nb) == 0
+
+
 @pytest.fixture(scope="module")
 def libro(tmp_path_factory):
     """A gradebook with one assignment: an answer cell ``f``, its test cell ``f_prueba`` (2 points), a task."""

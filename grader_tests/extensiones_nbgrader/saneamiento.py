@@ -41,7 +41,7 @@ from nbformat.notebooknode import from_dict
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.coursedir import CourseDirectory
-from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
+from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor, OverwriteCells
 
 from ..caja import archivos_alumno, cuaderno_acotado
 
@@ -173,6 +173,46 @@ class ReponerPruebasOcultas(NbGraderPreprocessor):
             self.log.warning("Locked cell %s was edited in the submission; the original is graded",
                              meta.get("grade_id"))
         return cell, resources
+
+
+class ReponerCeldasBorradas(OverwriteCells):
+    """nbgrader's ``OverwriteCells`` whose restoring of deleted graded cells survives deleting a whole block.
+
+    nbgrader 0.9.6's ``add_missing_grade_cells`` puts a deleted test cell back right after the cell that came
+    before it in the assignment, and assumes that cell is still there: a student who deleted an answer cell
+    *and* its test cell (a whole question, or every cell) made it fail with ``KeyError: '<grade_id>'``, and
+    nbgrader then gave that notebook no grade at all, the student's other answers included.  Here the
+    deleted test cell goes after the nearest *earlier* cell of the assignment the notebook still has (at
+    the top when there is none), in the assignment's order; it is scored as nbgrader would (the deleted
+    answer is not there, so its test fails).  Everything else is nbgrader's (``OverwriteCells``'s
+    configuration applies: ``c.OverwriteCells.add_missing_cells``).
+    """
+
+    def add_missing_grade_cells(self, nb, resources):
+        fuente = self.gradebook.find_notebook(self.notebook_id, self.assignment_id)
+        ids = [celda.name for celda in fuente.source_cells]
+        de_solucion = {celda.name for celda in fuente.solution_cells}
+
+        def presentes() -> dict[str, int]:
+            lugares = {}
+            for i, celda in enumerate(nb.cells):
+                meta = celda.get("metadata", {}).get("nbgrader", {})
+                if (meta.get("grade") or meta.get("solution")) and isinstance(meta.get("grade_id"), str):
+                    lugares[meta["grade_id"]] = i
+            return lugares
+
+        for celda_calificada in fuente.grade_cells:
+            grade_id = celda_calificada.name
+            donde = presentes()
+            if grade_id in donde:
+                continue
+            self.log.warning(f"Missing grade cell {grade_id} encountered, adding to notebook")
+            indice = ids.index(grade_id)
+            nueva = self.missing_cell_transform(fuente.source_cells[indice], celda_calificada.max_score,
+                                                is_solution=grade_id in de_solucion)
+            anteriores = [donde[i] for i in reversed(ids[:indice]) if i in donde]
+            nb.cells.insert(anteriores[0] + 1 if anteriores else 0, nueva)
+        return nb, resources
 
 
 def _puntos(valor) -> str:
@@ -385,23 +425,109 @@ class LecturaAcotada(NotebookExporter):
             # read as nbgrader does, except the encoding: a notebook an editor saved in UTF-16 (Notepad's
             # «Unicode») is read too, and one in no Unicode encoding fails with a Spanish reason
             texto, codificacion = cuaderno_acotado.decodificar(_leer_hasta(fd, cuaderno_acotado.UMBRAL_BYTES))
+            avisos = []
             if codificacion:
-                datos = (resources or {}).get("nbgrader") or {}
-                coursedir = CourseDirectory(config=self.config)     # where the feedback will look for it
-                carpeta = coursedir.format_path(coursedir.autograded_directory, datos.get("student", "?"),
-                                                datos.get("assignment", "?"))
-                aviso = (f"el cuaderno {archivos_alumno.nombre_legible(datos.get('notebook', '?'), 60)} estaba "
-                         f"guardado en {codificacion}, no en UTF-8 como lo guarda Jupyter: se ha leído igualmente")
-                archivos_alumno.registrar(carpeta, [aviso], self.log, datos.get("student", "?"),
-                                          datos.get("assignment", "?"))
-            return self.from_notebook_node(nbformat.reads(texto, as_version=4), resources=resources, **kw)
-        texto, recorte = cuaderno_acotado.leer_acotado(fd, grade_ids_de(resources))
-        if resources is None:
-            resources = {}
-        if any(recorte.get(k) for k in ("texto", "codigo", "adjuntos", "metadatos")):
-            resources[CLAVE_RECORTE] = recorte
-        self.log.info("Notebook of %d bytes read within bounds: %s", tamaño, recorte)
-        return self.from_notebook_node(nbformat.reads(texto, as_version=4), resources=resources, **kw)
+                avisos.append(f"el cuaderno {self._nombre(resources)} estaba guardado en {codificacion}, no en "
+                              "UTF-8 como lo guarda Jupyter: se ha leído igualmente")
+            repetidas = claves_repetidas(texto)
+            if repetidas:
+                avisos.append(f"el JSON del cuaderno {self._nombre(resources)} repite la clave "
+                              f"{', '.join(repetidas)}: vale la última, como al abrirlo en Jupyter")
+            nb = nbformat.reads(texto, as_version=4)
+        else:
+            texto, recorte = cuaderno_acotado.leer_acotado(fd, grade_ids_de(resources))
+            if resources is None:
+                resources = {}
+            if any(recorte.get(k) for k in ("texto", "codigo", "adjuntos", "metadatos")):
+                resources[CLAVE_RECORTE] = recorte
+            self.log.info("Notebook of %d bytes read within bounds: %s", tamaño, recorte)
+            nb, avisos = nbformat.reads(texto, as_version=4), []
+        sustituidos = sin_sustitutos(nb)
+        if sustituidos:
+            avisos.append(f"el cuaderno {self._nombre(resources)} tenía {sustituidos} caracteres sueltos que no son "
+                          "caracteres Unicode válidos (sustitutos, como \\ud800): se muestran como «\ufffd» y se "
+                          "ha calificado igualmente")
+        if avisos:
+            datos = (resources or {}).get("nbgrader") or {}
+            coursedir = CourseDirectory(config=self.config)     # where the feedback will look for them
+            carpeta = coursedir.format_path(coursedir.autograded_directory, datos.get("student", "?"),
+                                            datos.get("assignment", "?"))
+            archivos_alumno.registrar(carpeta, avisos, self.log, datos.get("student", "?"),
+                                      datos.get("assignment", "?"))
+        return self.from_notebook_node(nb, resources=resources, **kw)
+
+    @staticmethod
+    def _nombre(resources) -> str:
+        return archivos_alumno.nombre_legible(((resources or {}).get("nbgrader") or {}).get("notebook", "?"), 60)
+
+
+def claves_repetidas(texto: str, maximo: int = 3) -> list[str]:
+    """The keys a notebook's JSON writes twice in the same object (at most ``maximo``, shown safely).
+
+    JSON readers keep the last value (Python's and the browser's: JupyterLab shows the same notebook), so a
+    hand-merged file with ``"cells"`` twice loses the first list without a word; the TA table names them.
+    The text is already known to decode; if it is not JSON, nbformat's own reader says so next.
+    """
+    import json
+    vistas: list[str] = []
+
+    def anotar(pares):
+        claves = [k for k, _ in pares]
+        if len(claves) != len(set(claves)):
+            for clave in claves:
+                legible = f"«{archivos_alumno.nombre_legible(clave, 40)}»"
+                if claves.count(clave) > 1 and legible not in vistas and len(vistas) < maximo:
+                    vistas.append(legible)
+        return dict(pares)
+
+    try:
+        json.loads(texto, object_pairs_hook=anotar)
+    except (ValueError, RecursionError):
+        return []
+    return vistas
+
+
+def sin_sustitutos(nb) -> int:
+    """Replace every lone surrogate in the notebook's strings (keys included) with U+FFFD; how many there were.
+
+    JSON may escape one (``"\\ud800"``) and Python's reader keeps it, but no UTF-8 file can hold it: nbgrader
+    stopped with ``UnicodeEncodeError`` when it saved the graded notebook (0, a bare Python error in the
+    table).  A pair that makes one character was already joined by the reader, so any surrogate left is lone.
+    Walks the tree with a stack (a deeply nested notebook was already read; no recursion here).
+    """
+    import re
+    patron = re.compile("[\ud800-\udfff]")
+    cuenta = 0
+
+    def limpiar(texto):
+        nonlocal cuenta
+        nuevo, n = patron.subn("\ufffd", texto)
+        cuenta += n
+        return nuevo
+
+    pila = [nb]
+    while pila:
+        nodo = pila.pop()
+        if isinstance(nodo, dict):
+            for clave in list(nodo):
+                valor = nodo[clave]
+                if isinstance(clave, str) and patron.search(clave):
+                    del nodo[clave]
+                    clave = limpiar(clave)
+                    nodo[clave] = valor
+                if isinstance(valor, str):
+                    if patron.search(valor):
+                        nodo[clave] = limpiar(valor)
+                elif isinstance(valor, (dict, list)):
+                    pila.append(valor)
+        elif isinstance(nodo, list):
+            for i, valor in enumerate(nodo):
+                if isinstance(valor, str):
+                    if patron.search(valor):
+                        nodo[i] = limpiar(valor)
+                elif isinstance(valor, (dict, list)):
+                    pila.append(valor)
+    return cuenta
 
 
 class AvisarCeldasOmitidas(NbGraderPreprocessor):

@@ -46,14 +46,43 @@ def razon_del_log(texto: str) -> str:
     desmesurado = re.search(r"CuadernoDesmesurado: ([^\n]*)", texto)   # also «no está en UTF-8»
     if desmesurado:
         return desmesurado.group(1).strip()[:300]
+    esquema = _razon_del_esquema(texto)
+    if esquema:
+        return esquema
     for clave, razon in RAZONES:
         if clave in texto:
             return razon
+    if "UnicodeEncodeError" in texto and "surrogates not allowed" in texto:
+        return ("el cuaderno contiene caracteres sueltos que no son Unicode válido (sustitutos, como \\ud800) y "
+                "no se puede guardar en UTF-8")
     # the last exception line of a traceback says more than nbgrader's summary
     excepciones = [l.strip() for l in texto.splitlines()
                    if re.match(r"\s*[A-Za-z_.]*(Error|Exception)\b.*:", l) and "AutogradeApp" not in l]
     detalle = f" ({excepciones[-1][:160]})" if excepciones else ""
     return "nbgrader no pudo calificarla: el cuaderno o sus metadatos están dañados" + detalle
+
+
+def _razon_del_esquema(texto: str) -> str | None:
+    """The Spanish reason of nbformat's schema refusal of one cell's nbgrader metadata, naming the key and cell.
+
+    nbgrader logs jsonschema's message («Additional properties are not allowed ('k' was unexpected)», «'x' is
+    not of type 'number'»…) and, after «On instance», the metadata it refused; the key, the value and the
+    grade_id come from the student's file, so they are shown through ``nombre_legible``.
+    """
+    from grader_tests.comun.legible import nombre_legible
+    mensaje = re.search(r"ValidationError: (?!Notebook failed)([^\n]*)", texto)
+    if not mensaje or "nbgrader cell metadata schema" not in texto:
+        return None
+    instancia = texto[mensaje.end():].split("On instance", 1)[-1]
+    gid = re.search(r"'grade_id': '([A-Za-z0-9_\-]{1,80})'", instancia)
+    celda = f"la celda «{gid[1]}»" if gid else "una celda"
+    extra = re.match(r"Additional properties are not allowed \((.*) (?:was|were) unexpected\)", mensaje[1])
+    if extra:
+        claves = ", ".join(f"«{nombre_legible(c, 40)}»" for c in re.findall(r"'((?:[^'\\]|\\.)*)'", extra[1])[:3])
+        return (f"los metadatos de nbgrader de {celda} traen una clave que nbgrader no admite ({claves}): "
+                "el cuaderno no se puede calificar; hay que quitarla (o copiar la celda del cuaderno publicado)")
+    return (f"los metadatos de nbgrader de {celda} no siguen el esquema de nbgrader "
+            f"({nombre_legible(mensaje[1], 120, confundibles=False)}): el cuaderno no se puede calificar")
 
 
 def sin_contestar(celda) -> bool:

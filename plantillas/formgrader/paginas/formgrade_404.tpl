@@ -1,7 +1,7 @@
 {#- nbgrader 0.9.6's formgrade_404.tpl imports macros from a file it does not ship (a 500); the
     course's: a plain page, every value escaped (autoescape), no script. -#}
 <!DOCTYPE html>
-<html lang="en">
+<html lang="es">
 <head>
   <meta charset="utf-8">
   <title>{{ notebook_id }}</title>
@@ -18,11 +18,15 @@
       <div class="panel-heading">
         <h4 class="panel-title">
           <span>{{ notebook_id }}</span>
-          <span class="pull-right">Submission {{ resources.index + 1 }} / {{ resources.total }}</span>
+          <span class="pull-right">{% if resources.index >= 0 %}Entrega {{ resources.index + 1 }} de {{ resources.total }}{% else %}Entrega sin calificar ({{ resources.total }} calificadas){% endif %}</span>
         </h4>
       </div>
       <div class="panel-body" id="notebook-container">
-        Error: Submission notebook file not found: {{ filename }}
+        <p><strong>Esta entrega no tiene cuaderno calificado</strong> (falta {{ filename }}).</p>
+        <p>O todavía no se ha calificado (pulsa «autograde» en <em>Manage Submissions</em> o ejecuta
+        <code>make grade</code>), o nbgrader no pudo calificarla: el motivo está en la tabla que imprime
+        <code>make grade</code>, en la columna de observaciones, y en <code>informe/{{ resources.assignment_id }}/incidencias.csv</code>
+        (<code>make informe</code>). El cuaderno que entregó sigue en <code>submitted/</code>, sin tocar.</p>
       </div>
     </div>
   </div>
