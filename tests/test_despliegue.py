@@ -742,3 +742,31 @@ def test_tope_por_cuenta_limita_las_peticiones_por_segundo_de_cada_cuenta():
     finally:
         servidor.kill()
         servidor.wait()
+
+
+def test_el_proxy_y_el_hub_aplican_los_mismos_topes_con_los_mismos_mensajes():
+    """The proxy (node) and the hub's port and servers (Python, conexiones_por_cuenta) implement the same rules
+    twice, by necessity (different processes): their defaults and Spanish texts must not drift apart."""
+    sys.path.insert(0, str(HUB / "jupyter" / "comun"))
+    import conexiones_por_cuenta as cpc
+    import relevo
+    js = (HUB / "proxy" / "tope_por_cuenta.js").read_text(encoding="utf-8")
+
+    def defecto(nombre: str) -> int:
+        m = re.search(rf"^const {nombre} = (?:entero\('[A-Z_]+', (\d+)\)|(\d+));", js, re.M)
+        assert m, nombre
+        return int(m[1] or m[2])
+
+    def texto(nombre: str) -> str:
+        m = re.search(rf"^const {nombre} = ((?:'[^']*'(?: \+\s*)?)+);", js, re.M | re.S)
+        assert m, nombre
+        return "".join(re.findall(r"'([^']*)'", m[1])).replace("\\n", "\n")
+
+    assert defecto("TOPE_CUENTA") == relevo.TOPE_POR_CUENTA_HUB
+    assert (defecto("RAFAGA"), defecto("POR_SEGUNDO")) == (relevo.RAFAGA_HUB, relevo.POR_SEGUNDO_HUB)
+    logins = cpc.Logins()
+    assert (defecto("EN_CURSO_LOGIN"), defecto("FALLOS_LOGIN")) == (logins.en_curso, logins._fallos.capacidad)
+    assert 1 / defecto("RECARGA_LOGIN_S") == logins._fallos.por_segundo
+    assert re.search(r"^const ES_LOGIN = /(.*)/;$", js, re.M)[1].replace("\\/", "/") == cpc.ES_LOGIN.pattern
+    assert texto("DEMASIADAS") == cpc.DEMASIADAS
+    assert texto("DEMASIADOS_LOGIN") == cpc.DEMASIADOS_LOGIN
