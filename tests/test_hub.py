@@ -560,7 +560,25 @@ def test_casas_privadas_y_permisos_del_intercambio(hub):
     assert intento.returncode != 0, "un alumno puede listar inbound"
 
 
-_INUNDAR = r"""
+# shared by the scripts below: how many of the held connections are still open after the proxy had time to
+# learn their owner (and close those over the cap)
+_VIVAS = r"""
+import socket, time
+def vivas(abiertas):
+    time.sleep(1.5)
+    cuenta = 0
+    for s in abiertas:
+        s.setblocking(False)
+        try:
+            cuenta += s.recv(1) != b""
+        except BlockingIOError:
+            cuenta += 1
+        except OSError:
+            pass
+    return cuenta
+"""
+
+_INUNDAR = _VIVAS + r"""
 import socket, sys, time
 puerto, n = int(sys.argv[1]), int(sys.argv[2])
 abiertas = []
@@ -572,17 +590,7 @@ for _ in range(n):
         abiertas.append(s)
     except OSError:
         pass
-time.sleep(1.5)                     # the proxy closes what is over the cap as soon as it knows the owner
-vivas = 0
-for s in abiertas:
-    s.setblocking(False)
-    try:
-        vivas += s.recv(1) != b""
-    except BlockingIOError:
-        vivas += 1
-    except OSError:
-        pass
-print(len(abiertas), vivas, flush=True)
+print(len(abiertas), vivas(abiertas), flush=True)
 time.sleep(float(sys.argv[3]))      # and holds the rest
 """
 
@@ -671,7 +679,7 @@ def test_ninguna_cuenta_llena_el_proxy_con_conexiones_vacias(hub):
     Usuario(hub, hub.profesorado[0]).entrar()
 
 
-_PEDIR = r"""
+_PEDIR = _VIVAS + r"""
 import socket, sys
 puerto, ruta, n = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 s = socket.create_connection(("127.0.0.1", puerto), timeout=10)
@@ -687,18 +695,7 @@ except OSError as error:
     respuesta = respuesta or f"ERROR {error}".encode()
 print((respuesta.split(b"\r\n", 1)[0] or b"CERRADA").decode("ascii", "replace"))
 abiertas = [socket.create_connection(("127.0.0.1", puerto), timeout=10) for _ in range(n)]
-import time
-time.sleep(1.5)
-vivas = 0
-for c in abiertas:
-    c.setblocking(False)
-    try:
-        vivas += c.recv(1) != b""
-    except BlockingIOError:
-        vivas += 1
-    except OSError:
-        pass
-print(vivas)
+print(vivas(abiertas))
 """
 
 
