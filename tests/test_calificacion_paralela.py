@@ -290,3 +290,18 @@ def test_sin_aislamiento_no_se_califica_a_nadie(tmp_path):
     assert not (curso / "gradebook.db").exists() and not (curso / "grades.csv").exists()
     assert not (curso / "submitted").exists()
     assert [p.name for p in (curso / "autograded").iterdir() if p.is_dir()] == []
+
+
+def test_alumno_y_fragmento_no_van_juntos_y_un_alumno_sin_entrega_se_nombra(tmp_path):
+    """``grade.py --alumno`` (regrade some students; used by test_seguridad's second run): with ``--fragmento``,
+    a usage error; a student with no folder in submitted/ stops before grading anyone, naming them."""
+    proceso = subprocess.run([sys.executable, "scripts/calificacion/grade.py", "--alumno", "ana", "--fragmento", "0/2"],
+                             cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+    assert proceso.returncode == 2 and "--alumno y --fragmento no van juntos" in proceso.stderr
+    curso = copiar_curso(tmp_path / "curso")
+    (curso / "submitted" / "luis" / TAREA).mkdir(parents=True)
+    proceso = ejecutar(curso, "python", "scripts/calificacion/grade.py", "--alumno", "ana\x1b[2J", check=False,
+                       timeout=300, env={"CURSO_SIN_AISLAMIENTO": "1"})
+    assert proceso.returncode != 0
+    assert "no hay carpeta en submitted/ de ana\\x1b[2J (¿falta recoger su entrega?)" in proceso.stderr, proceso.stderr
+    assert not (curso / "autograded" / "luis").exists()

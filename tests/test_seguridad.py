@@ -46,6 +46,12 @@ c.KernelAislado.memoria_total = 1024 ** 3
 c.KernelAislado.procesos_maximos = 64
 """
 SECRETO_TA = c26_entorno.SECRETO          # imported even when CURSO_HOSTILES leaves the case out
+# graded a second time (``--alumno``): every case that leaves state behind for the next run
+SEGUNDA_VEZ = {"c00_control", "c07_pruebas_borradas", "c08_pruebas_pass", "c10_duplicada", "c11_json_corrupto",
+               "c12_sin_cuaderno", "c13_renombrado", "c16_escrituras", "c20_enlaces_entrega", "c21_cuaderno_enlace",
+               "c22_enlaces_kernel", "c23_inundacion", "c28_archivos_nbgrader", "c29_modulo_editado",
+               "c32_celda_calificable_extra", "c33_caracteres_de_control", "c36_duplicada_extra_y_calificada",
+               "c41_cells_repetida", "c44_pregunta_borrada", "zz_honesta"}
 CONTENIDO_TA = "-----BEGIN PRIVATE KEY----- clave del profesorado\n"
 
 
@@ -158,9 +164,14 @@ def calificar_lote(tmp_path_factory) -> dict:
     puntos_1 = {a: _puntos(curso, a) for a in CASOS}
     estructura_1 = _estructura(curso)
     db_1 = (curso / "gradebook.db").stat().st_size
-    segunda = ejecutar(curso, "python", "scripts/calificacion/grade.py", timeout=900, env=entorno_ta)
+    # the second run regrades the cases that leave state behind (files, links, nbgrader's files, marks,
+    # duplicated cells, names) with ``--alumno``; the resource bombs and timeouts are graded once (their second
+    # grading cost half of the batch's time and checked nothing the first did not)
+    otra_vez = [a for a in CASOS if a in SEGUNDA_VEZ]
+    segunda = ejecutar(curso, "python", "scripts/calificacion/grade.py",
+                       *[x for a in otra_vez for x in ("--alumno", a)], timeout=900, env=entorno_ta)
     publicar = ejecutar(curso, "nbgrader", "release_feedback", TAREA, check=False, env=entorno_ta)
-    return {"curso": curso, "salida": primera.stdout, "salida_2": segunda.stdout,
+    return {"curso": curso, "salida": primera.stdout, "salida_2": segunda.stdout, "otra_vez": otra_vez,
             "antes": antes, "despues": despues_1, "despues_2": _huellas(curso, protegidas),
             "notas": notas_1, "notas_2": _notas(curso), "puntos": puntos_1,
             "estructura": estructura_1, "estructura_2": _estructura(curso), "db_1": db_1,
@@ -322,6 +333,14 @@ def test_el_archivo_editado_se_nombra_en_el_cuaderno_y_en_los_comentarios(lote):
 
 def test_calificar_otra_vez_da_lo_mismo(lote):
     assert lote["notas_2"] == lote["notas"]
+    # the second run graded only its cases (``grade.py --alumno``), and its table lists only them
+    otra_vez = lote["otra_vez"]
+    assert f"Se califica sólo a {len(otra_vez)} de {len(CASOS)} alumnos (--alumno)" in lote["salida_2"]
+    lineas = lote["salida_2"].splitlines()
+    inicio = next(i for i, l in enumerate(lineas) if l.startswith("alumno "))
+    fin = next(i for i, l in enumerate(lineas) if l.startswith("Notas:"))
+    filas = {l.split()[0] for l in lineas[inicio + 2:fin] if l and not l.startswith(("  ", "Obs"))}
+    assert filas == set(otra_vez), filas ^ set(otra_vez)
 
 
 def _recorrer(carpeta: Path):

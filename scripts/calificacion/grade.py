@@ -291,8 +291,10 @@ def _preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, si
 
 def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
               fragmento: tuple[int, int] | None = None, raiz: Path | None = None,
-              progreso: Progreso | None = None, sin_muestras: bool = False) -> Resultado:
-    """Grade every submission of ``submitted/`` (or of one shard); see the module docstring."""
+              progreso: Progreso | None = None, sin_muestras: bool = False,
+              solo: list[str] | None = None) -> Resultado:
+    """Grade every submission of ``submitted/`` (or of one shard, or only the students ``solo``); see the module
+    docstring.  ``solo``: ids of ``submitted/`` (raises SystemExit, in Spanish, naming any that is not there)."""
     raiz = raiz or RAIZ
     nbgrader = Nbgrader(raiz)
     with fase("comprobaciones"):
@@ -305,6 +307,15 @@ def calificar(forzar_muestras: bool = False, trabajadores: int | None = None,
     if fragmento is None:
         preparar_entregas(raiz, nbgrader, forzar_muestras, sin_muestras)
         mios = alumnos(raiz)
+        if solo:
+            faltan = sorted(set(solo) - set(mios))
+            if faltan:
+                raise SystemExit("No se puede calificar: no hay carpeta en submitted/ de "
+                                 + ", ".join(observaciones.legible(a) for a in faltan)
+                                 + " (¿falta recoger su entrega?).")
+            mios = [a for a in mios if a in set(solo)]
+            print(f"Se califica sólo a {len(mios)} de {len(alumnos(raiz))} alumnos (--alumno); grades.csv, "
+                  "los comentarios y el informe siguen siendo de toda la clase.")
     else:
         _comprobar_tareas_publicadas(raiz, ids)
         mios = reparto.repartir(alumnos(raiz), *fragmento)
@@ -350,7 +361,7 @@ def _observar(resultado, raiz, ids, mios, enviadas, entregas, sin_calificar, pla
             lista += plazos_y_revisiones.get((alumno, tarea), [])
             if lista:
                 resultado.razones[(alumno, tarea)] = lista
-    if resultado.fragmento is None:
+    if resultado.fragmento is None and set(mios) == set(alumnos(raiz)):
         for (alumno, tarea), lista in lms.motivos_sin_recoger(raiz).items():    # refused in the LMS download
             if alumno not in mios:
                 resultado.razones[(alumno, tarea)] = ["no se recogió nada de su entrega del LMS", *lista]
@@ -535,7 +546,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fragmento", metavar="I/N",
                         help="califica sólo los alumnos de sorted(submitted/) en las posiciones p con p %% N == I "
                              "(todas sus tareas), sin publicar ni exportar: un índice de un Job de Kubernetes")
+    parser.add_argument("--alumno", action="append", metavar="ID",
+                        help="califica sólo a este alumno de submitted/ (todas sus tareas; se puede repetir), p. ej. "
+                             "tras corregir su prórroga; grades.csv, los comentarios publicables y el informe siguen "
+                             "siendo de toda la clase")
     args = parser.parse_args(argv)
+    if args.alumno and args.fragmento is not None:
+        parser.error("--alumno y --fragmento no van juntos: un fragmento ya elige a sus alumnos")
     observaciones.preparar_salida()       # any terminal encoding: accents degrade, nothing crashes
     fragmento = None
     if args.fragmento is not None:
@@ -543,7 +560,8 @@ def main(argv: list[str] | None = None) -> int:
             fragmento = reparto.leer_fragmento(args.fragmento)
         except reparto.RepartoInvalido as error:
             parser.error(str(error))
-    resultado = calificar(args.muestras, args.trabajadores, fragmento, sin_muestras=args.sin_muestras)
+    resultado = calificar(args.muestras, args.trabajadores, fragmento, sin_muestras=args.sin_muestras,
+                          solo=args.alumno)
     if fragmento is None:
         with fase("exportar"):
             omitidas = exportar(RAIZ, RAIZ / "grades.csv")
