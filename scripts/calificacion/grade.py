@@ -17,7 +17,8 @@ Runs the plain nbgrader commands from the course root:
 Grades, comments, the table and ``grades.csv`` are the same for every K, and
 running it twice gives the same grades.  ``--fragmento I/N`` grades only one
 shard of the students (a Kubernetes Indexed Job: ``despliegue/``), with the
-assignments already released and without exporting.
+assignments already released and without exporting.  ``--alumno ID`` (repeatable)
+regrades only those students; the export, feedback and report stay the whole class's.
 """
 from __future__ import annotations
 
