@@ -770,3 +770,109 @@ def test_el_proxy_y_el_hub_aplican_los_mismos_topes_con_los_mismos_mensajes():
     assert re.search(r"^const ES_LOGIN = /(.*)/;$", js, re.M)[1].replace("\\/", "/") == cpc.ES_LOGIN.pattern
     assert texto("DEMASIADAS") == cpc.DEMASIADAS
     assert texto("DEMASIADOS_LOGIN") == cpc.DEMASIADOS_LOGIN
+
+
+_SERVIDOR_DETRAS = """
+const http = require('http');
+const servidor = http.createServer((peticion, respuesta) => {
+  const origen = String(peticion.headers['x-curso-origen']);
+  if (peticion.method === 'POST') {              // a login: PAM's 1-3 s, then a failure
+    setTimeout(() => { respuesta.statusCode = 403; respuesta.end(origen); }, 1500);
+    return;
+  }
+  respuesta.end(origen);
+});
+servidor.listen(0, '127.0.0.1', () => console.log(servidor.address().port));
+"""
+
+_DELANTE = r"""
+import http.client, json, sys, threading, time
+puerto = int(sys.argv[1])
+
+def pedir(xff=None, metodo="GET", ruta="/hub/api/", conexion=None):
+    c = conexion or http.client.HTTPConnection("127.0.0.1", puerto, timeout=20)
+    cabeceras = {"X-Forwarded-For": xff} if xff is not None else {}
+    c.request(metodo, ruta, body=b"x" if metodo == "POST" else None, headers=cabeceras)
+    r = c.getresponse()
+    return r.status, r.read().decode("utf-8", "replace")
+
+res = {}
+uno = http.client.HTTPConnection("127.0.0.1", puerto, timeout=20)     # nginx keeps its upstream connections
+inicio = time.monotonic()
+res["rafaga_a"] = [pedir("203.0.113.5", conexion=uno)[0] for _ in range(250)]
+res["segundos_a"] = time.monotonic() - inicio
+res["falsa_delante"] = pedir("198.51.100.7, 203.0.113.5", conexion=uno)         # the last entry is the real one
+res["otra_b"] = [pedir("198.51.100.7", conexion=uno) for _ in range(20)]
+res["falsa_detras"] = pedir("203.0.113.5, 198.51.100.99", conexion=uno)
+logins = {}
+def entrar(clave, xff):
+    logins[clave] = pedir(xff, "POST", "/hub/login")
+hilos = [threading.Thread(target=entrar, args=("local_1", "127.0.0.1"))]
+hilos[0].start()
+time.sleep(0.4)
+hilos += [threading.Thread(target=entrar, args=(k, x)) for k, x in (("local_2", "127.0.0.1"), ("b", "198.51.100.7"))]
+for h in hilos[1:]:
+    h.start()
+for h in hilos:
+    h.join()
+res["logins"] = logins
+res["sin_direccion"] = [pedir()[0] for _ in range(14)]
+print(json.dumps(res))
+"""
+
+
+def test_detras_de_un_proxy_https_cada_peticion_cuenta_para_su_direccion():
+    """A seventh attacker's F1: behind nginx or Caddy on the same machine, every browser's connection comes from that
+    proxy's account, so the per-account limits held the whole class in one bucket (one person with no account kept
+    everybody's logins at 429), or none at all with the front proxy as root. With its account in
+    CURSO_HUB_PROXY_DELANTE each request counts for the address the front proxy forwards (X-Forwarded-For's last
+    entry): a flooding address and a login in flight stop only themselves, a forged first entry changes nothing,
+    and a request with no address counts as one local account (with a warning in the log)."""
+    import json as _json
+    import pwd
+    import shutil
+    import subprocess
+    if not shutil.which("node") or not shutil.which("runuser") or os.geteuid() != 0:
+        pytest.skip("hace falta node, runuser y root (una cuenta sin privilegios hace de nginx)")
+    for delante, orden in ((str(pwd.getpwnam("nobody").pw_uid), ["runuser", "-u", "nobody", "--"]), ("0", [])):
+        entorno = {**os.environ, "CURSO_HUB_PROXY_RAFAGA": "10", "CURSO_HUB_PROXY_POR_SEGUNDO": "2",
+                   "CURSO_HUB_PROXY_DELANTE_UIDS": delante}
+        servidor = subprocess.Popen(["node", "--require", str(ajustes.TOPE_POR_CUENTA), "-e", _SERVIDOR_DETRAS, "--",
+                                     "--api-port", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    env=entorno)
+        try:
+            puerto = servidor.stdout.readline().strip()
+            cliente = subprocess.run([*orden, "/usr/bin/python3", "-c", _DELANTE, puerto], capture_output=True,
+                                     text=True, timeout=120, cwd="/")
+            assert cliente.returncode == 0, cliente.stderr
+            res = _json.loads(cliente.stdout)
+        finally:
+            servidor.kill()
+            _, errores = servidor.communicate()
+        # an address from outside: its bucket is 16 times an account's (160 at once), then 429, never forwarded
+        bien = res["rafaga_a"].count(200)
+        assert 160 <= bien <= 160 + 32 * res["segundos_a"] + 1 and 429 in res["rafaga_a"], (delante, bien, res)
+        # another address through the same connection of the front proxy is not touched, and servers learn whose
+        assert res["otra_b"] == [[200, "ip 198.51.100.7"]] * 20, (delante, res["otra_b"])
+        assert res["falsa_delante"][0] == 429 or res["falsa_delante"] == [200, "ip 203.0.113.5"], (delante, res)
+        assert res["falsa_detras"] == [200, "ip 198.51.100.99"], (delante, res)
+        # a client on loopback through the front proxy has a local account's single login in flight; an address's
+        # login is not held behind it
+        assert res["logins"]["local_1"] == [403, "delante local"], (delante, res["logins"])
+        assert res["logins"]["local_2"][0] == 429 and "Demasiados intentos de entrar" in res["logins"]["local_2"][1]
+        assert res["logins"]["b"] == [403, "ip 198.51.100.7"], (delante, res["logins"])
+        # no X-Forwarded-For: one local account's bucket (10 at once), not trusted even when the front proxy is root
+        assert res["sin_direccion"][:10] == [200] * 10 and 429 in res["sin_direccion"], (delante, res["sin_direccion"])
+        assert "manda peticiones sin X-Forwarded-For" in errores, errores
+
+
+def test_sin_la_cuenta_del_proxy_de_delante_el_hub_avisa_y_una_cuenta_que_no_existe_no_arranca():
+    base = {"CURSO_HUB_URL_PUBLICA": "https://hub.ejemplo.org"}
+    assert "CURSO_HUB_PROXY_DELANTE no dice su cuenta" in ajustes.aviso_sin_proxy_delante(ajustes.leer(base))
+    con = ajustes.leer({**base, "CURSO_HUB_PROXY_DELANTE": "nobody, 0"})
+    import pwd
+    assert con.delante == tuple(sorted({0, pwd.getpwnam("nobody").pw_uid}))
+    assert ajustes.aviso_sin_proxy_delante(con) is None
+    assert ajustes.aviso_sin_proxy_delante(ajustes.leer({})) is None           # http: browsers reach it directly
+    with pytest.raises(ajustes.AjustesInvalidos, match="no existe la cuenta «www-datos»"):
+        ajustes.leer({**base, "CURSO_HUB_PROXY_DELANTE": "www-datos"})

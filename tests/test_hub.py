@@ -717,16 +717,18 @@ def intentar():
             r = abridor.open(f"{base}/hub/login?next=", urllib.parse.urlencode(datos).encode(), timeout=60)
             estados.append(r.status)
         except urllib.error.HTTPError as error:
-            estados.append(error.code)
+            texto = error.read().decode("utf-8", "replace")
+            estados.append("interno" if "Este puerto es interno del hub" in texto else error.code)
             if error.code == 429:
-                textos.append(error.read().decode("utf-8", "replace"))
+                textos.append(texto)
 
 hilos = [threading.Thread(target=intentar) for _ in range(10)]
 for h in hilos:
     h.start()
 for h in hilos:
     h.join()
-print(sum(e != 429 for e in estados), estados.count(429), any("Demasiados intentos de entrar" in t for t in textos))
+print(sum(e not in (429, "interno") for e in estados), estados.count(429), estados.count("interno"),
+      any("Demasiados intentos de entrar" in t for t in textos))
 """
 
 _TOKENS_AL_AZAR = r"""
@@ -748,18 +750,24 @@ print(sum(e != 429 for e in estados), estados.count(429), "Demasiados intentos f
 def test_nadie_bloquea_la_entrada_ni_gasta_el_cupo_de_otra(hub):
     """A sixth attacker's F1: 40 failed logins at once from one student (PAM takes 2-3 s each) made the TA's login
     wait 46 s; now a login waits for no other of its account's, at most one at a time per account and five failed
-    ones (then one every 10 s), on the proxy and on the hub's port, and the hub has 32 PAM threads. F2: requests
+    ones (then one every 10 s) on the proxy, none on the hub's port (a seventh attacker's F2), and the hub has 32
+    PAM threads. F2: requests
     with random tokens sent to a classmate's server made it ask the hub on its owner's account until the owner's
     own requests failed; now whoever sends them spends their own budget (X-Curso-Origen, set by the proxy)."""
     ana, bea = hub.alumnado[0], hub.alumnado[1]
     profesora = hub.profesorado[0]
-    for puerto in (hub.puertos["publico"], hub.puertos["hub"]):
-        intento = _como(ana, _LOGINS, f"http://127.0.0.1:{puerto}", profesora, "6")
-        pasaron, parados, dice = intento.stdout.split()
-        # one at a time, five failures and then one every 10 s: never the dozens ten threads would send
-        assert int(parados) > 0 and dice == "True", (puerto, intento.stdout)
-        assert int(pasaron) <= 5 + 2, (puerto, intento.stdout)
-        Usuario(hub, profesora).entrar()                 # the TA gets in meanwhile
+    intento = _como(ana, _LOGINS, f"http://127.0.0.1:{hub.puertos['publico']}", profesora, "6")
+    pasaron, parados, internos, dice = intento.stdout.split()
+    # one at a time, five failures and then one every 10 s: never the dozens ten threads would send
+    assert int(parados) > 0 and dice == "True" and internos == "0", intento.stdout
+    assert int(pasaron) <= 5 + 2, intento.stdout
+    Usuario(hub, profesora).entrar()                 # the TA gets in meanwhile
+    # the hub's own port takes no login from a local account (a seventh attacker's F2: a second budget there
+    # doubled her guesses): every one is refused before PAM, with the Spanish reason
+    intento = _como(ana, _LOGINS, f"http://127.0.0.1:{hub.puertos['hub']}", profesora, "3")
+    pasaron, parados, internos, _ = intento.stdout.split()
+    assert pasaron == "0" and int(internos) > 0, intento.stdout
+    Usuario(hub, profesora).entrar()
     from urllib.parse import urlsplit
     suya = Usuario(hub, bea).entrar().arrancar_servidor()
     url = f"http://127.0.0.1:{hub.puertos['publico']}/user/{bea}/api/status"

@@ -32,6 +32,12 @@ variable                       meaning                                         d
 ``CURSO_HUB_PROXY``            ``configurable-http-proxy`` command             ``.venv-hub/proxy`` copy, else on ``PATH``
 ``CURSO_HUB_ESTADO``           folder of jupyterhub.sqlite and the cookie key  the current folder
 ``CURSO_HUB_ESPERA_SERVICIO``  extra seconds for a slow formgrader start       ``90`` (read by jupyterhub_config.py)
+``CURSO_HUB_PROXY_DELANTE``    Unix accounts (names or uids) of the HTTPS      (none: browsers reach the proxy directly)
+                               proxy in front on this machine (nginx's
+                               ``www-data``, ``caddy``; ``root`` if it runs as
+                               root): the proxy's per-account limits count
+                               each of its requests for the address it
+                               forwards (X-Forwarded-For), not for its account
 =============================  ==============================================  =========================================
 """
 from __future__ import annotations
@@ -104,6 +110,7 @@ class AjustesHub:
     autenticador: str = "pam"
     proxy: str = ""
     estado: Path = field(default_factory=Path.cwd)
+    delante: tuple[int, ...] = ()
 
     @property
     def grupo_profesorado(self) -> str:
@@ -172,7 +179,36 @@ def leer(entorno: dict | None = None) -> AjustesHub:
         autenticador=e.get("CURSO_HUB_AUTENTICADOR", AjustesHub.autenticador),
         proxy=proxy,
         estado=Path(e.get("CURSO_HUB_ESTADO") or Path.cwd()),
+        delante=_uids(e.get("CURSO_HUB_PROXY_DELANTE", ""), "CURSO_HUB_PROXY_DELANTE"),
     )
+
+
+def _uids(valor: str, variable: str) -> tuple[int, ...]:
+    """Account names or uids separated by commas or blanks → their uids (raises AjustesInvalidos for an unknown
+    name: a typo there would leave the whole class in one bucket, or with no limit at all)."""
+    import pwd
+    uids = []
+    for nombre in (n for n in re.split(r"[\s,]+", valor.strip()) if n):
+        if nombre.isdigit():
+            uids.append(int(nombre))
+            continue
+        try:
+            uids.append(pwd.getpwnam(nombre).pw_uid)
+        except KeyError:
+            raise AjustesInvalidos(f"{variable}: no existe la cuenta «{nombre}» en esta máquina") from None
+    return tuple(sorted(set(uids)))
+
+
+def aviso_sin_proxy_delante(ajustes: "AjustesHub") -> str | None:
+    """A Spanish warning for the hub's log when the public address is HTTPS (so an HTTPS proxy sits in front) and
+    ``CURSO_HUB_PROXY_DELANTE`` does not name its account; None otherwise."""
+    if ajustes.url_publica.startswith("https://") and not ajustes.delante:
+        return ("CURSO_HUB_URL_PUBLICA es https:// (hay un proxy con HTTPS delante) y CURSO_HUB_PROXY_DELANTE no dice "
+                "su cuenta: si ese proxy está en esta máquina, toda la clase llega desde su cuenta y los topes por "
+                "cuenta del proxy (entradas, peticiones, conexiones, subidas) valen para todos juntos, o para nadie "
+                "si corre como root. Pon su cuenta (www-data, caddy, root) en CURSO_HUB_PROXY_DELANTE "
+                "(despliegue/README.md).")
+    return None
 
 
 def _publica_por_defecto(url: str) -> str:

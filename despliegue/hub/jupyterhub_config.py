@@ -40,7 +40,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ajustes import ARRANQUE_KERNEL, bin_entorno, clave_de_plazos, ficha_de_alumno, leer, orden_del_proxy  # noqa: E402
+from ajustes import (ARRANQUE_KERNEL, aviso_sin_proxy_delante, bin_entorno, clave_de_plazos,  # noqa: E402
+                     ficha_de_alumno, leer, orden_del_proxy)
 
 c = get_config()  # noqa: F821
 a = leer()
@@ -69,6 +70,12 @@ if a.proxy:
     c.ConfigurableHTTPProxy.command, _aviso_proxy = orden_del_proxy(a.proxy)
     if _aviso_proxy:
         print(f"[curso] AVISO: {_aviso_proxy}", file=sys.stderr)
+# the HTTPS proxy in front (nginx, Caddy): its requests count for the addresses it forwards, not for its account
+# (the proxy inherits the hub's environment; a seventh attacker's F1)
+os.environ["CURSO_HUB_PROXY_DELANTE_UIDS"] = ",".join(map(str, a.delante))
+_aviso_delante = aviso_sin_proxy_delante(a)
+if _aviso_delante:
+    print(f"[curso] AVISO: {_aviso_delante}", file=sys.stderr)
 c.ConfigurableHTTPProxy.pid_file = str(a.estado / "jupyterhub-proxy.pid")
 c.JupyterHub.db_url = f"sqlite:///{a.estado / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(a.estado / "jupyterhub_cookie_secret")

@@ -167,10 +167,11 @@ def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB, rafaga: int = RAFA
     Requests, not only connections (a fifth attacker's F1, against the proxy: a burst of requests on connections
     closed at once held almost none): each request waits until its connection's owner is known, then draws from
     that account's bucket (``rafaga`` at once, ``por_segundo`` a second after); one past it gets 429 from here and
-    never reaches the hub's handlers. Logins (a sixth attacker's F1) one at a time per account, five failed ones
-    and then one every 10 s (``conexiones_por_cuenta.Logins``). Root and the hub's account (the proxy, the hub
-    itself) are not limited. No request body above ``MAX_CUERPO_HUB``, from anyone. Idempotent.
+    never reaches the hub's handlers. No login here from a local account (403, ``ENTRAR_POR_EL_PROXY``): people log
+    in through the proxy, which limits logins per account (a sixth attacker's F1); a second budget here let a
+    seventh attacker double her password guesses (F2). Root and the hub's account (the proxy, the hub itself) are
+    not limited. No request body above ``MAX_CUERPO_HUB``, from anyone. Idempotent.
     """
     conexiones_por_cuenta.limitar_servidores_tornado(CUENTAS_DE_CONFIANZA, tope, rafaga, por_segundo,
-                                                     logins=conexiones_por_cuenta.Logins(),
+                                                     logins=conexiones_por_cuenta.Logins(en_curso=0),
                                                      max_cuerpo=MAX_CUERPO_HUB)

@@ -32,6 +32,16 @@
  * that too (so a connection's first request from this machine waits one reading of ss, about 20 ms). WebSockets
  * count until they close.
  *
+ * Behind an HTTPS proxy on this machine (nginx, Caddy: despliegue/README.md), every browser's connection arrives
+ * from that proxy's account, so per account would mean one bucket for the whole class (a seventh attacker's F1:
+ * one person with no account kept the class's logins at 429), and root in front would mean no limit at all. The
+ * uids of that proxy's accounts come in CURSO_HUB_PROXY_DELANTE_UIDS (ajustes.py resolves CURSO_HUB_PROXY_DELANTE);
+ * their connections count together up to CURSO_HUB_PROXY_TOPE_DELANTE (8192), and each request on them counts for
+ * the address that proxy says it forwards, the last entry of X-Forwarded-For (the one it added itself; the front
+ * proxy must set or append it, never pass the client's alone), as a connection from another machine would: its
+ * bucket, its logins, its bodies, its WebSockets (at most CURSO_HUB_PROXY_TOPE_IP). A forwarded client on loopback,
+ * or a request with no usable address, counts as one more local account.
+ *
  * The owner of a loopback socket comes from the kernel through `ss` (netlink, filtered in the kernel to the
  * connections to the proxy's ports), in a run made after the connection arrived, in a child process: at most one
  * run at a time and one every 20 ms, for every connection that arrived meanwhile.
@@ -42,6 +52,7 @@ const { execFile } = require('child_process');
 const fs = require('fs');
 const http = require('http');
 const https = require('https');
+const net = require('net');
 
 function entero(nombre, porDefecto) {
   const valor = parseInt(process.env[nombre] || '', 10);
@@ -57,6 +68,9 @@ const POR_IP = 16;                // an address from another machine (a campus N
 const RELECTURA_MS = 20;
 const MAX_EN_ESPERA = 4096;      // connections waiting to learn their owner; more count as nobody's (capped)
 const CONFIANZA = new Set([0, process.geteuid()]);
+const DELANTE = new Set(String(process.env.CURSO_HUB_PROXY_DELANTE_UIDS || '').split(',').map((x) => x.trim())
+  .filter((x) => /^\d+$/.test(x)).map((x) => parseInt(x, 10)));
+const TOPE_DELANTE = entero('CURSO_HUB_PROXY_TOPE_DELANTE', 8192);
 
 function argumento(nombre) {
   const i = process.argv.indexOf(nombre);
@@ -169,6 +183,7 @@ function esLocal(ip) {
 const CUENTA = Symbol('cuenta');
 const ESPERAN = Symbol('esperan');   // requests of the connection waiting for its owner
 const CONFIABLE = null;
+const POR_DELANTE = Symbol('delante');   // the HTTPS proxy in front: each request counts for the client it forwards
 
 function conocer(socket, cuenta) {
   socket[CUENTA] = cuenta;
@@ -186,23 +201,49 @@ function admitir(socket, esApi) {
   }
   dueno(socket, (uid) => {
     if (socket.destroyed) { return; }
-    if (uid !== null && CONFIANZA.has(uid)) { conocer(socket, CONFIABLE); return; }
+    const delante = !esApi && uid !== null && DELANTE.has(uid);
+    if (!delante && uid !== null && CONFIANZA.has(uid)) { conocer(socket, CONFIABLE); return; }
     if (esApi) { socket.destroy(); return; }
+    if (delante) {
+      if (contar(socket, 'delante', TOPE_DELANTE)) { conocer(socket, POR_DELANTE); }
+      return;
+    }
     const cuenta = `uid ${uid === null ? '?' : uid}`;
     if (contar(socket, cuenta, TOPE_CUENTA)) { conocer(socket, cuenta); }
   });
 }
 
-// true when the connection is kept (then it counts until it closes)
-function contar(socket, clave, tope) {
+// true when the connection is kept (then it counts until it closes); else it is closed (unless ``cerrar`` is false)
+function contar(socket, clave, tope, cerrar = true) {
   const ya = abiertas.get(clave) || 0;
-  if (ya >= tope) { socket.destroy(); return false; }
+  if (ya >= tope) { if (cerrar) { socket.destroy(); } return false; }
   abiertas.set(clave, ya + 1);
   socket.once('close', () => {
     const quedan = (abiertas.get(clave) || 1) - 1;
     if (quedan > 0) { abiertas.set(clave, quedan); } else { abiertas.delete(clave); }
   });
   return true;
+}
+
+// the client a request on a connection of the proxy in front counts for: 'ip <address>' from the last entry of
+// X-Forwarded-For (else X-Real-IP); 'delante local' for a client on loopback (a local account, unknown here, with a
+// local account's limits); 'delante sin dirección' when the front proxy sent no usable address (said once in the log)
+let avisadoSinDireccion = false;
+function clienteDeDelante(peticion) {
+  const reenviadas = String(peticion.headers['x-forwarded-for'] || '').split(',');
+  let ip = reenviadas[reenviadas.length - 1].trim() || String(peticion.headers['x-real-ip'] || '').trim();
+  const conPuerto = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(ip) || /^\[([0-9A-Fa-f:.]+)\](?::\d+)?$/.exec(ip);
+  if (conPuerto) { ip = conPuerto[1]; }
+  if (!net.isIP(ip)) {
+    if (!avisadoSinDireccion) {
+      avisadoSinDireccion = true;
+      console.error('[curso] AVISO: el proxy de delante (CURSO_HUB_PROXY_DELANTE) manda peticiones sin X-Forwarded-For: ' +
+        'cuentan todas como una sola cuenta. Configúralo para que lo ponga (despliegue/README.md).');
+    }
+    return 'delante sin dirección';
+  }
+  ip = normalizarIp(ip);
+  return esLocal(ip) ? 'delante local' : `ip ${ip}`;
 }
 
 // ------------------------------------------------------------------------------- requests per second (token bucket)
@@ -354,10 +395,18 @@ const DEMASIADOS_LOGIN = 'Demasiados intentos de entrar seguidos desde esta cuen
 function despachar(conexion, seguir, evento, args) {
   const socket = conexion[CUENTA] === undefined && conexion._parent ? conexion._parent : conexion;
   const decidir = () => {
-    const cuenta = socket[CUENTA];
     const peticion = args[0];
+    let cuenta = socket[CUENTA];
+    const porDelante = cuenta === POR_DELANTE;
+    if (porDelante) { cuenta = clienteDeDelante(peticion); }
     peticion.headers['x-curso-origen'] = cuenta === CONFIABLE ? 'confiable' : cuenta;
     if (cuenta !== CONFIABLE && !gastar(cuenta)) { rechazar(evento, args); return; }
+    // a WebSocket through the proxy in front holds its connection for that client alone: it counts for the client
+    if (porDelante && evento === 'upgrade'
+        && !contar(args[1], `ws ${cuenta}`, cuenta.startsWith('ip ') ? TOPE_IP : TOPE_CUENTA, false)) {
+      rechazar(evento, args);
+      return;
+    }
     if (cuenta !== CONFIABLE && evento === 'request' && peticion.method === 'POST' && ES_LOGIN.test(peticion.url || '')
         && !empezarLogin(cuenta, args[1])) {
       rechazar(evento, args, DEMASIADOS_LOGIN);

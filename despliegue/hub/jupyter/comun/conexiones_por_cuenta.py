@@ -161,11 +161,18 @@ DEMASIADOS_LOGIN = ("Demasiados intentos de entrar seguidos desde esta cuenta: e
 ES_LOGIN = re.compile(r"/hub/(login|api/users/[^/?]+/tokens)/?(\?|$)")
 
 
+ENTRAR_POR_EL_PROXY = ("Este puerto es interno del hub: para entrar, usa la dirección del hub en el navegador.\n")
+
+
 class Logins:
     """Logins per account (a sixth attacker's F1: 40 failed logins at once from one student made the TA's wait
     46 s): at most ``en_curso`` at a time, and each failed one (any answer but a redirect, 302) spends one of
     ``fallos`` tokens, given back one every ``recarga_s`` seconds.  The proxy does the same
-    (``despliegue/hub/proxy/tope_por_cuenta.js``)."""
+    (``despliegue/hub/proxy/tope_por_cuenta.js``).
+
+    ``en_curso=0``: no login at all from an untrusted account (the hub's internal port, where people never log in:
+    a seventh attacker's F2 doubled her guesses by alternating it with the proxy's), answered with
+    :data:`ENTRAR_POR_EL_PROXY`."""
 
     def __init__(self, en_curso: int = 1, fallos: int = 5, recarga_s: float = 10) -> None:
         self.en_curso = en_curso
@@ -265,7 +272,10 @@ def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None, lo
                     and ES_LOGIN.search(getattr(start_line, "path", "") or ""):
                 if not logins.empezar(cuenta):
                     self.pasa = False
-                    _responder_429(conexion, DEMASIADOS_LOGIN)
+                    if logins.en_curso:
+                        _responder_429(conexion, DEMASIADOS_LOGIN)
+                    else:
+                        _responder_429(conexion, ENTRAR_POR_EL_PROXY, 403, "Forbidden")
                     return
                 _contar_login(conexion, cuenta, logins)
             hecho = delegado.headers_received(start_line, headers)
