@@ -876,3 +876,27 @@ def test_sin_la_cuenta_del_proxy_de_delante_el_hub_avisa_y_una_cuenta_que_no_exi
     assert ajustes.aviso_sin_proxy_delante(ajustes.leer({})) is None           # http: browsers reach it directly
     with pytest.raises(ajustes.AjustesInvalidos, match="no existe la cuenta «www-datos»"):
         ajustes.leer({**base, "CURSO_HUB_PROXY_DELANTE": "www-datos"})
+
+
+def test_la_prueba_avisa_si_sus_alumnos_pueden_leer_el_clon():
+    """A seventh attacker's F4: the trial hub runs from the clone, which git leaves readable by every account; the
+    trial's students could read source/ and grader_tests/, and prueba.py said the opposite. Now it says so."""
+    import tempfile
+    sys.path.insert(0, str(HUB))
+    import prueba
+    base = Path(tempfile.mkdtemp(prefix="clon-"))          # under /tmp: its parents let others through
+    try:
+        (base / "source").mkdir()
+        (base / "grader_tests").mkdir()
+        base.chmod(0o755)
+        for carpeta in ("source", "grader_tests"):
+            (base / carpeta).chmod(0o755)
+        aviso = prueba.aviso_de_clon_legible(base)
+        assert aviso.startswith("AVISO: las cuentas de la prueba pueden leer source, grader_tests de ")
+        (base / "source").chmod(0o750)
+        assert "pueden leer grader_tests de" in prueba.aviso_de_clon_legible(base)
+        base.chmod(0o700)                                  # nobody else gets through the clone's root
+        assert prueba.aviso_de_clon_legible(base) is None
+    finally:
+        import shutil
+        shutil.rmtree(base)

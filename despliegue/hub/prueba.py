@@ -10,7 +10,11 @@ It creates what a department server has, in a private temporary folder:
   prints, and the formgrader service's account (``grader-<course>``), every
   home private (0700);
 - a copy of the course owned by the service's account, mode 0700 (students
-  cannot read the hidden tests or the gradebook);
+  cannot read that copy's hidden tests or gradebook; the hub itself runs from
+  this clone, whose profiles every account must read: if the clone is
+  readable by other accounts, as ``git clone`` leaves it, the trial's students
+  can read its ``source/`` and ``grader_tests/`` too, and the trial says so
+  when it starts, :func:`legible_por_otros`);
 - the nbgrader exchange (root 1777, the course's folder owned by the service,
   its ``inbound`` 3733: sticky, setgid to the service's group);
 - the hub's log, private to root (0600, in a 0700 folder): every student's
@@ -62,6 +66,32 @@ CURSO_POR_DEFECTO = "atencion-y-posicion"
 MODO_CASA = 0o700          # every account's home: only its owner enters
 MODO_INBOUND = 0o3733      # the exchange's inbound: sticky, setgid, writable and not listable by others
 MODO_REGISTRO = 0o600      # the hub's log: root's alone (every student's server holds it open for writing)
+
+
+def legible_por_otros(ruta: Path) -> bool:
+    """Whether an account with no special rights can read ``ruta``: every folder above it lets others through
+    (``o+x``) and it lets them read (``o+r``).  Groups are not looked at (the trial's accounts are in none of the
+    clone's)."""
+    import stat
+    ruta = Path(os.path.abspath(ruta))
+    try:
+        if not ruta.stat().st_mode & stat.S_IROTH:
+            return False
+        return all(p.stat().st_mode & stat.S_IXOTH for p in ruta.parents)
+    except OSError:
+        return False
+
+
+def aviso_de_clon_legible(raiz: Path) -> str | None:
+    """The Spanish warning the trial prints when its students can read the clone's solutions or hidden tests."""
+    legibles = [n for n in ("source", "grader_tests", "gradebook.db") if (raiz / n).exists()
+                and legible_por_otros(raiz / n)]
+    if not legibles:
+        return None
+    return (f"AVISO: las cuentas de la prueba pueden leer {', '.join(legibles)} de {raiz} (las soluciones, las "
+            "pruebas ocultas, un libro de notas): el hub de la prueba arranca desde este clon, legible por todas las "
+            "cuentas. Es una prueba: no des acceso a alumnos de verdad a esta máquina. En un servidor de verdad el "
+            "clon del curso sólo lo lee la cuenta del servicio (despliegue/README.md).")
 
 
 class ErrorDePrueba(RuntimeError):
@@ -470,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{hub.curso}--service.localhost): ábrelos con Chromium, Firefox o curl, que resuelven *.localhost.")
     print("El alumnado usa la pestaña Tareas de JupyterLab (menú Nbgrader → Lista de tareas).")
     print(f"Curso del servicio: {hub.raiz_curso}   Intercambio: {hub.intercambio}")
+    aviso = aviso_de_clon_legible(AQUI.parent.parent)
+    if aviso:
+        print(f"\n{aviso}")
     print("\nCtrl-C para parar" + (" (se conservan cuentas y carpetas)." if args.conservar
                                    else " y borrar las cuentas y carpetas de la prueba."))
     detener = []
