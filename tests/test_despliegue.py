@@ -782,22 +782,22 @@ const servidor = http.createServer((peticion, respuesta) => {
   }
   respuesta.end(origen);
 });
-servidor.listen(0, '127.0.0.1', () => console.log(servidor.address().port));
+servidor.listen(0, process.argv[process.argv.length - 1], () => console.log(servidor.address().port));
 """
 
 _DELANTE = r"""
 import http.client, json, sys, threading, time
-puerto = int(sys.argv[1])
+puerto, host = int(sys.argv[1]), sys.argv[2]
 
 def pedir(xff=None, metodo="GET", ruta="/hub/api/", conexion=None):
-    c = conexion or http.client.HTTPConnection("127.0.0.1", puerto, timeout=20)
+    c = conexion or http.client.HTTPConnection(host, puerto, timeout=20)
     cabeceras = {"X-Forwarded-For": xff} if xff is not None else {}
     c.request(metodo, ruta, body=b"x" if metodo == "POST" else None, headers=cabeceras)
     r = c.getresponse()
     return r.status, r.read().decode("utf-8", "replace")
 
 res = {}
-uno = http.client.HTTPConnection("127.0.0.1", puerto, timeout=20)     # nginx keeps its upstream connections
+uno = http.client.HTTPConnection(host, puerto, timeout=20)     # nginx keeps its upstream connections
 inicio = time.monotonic()
 res["rafaga_a"] = [pedir("203.0.113.5", conexion=uno)[0] for _ in range(250)]
 res["segundos_a"] = time.monotonic() - inicio
@@ -821,6 +821,20 @@ print(json.dumps(res))
 """
 
 
+def _direccion_que_no_es_de_loopback() -> str | None:
+    """An IPv4 address of this machine other than loopback (a connection to it has it as its remote end too)."""
+    import socket
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("192.0.2.1", 9))                 # no packet is sent: only the route's source address is chosen
+        ip = s.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        s.close()
+    return None if ip.startswith("127.") or ip == "0.0.0.0" else ip
+
+
 def test_detras_de_un_proxy_https_cada_peticion_cuenta_para_su_direccion():
     """A seventh attacker's F1: behind nginx or Caddy on the same machine, every browser's connection comes from that
     proxy's account, so the per-account limits held the whole class in one bucket (one person with no account kept
@@ -834,15 +848,20 @@ def test_detras_de_un_proxy_https_cada_peticion_cuenta_para_su_direccion():
     import subprocess
     if not shutil.which("node") or not shutil.which("runuser") or os.geteuid() != 0:
         pytest.skip("hace falta node, runuser y root (una cuenta sin privilegios hace de nginx)")
-    for delante, orden in ((str(pwd.getpwnam("nobody").pw_uid), ["runuser", "-u", "nobody", "--"]), ("0", [])):
-        entorno = {**os.environ, "CURSO_HUB_PROXY_RAFAGA": "10", "CURSO_HUB_PROXY_POR_SEGUNDO": "2",
-                   "CURSO_HUB_PROXY_DELANTE_UIDS": delante}
+    casos = [({"CURSO_HUB_PROXY_DELANTE_UIDS": str(pwd.getpwnam("nobody").pw_uid)}, ["runuser", "-u", "nobody", "--"],
+              "127.0.0.1"),
+             ({"CURSO_HUB_PROXY_DELANTE_UIDS": "0"}, [], "127.0.0.1")]
+    propia = _direccion_que_no_es_de_loopback()
+    if propia:          # a front proxy on another machine: its address (this machine's own, not loopback)
+        casos.append(({"CURSO_HUB_PROXY_DELANTE_IPS": propia}, [], propia))
+    for delante, orden, host in casos:
+        entorno = {**os.environ, "CURSO_HUB_PROXY_RAFAGA": "10", "CURSO_HUB_PROXY_POR_SEGUNDO": "2", **delante}
         servidor = subprocess.Popen(["node", "--require", str(ajustes.TOPE_POR_CUENTA), "-e", _SERVIDOR_DETRAS, "--",
-                                     "--api-port", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                    env=entorno)
+                                     "--api-port", "1", host], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, env=entorno)
         try:
             puerto = servidor.stdout.readline().strip()
-            cliente = subprocess.run([*orden, "/usr/bin/python3", "-c", _DELANTE, puerto], capture_output=True,
+            cliente = subprocess.run([*orden, "/usr/bin/python3", "-c", _DELANTE, puerto, host], capture_output=True,
                                      text=True, timeout=120, cwd="/")
             assert cliente.returncode == 0, cliente.stderr
             res = _json.loads(cliente.stdout)
@@ -869,12 +888,12 @@ def test_detras_de_un_proxy_https_cada_peticion_cuenta_para_su_direccion():
 def test_sin_la_cuenta_del_proxy_de_delante_el_hub_avisa_y_una_cuenta_que_no_existe_no_arranca():
     base = {"CURSO_HUB_URL_PUBLICA": "https://hub.ejemplo.org"}
     assert "CURSO_HUB_PROXY_DELANTE no dice su cuenta" in ajustes.aviso_sin_proxy_delante(ajustes.leer(base))
-    con = ajustes.leer({**base, "CURSO_HUB_PROXY_DELANTE": "nobody, 0"})
+    con = ajustes.leer({**base, "CURSO_HUB_PROXY_DELANTE": "nobody, 0 10.0.0.5,::1"})
     import pwd
-    assert con.delante == tuple(sorted({0, pwd.getpwnam("nobody").pw_uid}))
+    assert con.delante == tuple(sorted({0, pwd.getpwnam("nobody").pw_uid})) and con.delante_ips == ("10.0.0.5", "::1")
     assert ajustes.aviso_sin_proxy_delante(con) is None
     assert ajustes.aviso_sin_proxy_delante(ajustes.leer({})) is None           # http: browsers reach it directly
-    with pytest.raises(ajustes.AjustesInvalidos, match="no existe la cuenta «www-datos»"):
+    with pytest.raises(ajustes.AjustesInvalidos, match="«www-datos» no es una cuenta de esta máquina"):
         ajustes.leer({**base, "CURSO_HUB_PROXY_DELANTE": "www-datos"})
 
 

@@ -32,12 +32,13 @@ variable                       meaning                                         d
 ``CURSO_HUB_PROXY``            ``configurable-http-proxy`` command             ``.venv-hub/proxy`` copy, else on ``PATH``
 ``CURSO_HUB_ESTADO``           folder of jupyterhub.sqlite and the cookie key  the current folder
 ``CURSO_HUB_ESPERA_SERVICIO``  extra seconds for a slow formgrader start       ``90`` (read by jupyterhub_config.py)
-``CURSO_HUB_PROXY_DELANTE``    Unix accounts (names or uids) of the HTTPS      (none: browsers reach the proxy directly)
-                               proxy in front on this machine (nginx's
-                               ``www-data``, ``caddy``; ``root`` if it runs as
-                               root): the proxy's per-account limits count
-                               each of its requests for the address it
-                               forwards (X-Forwarded-For), not for its account
+``CURSO_HUB_PROXY_DELANTE``    the HTTPS proxy in front: its Unix accounts     (none: browsers reach the proxy directly)
+                               on this machine (names or uids: nginx's
+                               ``www-data``, ``caddy``, ``root`` if it runs as
+                               root) or its addresses on another machine
+                               (``10.0.0.5``): the proxy's limits count each of
+                               its requests for the address it forwards
+                               (X-Forwarded-For), not for its account or address
 =============================  ==============================================  =========================================
 """
 from __future__ import annotations
@@ -111,6 +112,7 @@ class AjustesHub:
     proxy: str = ""
     estado: Path = field(default_factory=Path.cwd)
     delante: tuple[int, ...] = ()
+    delante_ips: tuple[str, ...] = ()
 
     @property
     def grupo_profesorado(self) -> str:
@@ -179,30 +181,39 @@ def leer(entorno: dict | None = None) -> AjustesHub:
         autenticador=e.get("CURSO_HUB_AUTENTICADOR", AjustesHub.autenticador),
         proxy=proxy,
         estado=Path(e.get("CURSO_HUB_ESTADO") or Path.cwd()),
-        delante=_uids(e.get("CURSO_HUB_PROXY_DELANTE", ""), "CURSO_HUB_PROXY_DELANTE"),
+        delante=_delante(e.get("CURSO_HUB_PROXY_DELANTE", ""))[0],
+        delante_ips=_delante(e.get("CURSO_HUB_PROXY_DELANTE", ""))[1],
     )
 
 
-def _uids(valor: str, variable: str) -> tuple[int, ...]:
-    """Account names or uids separated by commas or blanks → their uids (raises AjustesInvalidos for an unknown
-    name: a typo there would leave the whole class in one bucket, or with no limit at all)."""
+def _delante(valor: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """``CURSO_HUB_PROXY_DELANTE``: account names, uids or IP addresses separated by commas or blanks → (uids,
+    addresses as ``ipaddress`` writes them).  Raises AjustesInvalidos for an unknown name: a typo there would leave
+    the whole class in one bucket, or with no limit at all."""
+    import ipaddress
     import pwd
-    uids = []
+    uids, ips = set(), set()
     for nombre in (n for n in re.split(r"[\s,]+", valor.strip()) if n):
         if nombre.isdigit():
-            uids.append(int(nombre))
+            uids.add(int(nombre))
             continue
         try:
-            uids.append(pwd.getpwnam(nombre).pw_uid)
+            ips.add(str(ipaddress.ip_address(nombre)))
+            continue
+        except ValueError:
+            pass
+        try:
+            uids.add(pwd.getpwnam(nombre).pw_uid)
         except KeyError:
-            raise AjustesInvalidos(f"{variable}: no existe la cuenta «{nombre}» en esta máquina") from None
-    return tuple(sorted(set(uids)))
+            raise AjustesInvalidos(f"CURSO_HUB_PROXY_DELANTE: «{nombre}» no es una cuenta de esta máquina ni una "
+                                   "dirección IP") from None
+    return tuple(sorted(uids)), tuple(sorted(ips))
 
 
 def aviso_sin_proxy_delante(ajustes: "AjustesHub") -> str | None:
     """A Spanish warning for the hub's log when the public address is HTTPS (so an HTTPS proxy sits in front) and
     ``CURSO_HUB_PROXY_DELANTE`` does not name its account; None otherwise."""
-    if ajustes.url_publica.startswith("https://") and not ajustes.delante:
+    if ajustes.url_publica.startswith("https://") and not ajustes.delante and not ajustes.delante_ips:
         return ("CURSO_HUB_URL_PUBLICA es https:// (hay un proxy con HTTPS delante) y CURSO_HUB_PROXY_DELANTE no dice "
                 "su cuenta: si ese proxy está en esta máquina, toda la clase llega desde su cuenta y los topes por "
                 "cuenta del proxy (entradas, peticiones, conexiones, subidas) valen para todos juntos, o para nadie "

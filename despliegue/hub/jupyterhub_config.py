@@ -73,6 +73,7 @@ if a.proxy:
 # the HTTPS proxy in front (nginx, Caddy): its requests count for the addresses it forwards, not for its account
 # (the proxy inherits the hub's environment; a seventh attacker's F1)
 os.environ["CURSO_HUB_PROXY_DELANTE_UIDS"] = ",".join(map(str, a.delante))
+os.environ["CURSO_HUB_PROXY_DELANTE_IPS"] = ",".join(a.delante_ips)
 _aviso_delante = aviso_sin_proxy_delante(a)
 if _aviso_delante:
     print(f"[curso] AVISO: {_aviso_delante}", file=sys.stderr)

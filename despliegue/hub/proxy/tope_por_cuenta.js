@@ -35,7 +35,8 @@
  * Behind an HTTPS proxy on this machine (nginx, Caddy: despliegue/README.md), every browser's connection arrives
  * from that proxy's account, so per account would mean one bucket for the whole class (a seventh attacker's F1:
  * one person with no account kept the class's logins at 429), and root in front would mean no limit at all. The
- * uids of that proxy's accounts come in CURSO_HUB_PROXY_DELANTE_UIDS (ajustes.py resolves CURSO_HUB_PROXY_DELANTE);
+ * uids of that proxy's accounts come in CURSO_HUB_PROXY_DELANTE_UIDS, its addresses when it runs on another machine
+ * in CURSO_HUB_PROXY_DELANTE_IPS (ajustes.py reads both from CURSO_HUB_PROXY_DELANTE);
  * their connections count together up to CURSO_HUB_PROXY_TOPE_DELANTE (8192), and each request on them counts for
  * the address that proxy says it forwards, the last entry of X-Forwarded-For (the one it added itself; the front
  * proxy must set or append it, never pass the client's alone), as a connection from another machine would: its
@@ -71,6 +72,9 @@ const CONFIANZA = new Set([0, process.geteuid()]);
 const DELANTE = new Set(String(process.env.CURSO_HUB_PROXY_DELANTE_UIDS || '').split(',').map((x) => x.trim())
   .filter((x) => /^\d+$/.test(x)).map((x) => parseInt(x, 10)));
 const TOPE_DELANTE = entero('CURSO_HUB_PROXY_TOPE_DELANTE', 8192);
+// ... or its addresses, when it runs on another machine (a campus load balancer)
+const DELANTE_IPS = new Set(String(process.env.CURSO_HUB_PROXY_DELANTE_IPS || '').split(',').map((x) => x.trim())
+  .filter((x) => x).map((x) => normalizarIp(x)));
 
 function argumento(nombre) {
   const i = process.argv.indexOf(nombre);
@@ -196,6 +200,10 @@ function admitir(socket, esApi) {
   const ip = normalizarIp(socket.remoteAddress);
   if (!esLocal(ip)) {
     if (esApi) { socket.destroy(); return; }
+    if (DELANTE_IPS.has(ip)) {
+      if (contar(socket, 'delante', TOPE_DELANTE)) { conocer(socket, POR_DELANTE); }
+      return;
+    }
     if (contar(socket, `ip ${ip}`, TOPE_IP)) { conocer(socket, `ip ${ip}`); }
     return;
   }
