@@ -919,3 +919,20 @@ def test_la_prueba_avisa_si_sus_alumnos_pueden_leer_el_clon():
     finally:
         import shutil
         shutil.rmtree(base)
+
+
+def test_la_config_del_hub_pasa_al_proxy_la_cuenta_de_delante(monkeypatch, tmp_path):
+    """jupyterhub_config.py puts CURSO_HUB_PROXY_DELANTE's uids and addresses in the environment the proxy inherits."""
+    from traitlets.config.loader import PyFileConfigLoader
+    import pwd
+    for clave in list(os.environ):
+        if clave.startswith("CURSO_HUB_"):
+            monkeypatch.delenv(clave)
+    for clave in ("CURSO_HUB_PROXY_DELANTE_UIDS", "CURSO_HUB_PROXY_DELANTE_IPS"):
+        monkeypatch.setenv(clave, "")              # restored afterwards (the config writes them)
+    monkeypatch.setenv("CURSO_HUB_PROFESORADO", "ana")
+    monkeypatch.setenv("CURSO_HUB_ESTADO", str(tmp_path))
+    monkeypatch.setenv("CURSO_HUB_PROXY_DELANTE", "nobody 203.0.113.9")
+    PyFileConfigLoader("jupyterhub_config.py", path=str(HUB)).load_config()
+    assert os.environ["CURSO_HUB_PROXY_DELANTE_UIDS"] == str(pwd.getpwnam("nobody").pw_uid)
+    assert os.environ["CURSO_HUB_PROXY_DELANTE_IPS"] == "203.0.113.9"
