@@ -14,7 +14,7 @@ It creates what a department server has, in a private temporary folder:
   this clone, whose profiles every account must read: if the clone is
   readable by other accounts, as ``git clone`` leaves it, the trial's students
   can read its ``source/`` and ``grader_tests/`` too, and the trial says so
-  when it starts, :func:`legible_por_otros`);
+  when it starts, :func:`aviso_de_clon_legible`);
 - the nbgrader exchange (root 1777, the course's folder owned by the service,
   its ``inbound`` 3733: sticky, setgid to the service's group);
 - the hub's log, private to root (0600, in a 0700 folder): every student's
@@ -68,24 +68,10 @@ MODO_INBOUND = 0o3733      # the exchange's inbound: sticky, setgid, writable an
 MODO_REGISTRO = 0o600      # the hub's log: root's alone (every student's server holds it open for writing)
 
 
-def legible_por_otros(ruta: Path) -> bool:
-    """Whether an account with no special rights can read ``ruta``: every folder above it lets others through
-    (``o+x``) and it lets them read (``o+r``).  Groups are not looked at (the trial's accounts are in none of the
-    clone's)."""
-    import stat
-    ruta = Path(os.path.abspath(ruta))
-    try:
-        if not ruta.stat().st_mode & stat.S_IROTH:
-            return False
-        return all(p.stat().st_mode & stat.S_IXOTH for p in ruta.parents)
-    except OSError:
-        return False
-
-
 def aviso_de_clon_legible(raiz: Path) -> str | None:
     """The Spanish warning the trial prints when its students can read the clone's solutions or hidden tests."""
     legibles = [n for n in ("source", "grader_tests", "gradebook.db") if (raiz / n).exists()
-                and legible_por_otros(raiz / n)]
+                and accesible_para_todos(raiz / n)]
     if not legibles:
         return None
     return (f"AVISO: las cuentas de la prueba pueden leer {', '.join(legibles)} de {raiz} (las soluciones, las "
@@ -500,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{hub.curso}--service.localhost): ábrelos con Chromium, Firefox o curl, que resuelven *.localhost.")
     print("El alumnado usa la pestaña Tareas de JupyterLab (menú Nbgrader → Lista de tareas).")
     print(f"Curso del servicio: {hub.raiz_curso}   Intercambio: {hub.intercambio}")
-    aviso = aviso_de_clon_legible(AQUI.parent.parent)
+    aviso = aviso_de_clon_legible(RAIZ_REPO)
     if aviso:
         print(f"\n{aviso}")
     print("\nCtrl-C para parar" + (" (se conservan cuentas y carpetas)." if args.conservar
