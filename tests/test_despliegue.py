@@ -816,7 +816,13 @@ for h in hilos[1:]:
 for h in hilos:
     h.join()
 res["logins"] = logins
-res["sin_direccion"] = [pedir()[0] for _ in range(14)]
+c = http.client.HTTPConnection(host, puerto, timeout=20)          # X-Real-IP alone is the client's, never read
+c.request("GET", "/hub/api/", headers={"X-Real-IP": "203.0.113.77"})
+r = c.getresponse()
+res["real_ip"] = [r.status, r.read().decode()]
+res["sin_direccion"] = [pedir()[0] for _ in range(13)]
+res["propia"] = pedir(sys.argv[3])                                # this machine's own address: a local account
+res["v6"] = [pedir(f"2001:db8:77::{i:x}", conexion=uno) for i in range(1, 201)]   # one /64, 200 addresses
 print(json.dumps(res))
 """
 
@@ -861,8 +867,8 @@ def test_detras_de_un_proxy_https_cada_peticion_cuenta_para_su_direccion():
                                     text=True, env=entorno)
         try:
             puerto = servidor.stdout.readline().strip()
-            cliente = subprocess.run([*orden, "/usr/bin/python3", "-c", _DELANTE, puerto, host], capture_output=True,
-                                     text=True, timeout=120, cwd="/")
+            cliente = subprocess.run([*orden, "/usr/bin/python3", "-c", _DELANTE, puerto, host, propia or "127.0.0.1"],
+                                     capture_output=True, text=True, timeout=120, cwd="/")
             assert cliente.returncode == 0, cliente.stderr
             res = _json.loads(cliente.stdout)
         finally:
@@ -880,8 +886,15 @@ def test_detras_de_un_proxy_https_cada_peticion_cuenta_para_su_direccion():
         assert res["logins"]["local_1"] == [403, "delante local"], (delante, res["logins"])
         assert res["logins"]["local_2"][0] == 429 and "Demasiados intentos de entrar" in res["logins"]["local_2"][1]
         assert res["logins"]["b"] == [403, "ip 198.51.100.7"], (delante, res["logins"])
-        # no X-Forwarded-For: one local account's bucket (10 at once), not trusted even when the front proxy is root
-        assert res["sin_direccion"][:10] == [200] * 10 and 429 in res["sin_direccion"], (delante, res["sin_direccion"])
+        # no X-Forwarded-For: one local account's bucket (10 at once), not trusted even when the front proxy is root;
+        # a client's own X-Real-IP changes nothing (an eighth attacker's F7)
+        assert res["real_ip"] == [200, "delante sin dirección"], (delante, res["real_ip"])
+        assert res["sin_direccion"][:9] == [200] * 9 and 429 in res["sin_direccion"], (delante, res["sin_direccion"])
+        # a client on this machine's own address is a local account, not an outside address (an eighth attacker's F2)
+        assert res["propia"][1] == "delante local" or res["propia"][0] == 429, (delante, res["propia"])
+        # the addresses of one IPv6 /64 share one address's limits (an eighth attacker's F1: 23 of them)
+        assert {tuple(x) for x in res["v6"][:150]} == {(200, "ip 2001:db8:77:0::/64")}, (delante, res["v6"][:3])
+        assert [x[0] for x in res["v6"]].count(429) > 0, (delante, res["v6"][-3:])
         assert "manda peticiones sin X-Forwarded-For" in errores, errores
 
 

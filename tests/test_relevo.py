@@ -220,3 +220,49 @@ def test_un_servidor_limitado_no_atiende_a_otras_cuentas_y_si_por_su_socket_unix
     finally:
         servidor.kill()
         servidor.wait()
+
+
+def test_los_fallos_de_identificacion_de_muchos_origenes_suman_un_tope_por_servidor(monkeypatch):
+    """An eighth attacker's F3: a server's limit of unknown credentials per origin (X-Curso-Origen) let 23 addresses
+    send 20 each, and every one was checked at the hub on the owner's account until her own requests got 500. Now
+    the origins together have a total too; past it an unknown credential gets 429 without asking the hub, while a
+    credential already in HubAuth's cache (the owner's session) goes on."""
+    from types import SimpleNamespace
+    from jupyterhub.services import auth
+    from tornado import web
+    from conexiones_por_cuenta import DEMASIADOS_FALLOS_EN_TOTAL, limitar_fallos_de_identificacion
+    preguntas = []
+
+    async def original(self, handler):
+        preguntas.append(handler.token)
+        return {"name": "bea"} if handler.token == "buena" else None
+
+    monkeypatch.setattr(auth.HubAuth, "_get_user", original)
+    monkeypatch.setattr(auth.HubAuth, "_curso_fallos", None, raising=False)
+    monkeypatch.setattr(auth.HubAuth, "get_token", lambda self, handler, in_cookie=True: handler.token)
+    monkeypatch.setattr(auth.HubAuth, "get_session_id", lambda self, handler: "")
+    limitar_fallos_de_identificacion(fallos=3, por_segundo=0.001, fallos_total=10, por_segundo_total=0.001)
+    hub_auth = auth.HubAuth(api_token="x", api_url="http://127.0.0.1:1/hub/api")
+
+    def peticion(origen, token):
+        return SimpleNamespace(token=token, request=SimpleNamespace(headers={"X-Curso-Origen": origen}))
+
+    async def intentar(origen, token):
+        try:
+            return await hub_auth._get_user(peticion(origen, token))
+        except web.HTTPError as error:
+            return error
+
+    async def todo():
+        import hashlib
+        clave = "token::" + hashlib.sha256(b"buena").hexdigest()
+        hub_auth.cache[clave] = {"name": "bea"}              # her session, checked before the attack
+        resultados = [await intentar(f"ip 203.0.113.{i}", f"falsa{i}{j}") for i in range(8) for j in range(3)]
+        return resultados, await intentar("ip 198.51.100.7", "buena"), await intentar("ip 198.51.100.8", "otra")
+
+    resultados, suya, otra = asyncio.run(todo())
+    negadas = [r for r in resultados if isinstance(r, web.HTTPError)]
+    assert len(preguntas) - 1 <= 10 and len(negadas) == 24 - 10, (len(preguntas), len(negadas))
+    assert all(r.status_code == 429 and r.log_message == DEMASIADOS_FALLOS_EN_TOTAL for r in negadas)
+    assert suya == {"name": "bea"}                             # her cached session is not refused
+    assert isinstance(otra, web.HTTPError) and otra.status_code == 429

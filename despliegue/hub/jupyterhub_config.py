@@ -92,7 +92,7 @@ c.JupyterHub.template_vars = {
 c.JupyterHub.authenticator_class = a.autenticador
 # a failed PAM login holds its thread 2-3 s (pam_unix's delay): enough threads that the few each account may have
 # at once (one; proxy/tope_por_cuenta.js, relevo.py) never make the others wait (a sixth attacker's F1)
-c.PAMAuthenticator.executor_threads = 32
+c.PAMAuthenticator.executor_threads = 64      # (32 filled with 8 addresses' failures: an eighth attacker's F1)
 c.Authenticator.allowed_users = set(a.profesorado) | set(a.alumnado)
 c.Authenticator.admin_users = set(a.admin)
 c.Authenticator.allow_existing_users = True     # users an admin adds later may log in too

@@ -444,9 +444,9 @@ class LecturaAcotada(NotebookExporter):
             nb, avisos = nbformat.reads(texto, as_version=4), []
         sustituidos = sin_sustitutos(nb)
         if sustituidos:
-            avisos.append(f"el cuaderno {self._nombre(resources)} tenía {sustituidos} caracteres sueltos que no son "
-                          "caracteres Unicode válidos (sustitutos, como \\ud800): se muestran como «\ufffd» y se "
-                          "ha calificado igualmente")
+            cuantos = "un carácter suelto" if sustituidos == 1 else f"{sustituidos} caracteres sueltos"
+            avisos.append(f"el cuaderno {self._nombre(resources)} tenía {cuantos} que Unicode no admite (sustitutos, "
+                          "como \\ud800): se muestran como «\ufffd» y se ha leído igualmente")
         if avisos:
             datos = (resources or {}).get("nbgrader") or {}
             coursedir = CourseDirectory(config=self.config)     # where the feedback will look for them

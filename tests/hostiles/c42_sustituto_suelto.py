@@ -7,7 +7,7 @@ The answers are the control's: graded like the control, the character shown as Â
 from . import PE_INCORRECTA, cargar, entrega_normal, guardar, ruta
 
 ESPERADO = "control"
-RAZON = "no son caracteres Unicode vÃ¡lidos"
+RAZON = "3 caracteres sueltos que Unicode no admite"
 
 
 def preparar(entrega):

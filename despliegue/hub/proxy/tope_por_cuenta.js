@@ -72,6 +72,9 @@ const CONFIANZA = new Set([0, process.geteuid()]);
 const DELANTE = new Set(String(process.env.CURSO_HUB_PROXY_DELANTE_UIDS || '').split(',').map((x) => x.trim())
   .filter((x) => /^\d+$/.test(x)).map((x) => parseInt(x, 10)));
 const TOPE_DELANTE = entero('CURSO_HUB_PROXY_TOPE_DELANTE', 8192);
+// WebSockets one address may hold through it (an eighth attacker's F4: with the address cap of a direct connection,
+// 1024, eight addresses filled the front proxy's 8192 and everyone got 502)
+const TOPE_WS_DELANTE = entero('CURSO_HUB_PROXY_TOPE_WS_IP', 256);
 // ... or its addresses, when it runs on another machine (a campus load balancer)
 const DELANTE_IPS = new Set(String(process.env.CURSO_HUB_PROXY_DELANTE_IPS || '').split(',').map((x) => x.trim())
   .filter((x) => x).map((x) => normalizarIp(x)));
@@ -178,8 +181,34 @@ function dueno(socket, hecho) {
 
 const abiertas = new Map();        // 'uid 1001' / 'ip 10.0.0.7' → connections held now
 
+// this machine's own addresses (every interface, read again each minute): a connection from one of them, or a
+// client the proxy in front forwards from one of them, is an account of this machine, not an outside address (an
+// eighth attacker's F2: a student reached nginx on the machine's own address and got an address's 16 times)
+let propias = new Set();
+function leerPropias() {
+  const os = require('os');
+  const nuevas = new Set();
+  for (const lista of Object.values(os.networkInterfaces())) {
+    for (const interfaz of lista || []) { nuevas.add(normalizarIp(interfaz.address)); }
+  }
+  propias = nuevas;
+}
+leerPropias();
+setInterval(leerPropias, 60000).unref();
+
 function esLocal(ip) {
-  return ip === '127.0.0.1' || ip === '::1' || /^127\./.test(ip || '');
+  return ip === '127.0.0.1' || ip === '::1' || /^127\./.test(ip || '') || propias.has(ip);
+}
+
+// what an outside address counts as: itself (IPv4), or its /64 for IPv6 (one household or host gets a whole /64:
+// an eighth attacker's F1 used 23 addresses of one)
+function claveDeDireccion(ip) {
+  if (ip.indexOf(':') < 0) { return `ip ${ip}`; }
+  const grupos = normalizarIp(ip).split('::');
+  const izq = grupos[0] ? grupos[0].split(':') : [];
+  const der = grupos.length > 1 && grupos[1] ? grupos[1].split(':') : [];
+  const todos = grupos.length > 1 ? [...izq, ...Array(8 - izq.length - der.length).fill('0'), ...der] : izq;
+  return `ip ${todos.slice(0, 4).join(':')}::/64`;
 }
 
 // what a connection counts for, once known: 'uid 1001', 'uid ?' (the kernel did not say), 'ip 10.0.0.7', or
@@ -198,13 +227,14 @@ function conocer(socket, cuenta) {
 
 function admitir(socket, esApi) {
   const ip = normalizarIp(socket.remoteAddress);
+  if (DELANTE_IPS.has(ip) && !esApi) {         // the front proxy's address (of another machine, as configured)
+    if (contar(socket, 'delante', TOPE_DELANTE)) { conocer(socket, POR_DELANTE); }
+    return;
+  }
   if (!esLocal(ip)) {
     if (esApi) { socket.destroy(); return; }
-    if (DELANTE_IPS.has(ip)) {
-      if (contar(socket, 'delante', TOPE_DELANTE)) { conocer(socket, POR_DELANTE); }
-      return;
-    }
-    if (contar(socket, `ip ${ip}`, TOPE_IP)) { conocer(socket, `ip ${ip}`); }
+    const clave = claveDeDireccion(ip);
+    if (contar(socket, clave, TOPE_IP)) { conocer(socket, clave); }
     return;
   }
   dueno(socket, (uid) => {
@@ -233,13 +263,15 @@ function contar(socket, clave, tope, cerrar = true) {
   return true;
 }
 
-// the client a request on a connection of the proxy in front counts for: 'ip <address>' from the last entry of
-// X-Forwarded-For (else X-Real-IP); 'delante local' for a client on loopback (a local account, unknown here, with a
-// local account's limits); 'delante sin dirección' when the front proxy sent no usable address (said once in the log)
+// the client a request on a connection of the proxy in front counts for: 'ip <address>' (its /64 for IPv6) from the
+// last entry of X-Forwarded-For (never X-Real-IP: a front proxy that sets no X-Forwarded-For may pass the client's
+// own X-Real-IP, an eighth attacker's F7); 'delante local' for a client on this machine (a local account, unknown
+// here, with a local account's limits); 'delante sin dirección' when the front proxy sent no usable address (said
+// once in the log)
 let avisadoSinDireccion = false;
 function clienteDeDelante(peticion) {
   const reenviadas = String(peticion.headers['x-forwarded-for'] || '').split(',');
-  let ip = reenviadas[reenviadas.length - 1].trim() || String(peticion.headers['x-real-ip'] || '').trim();
+  let ip = reenviadas[reenviadas.length - 1].trim();
   const conPuerto = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(ip) || /^\[([0-9A-Fa-f:.]+)\](?::\d+)?$/.exec(ip);
   if (conPuerto) { ip = conPuerto[1]; }
   if (!net.isIP(ip)) {
@@ -251,7 +283,7 @@ function clienteDeDelante(peticion) {
     return 'delante sin dirección';
   }
   ip = normalizarIp(ip);
-  return esLocal(ip) ? 'delante local' : `ip ${ip}`;
+  return esLocal(ip) ? 'delante local' : claveDeDireccion(ip);
 }
 
 // ------------------------------------------------------------------------------- requests per second (token bucket)
@@ -312,6 +344,9 @@ const loginsEnCurso = new Map();
 const fallos = new Map();          // account → { fichas, en (ms) }
 
 function veces(cuenta) { return cuenta.startsWith('ip ') ? POR_IP : 1; }
+// logins one address may have in flight: 4 (an eighth attacker's F1: with 16, a few addresses kept every PAM thread
+// of the hub busy with failures); its failures still refill 16 times an account's
+const EN_CURSO_LOGIN_IP = 4;
 
 function fichasDeFallos(cuenta, ahora) {
   const tope = FALLOS_LOGIN * veces(cuenta);
@@ -326,7 +361,8 @@ function fichasDeFallos(cuenta, ahora) {
 function empezarLogin(cuenta, respuesta) {
   const ahora = Date.now();
   const enCurso = loginsEnCurso.get(cuenta) || 0;
-  if (enCurso >= EN_CURSO_LOGIN * veces(cuenta) || fichasDeFallos(cuenta, ahora).fichas < 1) { return false; }
+  const tope = cuenta.startsWith('ip ') ? EN_CURSO_LOGIN_IP : EN_CURSO_LOGIN;
+  if (enCurso >= tope || fichasDeFallos(cuenta, ahora).fichas < 1) { return false; }
   loginsEnCurso.set(cuenta, enCurso + 1);
   let hecho = false;
   const terminar = () => {
@@ -411,7 +447,7 @@ function despachar(conexion, seguir, evento, args) {
     if (cuenta !== CONFIABLE && !gastar(cuenta)) { rechazar(evento, args); return; }
     // a WebSocket through the proxy in front holds its connection for that client alone: it counts for the client
     if (porDelante && evento === 'upgrade'
-        && !contar(args[1], `ws ${cuenta}`, cuenta.startsWith('ip ') ? TOPE_IP : TOPE_CUENTA, false)) {
+        && !contar(args[1], `ws ${cuenta}`, cuenta.startsWith('ip ') ? TOPE_WS_DELANTE : TOPE_CUENTA, false)) {
       rechazar(evento, args);
       return;
     }
@@ -465,4 +501,4 @@ for (const modulo of [http, https]) {
   };
 }
 
-module.exports = { normalizarIp, leerSs, gastar, TOPE_CUENTA, TOPE_IP, RAFAGA, POR_SEGUNDO, POR_IP };
+module.exports = { normalizarIp, claveDeDireccion, leerSs, gastar, TOPE_CUENTA, TOPE_IP, RAFAGA, POR_SEGUNDO, POR_IP };

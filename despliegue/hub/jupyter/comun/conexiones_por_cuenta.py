@@ -387,11 +387,29 @@ def limitar_servidores_tornado(confiables: frozenset[int], tope: int, rafaga: in
 
 # ------------------------------------------------------------------------------ a server's failed logins
 
-DEMASIADOS_FALLOS = ("Demasiados intentos fallidos de identificarse en este servidor desde esta cuenta: espera unos "
-                     "segundos y vuelve a intentarlo.")
+DEMASIADOS_FALLOS = ("Demasiados intentos fallidos de identificarse en este servidor desde tu cuenta o tu dirección: "
+                     "espera unos segundos y vuelve a intentarlo.")
+DEMASIADOS_FALLOS_EN_TOTAL = ("Este servidor está recibiendo demasiadas credenciales que no conoce: espera unos segundos "
+                              "y vuelve a intentarlo (si ya estabas dentro, tu sesión sigue valiendo).")
 
 
-def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2) -> None:
+def _en_cache(auth, handler) -> bool:
+    """Whether the request's token (header or cookie) is in HubAuth's cache of the hub's answers (JupyterHub 5's key,
+    ``HubAuth.user_for_token``): then checking it costs the hub nothing."""
+    import hashlib
+    try:
+        token = auth.get_token(handler, in_cookie=True)
+        if not token:
+            return False
+        clave = "token:{}:{}".format(auth.get_session_id(handler),
+                                     hashlib.sha256(token.encode("utf8", "replace")).hexdigest())
+        return clave in auth.cache
+    except Exception:  # noqa: BLE001 - another JupyterHub: treated as not cached (the total bucket applies)
+        return False
+
+
+def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2, fallos_total: int = 60,
+                                     por_segundo_total: float = 5) -> None:
     """A hub's single-user server: a request with credentials it cannot identify spends one of ``fallos`` tokens of
     the account or address it came from (``X-Curso-Origen``, which the hub's proxy sets on every request,
     ``tope_por_cuenta.js``), given back ``por_segundo`` a second; with none left, the server answers 429 itself
@@ -401,6 +419,11 @@ def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2) -
     and the hub's port limits each account's requests: two classmates sending a victim's server requests with
     random tokens spent the victim's budget at the hub, and the victim's own requests got 500.  Now whoever sends
     them spends their own.  Without the header (no course proxy in front, e.g. Kubernetes), nothing changes.
+
+    And in total (an eighth attacker's F3: from 23 addresses, 20 failures each added up and spent the owner's budget
+    again): at most ``fallos_total`` unknown credentials, then ``por_segundo_total`` a second, from every origin
+    together; past it, a credential the server has not already checked gets 429 (:data:`DEMASIADOS_FALLOS_EN_TOTAL`)
+    without asking the hub, while one in HubAuth's cache (the owner's session) goes on as before.
     Idempotent; patches ``jupyterhub.services.auth.HubAuth._get_user``.
     """
     from jupyterhub.services import auth
@@ -409,6 +432,7 @@ def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2) -
         return
     original = auth.HubAuth._get_user
     cubos = Cubos(fallos, por_segundo)
+    total = Cubos(fallos_total, por_segundo_total)
 
     async def _get_user(self, handler):
         if hasattr(handler, "_cached_hub_user"):
@@ -417,9 +441,12 @@ def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2) -
         credencial = origen and origen != "confiable" and bool(self.get_token(handler, in_cookie=True))
         if credencial and not cubos.queda(origen):
             raise web.HTTPError(429, DEMASIADOS_FALLOS, reason="Too Many Requests")
+        if credencial and not total.queda("todos") and not _en_cache(self, handler):
+            raise web.HTTPError(429, DEMASIADOS_FALLOS_EN_TOTAL, reason="Too Many Requests")
         usuario = await original(self, handler)
         if credencial and not usuario:
             cubos.gastar(origen)
+            total.gastar("todos")
         return usuario
 
     auth.HubAuth._get_user = _get_user
