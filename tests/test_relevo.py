@@ -238,6 +238,8 @@ def test_los_fallos_de_identificacion_de_muchos_origenes_suman_un_tope_por_servi
         return {"name": "bea"} if handler.token == "buena" else None
 
     monkeypatch.setattr(auth.HubAuth, "_get_user", original)
+    monkeypatch.setattr(auth.HubOAuthCallbackHandler, "get", auth.HubOAuthCallbackHandler.get)   # restored after
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     monkeypatch.setattr(auth.HubAuth, "_curso_fallos", None, raising=False)
     monkeypatch.setattr(auth.HubAuth, "get_token", lambda self, handler, in_cookie=True: handler.token)
     monkeypatch.setattr(auth.HubAuth, "get_session_id", lambda self, handler: "")
@@ -266,3 +268,54 @@ def test_los_fallos_de_identificacion_de_muchos_origenes_suman_un_tope_por_servi
     assert all(r.status_code == 429 and r.log_message == DEMASIADOS_FALLOS_EN_TOTAL for r in negadas)
     assert suya == {"name": "bea"}                             # her cached session is not refused
     assert isinstance(otra, web.HTTPError) and otra.status_code == 429
+
+
+def test_un_token_ajeno_y_un_codigo_oauth_falso_gastan_el_cupo_de_quien_los_manda(monkeypatch):
+    """A ninth attacker's F1: a random OAuth ``code`` sent to a student's ``oauth_callback`` (anyone can get a valid
+    state from her server) and a classmate's valid token were checked at the hub on her account without counting as
+    failures: her submit and the TA's formgrader got 500. Both spend the sender's budget now, then 429."""
+    from types import SimpleNamespace
+    from jupyterhub.services import auth
+    from tornado import web
+    from conexiones_por_cuenta import DEMASIADOS_FALLOS, limitar_fallos_de_identificacion
+    preguntas = []
+
+    async def original(self, handler):
+        preguntas.append(handler.token)
+        return {"name": handler.token}                  # every token is someone's: «ana» is a classmate's
+
+    async def llamada(self):
+        preguntas.append("code")
+        raise web.HTTPError(500, "invalid_grant")
+
+    monkeypatch.setattr(auth.HubAuth, "_get_user", original)
+    monkeypatch.setattr(auth.HubOAuthCallbackHandler, "get", llamada)
+    monkeypatch.setattr(auth.HubAuth, "_curso_fallos", None, raising=False)
+    monkeypatch.setattr(auth.HubAuth, "get_token", lambda self, handler, in_cookie=True: handler.token)
+    monkeypatch.setenv("JUPYTERHUB_USER", "bea")
+    limitar_fallos_de_identificacion(fallos=3, por_segundo=0.001)
+    hub_auth = auth.HubAuth(api_token="x", api_url="http://127.0.0.1:1/hub/api")
+    peticion = lambda origen, token: SimpleNamespace(token=token, request=SimpleNamespace(  # noqa: E731
+        headers={"X-Curso-Origen": origen}))
+
+    async def todo():
+        ajenos = []
+        for _ in range(5):
+            try:
+                ajenos.append((await hub_auth._get_user(peticion("uid 1001", "ana")))["name"])
+            except web.HTTPError as error:
+                ajenos.append(error.status_code)
+        codigos = []
+        for _ in range(5):
+            try:
+                await auth.HubOAuthCallbackHandler.get(peticion("ip 203.0.113.9", None))
+            except web.HTTPError as error:
+                codigos.append((error.status_code, error.log_message))
+        suya = (await hub_auth._get_user(peticion("uid 1002", "bea")))["name"]
+        return ajenos, codigos, suya
+
+    ajenos, codigos, suya = asyncio.run(todo())
+    assert ajenos == ["ana", "ana", "ana", 429, 429], ajenos          # answered as before, then refused
+    assert [c for c, _ in codigos] == [500, 500, 500, 429, 429], codigos
+    assert codigos[-1][1] == DEMASIADOS_FALLOS
+    assert suya == "bea" and preguntas.count("code") == 3

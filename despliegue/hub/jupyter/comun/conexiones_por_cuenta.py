@@ -423,8 +423,10 @@ def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2, f
     And in total (an eighth attacker's F3: from 23 addresses, 20 failures each added up and spent the owner's budget
     again): at most ``fallos_total`` unknown credentials, then ``por_segundo_total`` a second, from every origin
     together; past it, a credential the server has not already checked gets 429 (:data:`DEMASIADOS_FALLOS_EN_TOTAL`)
-    without asking the hub, while one in HubAuth's cache (the owner's session) goes on as before.
-    Idempotent; patches ``jupyterhub.services.auth.HubAuth._get_user``.
+    without asking the hub, while one in HubAuth's cache (the owner's session) goes on as before.  A valid token of
+    someone else than a user server's owner counts as a failure too, and so does a failed end of the OAuth login
+    (``HubOAuthCallbackHandler``: a random ``code`` is checked at the hub on the owner's account; a ninth
+    attacker's F1).  Idempotent; patches ``HubAuth._get_user`` and ``HubOAuthCallbackHandler.get``.
     """
     from jupyterhub.services import auth
     from tornado import web
@@ -444,11 +446,34 @@ def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2, f
         if credencial and not total.queda("todos") and not _en_cache(self, handler):
             raise web.HTTPError(429, DEMASIADOS_FALLOS_EN_TOTAL, reason="Too Many Requests")
         usuario = await original(self, handler)
-        if credencial and not usuario:
+        dueno = os.environ.get("JUPYTERHUB_USER")           # a user's server (a service has none: TAs use it)
+        if credencial and (not usuario or (dueno and usuario.get("name") != dueno)):
+            # a classmate's valid token is a lookup on the owner's account too (a ninth attacker's F1): it counts
             cubos.gastar(origen)
             total.gastar("todos")
         return usuario
 
+    # the end of the OAuth login (``…/oauth_callback?code=…&state=…``): each one makes the server ask the hub on its
+    # owner's account; a random code from anyone (a ninth attacker's F1: 105 a second for 16 s kept a student from
+    # submitting and the TA from opening the formgrader) spends the same budgets as an unknown token
+    llamada = auth.HubOAuthCallbackHandler.get
+
+    async def get(self):
+        origen = self.request.headers.get("X-Curso-Origen", "")
+        cuenta = bool(origen) and origen != "confiable"
+        if cuenta and not cubos.queda(origen):
+            raise web.HTTPError(429, DEMASIADOS_FALLOS, reason="Too Many Requests")
+        if cuenta and not total.queda("todos"):
+            raise web.HTTPError(429, DEMASIADOS_FALLOS_EN_TOTAL, reason="Too Many Requests")
+        try:
+            return await llamada(self)
+        except Exception:
+            if cuenta:
+                cubos.gastar(origen)
+                total.gastar("todos")
+            raise
+
+    auth.HubOAuthCallbackHandler.get = get
     auth.HubAuth._get_user = _get_user
     auth.HubAuth._curso_fallos = cubos
 
