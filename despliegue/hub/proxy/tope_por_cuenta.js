@@ -313,7 +313,7 @@ setInterval(() => {
   }
 }, 60000).unref();
 
-const DEMASIADAS = 'Demasiadas peticiones seguidas desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n';
+const DEMASIADAS = 'Demasiadas peticiones seguidas desde tu cuenta o tu dirección: espera unos segundos y vuelve a intentarlo.\n';
 
 function rechazar(evento, args, texto = DEMASIADAS, codigo = 429) {
   if (evento === 'request') {
@@ -431,7 +431,7 @@ function reservarCuerpo(cuenta, peticion, respuesta) {
   };
 }
 
-const DEMASIADOS_LOGIN = 'Demasiados intentos de entrar seguidos desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n';
+const DEMASIADOS_LOGIN = 'Demasiados intentos de entrar seguidos desde tu cuenta o tu dirección: espera unos segundos y vuelve a intentarlo.\n';
 
 // a request or upgrade on the public port goes on once its connection's owner is known, if its bucket allows
 // (over TLS the request's socket wraps the TCP one the 'connection' event saw: node keeps that one as _parent).

@@ -119,7 +119,8 @@ duenos = Duenos()
 
 # ------------------------------------------------------------------------------ requests per account
 
-DEMASIADAS = "Demasiadas peticiones seguidas desde esta cuenta: espera unos segundos y vuelve a intentarlo.\n"
+DEMASIADAS = ("Demasiadas peticiones seguidas desde tu cuenta o tu dirección: espera unos segundos y vuelve a "
+              "intentarlo.\n")
 
 
 class Cubos:
@@ -155,8 +156,8 @@ class Cubos:
         return True
 
 
-DEMASIADOS_LOGIN = ("Demasiados intentos de entrar seguidos desde esta cuenta: espera unos segundos y vuelve a "
-                    "intentarlo.\n")
+DEMASIADOS_LOGIN = ("Demasiados intentos de entrar seguidos desde tu cuenta o tu dirección: espera unos segundos "
+                    "y vuelve a intentarlo.\n")
 # a login, or an API token asked with a password: what makes the hub run PAM (2-3 s per failure, in a few threads)
 ES_LOGIN = re.compile(r"/hub/(login|api/users/[^/?]+/tokens)/?(\?|$)")
 
