@@ -700,8 +700,10 @@ for _ in range(n):                       # ... and each one waiting for its answ
         respuesta += parte
     s.close()
     estados.append(respuesta.split(b" ", 2)[1].decode())
+    if estados[-1] == "429":             # the text of a refusal (the last answer may be a token refilled under load)
+        rechazo = respuesta
 print(round(time.monotonic() - inicio, 3), estados.count("200"), estados.count("429"))
-print(respuesta.decode("utf-8", "replace"))
+print((rechazo if "429" in estados else respuesta).decode("utf-8", "replace"))
 """
 
 

@@ -31,7 +31,7 @@ class _Barra:
         self.total = total
         self.calificadas = self.fallidas = 0
         self.contadas: dict[str, bool] = {}
-        self.ultima_linea = 0.0
+        self.ultima_linea = float("-inf")     # the first line is always printed (monotonic() may start near 0)
 
     def resumen(self) -> str:
         return f"calificadas {self.calificadas}, fallidas {self.fallidas}"
