@@ -225,8 +225,9 @@ def test_un_servidor_limitado_no_atiende_a_otras_cuentas_y_si_por_su_socket_unix
 def test_los_fallos_de_identificacion_de_muchos_origenes_suman_un_tope_por_servidor(monkeypatch):
     """An eighth attacker's F3: a server's limit of unknown credentials per origin (X-Curso-Origen) let 23 addresses
     send 20 each, and every one was checked at the hub on the owner's account until her own requests got 500. Now
-    the origins together have a total too; past it an unknown credential gets 429 without asking the hub, while a
-    credential already in HubAuth's cache (the owner's session) goes on."""
+    the origins together have a total too; past it, an origin that failed lately gets 429 without asking the hub,
+    while a credential already in HubAuth's cache (the owner's session) goes on, and so does a new one from an
+    origin that has not failed (a tenth attacker's F1: the TA's valid login got 429 while others flooded)."""
     from types import SimpleNamespace
     from jupyterhub.services import auth
     from tornado import web
@@ -235,15 +236,17 @@ def test_los_fallos_de_identificacion_de_muchos_origenes_suman_un_tope_por_servi
 
     async def original(self, handler):
         preguntas.append(handler.token)
-        return {"name": "bea"} if handler.token == "buena" else None
+        return {"name": "bea"} if handler.token in ("buena", "nueva") else None
 
     monkeypatch.setattr(auth.HubAuth, "_get_user", original)
     monkeypatch.setattr(auth.HubOAuthCallbackHandler, "get", auth.HubOAuthCallbackHandler.get)   # restored after
+    monkeypatch.setattr(auth.HubOAuthCallbackHandler, "write_error", auth.HubOAuthCallbackHandler.write_error)
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     monkeypatch.setattr(auth.HubAuth, "_curso_fallos", None, raising=False)
     monkeypatch.setattr(auth.HubAuth, "get_token", lambda self, handler, in_cookie=True: handler.token)
     monkeypatch.setattr(auth.HubAuth, "get_session_id", lambda self, handler: "")
-    limitar_fallos_de_identificacion(fallos=3, por_segundo=0.001, fallos_total=10, por_segundo_total=0.001)
+    limitar_fallos_de_identificacion(fallos=5, por_segundo=0.001, fallos_total=10, por_segundo_total=0.001,
+                                     limpio=2, limpio_s=1000)
     hub_auth = auth.HubAuth(api_token="x", api_url="http://127.0.0.1:1/hub/api")
 
     def peticion(origen, token):
@@ -259,15 +262,71 @@ def test_los_fallos_de_identificacion_de_muchos_origenes_suman_un_tope_por_servi
         import hashlib
         clave = "token::" + hashlib.sha256(b"buena").hexdigest()
         hub_auth.cache[clave] = {"name": "bea"}              # her session, checked before the attack
-        resultados = [await intentar(f"ip 203.0.113.{i}", f"falsa{i}{j}") for i in range(8) for j in range(3)]
-        return resultados, await intentar("ip 198.51.100.7", "buena"), await intentar("ip 198.51.100.8", "otra")
+        resultados = [await intentar(f"ip 203.0.113.{i}", f"falsa{i}{j}") for i in range(8) for j in range(5)]
+        return (resultados, await intentar("ip 198.51.100.7", "buena"), await intentar("ip 198.51.100.8", "nueva"),
+                await intentar("ip 203.0.113.7", "nueva"))
 
-    resultados, suya, otra = asyncio.run(todo())
+    resultados, suya, nueva, de_quien_inunda = asyncio.run(todo())
     negadas = [r for r in resultados if isinstance(r, web.HTTPError)]
-    assert len(preguntas) - 1 <= 10 and len(negadas) == 24 - 10, (len(preguntas), len(negadas))
+    # the first two origins spend the total (5 each); each of the other six has 2 checks more, then 429
+    assert len([p for p in preguntas if p.startswith("falsa")]) == 10 + 6 * 2 and len(negadas) == 40 - 22
     assert all(r.status_code == 429 and r.log_message == DEMASIADOS_FALLOS_EN_TOTAL for r in negadas)
-    assert suya == {"name": "bea"}                             # her cached session is not refused
-    assert isinstance(otra, web.HTTPError) and otra.status_code == 429
+    assert suya == {"name": "bea"}                                     # her cached session is not refused
+    assert nueva == {"name": "bea"}                                    # a new login from a clean origin goes on
+    assert isinstance(de_quien_inunda, web.HTTPError) and de_quien_inunda.status_code == 429
+
+
+def test_el_final_del_oauth_entra_con_un_origen_limpio_y_contesta_en_español(monkeypatch):
+    """A tenth attacker's F1 and F2: random OAuth codes from a few addresses emptied a server's total, and then the
+    owner's (or the TA's) own valid code got 429, with tornado's English page. Now a clean origin's code is still
+    checked, the flooding origins get 429, and the callback's error pages are Spanish."""
+    import sys
+    from types import SimpleNamespace
+    from jupyterhub.services import auth
+    from tornado import web
+    from conexiones_por_cuenta import (DEMASIADOS_FALLOS_EN_TOTAL, NO_SE_PUDO_ENTRAR,
+                                       limitar_fallos_de_identificacion)
+    codigos_vistos = []
+
+    async def llamada(self):
+        codigos_vistos.append(self.code)
+        if self.code != "valido":
+            raise web.HTTPError(500, "invalid_grant")
+        return "dentro"
+
+    monkeypatch.setattr(auth.HubAuth, "_get_user", auth.HubAuth._get_user)
+    monkeypatch.setattr(auth.HubOAuthCallbackHandler, "get", llamada)
+    monkeypatch.setattr(auth.HubOAuthCallbackHandler, "write_error", auth.HubOAuthCallbackHandler.write_error)
+    monkeypatch.setattr(auth.HubAuth, "_curso_fallos", None, raising=False)
+    limitar_fallos_de_identificacion(fallos=3, por_segundo=0.001, fallos_total=6, por_segundo_total=0.001,
+                                     limpio=2, limpio_s=1000)
+
+    def peticion(origen, code):
+        return SimpleNamespace(code=code, request=SimpleNamespace(headers={"X-Curso-Origen": origen}))
+
+    async def intentar(origen, code):
+        try:
+            return await auth.HubOAuthCallbackHandler.get(peticion(origen, code))
+        except web.HTTPError as error:
+            return error
+
+    async def todo():
+        inundacion = [await intentar(f"ip 203.0.113.{i}", f"azar{i}{j}") for i in range(4) for j in range(3)]
+        return inundacion, await intentar("uid 1002", "valido"), await intentar("ip 203.0.113.3", "valido")
+
+    inundacion, profesora, atacante = asyncio.run(todo())
+    assert profesora == "dentro"
+    assert isinstance(atacante, web.HTTPError) and atacante.status_code == 429
+    assert atacante.log_message == DEMASIADOS_FALLOS_EN_TOTAL
+    assert sum(isinstance(r, web.HTTPError) and r.status_code == 429 for r in inundacion) == 12 - 6 - 2 * 2
+    # the page: Spanish text, never tornado's «429: Too Many Requests»
+    for error, esperado in ((atacante, DEMASIADOS_FALLOS_EN_TOTAL), (inundacion[0], NO_SE_PUDO_ENTRAR)):
+        escrito, cabeceras = [], {}
+        pagina = SimpleNamespace(set_header=cabeceras.__setitem__, finish=escrito.append)
+        auth.HubOAuthCallbackHandler.write_error(pagina, error.status_code,
+                                                 exc_info=(type(error), error, sys.exc_info()[2]))
+        assert escrito == [esperado + "\n"] and cabeceras["Content-Type"].startswith("text/plain")
+        assert ("Retry-After" in cabeceras) == (error.status_code == 429)
 
 
 def test_un_token_ajeno_y_un_codigo_oauth_falso_gastan_el_cupo_de_quien_los_manda(monkeypatch):
@@ -290,6 +349,7 @@ def test_un_token_ajeno_y_un_codigo_oauth_falso_gastan_el_cupo_de_quien_los_mand
 
     monkeypatch.setattr(auth.HubAuth, "_get_user", original)
     monkeypatch.setattr(auth.HubOAuthCallbackHandler, "get", llamada)
+    monkeypatch.setattr(auth.HubOAuthCallbackHandler, "write_error", auth.HubOAuthCallbackHandler.write_error)
     monkeypatch.setattr(auth.HubAuth, "_curso_fallos", None, raising=False)
     monkeypatch.setattr(auth.HubAuth, "get_token", lambda self, handler, in_cookie=True: handler.token)
     monkeypatch.setenv("JUPYTERHUB_USER", "bea")

@@ -390,8 +390,11 @@ def limitar_servidores_tornado(confiables: frozenset[int], tope: int, rafaga: in
 
 DEMASIADOS_FALLOS = ("Demasiados intentos fallidos de identificarse en este servidor desde tu cuenta o tu dirección: "
                      "espera unos segundos y vuelve a intentarlo.")
-DEMASIADOS_FALLOS_EN_TOTAL = ("Este servidor está recibiendo demasiadas credenciales que no conoce: espera unos segundos "
-                              "y vuelve a intentarlo (si ya estabas dentro, tu sesión sigue valiendo).")
+DEMASIADOS_FALLOS_EN_TOTAL = ("Este servidor está recibiendo demasiadas credenciales que no conoce, y desde tu cuenta o "
+                              "tu dirección han llegado otras hace poco: espera un minuto y vuelve a intentarlo (si ya "
+                              "estabas dentro, tu sesión sigue valiendo).")
+NO_SE_PUDO_ENTRAR = ("No se pudo terminar de entrar en este servidor: el hub no aceptó el código de inicio de sesión "
+                     "(caduca enseguida y sirve una sola vez) o no contestó. Vuelve a abrirlo desde la página del hub.")
 
 
 def _en_cache(auth, handler) -> bool:
@@ -410,7 +413,7 @@ def _en_cache(auth, handler) -> bool:
 
 
 def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2, fallos_total: int = 60,
-                                     por_segundo_total: float = 5) -> None:
+                                     por_segundo_total: float = 5, limpio: int = 2, limpio_s: float = 30) -> None:
     """A hub's single-user server: a request with credentials it cannot identify spends one of ``fallos`` tokens of
     the account or address it came from (``X-Curso-Origen``, which the hub's proxy sets on every request,
     ``tope_por_cuenta.js``), given back ``por_segundo`` a second; with none left, the server answers 429 itself
@@ -423,11 +426,16 @@ def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2, f
 
     And in total (an eighth attacker's F3: from 23 addresses, 20 failures each added up and spent the owner's budget
     again): at most ``fallos_total`` unknown credentials, then ``por_segundo_total`` a second, from every origin
-    together; past it, a credential the server has not already checked gets 429 (:data:`DEMASIADOS_FALLOS_EN_TOTAL`)
-    without asking the hub, while one in HubAuth's cache (the owner's session) goes on as before.  A valid token of
+    together.  Past it, a credential the server has not checked yet is still checked when its origin has failed
+    fewer than ``limpio`` times in the last ``limpio_s`` seconds or so (one more every ``limpio_s``): the owner or
+    the TA logging in anew while others flood the server (a tenth attacker's F1: their valid OAuth code got 429) gets
+    in, and each flooding origin gets ``limpio`` checks, then one every ``limpio_s`` seconds; the others get 429
+    (:data:`DEMASIADOS_FALLOS_EN_TOTAL`) without asking the hub.  A credential in HubAuth's cache (a session, or a
+    token already known to be wrong) costs the hub nothing: it always goes on and never counts.  A valid token of
     someone else than a user server's owner counts as a failure too, and so does a failed end of the OAuth login
     (``HubOAuthCallbackHandler``: a random ``code`` is checked at the hub on the owner's account; a ninth
-    attacker's F1).  Idempotent; patches ``HubAuth._get_user`` and ``HubOAuthCallbackHandler.get``.
+    attacker's F1), whose page says why in Spanish (:data:`NO_SE_PUDO_ENTRAR`, or the 429's text).  Idempotent;
+    patches ``HubAuth._get_user`` and ``HubOAuthCallbackHandler.get`` / ``write_error``.
     """
     from jupyterhub.services import auth
     from tornado import web
@@ -436,22 +444,35 @@ def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2, f
     original = auth.HubAuth._get_user
     cubos = Cubos(fallos, por_segundo)
     total = Cubos(fallos_total, por_segundo_total)
+    limpios = Cubos(limpio, 1 / limpio_s)
+
+    def negar(origen: str) -> str | None:
+        """Why a new credential from ``origen`` is not checked at the hub now (None: it is)."""
+        if not cubos.queda(origen):
+            return DEMASIADOS_FALLOS
+        if not total.queda("todos") and not limpios.queda(origen):
+            return DEMASIADOS_FALLOS_EN_TOTAL
+        return None
+
+    def fallo(origen: str) -> None:
+        cubos.gastar(origen)
+        total.gastar("todos")
+        limpios.gastar(origen)
 
     async def _get_user(self, handler):
         if hasattr(handler, "_cached_hub_user"):
             return await original(self, handler)
         origen = handler.request.headers.get("X-Curso-Origen", "")
         credencial = origen and origen != "confiable" and bool(self.get_token(handler, in_cookie=True))
-        if credencial and not cubos.queda(origen):
-            raise web.HTTPError(429, DEMASIADOS_FALLOS, reason="Too Many Requests")
-        if credencial and not total.queda("todos") and not _en_cache(self, handler):
-            raise web.HTTPError(429, DEMASIADOS_FALLOS_EN_TOTAL, reason="Too Many Requests")
+        nueva = credencial and not _en_cache(self, handler)
+        motivo = negar(origen) if nueva else None
+        if motivo:
+            raise web.HTTPError(429, motivo, reason="Too Many Requests")
         usuario = await original(self, handler)
         dueno = os.environ.get("JUPYTERHUB_USER")           # a user's server (a service has none: TAs use it)
-        if credencial and (not usuario or (dueno and usuario.get("name") != dueno)):
+        if nueva and (not usuario or (dueno and usuario.get("name") != dueno)):
             # a classmate's valid token is a lookup on the owner's account too (a ninth attacker's F1): it counts
-            cubos.gastar(origen)
-            total.gastar("todos")
+            fallo(origen)
         return usuario
 
     # the end of the OAuth login (``…/oauth_callback?code=…&state=…``): each one makes the server ask the hub on its
@@ -462,19 +483,29 @@ def limitar_fallos_de_identificacion(fallos: int = 20, por_segundo: float = 2, f
     async def get(self):
         origen = self.request.headers.get("X-Curso-Origen", "")
         cuenta = bool(origen) and origen != "confiable"
-        if cuenta and not cubos.queda(origen):
-            raise web.HTTPError(429, DEMASIADOS_FALLOS, reason="Too Many Requests")
-        if cuenta and not total.queda("todos"):
-            raise web.HTTPError(429, DEMASIADOS_FALLOS_EN_TOTAL, reason="Too Many Requests")
+        motivo = negar(origen) if cuenta else None
+        if motivo:
+            raise web.HTTPError(429, motivo, reason="Too Many Requests")
         try:
             return await llamada(self)
         except Exception:
             if cuenta:
-                cubos.gastar(origen)
-                total.gastar("todos")
+                fallo(origen)
             raise
 
+    def write_error(self, status_code: int, **kwargs) -> None:
+        """The callback's error page: plain Spanish text (tornado's own says only «429: Too Many Requests»)."""
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        propio = isinstance(error, web.HTTPError) and error.log_message in (DEMASIADOS_FALLOS,
+                                                                            DEMASIADOS_FALLOS_EN_TOTAL)
+        if status_code == 429:
+            self.set_header("Retry-After", "5")
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish((error.log_message if propio else NO_SE_PUDO_ENTRAR) + "\n")
+
     auth.HubOAuthCallbackHandler.get = get
+    auth.HubOAuthCallbackHandler.write_error = write_error
     auth.HubAuth._get_user = _get_user
     auth.HubAuth._curso_fallos = cubos
 
