@@ -182,6 +182,12 @@ def test_el_curso_entero_por_http(hub, curso_calificado, tmp_path):
     visible = _texto_visible(portada.content.decode("utf-8"))
     assert "Entrar" in visible and "Usuario:" in visible and "Contraseña:" in visible, visible[:800]
     assert not re.search(r"Sign in|Username|Password|Logout", visible), visible[:800]
+    # ... also what a tenth attacker found outside the blocks: the logo's alt/title, «requires JavaScript» (hidden
+    # by a style that applies only without JavaScript, where the Spanish one shows) and the error dialog's labels
+    html = portada.content.decode("utf-8")
+    assert "alt='Logotipo de JupyterHub'" in html and "title='Home'" not in html and "alt='JupyterHub logo'" not in html
+    assert "#noscript { display: none !important; }" in html and "El hub necesita JavaScript" in html
+    assert '"OK") { boton.textContent = "Aceptar"' in html and "'.ajax-error'" in html
     # a wrong password: the error in Spanish too (a new attacker's side note), the name typed escaped
     intento = Usuario(hub, hub.profesorado[0])
     xsrf = re.search(r'name="_xsrf"\s+value="([^"]+)"', intento.s.get(f"{hub.url}/hub/login", timeout=30).text)

@@ -75,6 +75,32 @@ def _entrar(pagina, hub, nombre: str, siguiente: str = "") -> None:
     pagina.click("#login_submit")
 
 
+def _sin_ingles_fuera_de_los_bloques(navegador, hub) -> None:
+    """What a tenth attacker found outside the blocks the course's page.html replaces: the logo's alt and title,
+    the error dialog's «OK» / «Close» / «The error», and «JupyterHub requires JavaScript» (with JavaScript off)."""
+    for con_js in (True, False):
+        contexto = navegador.new_context(locale="es-ES", java_script_enabled=con_js)
+        try:
+            pagina = contexto.new_page()
+            pagina.goto(f"{hub.url}/hub/login")
+            pagina.wait_for_selector("#login-main")
+            texto = pagina.inner_text("body")
+            assert "requires JavaScript" not in texto and "Please enable" not in texto, texto
+            assert ("El hub necesita JavaScript" in texto) == (not con_js), texto
+            logo = pagina.locator("#jupyterhub-logo img")
+            assert (logo.get_attribute("alt"), logo.get_attribute("title")) == ("Logotipo de JupyterHub", "Inicio")
+            if con_js:
+                dialogo = pagina.evaluate("""() => ({
+                    botones: [...document.querySelectorAll('.modal-footer button')].map(b => b.textContent.trim()),
+                    cerrar: [...document.querySelectorAll('.modal .btn-close')].map(b => b.getAttribute('aria-label')),
+                    error: [...document.querySelectorAll('.ajax-error')].map(c => c.textContent.trim())})""")
+                assert dialogo["botones"] and set(dialogo["botones"]) <= {"Aceptar"}, dialogo
+                assert dialogo["cerrar"] and set(dialogo["cerrar"]) == {"Cerrar"}, dialogo
+                assert dialogo["error"] == [""], dialogo
+        finally:
+            contexto.close()
+
+
 def _etiquetas_del_menu(pagina, titulo: str) -> list[str]:
     pagina.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=titulo).first.click()
     pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").first.wait_for(state="visible")
@@ -87,6 +113,7 @@ def _etiquetas_del_menu(pagina, titulo: str) -> list[str]:
 def test_pestana_assignments_del_alumno_y_generate_feedback_del_profesorado(navegador, captura, tmp_path):
     with hub_de_prueba("hub-navegador", alumnos=1) as hub:
         profesora, alumna = hub.profesorado[0], hub.alumnado[0]
+        _sin_ingles_fuera_de_los_bloques(navegador, hub)
         plazo = (dt.datetime.now(ZoneInfo("Europe/Madrid")) - dt.timedelta(hours=2)).strftime("%Y-%m-%d %H:%M%z")
         escribir_plazos(hub, {TAREA: plazo})
         ta = Usuario(hub, profesora).entrar()
