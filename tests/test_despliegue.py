@@ -900,6 +900,66 @@ def test_detras_de_un_proxy_https_cada_peticion_cuenta_para_su_direccion():
         assert "manda peticiones sin X-Forwarded-For" in errores, errores
 
 
+_SERVIDOR_DE_WEBSOCKETS = """
+const http = require('http');
+const servidor = http.createServer((peticion, respuesta) => respuesta.end('x'));
+servidor.on('upgrade', (peticion, socket) => {        // accepted and held, as a kernel's channels are, until the
+  socket.on('end', () => socket.end());                 // client closes it (configurable-http-proxy does the same)
+  socket.write('HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\n\\r\\n');
+});
+servidor.listen(0, '127.0.0.1', () => console.log(servidor.address().port));
+"""
+
+
+def test_detras_del_proxy_de_delante_los_websockets_cuentan_por_direccion_y_por_servidor():
+    """An eighth attacker's F4 (one address's WebSockets filled the front proxy) and the classroom behind one NAT
+    address or IPv6 /64 (a ninth attacker's F2): through the front proxy an address holds at most
+    CURSO_HUB_PROXY_TOPE_WS_SERVIDOR WebSockets to one server (only its owner can hold them) and
+    CURSO_HUB_PROXY_TOPE_WS_IP in all; a path spelled differently counts for the same server; another address
+    is not touched; a closed one gives its place back."""
+    import shutil
+    import socket
+    import subprocess
+    import time
+    if not shutil.which("node") or os.geteuid() != 0:
+        pytest.skip("hace falta node y root (root hace de proxy de delante)")
+    entorno = {**os.environ, "CURSO_HUB_PROXY_DELANTE_UIDS": "0", "CURSO_HUB_PROXY_TOPE_WS_IP": "6",
+               "CURSO_HUB_PROXY_TOPE_WS_SERVIDOR": "4"}
+    servidor = subprocess.Popen(["node", "--require", str(ajustes.TOPE_POR_CUENTA), "-e", _SERVIDOR_DE_WEBSOCKETS,
+                                 "--", "--api-port", "1"], stdout=subprocess.PIPE, text=True, env=entorno)
+    abiertos = []
+
+    def abrir(ruta: str, direccion: str = "203.0.113.5") -> str:
+        s = socket.create_connection(("127.0.0.1", int(puerto)), timeout=10)
+        s.sendall(f"GET {ruta} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"X-Forwarded-For: {direccion}\r\n\r\n".encode())
+        estado = s.recv(4096).split(b" ", 2)[1].decode()
+        abiertos.append(s)
+        return estado
+
+    try:
+        puerto = servidor.stdout.readline().strip()
+        suyos = [abrir("/user/ana/api/kernels/k/channels") for _ in range(4)]
+        assert suyos == ["101"] * 4, suyos
+        assert abrir("/user/ana/api/kernels/k/channels") == "429"
+        assert abrir("//user//ana/terminals/websocket/1") == "429"            # the same server, spelled otherwise
+        assert [abrir("/user/beto/api/events/subscribe") for _ in range(2)] == ["101"] * 2
+        assert abrir("/user/caro/api/events/subscribe") == "429"             # six in all from this address
+        assert abrir("/user/ana/api/kernels/k/channels", "198.51.100.7") == "101"   # another address
+        abiertos[0].close()
+        for _ in range(50):                                                  # its place comes back once closed
+            if abrir("/user/caro/api/events/subscribe") == "101":
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("un WebSocket cerrado no devolvió su sitio")
+    finally:
+        for s in abiertos:
+            s.close()
+        servidor.kill()
+        servidor.communicate()
+
+
 def test_sin_la_cuenta_del_proxy_de_delante_el_hub_avisa_y_una_cuenta_que_no_existe_no_arranca():
     base = {"CURSO_HUB_URL_PUBLICA": "https://hub.ejemplo.org"}
     assert "CURSO_HUB_PROXY_DELANTE no dice su cuenta" in ajustes.aviso_sin_proxy_delante(ajustes.leer(base))

@@ -72,9 +72,12 @@ const CONFIANZA = new Set([0, process.geteuid()]);
 const DELANTE = new Set(String(process.env.CURSO_HUB_PROXY_DELANTE_UIDS || '').split(',').map((x) => x.trim())
   .filter((x) => /^\d+$/.test(x)).map((x) => parseInt(x, 10)));
 const TOPE_DELANTE = entero('CURSO_HUB_PROXY_TOPE_DELANTE', 8192);
-// WebSockets one address may hold through it (an eighth attacker's F4: with the address cap of a direct connection,
-// 1024, eight addresses filled the front proxy's 8192 and everyone got 502)
-const TOPE_WS_DELANTE = entero('CURSO_HUB_PROXY_TOPE_WS_IP', 256);
+// WebSockets one address may hold through it: at most TOPE_WS_SERVIDOR to one server (an eighth attacker's F4: with
+// the address cap of a direct connection, 1024, eight addresses filled the front proxy's 8192 and everyone got 502;
+// only a server's owner holds WebSockets to it, so one person holds at most 256 per address), and TOPE_WS_DELANTE
+// in all (a classroom behind one NAT address, or one IPv6 /64: each student's JupyterLab keeps its own)
+const TOPE_WS_DELANTE = entero('CURSO_HUB_PROXY_TOPE_WS_IP', 1024);
+const TOPE_WS_SERVIDOR = entero('CURSO_HUB_PROXY_TOPE_WS_SERVIDOR', 256);
 // ... or its addresses, when it runs on another machine (a campus load balancer)
 const DELANTE_IPS = new Set(String(process.env.CURSO_HUB_PROXY_DELANTE_IPS || '').split(',').map((x) => x.trim())
   .filter((x) => x).map((x) => normalizarIp(x)));
@@ -445,11 +448,18 @@ function despachar(conexion, seguir, evento, args) {
     if (porDelante) { cuenta = clienteDeDelante(peticion); }
     peticion.headers['x-curso-origen'] = cuenta === CONFIABLE ? 'confiable' : cuenta;
     if (cuenta !== CONFIABLE && !gastar(cuenta)) { rechazar(evento, args); return; }
-    // a WebSocket through the proxy in front holds its connection for that client alone: it counts for the client
-    if (porDelante && evento === 'upgrade'
-        && !contar(args[1], `ws ${cuenta}`, cuenta.startsWith('ip ') ? TOPE_WS_DELANTE : TOPE_CUENTA, false)) {
-      rechazar(evento, args);
-      return;
+    // a WebSocket through the proxy in front holds its connection for that client alone: it counts for the client,
+    // and an address's for the server it goes to too; a refused one counts for neither (whenever it closes)
+    if (porDelante && evento === 'upgrade') {
+      const topes = [[`ws ${cuenta}`, cuenta.startsWith('ip ') ? TOPE_WS_DELANTE : TOPE_CUENTA]];
+      if (cuenta.startsWith('ip ')) {
+        topes.push([`ws ${cuenta} ${servidorDeLaRuta(peticion.url)}`, TOPE_WS_SERVIDOR]);
+      }
+      if (topes.some(([clave, tope]) => (abiertas.get(clave) || 0) >= tope)) {
+        rechazar(evento, args);
+        return;
+      }
+      for (const [clave, tope] of topes) { contar(args[1], clave, tope, false); }
     }
     if (cuenta !== CONFIABLE && evento === 'request' && peticion.method === 'POST' && ES_LOGIN.test(peticion.url || '')
         && !empezarLogin(cuenta, args[1])) {
@@ -467,6 +477,17 @@ function despachar(conexion, seguir, evento, args) {
   if (socket[CUENTA] !== undefined) { decidir(); return; }
   if (!socket[ESPERAN]) { socket[ESPERAN] = []; }
   socket[ESPERAN].push(decidir);
+}
+
+// the server a request's path goes to, as configurable-http-proxy's routing table sees it (empty segments dropped):
+// 'user/<name>' or 'services/<name>' (after the hub's base_url, if any); 'hub' for the rest
+function servidorDeLaRuta(url) {
+  const ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
+  const trozos = ruta.split('/').filter((t) => t !== '');
+  for (let i = 0; i + 1 < trozos.length; i += 1) {
+    if (trozos[i] === 'user' || trozos[i] === 'services') { return `${trozos[i]}/${trozos[i + 1]}`; }
+  }
+  return 'hub';
 }
 
 // every server the proxy makes: each new connection is looked at as it arrives (the proxy gets it at once; one over
@@ -501,4 +522,5 @@ for (const modulo of [http, https]) {
   };
 }
 
-module.exports = { normalizarIp, claveDeDireccion, leerSs, gastar, TOPE_CUENTA, TOPE_IP, RAFAGA, POR_SEGUNDO, POR_IP };
+module.exports = { normalizarIp, claveDeDireccion, leerSs, gastar, servidorDeLaRuta, TOPE_CUENTA, TOPE_IP, RAFAGA,
+  POR_SEGUNDO, POR_IP };
