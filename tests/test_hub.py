@@ -785,6 +785,75 @@ def test_nadie_bloquea_la_entrada_ni_gasta_el_cupo_de_otra(hub):
     assert suya.get("api/status").status_code == 200
 
 
+_INUNDAR_CON_TOKENS = r"""
+import secrets, sys, time, urllib.error, urllib.request
+url, host, segundos = sys.argv[1], sys.argv[2], float(sys.argv[3])
+fin, estados = time.monotonic() + segundos, []
+while time.monotonic() < fin:
+    peticion = urllib.request.Request(url, headers={"Host": host, "Authorization": f"token {secrets.token_hex(16)}"})
+    try:
+        estados.append(urllib.request.urlopen(peticion, timeout=30).status)
+    except urllib.error.HTTPError as error:
+        estados.append(error.code)
+print(len(estados), estados.count(429))
+"""
+
+_ENTRAR_DE_NUEVO = r"""
+import re, socket, sys, urllib.error, urllib.parse, urllib.request
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+base, servidor, nombre, clave = sys.argv[1:5]
+_resolver = socket.getaddrinfo                     # *.localhost is loopback, and Domain=localhost cookies are kept,
+def resolver(host, *a, **k):                       # as a browser does (tests/hub_cliente.py does the same)
+    return _resolver("127.0.0.1" if str(host).endswith(".localhost") else host, *a, **k)
+socket.getaddrinfo = resolver
+def localhost(original):
+    def comprobar(self, cookie, request):
+        if cookie.domain.lstrip(".") == "localhost":
+            return (urllib.parse.urlparse(request.get_full_url()).hostname or "").endswith("localhost")
+        return original(self, cookie, request)
+    return comprobar
+DefaultCookiePolicy.set_ok_domain = localhost(DefaultCookiePolicy.set_ok_domain)
+DefaultCookiePolicy.return_ok_domain = localhost(DefaultCookiePolicy.return_ok_domain)
+abridor = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+pagina = abridor.open(f"{base}/hub/login", timeout=30).read().decode()
+xsrf = re.search(r'name="_xsrf"\s+value="([^"]+)"', pagina)
+datos = {"username": nombre, "password": clave, **({"_xsrf": xsrf[1].replace("&#34;", '"')} if xsrf else {})}
+try:             # the hub's login sends her on to her running server: the whole OAuth login, with a new session
+    abridor.open(f"{base}/hub/login?next=", urllib.parse.urlencode(datos).encode(), timeout=60).read()
+    r = abridor.open(f"{servidor}api/status", timeout=60)
+    print(r.status, "")
+except urllib.error.HTTPError as error:
+    print(error.code, error.url, error.read().decode("utf-8", "replace")[:300].replace(chr(10), " "))
+"""
+
+
+def test_una_inundacion_de_credenciales_al_azar_no_impide_entrar_a_la_duena(hub):
+    """A tenth attacker's F1: random credentials from a few origins at once (three addresses, or three students
+    working together) emptied a server's total of unknown credentials, and then its owner's own fresh login
+    (the OAuth callback with her valid code) got 429: no JupyterLab, no submitting, while it lasted. Now an origin
+    that has not failed lately is still checked: she gets in during the flood."""
+    import subprocess as sp
+    from urllib.parse import urlsplit
+    bea = hub.alumnado[1]
+    Usuario(hub, bea).entrar().arrancar_servidor()
+    servidor = hub.url_de_usuario(bea)
+    url = f"http://127.0.0.1:{hub.puertos['publico']}/user/{bea}/api/status"
+    host = urlsplit(servidor).netloc
+    # ten origins (the other student, the TA's account, system accounts), 2 a second each past their 20: four times
+    # what the server's total refills (5 a second), so it stays empty while she logs in
+    cuentas = [hub.alumnado[0], hub.profesorado[0], "nobody", "daemon", "bin", "sys", "games", "man", "lp", "mail"]
+    inundaciones = [sp.Popen(["runuser", "-u", c, "--", "/usr/bin/python3", "-c", _INUNDAR_CON_TOKENS, url, host, "25"],
+                             stdout=sp.PIPE, stderr=sp.PIPE, text=True, cwd="/") for c in cuentas]
+    try:
+        time.sleep(12)                    # their bursts (200 > 60) spent the total; now each sends 2 a second
+        entrada = _como(bea, _ENTRAR_DE_NUEVO, hub.url, servidor, bea, hub.claves[bea])
+    finally:
+        resultados = [p.communicate(timeout=90) for p in inundaciones]
+    assert entrada.stdout.split(" ", 1)[0] == "200", (entrada.stdout, entrada.stderr[-2000:])
+    enviadas, negadas = zip(*(map(int, r[0].split()) for r in resultados))
+    assert sum(negadas) > 0, resultados                                  # the flood was refused meanwhile
+
+
 _CUERPOS = r"""
 import socket, sys, time
 puerto, ruta, host = int(sys.argv[1]), sys.argv[2], sys.argv[3]
