@@ -960,6 +960,49 @@ def test_detras_del_proxy_de_delante_los_websockets_cuentan_por_direccion_y_por_
         servidor.communicate()
 
 
+def test_un_nombre_de_usuario_codificado_no_abre_nada_en_el_servidor(tmp_path):
+    """What servidorDeLaRuta relies on (tope_por_cuenta.js): it keys a WebSocket by the raw path, while the proxy
+    percent-decodes it to choose the route, so '/user/mall%6Fry/…' reaches mallory's server under another key. That
+    server answers 404 to it (Jupyter Server matches its base_url on the raw path), so no such socket is held and
+    the per-server limit cannot be dodged this way."""
+    import socket
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        puerto = s.getsockname()[1]
+    servidor = subprocess.Popen(
+        [sys.executable, "-m", "jupyter_server", "--ServerApp.base_url=/user/mallory/", "--IdentityProvider.token=abc",
+         f"--port={puerto}", "--ip=127.0.0.1", "--no-browser", "--allow-root", f"--ServerApp.root_dir={tmp_path}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path)})
+
+    def estado(ruta: str) -> int:
+        peticion = urllib.request.Request(f"http://127.0.0.1:{puerto}{ruta}", headers={"Authorization": "token abc"})
+        try:
+            with urllib.request.urlopen(peticion, timeout=5) as respuesta:
+                return respuesta.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    try:
+        for _ in range(300):
+            try:
+                if estado("/user/mallory/api/status") == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("el servidor de prueba no arrancó")
+        assert estado("/user/mallory/api/kernels") == 200
+        assert estado("/user/mall%6Fry/api/kernels") == 404
+        assert estado("/user/%6Dallory/api/events/subscribe") == 404
+    finally:
+        servidor.terminate()
+        servidor.wait(timeout=30)
+
+
 def test_sin_la_cuenta_del_proxy_de_delante_el_hub_avisa_y_una_cuenta_que_no_existe_no_arranca():
     base = {"CURSO_HUB_URL_PUBLICA": "https://hub.ejemplo.org"}
     assert "CURSO_HUB_PROXY_DELANTE no dice su cuenta" in ajustes.aviso_sin_proxy_delante(ajustes.leer(base))

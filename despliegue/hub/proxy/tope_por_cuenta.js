@@ -483,7 +483,7 @@ function despachar(conexion, seguir, evento, args) {
 // 'user/<name>' or 'services/<name>' (after the hub's base_url, if any); 'hub' for the rest. The path is not
 // percent-decoded here, though the proxy decodes it to choose the route: '/user/mall%6Fry/…' reaches mallory's server
 // and counts under another key, but that server answers 404 to it (Jupyter Server matches its base_url on the raw
-// path; checked by hand, stop 38), so such a socket is never held open
+// path; tests/test_despliegue.py), so such a socket is never held open
 function servidorDeLaRuta(url) {
   const ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
   const trozos = ruta.split('/').filter((t) => t !== '');
