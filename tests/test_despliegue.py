@@ -943,6 +943,7 @@ def test_detras_del_proxy_de_delante_los_websockets_cuentan_por_direccion_y_por_
         assert suyos == ["101"] * 4, suyos
         assert abrir("/user/ana/api/kernels/k/channels") == "429"
         assert abrir("//user//ana/terminals/websocket/1") == "429"            # the same server, spelled otherwise
+        assert abrir("/user/%61na/api/kernels/k/channels") == "429"          # percent-encoded: the proxy decodes it
         assert [abrir("/user/beto/api/events/subscribe") for _ in range(2)] == ["101"] * 2
         assert abrir("/user/caro/api/events/subscribe") == "429"             # six in all from this address
         assert abrir("/user/ana/api/kernels/k/channels", "198.51.100.7") == "101"   # another address
@@ -961,10 +962,9 @@ def test_detras_del_proxy_de_delante_los_websockets_cuentan_por_direccion_y_por_
 
 
 def test_un_nombre_de_usuario_codificado_no_abre_nada_en_el_servidor(tmp_path):
-    """What servidorDeLaRuta relies on (tope_por_cuenta.js): it keys a WebSocket by the raw path, while the proxy
-    percent-decodes it to choose the route, so '/user/mall%6Fry/…' reaches mallory's server under another key. That
-    server answers 404 to it (Jupyter Server matches its base_url on the raw path), so no such socket is held and
-    the per-server limit cannot be dodged this way."""
+    """Defence in depth behind servidorDeLaRuta (tope_por_cuenta.js, which decodes the path as the proxy does): a
+    percent-encoded user name, which the proxy decodes to route '/user/mall%6Fry/…' to mallory's server, gets a 404
+    there (Jupyter Server matches its base_url on the raw path), so such a path can hold no socket either."""
     import socket
     import subprocess
     import time
@@ -992,7 +992,8 @@ def test_un_nombre_de_usuario_codificado_no_abre_nada_en_el_servidor(tmp_path):
                 if estado("/user/mallory/api/status") == 200:
                     break
             except OSError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
         else:
             pytest.fail("el servidor de prueba no arrancó")
         assert estado("/user/mallory/api/kernels") == 200

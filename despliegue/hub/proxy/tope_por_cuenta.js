@@ -480,12 +480,12 @@ function despachar(conexion, seguir, evento, args) {
 }
 
 // the server a request's path goes to, as configurable-http-proxy's routing table sees it (empty segments dropped):
-// 'user/<name>' or 'services/<name>' (after the hub's base_url, if any); 'hub' for the rest. The path is not
-// percent-decoded here, though the proxy decodes it to choose the route: '/user/mall%6Fry/…' reaches mallory's server
-// and counts under another key, but that server answers 404 to it (Jupyter Server matches its base_url on the raw
-// path; tests/test_despliegue.py), so such a socket is never held open
+// 'user/<name>' or 'services/<name>' (after the hub's base_url, if any); 'hub' for the rest. Percent-decoded first,
+// as the proxy decodes it to choose the route ('/user/mall%6Fry/…' goes to mallory's server and counts for it); a
+// path that does not decode is kept as it came (the proxy cannot route it either)
 function servidorDeLaRuta(url) {
-  const ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
+  let ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
+  try { ruta = decodeURIComponent(ruta); } catch (error) { /* malformed: kept raw */ }
   const trozos = ruta.split('/').filter((t) => t !== '');
   for (let i = 0; i + 1 < trozos.length; i += 1) {
     if (trozos[i] === 'user' || trozos[i] === 'services') { return `${trozos[i]}/${trozos[i + 1]}`; }
