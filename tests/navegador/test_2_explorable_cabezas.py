@@ -102,7 +102,9 @@ def test_explorable_cabezas_botones_y_fila(servidor_alumno, pagina, captura):
     for tecla, nombre in (("ArrowRight", "Cabeza 3"), ("ArrowDown", "Cabeza 4"), ("ArrowLeft", "Cabeza 3"),
                           ("End", "Suma"), ("ArrowRight", "Suma"), ("Home", "Cabeza 1"), ("ArrowUp", "Cabeza 1")):
         pagina.keyboard.press(tecla)
-        expect(pulsado).to_have_text(nombre)
+        # the kernel restyles the new button and the old one in two messages: for a moment both may be pressed
+        expect(pulsado.filter(has_text=nombre)).to_have_count(1)
+        expect(pulsado).to_have_count(1)
         expect(leyenda).to_contain_text(f"Mapa: {nombre}")
         assert caja.locator(".explorable-cabezas-boton", has_text=nombre).evaluate(
             "b => b === document.activeElement"), f"{tecla}: el foco no está en «{nombre}»"
