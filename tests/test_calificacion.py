@@ -155,7 +155,7 @@ def _con_menos_muestras(original: Path, destino: Path) -> Path:
     with libro_de_notas.abrir(c) as gb:
         for alumno in quitar:
             gb.remove_student(alumno)
-    (c / "submitted" / samples.MARCA_MUESTRAS).write_text(json.dumps(list(SEGUNDA_VEZ)))
+    samples.write_marker(c / "submitted", list(SEGUNDA_VEZ))
     return c
 
 
@@ -188,26 +188,112 @@ def test_calificar_dos_veces_da_las_mismas_notas(curso, tmp_path):
     assert "sin contestar" in salida.stdout and "Notas:" in salida.stdout
 
 
+def _carpeta_de_muestra(sub: Path, alumno: str, tarea: str = L1, texto: str = "muestra") -> Path:
+    carpeta = sub / alumno / tarea
+    carpeta.mkdir(parents=True)
+    (carpeta / f"{tarea}.ipynb").write_text(texto)
+    return carpeta
+
+
 def test_las_entregas_reales_tienen_prioridad_sobre_las_muestras(tmp_path):
     from scripts.calificacion import samples
     sub = tmp_path / "submitted"
-    (sub / "maria" / L1).mkdir(parents=True)
+    _carpeta_de_muestra(sub, "maria")
     assert samples.has_real_submissions(sub)
-    (sub / samples.MARCA_MUESTRAS).write_text(json.dumps(["maria"]))
+    samples.write_marker(sub, ["maria"])
     assert not samples.has_real_submissions(sub)
+    # a broken marker records no sample, nor does one from before fingerprints (a bare list) for a name
+    # that is not a sample student's (for one that is, see the next test)
+    for marca in ('["maria"]', "{no es json", '{"alumnos": {"maria": {"%s": "x"}}}' % L1):
+        (sub / samples.MARCA_MUESTRAS).write_text(marca)
+        assert samples.has_real_submissions(sub), marca
+
+
+@pytest.mark.parametrize("como", ["contenido", "archivo nuevo", "enlace", "otra tarea"])
+def test_una_entrega_real_con_el_id_de_una_muestra_no_se_confunde_con_ella(tmp_path, como):
+    """nbgrader collect or zip_collect writing into a sample's folder (a real student «perfecta»)
+    makes it real: it counts, is never removed with the samples, and no later build overwrites it."""
+    from scripts.calificacion import samples
+    sub = tmp_path / "submitted"
+    carpeta = _carpeta_de_muestra(sub, "perfecta")
+    samples.write_marker(sub, ["perfecta"])
+    assert samples.sample_folders(sub) == ({("perfecta", L1)}, set())
+    if como == "contenido":
+        (carpeta / f"{L1}.ipynb").write_text("la entrega de verdad")
+    elif como == "archivo nuevo":
+        (carpeta / "timestamp.txt").write_text("2026-12-01 10:00:00")
+    elif como == "enlace":
+        (carpeta / f"{L1}.ipynb").unlink()
+        (carpeta / f"{L1}.ipynb").symlink_to(tmp_path / "fuera")
+    else:
+        _carpeta_de_muestra(sub, "perfecta", L2, "la entrega de verdad")
+    assert samples.has_real_submissions(sub)
+    if como != "otra tarea":
+        assert samples.sample_folders(sub) == (set(), {("perfecta", L1)})
 
 
 def test_al_llegar_entregas_reales_se_retiran_las_muestras(tmp_path, monkeypatch):
     from scripts.calificacion import grade, samples
     monkeypatch.setattr(grade, "RAIZ", tmp_path)
     monkeypatch.delenv("CURSO_DB_URL", raising=False)
-    for carpeta in ("submitted", "autograded", "feedback"):
-        for alumno in ("perfecta", "maria"):
-            (tmp_path / carpeta / alumno / L1).mkdir(parents=True)
-    (tmp_path / "submitted" / samples.MARCA_MUESTRAS).write_text(json.dumps(["perfecta"]))
-    assert grade.retirar_muestras() == ["perfecta"]
+    sub = tmp_path / "submitted"
+    for alumno in ("perfecta", "sin_wo"):
+        for tarea in (L1, L2):
+            _carpeta_de_muestra(sub, alumno, tarea)
+    samples.write_marker(sub, ["perfecta", "sin_wo"])
+    # the class: maria, and a real student whose Moodle name maps to the sample id «sin_wo» (lesson 1 only)
+    _carpeta_de_muestra(sub, "maria")
+    (sub / "sin_wo" / L1 / f"{L1}.ipynb").write_text("la entrega de verdad de sin_wo")
+    for carpeta in ("autograded", "feedback"):
+        for alumno in ("perfecta", "maria", "sin_wo"):
+            for tarea in (L1, L2):
+                (tmp_path / carpeta / alumno / tarea).mkdir(parents=True)
+    assert grade.retirar_muestras() == ["perfecta", "sin_wo"]
     for carpeta in ("submitted", "autograded", "feedback"):
         assert not (tmp_path / carpeta / "perfecta").exists()
         assert (tmp_path / carpeta / "maria" / L1).is_dir()
-    assert not (tmp_path / "submitted" / samples.MARCA_MUESTRAS).exists()
+        assert (tmp_path / carpeta / "sin_wo" / L1).is_dir()           # the real one stays
+        assert not (tmp_path / carpeta / "sin_wo" / L2).exists()       # the sample's lesson 2 goes
+    assert (sub / "sin_wo" / L1 / f"{L1}.ipynb").read_text() == "la entrega de verdad de sin_wo"
+    assert not (sub / samples.MARCA_MUESTRAS).exists()
     assert grade.retirar_muestras() == []
+
+
+def test_una_marca_sin_huellas_reconoce_las_muestras_tal_como_se_construirian_hoy(tmp_path):
+    """A course graded by an earlier version (``.muestras.json`` a bare list of names): its sample
+    folders are recognised by building them again; one a real submission replaced is not."""
+    from scripts.calificacion import samples
+    respuestas = tmp_path / "examples" / "respuestas"
+    shutil.copytree(samples.RESPUESTAS, respuestas)
+    shutil.copytree(samples.RAIZ / "release", tmp_path / "release")
+    sub = tmp_path / "submitted"
+    for alumno in ("perfecta", "sin_wo"):
+        samples.build_student(alumno, respuestas / f"{alumno}.py", tmp_path / "release", sub)
+    (sub / samples.MARCA_MUESTRAS).write_text(json.dumps(["perfecta", "sin_wo"]))
+    assert not samples.has_real_submissions(sub)
+    cuaderno = next((sub / "sin_wo" / L1).glob("*.ipynb"))
+    cuaderno.write_text(cuaderno.read_text().replace("def multi_head", "def multi_head_de_verdad", 1))
+    intactas, pisadas = samples.sample_folders(sub)
+    assert pisadas == {("sin_wo", L1)} and ("sin_wo", L2) in intactas and ("perfecta", L1) in intactas
+    assert samples.has_real_submissions(sub)
+
+
+def test_rehacer_las_muestras_no_pisa_una_entrega_real(tmp_path, capsys):
+    """``grade.py --muestras`` with a real student «perfecta»: that sample is skipped, said, and the
+    real folder is untouched; the other samples are built and recorded."""
+    from scripts.calificacion import samples
+    (tmp_path / "release" / L1).mkdir(parents=True)
+    (tmp_path / "release" / L1 / "nota.txt").write_text("enunciado")
+    respuestas = tmp_path / "respuestas"
+    respuestas.mkdir()
+    for alumno in ("perfecta", "en_blanco"):
+        (respuestas / f"{alumno}.py").write_text("")
+    real = _carpeta_de_muestra(tmp_path / "submitted", "perfecta", texto="la entrega de verdad")
+    assert samples.build_samples(tmp_path, respuestas) == ["en_blanco"]
+    assert "no se crea la muestra «perfecta»" in capsys.readouterr().out
+    assert (real / f"{L1}.ipynb").read_text() == "la entrega de verdad"
+    assert samples.sample_folders(tmp_path / "submitted") == ({("en_blanco", L1)}, set())
+    assert not (tmp_path / "submitted" / samples.EN_OBRA).exists()
+    # rebuilt: the intact sample is replaced, the real folder still untouched
+    assert samples.build_samples(tmp_path, respuestas) == ["en_blanco"]
+    assert (real / f"{L1}.ipynb").read_text() == "la entrega de verdad"

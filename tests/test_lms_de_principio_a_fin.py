@@ -40,6 +40,8 @@ def curso(tmp_path_factory):
     def nb(alumno, tarea, cuaderno):
         return (respuestas / alumno / tarea / cuaderno).read_bytes()
 
+    # the TA ran make grade before the downloads came: the sample students are in submitted/
+    samples.build_samples(curso, curso / "examples" / "respuestas")
     ahora = time.time()
     archivo1 = curso / "downloaded" / T1 / "archive"
     escribir(archivo1 / "CURSO-Tarea 1-55.zip", zip_de(moodle([
@@ -48,6 +50,8 @@ def curso(tmp_path_factory):
         ("José Ñúñez", 1002, {"mi entrega.ipynb": cuaderno_comprimible(nb("sin_wo", T1, NB1), 8 * 1024 ** 2),
                               "notas.pdf": b"%PDF-1.4"}),
         ("María Pérez", 1003, {"entrega.zip": zip_de({f"mi carpeta/{NB1}": nb("perfecta", T1, NB1)})}),
+        # a real student whose provisional id is a sample's ("perfecta"): graded, never removed with the samples
+        ("Perfecta", 1004, {NB1: nb("sin_wo", T1, NB1)}),
     ]), ahora - 86400), ahora - 86400)
     escribir(archivo1 / "CURSO-Tarea 1-55 (1).zip",
              zip_de(moodle([("Ana López García", 1001, {NB1: nb("perfecta", T1, NB1)})]), ahora), ahora)
@@ -80,7 +84,10 @@ def test_recoge_califica_y_lo_cuenta(curso):
     curso, salida = curso
     assert "Entregas de muestra" not in salida
     notas = _notas(curso)
-    assert set(notas) == {("alu01", T1), ("alu02", T1), ("maria_perez", T1), ("alu02", T2)}
+    assert set(notas) == {("alu01", T1), ("alu02", T1), ("maria_perez", T1), ("perfecta", T1), ("alu02", T2)}
+    assert notas[("perfecta", T1)] == notas[("alu02", T1)]                 # her own work (sin_wo's), not the sample
+    assert "submitted/perfecta/01_atencion_multicabeza: una entrega real con el id de un alumno de muestra" in salida
+    assert sorted(p.name for p in (curso / "submitted").iterdir()) == ["alu01", "alu02", "maria_perez", "perfecta"]
     assert notas[("alu01", T1)][0] == notas[("alu01", T1)][1] > 0          # the resubmission was graded
     assert 0 < notas[("alu02", T1)][0] < notas[("alu02", T1)][1]            # renamed notebook, known mistake
     assert notas[("maria_perez", T1)][0] == notas[("maria_perez", T1)][1]   # from her zipped folder
@@ -124,7 +131,7 @@ def test_comentarios_para_subir(curso):
     with zipfile.ZipFile(curso / "para_subir" / T1 / "comentarios_moodle.zip") as zf:
         assert sorted(zf.namelist()) == sorted(
             f"{prefijo}_assignsubmission_file/atencion_multicabeza.html"
-            for prefijo in ("Ana López García_1001", "José Ñúñez_1002", "María Pérez_1003"))
+            for prefijo in ("Ana López García_1001", "José Ñúñez_1002", "María Pérez_1003", "Perfecta_1004"))
         assert all(len(zf.read(n)) > 1000 for n in zf.namelist())
     with zipfile.ZipFile(curso / "para_subir" / T2 / "comentarios_canvas.zip") as zf:
         assert zf.namelist() == ["ñúñezjosé_LATE_102_9002_codificacion_posicional.html"]

@@ -104,28 +104,48 @@ def asegurar_filas(pares: list[tuple[str, str]], raiz: Path | None = None) -> se
 def retirar_muestras(raiz: Path | None = None) -> list[str]:
     """Remove the sample students once real submissions arrive (folders and gradebook).
 
-    Only the students listed in ``submitted/.muestras.json`` (written by
-    ``samples.build_samples``) are touched, so a TA's export never mixes them
-    with the class.
+    Only the sample folders still exactly as ``samples.build_samples`` built
+    them (the fingerprints in ``submitted/.muestras.json``) are removed, with
+    their autograded/ and feedback/ folders and their gradebook submissions;
+    a student whose every folder went is removed from the gradebook.  A folder
+    that now holds something else (a real student whose id is a sample's:
+    nbgrader collect or zip_collect wrote there) is kept and graded as real.
+
+    Returns:
+        The sample students whose folders were removed, sorted.
     """
     from nbgrader.api import MissingEntry
     raiz = raiz or RAIZ
-    marca = raiz / "submitted" / samples.MARCA_MUESTRAS
+    submitted = raiz / "submitted"
+    marca = submitted / samples.MARCA_MUESTRAS
     if not marca.exists():
         return []
-    muestras = json.loads(marca.read_text())
-    for alumno in muestras:
+    intactas, _ = samples.sample_folders(submitted)
+    for alumno, tarea in intactas:
         for carpeta in ("submitted", "autograded", "feedback"):
-            shutil.rmtree(raiz / carpeta / alumno, ignore_errors=True)
+            shutil.rmtree(raiz / carpeta / alumno / tarea, ignore_errors=True)
+    alumnos = sorted({a for a, _ in intactas})
+    enteros = []                                     # samples with nothing of theirs left
+    for alumno in alumnos:
+        if not any((submitted / alumno).iterdir()):
+            enteros.append(alumno)
+            for carpeta in ("submitted", "autograded", "feedback"):
+                shutil.rmtree(raiz / carpeta / alumno, ignore_errors=True)
     if libro_de_notas.existe(libro_de_notas.url_del_curso(raiz)):
         with libro_de_notas.abrir(raiz) as gb:
-            for alumno in muestras:
+            for alumno, tarea in sorted(intactas):
+                if alumno not in enteros:
+                    try:
+                        gb.remove_submission(tarea, alumno)
+                    except MissingEntry:
+                        pass
+            for alumno in enteros:
                 try:
                     gb.remove_student(alumno)
                 except MissingEntry:
                     pass
     marca.unlink()
-    return muestras
+    return alumnos
 
 
 @dataclass
@@ -284,6 +304,9 @@ def _preparar_entregas(raiz: Path, nbgrader: Nbgrader, forzar_muestras: bool, si
         nombres = samples.build_samples(raiz)
         print(f"Entregas de muestra: {', '.join(nombres)}")
     else:
+        for alumno, tarea in sorted(samples.sample_folders(raiz / "submitted")[1]):
+            print(f"submitted/{alumno}/{tarea}: una entrega real con el id de un alumno de muestra; se conserva y "
+                  "se califica como real (la muestra se retira).")
         retiradas = retirar_muestras(raiz)
         if retiradas:
             print(f"Hay entregas reales: se retiran las de muestra ({', '.join(retiradas)}).")

@@ -33,10 +33,14 @@ go stale when a lesson changes.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import re
 import shutil
+import stat
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -50,6 +54,7 @@ if str(RAIZ) not in sys.path:
     sys.path.insert(0, str(RAIZ))
 RESPUESTAS = RAIZ / "examples" / "respuestas"
 MARCA_MUESTRAS = ".muestras.json"
+EN_OBRA = ".muestras-en-obra"
 STUB = "# ESCRIBE TU CÓDIGO AQUÍ"
 SECCION = re.compile(r"^# %% *(?P<assignment>[\w.-]+|\*) */ *(?P<destino>.+?) *$")
 
@@ -184,25 +189,174 @@ def sample_students(answers_dir: Path = RESPUESTAS) -> list[str]:
     return sorted(p.stem for p in answers_dir.glob("*.py"))
 
 
+# A sample folder is a few small notebooks: a folder with more files, or a file past this size, is never
+# one (and is not read through).
+MAYOR_ARCHIVO_DE_MUESTRA = 4 * 1024 * 1024
+MAS_ARCHIVOS_DE_MUESTRA = 100
+
+
+def fingerprint(folder: Path) -> dict[str, list] | None:
+    """``{relative path: [size, sha256]}`` of every regular file under ``folder``.
+
+    Never follows a link: ``None`` when ``folder`` is not a plain folder, or
+    holds anything but plain folders and at most ``MAS_ARCHIVOS_DE_MUESTRA``
+    regular files no larger than ``MAYOR_ARCHIVO_DE_MUESTRA`` (such a
+    folder is never a sample).
+    """
+    try:
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            return None
+    except OSError:
+        return None
+    huella: dict[str, list] = {}
+    ilegibles: list[OSError] = []
+    for actual, carpetas, archivos in os.walk(folder, followlinks=False, onerror=ilegibles.append):
+        for nombre in carpetas:
+            if os.path.islink(os.path.join(actual, nombre)):
+                return None
+        for nombre in archivos:
+            ruta = os.path.join(actual, nombre)
+            try:
+                info = os.lstat(ruta)
+            except OSError:
+                return None
+            if (not stat.S_ISREG(info.st_mode) or info.st_size > MAYOR_ARCHIVO_DE_MUESTRA
+                    or len(huella) >= MAS_ARCHIVOS_DE_MUESTRA):
+                return None
+            try:
+                fd = os.open(ruta, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+                with os.fdopen(fd, "rb") as f:
+                    resumen = hashlib.sha256(f.read(MAYOR_ARCHIVO_DE_MUESTRA + 1)).hexdigest()
+            except OSError:
+                return None
+            huella[os.path.relpath(ruta, folder)] = [info.st_size, resumen]
+    return None if ilegibles else huella
+
+
+def read_marker(submitted: Path) -> dict[str, dict[str, list[dict]]]:
+    """``{student: {assignment: [fingerprint, ...]}}`` of the samples ``build_samples`` left in ``submitted/``.
+
+    A marker from before fingerprints (a bare list of names) records what the
+    samples would be if built now from ``release/`` next to ``submitted/``
+    (so a sample built by an older version of this module is still one
+    unless the lesson changed since); a marker that cannot be read records
+    no folder: nothing is taken for a sample.
+    """
+    try:
+        datos = json.loads((submitted / MARCA_MUESTRAS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if isinstance(datos, list):
+        return _marker_rebuilt(submitted, [a for a in datos if isinstance(a, str)])
+    alumnos = datos.get("alumnos") if isinstance(datos, dict) else None
+    if not isinstance(alumnos, dict):
+        return {}
+    return {a: {t: [h for h in hs if isinstance(h, dict)] for t, hs in ts.items() if isinstance(hs, list)}
+            for a, ts in alumnos.items() if isinstance(ts, dict)}
+
+
+def _marker_rebuilt(submitted: Path, students: list[str]) -> dict[str, dict[str, list[dict]]]:
+    raiz = submitted.parent
+    respuestas, release = raiz / "examples" / "respuestas", raiz / "release"
+    alumnos = {}
+    with tempfile.TemporaryDirectory() as aparte:
+        for student in students:
+            if student not in sample_students(respuestas):
+                continue
+            try:
+                build_student(student, respuestas / f"{student}.py", release, Path(aparte))
+            except (OSError, SampleError, ValueError):
+                continue
+            alumnos[student] = {t.name: [fingerprint(t)] for t in sorted((Path(aparte) / student).iterdir())}
+    return alumnos
+
+
+def _write_marker(submitted: Path, alumnos: dict[str, dict[str, list[dict]]]) -> None:
+    nueva = submitted / (MARCA_MUESTRAS + ".nueva")
+    nueva.write_text(json.dumps({"alumnos": alumnos}, indent=1), encoding="utf-8")
+    os.replace(nueva, submitted / MARCA_MUESTRAS)
+
+
+def write_marker(submitted: Path, students: list[str]) -> None:
+    """Record every assignment folder of ``students`` in ``submitted/`` as a sample, as it is now."""
+    alumnos = {}
+    for student in students:
+        carpeta = submitted / student
+        tareas = sorted(p.name for p in carpeta.iterdir() if p.is_dir()) if carpeta.is_dir() else []
+        alumnos[student] = {t: [h] for t in tareas if (h := fingerprint(carpeta / t)) is not None}
+    _write_marker(submitted, alumnos)
+
+
+def sample_folders(submitted: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    """``(intact, replaced)``: the samples' ``(student, assignment)`` folders still as built, and those
+    whose folder now holds something else (a real submission under a sample's name: nbgrader collect,
+    zip_collect or a TA's copy wrote there).  Only an intact folder is ever removed as a sample.
+    """
+    intactas, pisadas = set(), set()
+    for alumno, tareas in read_marker(submitted).items():
+        for tarea, huellas in tareas.items():
+            ruta = submitted / alumno / tarea
+            if not os.path.lexists(ruta):
+                continue
+            (intactas if fingerprint(ruta) in huellas else pisadas).add((alumno, tarea))
+    return intactas, pisadas
+
+
 def has_real_submissions(submitted: Path) -> bool:
-    """True when ``submitted/`` holds anyone who is not a sample student."""
+    """True when ``submitted/`` holds anything that is not an intact sample folder."""
     if not submitted.is_dir():
         return False
-    marker = submitted / MARCA_MUESTRAS
-    samples = set(json.loads(marker.read_text())) if marker.exists() else set()
-    return any(p.is_dir() and p.name not in samples for p in submitted.iterdir())
+    intactas, _ = sample_folders(submitted)
+    for alumno in submitted.iterdir():
+        if alumno.name.startswith("."):           # the marker, a build in progress (no student id starts with ".")
+            continue
+        if alumno.is_symlink():
+            return True
+        if not alumno.is_dir():                   # a stray file is no one's submission
+            continue
+        if any((alumno.name, p.name) not in intactas for p in alumno.iterdir()):
+            return True
+    return False
 
 
 def build_samples(root: Path = RAIZ, answers_dir: Path = RESPUESTAS) -> list[str]:
-    """(Re)build ``submitted/`` from the samples; returns the students built."""
+    """(Re)build the sample students in ``submitted/``; returns the students built.
+
+    A sample is built aside (``submitted/.muestras-en-obra/``), recorded in the
+    marker and only then moved into place, replacing nothing but an intact
+    sample folder: a student folder holding anything else (a real student
+    whose id is a sample's) is left alone and that sample is skipped, said on
+    standard output.  A build cut short at any step leaves every folder either
+    recognised as a sample or untouched.
+    """
     submitted, release = root / "submitted", root / "release"
-    students = sample_students(answers_dir)
     submitted.mkdir(parents=True, exist_ok=True)
-    # the marker comes first: a build cut short is still recognised as samples
-    (submitted / MARCA_MUESTRAS).write_text(json.dumps(students))
+    obra = submitted / EN_OBRA
+    shutil.rmtree(obra, ignore_errors=True)
+    intactas, _ = sample_folders(submitted)
+    students = []
+    for student in sample_students(answers_dir):
+        carpeta = submitted / student
+        ajenas = ([p.name for p in carpeta.iterdir() if (student, p.name) not in intactas]
+                  if carpeta.is_dir() and not carpeta.is_symlink() else ["."] if os.path.lexists(carpeta) else [])
+        if ajenas:
+            print(f"submitted/{student}/ tiene entregas que no son de muestra: no se sobrescriben y no se crea "
+                  f"la muestra «{student}»")
+            continue
+        students.append(student)
+    obra.mkdir()
+    for student in students:
+        build_student(student, answers_dir / f"{student}.py", release, obra)
+    nuevas = {s: {t.name: fingerprint(t) for t in sorted((obra / s).iterdir())} for s in students}
+    anteriores = read_marker(submitted)
+    # while folders move, both the old and the new build of a sample count as that sample
+    _write_marker(submitted, {s: {t: [*anteriores.get(s, {}).get(t, []), h] for t, h in ts.items()}
+                              for s, ts in nuevas.items()} | {s: v for s, v in anteriores.items() if s not in nuevas})
     for student in students:
         shutil.rmtree(submitted / student, ignore_errors=True)
-        build_student(student, answers_dir / f"{student}.py", release, submitted)
+        os.replace(obra / student, submitted / student)
+    _write_marker(submitted, {s: {t: [h] for t, h in ts.items()} for s, ts in nuevas.items()})
+    obra.rmdir()
     return students
 
 
