@@ -416,3 +416,54 @@ def test_una_funcion_correcta_no_recibe_avisos_de_forma(funcion):
         impreso = {g: " ".join(t.split()) for g, t in impreso.items()}    # the lines are wrapped at 80
         assert "¿un eje de lote" in impreso[f"{funcion}_contrato"], impreso
         assert sum("(un eje de lote): aquí se lee sin él" in t for t in impreso.values()) >= 1, impreso
+
+
+# A correct function that uses a module of the student's folder: Validate there would pass, but grading keeps only
+# the files the assignment ships, so the visible check says so instead (found by a fresh attacker, issue 19).
+_CON_MODULO_PROPIO = {
+    "import": "import mis_utilidades\n\ndef f(x):\n    return mis_utilidades.doble(x)\n",
+    "from import": "from mis_utilidades import doble\n\ndef f(x):\n    return doble(x)\n",
+    "alias dentro de otra función": "import mis_utilidades as mu\n\ndef ayuda(x):\n    return [mu.doble(v) for v in x]\n"
+                                     "\ndef f(x):\n    return ayuda(x)\n",
+    "paquete": "from paquete_mio.sub import doble\n\ndef f(x):\n    return doble(x)\n",
+}
+_SIN_MODULO_PROPIO = {
+    "numpy": "import numpy as np\n\ndef f(x):\n    return np.asarray(x) * 2\n",
+    "módulo de la tarea": "from pruebas_de_mentira import doble\n\ndef f(x):\n    return doble(x)\n",
+    "importado pero no usado": "import mis_utilidades\n\ndef f(x):\n    return x\n",
+}
+
+
+@pytest.fixture
+def carpeta_con_modulos(tmp_path, monkeypatch):
+    (tmp_path / "mis_utilidades.py").write_text("def doble(x):\n    return 2 * x\n")
+    (tmp_path / "pruebas_de_mentira.py").write_text("def doble(x):\n    return 2 * x\n")
+    (tmp_path / "paquete_mio" / "sub").mkdir(parents=True)
+    (tmp_path / "paquete_mio" / "__init__.py").write_text("")
+    (tmp_path / "paquete_mio" / "sub" / "__init__.py").write_text("def doble(x):\n    return 2 * x\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    for nombre in [m for m in sys.modules if m.split(".")[0] in ("mis_utilidades", "pruebas_de_mentira", "paquete_mio")]:
+        del sys.modules[nombre]
+
+
+@pytest.mark.parametrize("como", sorted(_CON_MODULO_PROPIO))
+def test_una_funcion_que_usa_un_modulo_de_tu_carpeta_no_pasa_la_prueba_visible(carpeta_con_modulos, como):
+    import pruebas_visibles as pv
+    espacio: dict = {"__name__": "__main__"}
+    exec(compile(_CON_MODULO_PROPIO[como], "celda", "exec"), espacio)
+    esperado = "«paquete_mio/sub/__init__.py»" if como == "paquete" else "«mis_utilidades.py»"
+    assert pv.modulos_de_tu_carpeta(espacio["f"]) == [esperado]
+    with pytest.raises(pv.PruebaVisibleFallida) as fallo:
+        pv.funcion_del_cuaderno(espacio, "f")
+    assert f"`f` usa {esperado}, de tu carpeta. al corregir sólo cuenta el cuaderno" in _plano(lo_que_se_ve(fallo.value))
+
+
+@pytest.mark.parametrize("como", sorted(_SIN_MODULO_PROPIO))
+def test_una_funcion_sin_modulos_de_tu_carpeta_pasa(carpeta_con_modulos, como):
+    import pruebas_visibles as pv
+    espacio: dict = {"__name__": "__main__"}
+    exec(compile(_SIN_MODULO_PROPIO[como], "celda", "exec"), espacio)
+    assert pv.modulos_de_tu_carpeta(espacio["f"]) == []
+    assert pv.funcion_del_cuaderno(espacio, "f") is espacio["f"]

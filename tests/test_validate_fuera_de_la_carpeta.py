@@ -125,3 +125,31 @@ def test_nbgrader_validate_en_la_terminal_dice_success(copias, donde, tmp_path):
     assert ("No nbgrader_config.py file found" in salida) == (donde == "carpeta_de_arriba"), salida[-2000:]
     # no English warning of the kernel before the verdict (the sixth student's report B4-3)
     assert "IPKernelApp" not in salida and "without encryption" not in salida, salida[-2000:]
+
+
+def test_validate_no_da_success_a_una_funcion_que_usa_un_modulo_de_tu_carpeta(tmp_path):
+    """A correct multi_head kept in the student's own module (``mis_utilidades.py``) next to the notebook:
+    grading keeps only the files the assignment ships (the module is dropped and the function fails), so
+    Validate must not say «Success»; it names the file (a fresh attacker's finding, issue 19)."""
+    funcion = "multi_head" if "multi_head" in LECCIONES else sorted(LECCIONES)[0]
+    leccion = LECCIONES[funcion]
+    correcto = next(a for a in EJERCICIOS[funcion].bateria() if a.espera == "completo")
+    destino = tmp_path / leccion.tarea
+    shutil.copytree(RAIZ / "release" / leccion.tarea, destino,
+                    ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    (destino / "mis_utilidades.py").write_text(correcto.codigo.replace(f"def {funcion}(", f"def {funcion}_mio(", 1))
+    cuaderno = destino / f"{leccion.cuaderno.stem}.ipynb"
+    nb = nbformat.read(cuaderno, as_version=4)
+    for grade_id, linea in samples.correct_quiz_answers(leccion.cuaderno.stem).items():
+        samples.plant(nb, grade_id, linea)
+    celda = next(c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == funcion)
+    cabecera = next(l for l in celda.source.splitlines() if l.startswith(f"def {funcion}("))  # the lesson's def line
+    argumentos = cabecera[cabecera.index("(") + 1:cabecera.rindex(")")]
+    nombres = ", ".join(a.split(":")[0].split("=")[0].strip() for a in argumentos.split(",") if a.strip())
+    celda.source = f"from mis_utilidades import {funcion}_mio\n\n{cabecera}\n    return {funcion}_mio({nombres})\n"
+    nbformat.write(nb, cuaderno)
+    proceso = subprocess.run([sys.executable, "-m", "nbgrader", "validate", cuaderno.name], cwd=destino,
+                             env=_entorno(), capture_output=True, text=True, timeout=600)
+    salida = " ".join((proceso.stdout + proceso.stderr).split())
+    assert "Success!" not in salida and "VALIDATION FAILED" in salida, salida[-4000:]
+    assert f"`{funcion}` usa «mis_utilidades.py», de tu carpeta" in salida, salida[-4000:]

@@ -200,7 +200,69 @@ def funcion_del_cuaderno(espacio: dict, nombre: str):
     funcion = espacio[nombre]
     if not callable(funcion):
         fallo(f"`{nombre}` debería ser una función y es un {type(funcion).__name__}.")
+    ajenos = modulos_de_tu_carpeta(funcion)
+    if ajenos:
+        fallo(f"`{nombre}` usa {', '.join(ajenos)}, de tu carpeta. Al corregir sólo cuenta el cuaderno: ese "
+              f"archivo no se usa y `{nombre}` fallaría. Copia lo que necesites en la celda del ejercicio, quita "
+              "el import y vuelve a ejecutarla.")
     return funcion
+
+
+# Los módulos que traen las tareas (docs/autores.md): al corregir se usa la copia del curso de cada uno.
+MODULO_DE_LA_TAREA = re.compile(r"^(pruebas_\w+|explorable_\w+|respaldo_explorable|nbgrader_config)\.py$")
+
+
+def modulos_de_tu_carpeta(funcion, carpeta: str | None = None) -> list[str]:
+    """Los archivos de Python de ``carpeta`` (la del cuaderno: el directorio actual) que usa ``funcion``.
+
+    Sigue los nombres globales que usa la función, y los de las funciones del
+    cuaderno a las que llama: un módulo, o un objeto definido en un módulo,
+    cuyo archivo está en ``carpeta`` o debajo y no es uno de los que trae la
+    tarea (``MODULO_DE_LA_TAREA``) ni de un entorno de Python (``site-packages``).  Al corregir, la entrega no conserva esos
+    archivos, así que la función no llegaría a funcionar.
+
+    Returns:
+        ``'«mis_utilidades.py»'``… (ruta relativa a ``carpeta``), ordenados y sin repetir.
+    """
+    raiz = os.path.realpath(carpeta or os.getcwd())
+    vistos: set[int] = set()
+    ajenos: set[str] = set()
+
+    def archivo_de(valor) -> str | None:
+        modulo = valor if type(valor).__name__ == "module" else sys.modules.get(getattr(valor, "__module__", None) or "")
+        ruta = getattr(modulo, "__file__", None) if modulo is not None else None
+        return ruta if isinstance(ruta, str) else None
+
+    def codigos(codigo):
+        yield codigo
+        for constante in codigo.co_consts:
+            if hasattr(constante, "co_names"):
+                yield from codigos(constante)
+
+    def visitar(f) -> None:
+        if id(f) in vistos or not hasattr(f, "__code__") or not isinstance(getattr(f, "__globals__", None), dict):
+            return
+        vistos.add(id(f))
+        for codigo in codigos(f.__code__):
+            for nombre in codigo.co_names:
+                if nombre not in f.__globals__:
+                    continue
+                valor = f.__globals__[nombre]
+                try:
+                    ruta = archivo_de(valor)
+                except Exception:          # un objeto raro del alumno: no es un módulo de su carpeta
+                    continue
+                if ruta is not None:
+                    real = os.path.realpath(ruta)
+                    if (real.startswith(raiz + os.sep) and not MODULO_DE_LA_TAREA.match(os.path.basename(real))
+                            and not {"site-packages", "dist-packages"} & set(real.split(os.sep))):
+                        ajenos.add(f"«{os.path.relpath(real, raiz)}»")
+                        continue
+                if getattr(valor, "__globals__", None) is f.__globals__:     # another function of the notebook
+                    visitar(valor)
+
+    visitar(funcion)
+    return sorted(ajenos)
 
 
 def _lineas_del_alumno(excepcion: BaseException) -> str:
