@@ -421,6 +421,7 @@ def test_una_funcion_correcta_no_recibe_avisos_de_forma(funcion):
 # A correct function that uses a module of the student's folder: Validate there would pass, but grading keeps only
 # the files the assignment ships, so the visible check says so instead (found by a fresh attacker, issue 19).
 _CON_MODULO_PROPIO = {
+    "con nombre de módulo de pruebas": "from pruebas_mias import doble\n\ndef f(x):\n    return doble(x)\n",
     "import": "import mis_utilidades\n\ndef f(x):\n    return mis_utilidades.doble(x)\n",
     "from import": "from mis_utilidades import doble\n\ndef f(x):\n    return doble(x)\n",
     "alias dentro de otra función": "import mis_utilidades as mu\n\ndef ayuda(x):\n    return [mu.doble(v) for v in x]\n"
@@ -429,7 +430,8 @@ _CON_MODULO_PROPIO = {
 }
 _SIN_MODULO_PROPIO = {
     "numpy": "import numpy as np\n\ndef f(x):\n    return np.asarray(x) * 2\n",
-    "módulo de la tarea": "from pruebas_de_mentira import doble\n\ndef f(x):\n    return doble(x)\n",
+    "módulo de la tarea": "from pruebas_f import doble\nimport explorable_mentira\n\ndef f(x):\n"
+                          "    return explorable_mentira.doble(doble(x))\n",
     "importado pero no usado": "import mis_utilidades\n\ndef f(x):\n    return x\n",
 }
 
@@ -437,14 +439,16 @@ _SIN_MODULO_PROPIO = {
 @pytest.fixture
 def carpeta_con_modulos(tmp_path, monkeypatch):
     (tmp_path / "mis_utilidades.py").write_text("def doble(x):\n    return 2 * x\n")
-    (tmp_path / "pruebas_de_mentira.py").write_text("def doble(x):\n    return 2 * x\n")
+    for nombre in ("pruebas_f", "pruebas_mias", "explorable_mentira"):
+        (tmp_path / f"{nombre}.py").write_text("def doble(x):\n    return 2 * x\n")
     (tmp_path / "paquete_mio" / "sub").mkdir(parents=True)
     (tmp_path / "paquete_mio" / "__init__.py").write_text("")
     (tmp_path / "paquete_mio" / "sub" / "__init__.py").write_text("def doble(x):\n    return 2 * x\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
-    for nombre in [m for m in sys.modules if m.split(".")[0] in ("mis_utilidades", "pruebas_de_mentira", "paquete_mio")]:
+    for nombre in [m for m in sys.modules if m.split(".")[0] in ("mis_utilidades", "pruebas_f", "pruebas_mias",
+                                                                      "explorable_mentira", "paquete_mio")]:
         del sys.modules[nombre]
 
 
@@ -453,8 +457,8 @@ def test_una_funcion_que_usa_un_modulo_de_tu_carpeta_no_pasa_la_prueba_visible(c
     import pruebas_visibles as pv
     espacio: dict = {"__name__": "__main__"}
     exec(compile(_CON_MODULO_PROPIO[como], "celda", "exec"), espacio)
-    esperado = "«paquete_mio/sub/__init__.py»" if como == "paquete" else "«mis_utilidades.py»"
-    assert pv.modulos_de_tu_carpeta(espacio["f"]) == [esperado]
+    esperado = {"paquete": "«paquete_mio/sub/__init__.py»",
+                "con nombre de módulo de pruebas": "«pruebas_mias.py»"}.get(como, "«mis_utilidades.py»")
     with pytest.raises(pv.PruebaVisibleFallida) as fallo:
         pv.funcion_del_cuaderno(espacio, "f")
     assert f"`f` usa {esperado}, de tu carpeta. al corregir sólo cuenta el cuaderno" in _plano(lo_que_se_ve(fallo.value))
@@ -465,5 +469,13 @@ def test_una_funcion_sin_modulos_de_tu_carpeta_pasa(carpeta_con_modulos, como):
     import pruebas_visibles as pv
     espacio: dict = {"__name__": "__main__"}
     exec(compile(_SIN_MODULO_PROPIO[como], "celda", "exec"), espacio)
-    assert pv.modulos_de_tu_carpeta(espacio["f"]) == []
     assert pv.funcion_del_cuaderno(espacio, "f") is espacio["f"]
+
+
+def test_los_modulos_que_traen_las_lecciones_no_se_toman_por_modulos_del_alumno():
+    """Every .py a lesson ships is one the visible check accepts (a new kind of module needs adding there)."""
+    import pruebas_visibles as pv
+    for leccion in descubrimiento.lecciones(RAIZ):
+        for ruta in sorted(leccion.carpeta.glob("*.py")):
+            propios = pv.MODULOS_DE_LA_TAREA | {f"pruebas_{f}.py" for f in leccion.funciones}
+            assert ruta.name in propios or pv.EXPLORABLE.match(ruta.name), ruta

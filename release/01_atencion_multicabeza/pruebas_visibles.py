@@ -200,7 +200,7 @@ def funcion_del_cuaderno(espacio: dict, nombre: str):
     funcion = espacio[nombre]
     if not callable(funcion):
         fallo(f"`{nombre}` debería ser una función y es un {type(funcion).__name__}.")
-    ajenos = modulos_de_tu_carpeta(funcion)
+    ajenos = modulos_de_tu_carpeta(funcion, de_la_tarea=MODULOS_DE_LA_TAREA | {f"pruebas_{nombre}.py"})
     if ajenos:
         fallo(f"`{nombre}` usa {', '.join(ajenos)}, de tu carpeta. Al corregir sólo cuenta el cuaderno: ese "
               f"archivo no se usa y `{nombre}` fallaría. Copia lo que necesites en la celda del ejercicio, quita "
@@ -208,18 +208,22 @@ def funcion_del_cuaderno(espacio: dict, nombre: str):
     return funcion
 
 
-# Los módulos que traen las tareas (docs/autores.md): al corregir se usa la copia del curso de cada uno.
-MODULO_DE_LA_TAREA = re.compile(r"^(pruebas_\w+|explorable_\w+|respaldo_explorable|nbgrader_config)\.py$")
+# Los módulos que traen las tareas (docs/autores.md): al corregir se usa la copia del curso de cada uno. Además,
+# pruebas_<función>.py (el de la función que se comprueba) y el del explorable, explorable_<lección>.py.
+MODULOS_DE_LA_TAREA = frozenset({"pruebas_visibles.py", "respaldo_explorable.py", "nbgrader_config.py"})
+EXPLORABLE = re.compile(r"^explorable_\w+\.py$")
 
 
-def modulos_de_tu_carpeta(funcion, carpeta: str | None = None) -> list[str]:
+def modulos_de_tu_carpeta(funcion, carpeta: str | None = None,
+                          de_la_tarea: frozenset[str] | set[str] = MODULOS_DE_LA_TAREA) -> list[str]:
     """Los archivos de Python de ``carpeta`` (la del cuaderno: el directorio actual) que usa ``funcion``.
 
     Sigue los nombres globales que usa la función, y los de las funciones del
     cuaderno a las que llama: un módulo, o un objeto definido en un módulo,
     cuyo archivo está en ``carpeta`` o debajo y no es uno de los que trae la
-    tarea (``MODULO_DE_LA_TAREA``) ni de un entorno de Python (``site-packages``).  Al corregir, la entrega no conserva esos
-    archivos, así que la función no llegaría a funcionar.
+    tarea (``de_la_tarea`` o ``EXPLORABLE``) ni de un entorno de Python
+    (``site-packages``).  Al corregir, la entrega no conserva esos archivos,
+    así que la función no llegaría a funcionar.
 
     Returns:
         ``'«mis_utilidades.py»'``… (ruta relativa a ``carpeta``), ordenados y sin repetir.
@@ -254,7 +258,8 @@ def modulos_de_tu_carpeta(funcion, carpeta: str | None = None) -> list[str]:
                     continue
                 if ruta is not None:
                     real = os.path.realpath(ruta)
-                    if (real.startswith(raiz + os.sep) and not MODULO_DE_LA_TAREA.match(os.path.basename(real))
+                    base = os.path.basename(real)
+                    if (real.startswith(raiz + os.sep) and base not in de_la_tarea and not EXPLORABLE.match(base)
                             and not {"site-packages", "dist-packages"} & set(real.split(os.sep))):
                         ajenos.add(f"«{os.path.relpath(real, raiz)}»")
                         continue
