@@ -11,17 +11,18 @@ def trampa(*args, **kwargs):
 
 # --- nombres públicos de grader_tests (scripts/autores/nombres_del_corrector.py) ---
 ANCHO = aprobado = ARCHIVOS_PUBLICOS_DEL_EJERCICIO = ARGUMENTOS = argumentos = ArraySubclase = caja \
-    = CARPETA = CARPETA_EJERCICIOS = casos = causa = Celda = CELDAS = celdas_de = cliente = como_array = \
-    como_lo_recibe_el_corrector = comun = Correccion = corregir = cuestionarios = describir = \
-    describir_caso = deserializar = diagnostico = ejercicio_de = ejercicios = en_el_kernel = Entero = \
-    envolver = Especificacion = especificacion = especificaciones = extensiones_nbgrader = fallo = \
-    funcion_del_cuaderno = grader_tests = juez = llamar = matriz = MAX_ELEMENTOS = MAX_LONGITUD = \
-    MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = modulos_publicos = \
-    MODULOS_PUBLICOS_DEL_MOTOR = NoAdmitida = nombres_de_argumentos = nombres_de_ejercicios = Opcion = \
-    Otro = PAQUETE_RAIZ = PISTAS_DE_EXCEPCIONES = PREFIJO_QUIZ = Pregunta = pregunta_desde_dict = \
-    preguntas = pruebas_visibles = PruebaVisibleFallida = publicar_evidencia = recoger_evidencia = \
-    respuesta = RespuestaMalFormada = salida_del_alumno = sin_complejos = causa_de_poca_precision = serializacion = serializar = sin_contestar = \
-    sin_ejecutar = TIPOS = Varias = VerdaderoFalso = VERSION = trampa
+    = CARPETA = CARPETA_EJERCICIOS = casos = causa = causa_de_poca_precision = Celda = CELDAS = \
+    celdas_de = cliente = como_array = como_lo_recibe_el_corrector = comun = Correccion = corregir = \
+    cuestionarios = describir = describir_caso = deserializar = diagnostico = ejercicio_de = ejercicios \
+    = en_el_kernel = Entero = envolver = Especificacion = especificacion = especificaciones = \
+    extensiones_nbgrader = fallo = funcion_del_cuaderno = grader_tests = juez = llamar = matriz = \
+    MAX_ELEMENTOS = MAX_LONGITUD = MAX_PROFUNDIDAD = MAX_TEXTO = MIME_EVIDENCIA = modulo_de_casos = \
+    MODULOS_DE_LA_TAREA = modulos_de_tu_carpeta = modulos_publicos = MODULOS_PUBLICOS_DEL_MOTOR = \
+    NoAdmitida = nombres_de_argumentos = nombres_de_ejercicios = Opcion = Otro = PAQUETE_RAIZ = \
+    PISTAS_DE_EXCEPCIONES = PREFIJO_QUIZ = Pregunta = pregunta_desde_dict = preguntas = pruebas_visibles \
+    = PruebaVisibleFallida = publicar_evidencia = recoger_evidencia = respuesta = RespuestaMalFormada = \
+    salida_del_alumno = serializacion = serializar = sin_complejos = sin_contestar = sin_ejecutar = \
+    TIPOS = Varias = VerdaderoFalso = VERSION = trampa
 # --- fin de los nombres públicos ---
 
 
