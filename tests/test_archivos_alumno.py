@@ -773,3 +773,31 @@ def test_en_una_entrega_el_kernel_del_profesorado_no_importa_nada_del_alumno(tmp
     leccion = tmp_path / "leccion"
     shutil.copytree(entrega, leccion)
     assert en_un_kernel(leccion, codigo).split()[:2] == ["666", "mio"]
+
+
+def test_el_vigilante_mata_en_una_ronda_todo_lo_que_sobra():
+    """Many allocating processes (a fresh attacker's fork of 100, issue 19): one measurement over the limit kills
+    as many of the largest as it takes to get back under it, not one per measurement."""
+    from grader_tests.caja import limites_kernel
+    codigo = ("import subprocess, sys, time\n"
+              "hijos = [subprocess.Popen([sys.executable, '-c', 'b = bytearray(40 * 2 ** 20); b[::4096] = b\"x\" * "
+              "(len(b) // 4096); print(1, flush=True); import time; time.sleep(30)'], stdout=subprocess.PIPE) "
+              "for _ in range(8)]\n"
+              "for h in hijos:\n"
+              "    h.stdout.readline()\n"
+              "print('listos', flush=True)\n"
+              "time.sleep(3)\n"
+              "print(sum(h.poll() == -9 for h in hijos), flush=True)\n"
+              "for h in hijos:\n"
+              "    h.kill()\n")
+    raiz = subprocess.Popen([sys.executable, "-c", codigo], stdout=subprocess.PIPE, text=True)
+    assert raiz.stdout.readline().strip() == "listos"        # every child holds its 40 MiB before the first measurement
+    vigilante = limites_kernel.VigilanteMemoria(raiz.pid, 170 * 2 ** 20, 0.05).empezar()
+    try:
+        salida, _ = raiz.communicate(timeout=60)
+    finally:
+        vigilante.parar()
+    # 8 × 40 MiB against 170 MiB: at least four of the children go, all at the first measurement (what is left
+    # stays well under the limit, so the shared pages the survivors inherit never start a second round)
+    assert int(salida.split()[0]) == vigilante.matados >= 4, (salida, vigilante.matados)
+    assert vigilante.rondas == 1, vigilante.rondas

@@ -302,9 +302,10 @@ class VigilanteMemoria:
     """Without cgroups: the memory of a sandbox's process tree, enforced from outside.
 
     A thread sums ``memoria_de`` over ``arbol(pid)`` every ``intervalo``
-    seconds and, while the sum is over ``limite``, kills the tree's largest
-    process, as the kernel's out-of-memory killer does inside a cgroup (if
-    that is the student's kernel, the sandbox ends with it).  Between two
+    seconds and, when the sum is over ``limite``, kills the tree's largest
+    processes, largest first, until what is left is under it, as the kernel's
+    out-of-memory killer does inside a cgroup (if one is the student's
+    kernel, the sandbox ends with it).  Between two
     measurements a tree can go past the limit by what it allocates in that
     time (each process is still capped by its own address-space limit).
     A process already killed is left out of later sums (its memory is on its
@@ -316,6 +317,7 @@ class VigilanteMemoria:
     def __init__(self, pid: int, limite: int, intervalo: float = 0.1):
         self.pid, self.limite, self.intervalo = pid, limite, intervalo
         self.matados = 0                           # processes it killed
+        self.rondas = 0                            # measurements that found the tree over the limit
         self._victimas: set[tuple[int, str]] = set()   # (pid, start time) of each, so a reused pid is not skipped
         self.maxima = 0                            # the largest sum measured
         self._parar = threading.Event()
@@ -339,11 +341,17 @@ class VigilanteMemoria:
             usada = sum(medidas.values())
             self.maxima = max(self.maxima, usada)
             if usada > self.limite and medidas:
-                mayor = max(medidas, key=medidas.get)
-                identidad = (mayor, _arranque(mayor))
-                try:
-                    os.kill(mayor, signal.SIGKILL)
-                    self.matados += 1
-                    self._victimas.add(identidad)
-                except OSError:
-                    pass
+                self.rondas += 1
+                # largest first, as many as it takes to get back under the limit in this round: a tree of
+                # many allocating processes never outgrows a watchdog that kills one per measurement
+                for mayor in sorted(medidas, key=medidas.get, reverse=True):
+                    if usada <= self.limite:
+                        break
+                    identidad = (mayor, _arranque(mayor))
+                    try:
+                        os.kill(mayor, signal.SIGKILL)
+                        self.matados += 1
+                        self._victimas.add(identidad)
+                    except OSError:
+                        pass
+                    usada -= medidas[mayor]
