@@ -189,8 +189,9 @@ def funcion_del_cuaderno(espacio: dict, nombre: str):
             modulo = f"«{excepcion.name}»" if getattr(excepcion, "name", None) else "lo que importas"
             fallo(f"La celda donde escribes `{nombre}` terminó con {type(excepcion).__name__} "
                   f"({_mensaje_corto(excepcion)}) y `{nombre}` no llegó a definirse. {modulo[0].upper() + modulo[1:]} "
-                  "no está en el entorno del curso, ni al corregir: escribe esa parte con NumPy y vuelve a "
-                  "ejecutar la celda.")
+                  "no está en el entorno del curso ni entre los archivos de la tarea, y al corregir tampoco "
+                  "(de tu carpeta sólo cuenta el cuaderno): escribe esa parte en la celda del ejercicio, con NumPy, "
+                  "y vuelve a ejecutarla.")
         if excepcion is not None:
             fallo(f"La celda donde escribes `{nombre}` terminó con {type(excepcion).__name__} "
                   f"({_mensaje_corto(excepcion)}) antes de definirla: corrige ese error (su traza, debajo de la "
