@@ -653,6 +653,33 @@ def test_tope_por_cuenta_lee_el_dueno_de_cada_conexion():
     assert (mapeada, uno) == ("127.0.0.1", "::1")
 
 
+# every spelling of a login the hub's routing could reach (a fresh attacker's F1 of issue 19: '/hub//login' and
+# '//hub/login' ran PAM uncounted), and paths that are no login
+LOGINS = ["/hub/login", "/hub//login", "//hub/login", "///hub///login//", "/hub/login/", "/hub/login?next=/x",
+          "/hub/./login", "/hub/%6cogin", "/HUB/Login", "/user/x/../../hub/login", "/hub/x/../login",
+          "/base/hub/login", "http://h:8000//hub//login?x", "/hub/api/users/ana/tokens",
+          "/hub//api//users/ana//tokens/", "/hub/api/users/%61na/tokens"]
+NO_LOGINS = ["/hub/logout", "/hub/loginx", "/hub/api/users/ana", "/hub/api/users/ana/tokens/x", "/user/ana/lab",
+             "/hub/login/../logout", "/hub/%zz/login", ""]
+
+
+def test_el_proxy_y_el_hub_reconocen_un_login_se_escriba_como_se_escriba():
+    import shutil
+    import subprocess
+    sys.path.insert(0, str(HUB / "jupyter" / "comun"))
+    import conexiones_por_cuenta as cpc
+    assert [cpc.es_login(u) for u in LOGINS] == [True] * len(LOGINS), [u for u in LOGINS if not cpc.es_login(u)]
+    assert [cpc.es_login(u) for u in NO_LOGINS] == [False] * len(NO_LOGINS), [u for u in NO_LOGINS if cpc.es_login(u)]
+    if not shutil.which("node"):
+        pytest.skip("sin node")
+    rutas = LOGINS + NO_LOGINS
+    programa = (f"const t = require({json.dumps(str(ajustes.TOPE_POR_CUENTA))});"
+                f"const rutas = {json.dumps(rutas)};"
+                "console.log(JSON.stringify(rutas.map((u) => [t.rutaNormalizada(u), t.esLogin(u)])));")
+    salida = subprocess.run(["node", "-e", programa], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(salida.stdout) == [[cpc.ruta_normalizada(u), cpc.es_login(u)] for u in rutas]
+
+
 def test_el_proxy_arranca_con_su_tope(tmp_path):
     """The hub's proxy command loads tope_por_cuenta.js before configurable-http-proxy's own script (through the
     link npm makes); a proxy that is not a node script starts as it is, with a Spanish warning for the log."""
@@ -807,12 +834,14 @@ res["falsa_delante"] = pedir("198.51.100.7, 203.0.113.5", conexion=uno)         
 res["otra_b"] = [pedir("198.51.100.7", conexion=uno) for _ in range(20)]
 res["falsa_detras"] = pedir("203.0.113.5, 198.51.100.99", conexion=uno)
 logins = {}
-def entrar(clave, xff):
-    logins[clave] = pedir(xff, "POST", "/hub/login")
+def entrar(clave, xff, ruta="/hub/login"):
+    logins[clave] = pedir(xff, "POST", ruta)
 hilos = [threading.Thread(target=entrar, args=("local_1", "127.0.0.1"))]
 hilos[0].start()
 time.sleep(0.4)
-hilos += [threading.Thread(target=entrar, args=(k, x)) for k, x in (("local_2", "127.0.0.1"), ("b", "198.51.100.7"))]
+# the second login of the same account spelled '//hub//login' (issue 19): still the one in flight too many
+hilos += [threading.Thread(target=entrar, args=k) for k in (("local_2", "127.0.0.1", "//hub//login"),
+                                                            ("b", "198.51.100.7"))]
 for h in hilos[1:]:
     h.start()
 for h in hilos:

@@ -343,6 +343,9 @@ const EN_CURSO_LOGIN = 1;
 const FALLOS_LOGIN = entero('CURSO_HUB_PROXY_FALLOS_LOGIN', 5);
 const RECARGA_LOGIN_S = 10;
 const ES_LOGIN = /\/hub\/(login|api\/users\/[^/?]+\/tokens)\/?(\?|$)/;
+// ES_LOGIN is matched on rutaNormalizada (a fresh attacker's F1: '/hub//login' and '//hub/login' reached the hub's
+// login handler uncounted)
+function esLogin(url) { return ES_LOGIN.test(rutaNormalizada(url)); }
 const loginsEnCurso = new Map();
 const fallos = new Map();          // account → { fichas, en (ms) }
 
@@ -461,7 +464,7 @@ function despachar(conexion, seguir, evento, args) {
       }
       for (const [clave, tope] of topes) { contar(args[1], clave, tope, false); }
     }
-    if (cuenta !== CONFIABLE && evento === 'request' && peticion.method === 'POST' && ES_LOGIN.test(peticion.url || '')
+    if (cuenta !== CONFIABLE && evento === 'request' && peticion.method === 'POST' && esLogin(peticion.url)
         && !empezarLogin(cuenta, args[1])) {
       rechazar(evento, args, DEMASIADOS_LOGIN);
       return;
@@ -477,6 +480,20 @@ function despachar(conexion, seguir, evento, args) {
   if (socket[CUENTA] !== undefined) { decidir(); return; }
   if (!socket[ESPERAN]) { socket[ESPERAN] = []; }
   socket[ESPERAN].push(decidir);
+}
+
+// the path of a URL as a router that forgives may read it: no scheme, host, query or fragment; percent-decoded (kept
+// raw if it does not decode); lower case; empty and '.' segments dropped and '..' applied. Every spelling that could
+// reach a handler is matched the same way (counting one the hub answers 404 costs nothing); the twin of
+// ruta_normalizada in despliegue/hub/jupyter/comun/conexiones_por_cuenta.py
+function rutaNormalizada(url) {
+  let ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
+  try { ruta = decodeURIComponent(ruta); } catch (error) { /* malformed: kept raw */ }
+  const trozos = [];
+  for (const trozo of ruta.toLowerCase().split('/')) {
+    if (trozo === '..') { trozos.pop(); } else if (trozo !== '' && trozo !== '.') { trozos.push(trozo); }
+  }
+  return `/${trozos.join('/')}`;
 }
 
 // the server a request's path goes to, as configurable-http-proxy's routing table sees it (empty segments dropped):
@@ -525,5 +542,5 @@ for (const modulo of [http, https]) {
   };
 }
 
-module.exports = { normalizarIp, claveDeDireccion, leerSs, gastar, servidorDeLaRuta, TOPE_CUENTA, TOPE_IP, RAFAGA,
-  POR_SEGUNDO, POR_IP };
+module.exports = { normalizarIp, claveDeDireccion, leerSs, gastar, servidorDeLaRuta, rutaNormalizada, esLogin,
+  TOPE_CUENTA, TOPE_IP, RAFAGA, POR_SEGUNDO, POR_IP };

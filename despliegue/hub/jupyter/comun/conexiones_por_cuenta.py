@@ -158,8 +158,38 @@ class Cubos:
 
 DEMASIADOS_LOGIN = ("Demasiados intentos de entrar seguidos desde tu cuenta o tu dirección: espera unos segundos "
                     "y vuelve a intentarlo.\n")
-# a login, or an API token asked with a password: what makes the hub run PAM (2-3 s per failure, in a few threads)
+# a login, or an API token asked with a password: what makes the hub run PAM (2-3 s per failure, in a few threads);
+# matched on ``ruta_normalizada`` (a fresh attacker's F1: '/hub//login' and '//hub/login' reached the hub's login
+# handler uncounted)
 ES_LOGIN = re.compile(r"/hub/(login|api/users/[^/?]+/tokens)/?(\?|$)")
+
+
+def ruta_normalizada(url: str) -> str:
+    """The path of ``url`` as a router that forgives may read it: no scheme, host, query or fragment;
+    percent-decoded (kept raw if it does not decode); lower case; empty and ``.`` segments dropped and
+    ``..`` applied.  So every spelling that could reach a handler is matched the same way (counting a
+    spelling the hub answers 404 costs nothing); the twin of ``rutaNormalizada`` in
+    ``despliegue/hub/proxy/tope_por_cuenta.js``."""
+    from urllib.parse import unquote
+    ruta = re.sub(r"^[a-z][a-z0-9+.-]*://[^/]*", "", str(url or ""), flags=re.I)
+    ruta = re.split(r"[?#]", ruta, maxsplit=1)[0]
+    try:
+        ruta = unquote(ruta, errors="strict")
+    except UnicodeDecodeError:
+        pass
+    trozos: list[str] = []
+    for trozo in ruta.lower().split("/"):
+        if trozo == "..":
+            if trozos:
+                trozos.pop()
+        elif trozo not in ("", "."):
+            trozos.append(trozo)
+    return "/" + "/".join(trozos)
+
+
+def es_login(url: str) -> bool:
+    """Whether a POST to ``url`` makes the hub run PAM (see ``ES_LOGIN``)."""
+    return bool(ES_LOGIN.search(ruta_normalizada(url)))
 
 
 ENTRAR_POR_EL_PROXY = ("Este puerto es interno del hub: para entrar, usa la dirección del hub en el navegador.\n")
@@ -270,7 +300,7 @@ def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None, lo
                 _responder_429(conexion, DEMASIADAS)
                 return
             if logins is not None and cuenta is not CONFIABLE and getattr(start_line, "method", "") == "POST" \
-                    and ES_LOGIN.search(getattr(start_line, "path", "") or ""):
+                    and es_login(getattr(start_line, "path", "") or ""):
                 if not logins.empezar(cuenta):
                     self.pasa = False
                     if logins.en_curso:
