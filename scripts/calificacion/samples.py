@@ -259,9 +259,10 @@ def _marker_rebuilt(submitted: Path, students: list[str]) -> dict[str, dict[str,
     raiz = submitted.parent
     respuestas, release = raiz / "examples" / "respuestas", raiz / "release"
     alumnos = {}
+    conocidos = set(sample_students(respuestas))
     with tempfile.TemporaryDirectory() as aparte:
         for student in students:
-            if student not in sample_students(respuestas):
+            if student not in conocidos:
                 continue
             try:
                 build_student(student, respuestas / f"{student}.py", release, Path(aparte))

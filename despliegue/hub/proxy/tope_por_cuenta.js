@@ -486,11 +486,14 @@ function despachar(conexion, seguir, evento, args) {
 // raw if it does not decode); lower case; empty and '.' segments dropped and '..' applied. Every spelling that could
 // reach a handler is matched the same way (counting one the hub answers 404 costs nothing); the twin of
 // ruta_normalizada in despliegue/hub/jupyter/comun/conexiones_por_cuenta.py
+function rutaDescodificada(url) {
+  const ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
+  try { return decodeURIComponent(ruta); } catch (error) { return ruta; /* malformed: kept raw */ }
+}
+
 function rutaNormalizada(url) {
-  let ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
-  try { ruta = decodeURIComponent(ruta); } catch (error) { /* malformed: kept raw */ }
   const trozos = [];
-  for (const trozo of ruta.toLowerCase().split('/')) {
+  for (const trozo of rutaDescodificada(url).toLowerCase().split('/')) {
     if (trozo === '..') { trozos.pop(); } else if (trozo !== '' && trozo !== '.') { trozos.push(trozo); }
   }
   return `/${trozos.join('/')}`;
@@ -501,9 +504,7 @@ function rutaNormalizada(url) {
 // as the proxy decodes it to choose the route ('/user/mall%6Fry/…' goes to mallory's server and counts for it); a
 // path that does not decode is kept as it came (the proxy cannot route it either)
 function servidorDeLaRuta(url) {
-  let ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
-  try { ruta = decodeURIComponent(ruta); } catch (error) { /* malformed: kept raw */ }
-  const trozos = ruta.split('/').filter((t) => t !== '');
+  const trozos = rutaDescodificada(url).split('/').filter((t) => t !== '');
   for (let i = 0; i + 1 < trozos.length; i += 1) {
     if (trozos[i] === 'user' || trozos[i] === 'services') { return `${trozos[i]}/${trozos[i + 1]}`; }
   }
