@@ -653,14 +653,21 @@ def test_tope_por_cuenta_lee_el_dueno_de_cada_conexion():
     assert (mapeada, uno) == ("127.0.0.1", "::1")
 
 
-# every spelling of a login the hub's routing could reach (a fresh attacker's F1 of issue 19: '/hub//login' and
-# '//hub/login' ran PAM uncounted), and paths that are no login
+# every spelling of a login the hub's routing could reach (fresh attackers' F1s of issue 19: '/hub//login',
+# '//hub/login', then '/hub\login' and '/hub/api/users/%2F/tokens' ran PAM uncounted), and paths that are no login
 LOGINS = ["/hub/login", "/hub//login", "//hub/login", "///hub///login//", "/hub/login/", "/hub/login?next=/x",
           "/hub/./login", "/hub/%6cogin", "/HUB/Login", "/user/x/../../hub/login", "/hub/x/../login",
           "/base/hub/login", "http://h:8000//hub//login?x", "/hub/api/users/ana/tokens",
-          "/hub//api//users/ana//tokens/", "/hub/api/users/%61na/tokens"]
-NO_LOGINS = ["/hub/logout", "/hub/loginx", "/hub/api/users/ana", "/hub/api/users/ana/tokens/x", "/user/ana/lab",
-             "/hub/login/../logout", "/hub/%zz/login", ""]
+          "/hub//api//users/ana//tokens/", "/hub/api/users/%61na/tokens",
+          "/hub\\login", "/hub\\\\login", "\\hub\\login", "/hub%5Clogin", "/hub/api\\users/ana/tokens",
+          "/hub\\api/users/ana/tokens", "/hub/api/users/ana\\tokens", "/hub/api/users/%2F/tokens",
+          "/hub/api/users/%2f/tokens", "/hub/api/users/../tokens", "/hub/api/users/./tokens",
+          "/hub/api/users/a%2Fb/tokens", "/hub/api/users/%2E%2E/tokens", "/hub/api/users/%2E/tokens",
+          "/hub/api/users/..%2F/tokens", "/hub/api/users/user/tokens", "/hub/api/users/services/tokens",
+          "/hub/api/users/ana/tokens/x", "/hub/login/../logout", "/hub/%zz/login", "/hub/api/users/%E9/tokens"]
+NO_LOGINS = ["/hub/logout", "/hub/loginx", "/hub/api/users/ana", "/hub/api/users/ana/server", "/user/ana/lab",
+             "/user/ana/api/contents/hub/login", "/services/curso/login", "/hub/../user/ana/api/contents/login",
+             "/user\\ana\\api\\contents\\tokens", ""]
 
 
 def test_el_proxy_y_el_hub_reconocen_un_login_se_escriba_como_se_escriba():
@@ -678,6 +685,122 @@ def test_el_proxy_y_el_hub_reconocen_un_login_se_escriba_como_se_escriba():
                 "console.log(JSON.stringify(rutas.map((u) => [t.rutaNormalizada(u), t.esLogin(u)])));")
     salida = subprocess.run(["node", "-e", programa], capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(salida.stdout) == [[cpc.ruta_normalizada(u), cpc.es_login(u)] for u in rutas]
+
+
+class _Autenticador:
+    """A stand-in for the hub's authenticator: counts its checks; ``clave`` is the one right password; a check waits
+    for ``soltar`` when given (a login in flight)."""
+
+    def __init__(self) -> None:
+        self.comprobadas = 0
+        self.soltar = None
+
+    async def get_authenticated_user(self, handler, data):
+        self.comprobadas += 1
+        if self.soltar is not None:
+            await self.soltar.wait()
+        return {"name": data["username"]} if data.get("password") == "clave" else None
+
+
+class _Manejador:
+    """What ``BaseHandler.authenticate`` uses of a hub handler: its request (the connection's owner as the hub's
+    port found it, the proxy's X-Curso-Origen), its authenticator, and an answer it may send itself."""
+
+    def __init__(self, autenticador, cuenta, origen: str | None = None) -> None:
+        self.request = SimpleNamespace(connection=SimpleNamespace(_curso_cuenta=cuenta),
+                                       headers={} if origen is None else {"X-Curso-Origen": origen})
+        self.authenticator = autenticador
+        self.estado, self.texto = 200, None
+
+    def clear(self) -> None:
+        self.estado, self.texto = 200, None
+
+    def set_status(self, codigo, motivo=None) -> None:
+        self.estado = codigo
+
+    def set_header(self, nombre, valor) -> None:
+        pass
+
+    def finish(self, texto) -> None:
+        self.texto = texto
+
+
+def test_el_hub_cuenta_cada_comprobacion_de_contrasena_venga_por_la_ruta_que_venga():
+    """A fresh attacker's F1/F2 (issue 19): spellings the URL gates missed ('/hub/api/users/%2F/tokens', '/hub\\login')
+    ran PAM uncounted, 680 guesses a minute against the TA. Now the hub counts where it checks a password
+    (``BaseHandler.authenticate``), whatever the route: per origin the proxy wrote, one in flight, five failures then
+    429 in Spanish without running the check; a right password spends nothing; root through the proxy is never
+    limited; a local account straight on the hub's port is refused before any check."""
+    import asyncio
+    sys.path.insert(0, str(HUB / "jupyter" / "comun"))
+    import conexiones_por_cuenta as cpc
+    from jupyterhub.handlers.base import BaseHandler
+    from tornado import web
+    # this process may have loaded the hub's config already (another test): start from JupyterHub's own method
+    antes = {k: BaseHandler.__dict__[k] for k in ("authenticate", "_curso_logins", "_curso_authenticate_original")
+             if k in BaseHandler.__dict__}
+    original = antes.get("_curso_authenticate_original", BaseHandler.authenticate)
+    BaseHandler.authenticate = original
+    for clave in ("_curso_logins", "_curso_authenticate_original"):
+        if hasattr(BaseHandler, clave):
+            delattr(BaseHandler, clave)
+    try:
+        cpc.limitar_logins_del_hub()
+        cpc.limitar_logins_del_hub()                       # idempotent: one layer, not two
+        assert BaseHandler.authenticate is not original
+
+        async def probar(manejador, clave="mala"):
+            try:
+                return await BaseHandler.authenticate(manejador, {"username": "profesora", "password": clave})
+            except web.Finish:
+                return "parada"
+
+        async def todo():
+            auth = _Autenticador()
+            ana = [_Manejador(auth, cpc.CONFIABLE, "1001") for _ in range(8)]
+            assert [await probar(m) for m in ana] == [None] * 5 + ["parada"] * 3
+            assert auth.comprobadas == 5 and ana[5].estado == 429 and ana[5].texto == cpc.DEMASIADOS_LOGIN
+            bea = _Manejador(auth, cpc.CONFIABLE, "1002")    # her classmate is not affected
+            assert await probar(bea, "clave") == {"name": "profesora"} and auth.comprobadas == 6
+            for _ in range(6):                              # a right password spends no failure
+                assert await probar(_Manejador(auth, cpc.CONFIABLE, "1002"), "clave") == {"name": "profesora"}
+            assert await probar(_Manejador(auth, cpc.CONFIABLE, "1002")) is None
+            raiz = [_Manejador(auth, cpc.CONFIABLE, origen) for origen in ("confiable", None) * 5]
+            assert [await probar(m) for m in raiz] == [None] * 10 and auth.comprobadas == 23
+            directa = _Manejador(auth, 1003)               # a student straight on the hub's port
+            assert await probar(directa) == "parada" and directa.estado == 403
+            assert directa.texto == cpc.ENTRAR_POR_EL_PROXY and auth.comprobadas == 23
+            # one in flight per account: the second waits for nothing, it is refused
+            auth.soltar = asyncio.Event()
+            primera = asyncio.ensure_future(probar(_Manejador(auth, cpc.CONFIABLE, "1004")))
+            await asyncio.sleep(0)
+            segunda = _Manejador(auth, cpc.CONFIABLE, "1004")
+            assert await probar(segunda) == "parada" and segunda.estado == 429
+            auth.soltar.set()
+            assert await primera is None and auth.comprobadas == 24
+            # an address from another machine: four in flight (the proxy's rule), the fifth refused
+            auth.soltar = asyncio.Event()
+            varias = [asyncio.ensure_future(probar(_Manejador(auth, cpc.CONFIABLE, "ip 10.0.0.0/24"))) for _ in range(5)]
+            await asyncio.sleep(0)
+            auth.soltar.set()
+            assert sorted(map(str, await asyncio.gather(*varias))) == ["None"] * 4 + ["parada"]
+            # a server the course did not patch (no owner known): this layer stays out of the way
+            sin = _Manejador(auth, cpc.SIN_DUENO, "1001")
+            assert await probar(sin) is None
+
+        asyncio.run(todo())
+    finally:
+        for clave in ("_curso_logins", "_curso_authenticate_original"):
+            if hasattr(BaseHandler, clave):
+                delattr(BaseHandler, clave)
+        for clave, valor in antes.items():
+            setattr(BaseHandler, clave, valor)
+    # and the hub's config installs it (relevo.limitar_servidor_del_hub, in a process of its own: it patches tornado)
+    import subprocess
+    programa = ("import sys; sys.path.insert(0, sys.argv[1]); import relevo; relevo.limitar_servidor_del_hub();"
+                "from jupyterhub.handlers.base import BaseHandler; print(BaseHandler._curso_logins is not None)")
+    salida = subprocess.run([sys.executable, "-c", programa, str(HUB)], capture_output=True, text=True, timeout=60)
+    assert salida.stdout.strip() == "True", salida.stderr
 
 
 def test_el_proxy_arranca_con_su_tope(tmp_path):

@@ -737,6 +737,44 @@ print(sum(e not in (429, "interno") for e in estados), estados.count(429), estad
       any("Demasiados intentos de entrar" in t for t in textos))
 """
 
+_TOKENS_CON_CLAVE = r"""
+import json, socket, sys, threading, time
+puerto, victima, segundos = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+# the token API checks a password sent in the body; spellings that ran PAM uncounted (a fresh attacker's F1/F2)
+rutas = ["/hub/api/users/%2F/tokens", "/hub/api\\users/x/tokens", "/hub\\api/users/x/tokens",
+         "/hub/api/users/../tokens", "/hub/api/users/a%2Fb/tokens"]
+estados, textos, fin = [], [], time.monotonic() + segundos
+
+def intentar(n):
+    cuerpo = json.dumps({"auth": {"username": victima, "password": "mala"}}).encode()
+    while time.monotonic() < fin:
+        ruta = rutas[n % len(rutas)]
+        n += 1
+        s = socket.create_connection(("127.0.0.1", puerto), timeout=60)
+        s.sendall(f"POST {ruta} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: {len(cuerpo)}\r\nConnection: close\r\n\r\n".encode() + cuerpo)
+        respuesta = b""
+        while True:
+            parte = s.recv(65536)
+            if not parte:
+                break
+            respuesta += parte
+        s.close()
+        codigo = int(respuesta.split(b" ", 2)[1]) if respuesta.startswith(b"HTTP/") else 0
+        estados.append(codigo)
+        if codigo == 429:
+            textos.append(respuesta.decode("utf-8", "replace"))
+
+hilos = [threading.Thread(target=intentar, args=(i,)) for i in range(10)]
+for h in hilos:
+    h.start()
+for h in hilos:
+    h.join()
+# every refusal in Spanish: her login limit, or her bucket of requests once refusals come back at once
+print(sum(e != 429 for e in estados), estados.count(429), any("Demasiados intentos de entrar" in t for t in textos)
+      and all("Demasiados intentos de entrar" in t or "Demasiadas peticiones seguidas" in t for t in textos))
+"""
+
 _TOKENS_AL_AZAR = r"""
 import secrets, sys, urllib.error, urllib.request
 url, host, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -773,6 +811,12 @@ def test_nadie_bloquea_la_entrada_ni_gasta_el_cupo_de_otra(hub):
     intento = _como(ana, _LOGINS, f"http://127.0.0.1:{hub.puertos['hub']}", profesora, "3")
     pasaron, parados, internos, _ = intento.stdout.split()
     assert pasaron == "0" and int(internos) > 0, intento.stdout
+    Usuario(hub, profesora).entrar()
+    # the token API with a password, spelled as a fresh attacker did (%2F, backslashes, '..'): counted with her
+    # logins (the proxy's gate and the hub's own count where it checks), never the ~30 ten threads would get
+    intento = _como(ana, _TOKENS_CON_CLAVE, str(hub.puertos['publico']), profesora, "6")
+    pasaron, parados, dice = intento.stdout.split()
+    assert int(parados) > 0 and dice == "True" and int(pasaron) <= 5 + 2, intento.stdout
     Usuario(hub, profesora).entrar()
     from urllib.parse import urlsplit
     suya = Usuario(hub, bea).entrar().arrancar_servidor()

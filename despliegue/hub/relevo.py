@@ -170,8 +170,11 @@ def limitar_servidor_del_hub(tope: int = TOPE_POR_CUENTA_HUB, rafaga: int = RAFA
     never reaches the hub's handlers. No login here from a local account (403, ``ENTRAR_POR_EL_PROXY``): people log
     in through the proxy, which limits logins per account (a sixth attacker's F1); a second budget here let a
     seventh attacker double her password guesses (F2). Root and the hub's account (the proxy, the hub itself) are
-    not limited. No request body above ``MAX_CUERPO_HUB``, from anyone. Idempotent.
+    not limited. No request body above ``MAX_CUERPO_HUB``, from anyone. And every password check, whatever its URL,
+    counts again where the hub runs it (``conexiones_por_cuenta.limitar_logins_del_hub``: a fresh attacker's F1s
+    found URL spellings that both gates above missed). Idempotent.
     """
     conexiones_por_cuenta.limitar_servidores_tornado(CUENTAS_DE_CONFIANZA, tope, rafaga, por_segundo,
                                                      logins=conexiones_por_cuenta.Logins(en_curso=0),
                                                      max_cuerpo=MAX_CUERPO_HUB)
+    conexiones_por_cuenta.limitar_logins_del_hub()

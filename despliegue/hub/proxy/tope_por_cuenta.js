@@ -342,10 +342,15 @@ function rechazar(evento, args, texto = DEMASIADAS, codigo = 429) {
 const EN_CURSO_LOGIN = 1;
 const FALLOS_LOGIN = entero('CURSO_HUB_PROXY_FALLOS_LOGIN', 5);
 const RECARGA_LOGIN_S = 10;
-const ES_LOGIN = /\/hub\/(login|api\/users\/[^/?]+\/tokens)\/?(\?|$)/;
-// ES_LOGIN is matched on rutaNormalizada (a fresh attacker's F1: '/hub//login' and '//hub/login' reached the hub's
-// login handler uncounted)
-function esLogin(url) { return ES_LOGIN.test(rutaNormalizada(url)); }
+// a POST to the hub with a segment 'login' or 'tokens' in any spelling (see es_login in conexiones_por_cuenta.py,
+// its twin: fresh attackers' F1s reached a password check uncounted through '/hub//login', '/hub\login' and
+// '/hub/api/users/%2F/tokens'); the hub checks again where the password is checked
+const ES_LOGIN = /^(login|tokens)$/;
+function esLogin(url) {
+  const normalizada = rutaNormalizada(url).split('/');
+  const servidor = normalizada.find((t) => t === 'hub' || t === 'user' || t === 'services');
+  return servidor === 'hub' && rutaDescodificada(url).toLowerCase().split('/').some((t) => ES_LOGIN.test(t));
+}
 const loginsEnCurso = new Map();
 const fallos = new Map();          // account → { fichas, en (ms) }
 
@@ -488,7 +493,9 @@ function despachar(conexion, seguir, evento, args) {
 // ruta_normalizada in despliegue/hub/jupyter/comun/conexiones_por_cuenta.py
 function rutaDescodificada(url) {
   const ruta = String(url || '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0];
-  try { return decodeURIComponent(ruta); } catch (error) { return ruta; /* malformed: kept raw */ }
+  let descodificada = ruta;
+  try { descodificada = decodeURIComponent(ruta); } catch (error) { /* malformed: kept raw */ }
+  return descodificada.replace(/\\/g, '/');     // a backslash is a slash to the WHATWG URL parser (and the proxy)
 }
 
 function rutaNormalizada(url) {

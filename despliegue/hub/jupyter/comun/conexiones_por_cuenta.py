@@ -158,18 +158,18 @@ class Cubos:
 
 DEMASIADOS_LOGIN = ("Demasiados intentos de entrar seguidos desde tu cuenta o tu dirección: espera unos segundos "
                     "y vuelve a intentarlo.\n")
-# a login, or an API token asked with a password: what makes the hub run PAM (2-3 s per failure, in a few threads);
-# matched on ``ruta_normalizada`` (a fresh attacker's F1: '/hub//login' and '//hub/login' reached the hub's login
-# handler uncounted)
-ES_LOGIN = re.compile(r"/hub/(login|api/users/[^/?]+/tokens)/?(\?|$)")
+# a login, or an API token asked with a password: what makes the hub run PAM (2-3 s per failure, in a few threads).
+# Matched by segments, not by a route (fresh attackers' F1s: '/hub//login', '//hub/login', '/hub\login' and
+# '/hub/api/users/%2F/tokens' reached a password check uncounted; tornado routes the raw path, the proxy and
+# browsers read a backslash as a slash): a POST to the hub (see ``es_login``) with a segment ``login`` or ``tokens``,
+# in any spelling, counts. Counting a spelling the hub answers 404 costs nothing. The hub checks again where the
+# password is checked (``limitar_logins_del_hub``): this is the cheap first gate, in the proxy and on the hub's port.
+ES_LOGIN = re.compile(r"^(login|tokens)$")
 
 
-def ruta_normalizada(url: str) -> str:
-    """The path of ``url`` as a router that forgives may read it: no scheme, host, query or fragment;
-    percent-decoded (kept raw if it does not decode); lower case; empty and ``.`` segments dropped and
-    ``..`` applied.  So every spelling that could reach a handler is matched the same way (counting a
-    spelling the hub answers 404 costs nothing); the twin of ``rutaNormalizada`` in
-    ``despliegue/hub/proxy/tope_por_cuenta.js``."""
+def _ruta_descodificada(url: str) -> str:
+    """The path of ``url``: no scheme, host, query or fragment; percent-decoded (kept raw if it does not decode);
+    a backslash read as a slash (as the WHATWG URL parser, and so the proxy, reads it)."""
     from urllib.parse import unquote
     ruta = re.sub(r"^[a-z][a-z0-9+.-]*://[^/]*", "", str(url or ""), flags=re.I)
     ruta = re.split(r"[?#]", ruta, maxsplit=1)[0]
@@ -177,8 +177,15 @@ def ruta_normalizada(url: str) -> str:
         ruta = unquote(ruta, errors="strict")
     except UnicodeDecodeError:
         pass
+    return ruta.replace("\\", "/")
+
+
+def ruta_normalizada(url: str) -> str:
+    """The path of ``url`` as a router that forgives may read it (:func:`_ruta_descodificada`, lower case, empty and
+    ``.`` segments dropped and ``..`` applied); the twin of ``rutaNormalizada`` in
+    ``despliegue/hub/proxy/tope_por_cuenta.js``."""
     trozos: list[str] = []
-    for trozo in ruta.lower().split("/"):
+    for trozo in _ruta_descodificada(url).lower().split("/"):
         if trozo == "..":
             if trozos:
                 trozos.pop()
@@ -188,8 +195,14 @@ def ruta_normalizada(url: str) -> str:
 
 
 def es_login(url: str) -> bool:
-    """Whether a POST to ``url`` makes the hub run PAM (see ``ES_LOGIN``)."""
-    return bool(ES_LOGIN.search(ruta_normalizada(url)))
+    """Whether a POST to ``url`` may make the hub check a password: its normalised path goes to the hub (a segment
+    ``hub`` before any ``user`` or ``services``: a user's server or a service never runs PAM) and its path, read
+    before or after ``..`` is applied, has a segment ``login`` or ``tokens`` (:data:`ES_LOGIN`)."""
+    normalizada = ruta_normalizada(url).split("/")
+    servidor = next((t for t in normalizada if t in ("hub", "user", "services")), None)
+    if servidor != "hub":
+        return False
+    return any(ES_LOGIN.match(t) for t in _ruta_descodificada(url).lower().split("/"))
 
 
 ENTRAR_POR_EL_PROXY = ("Este puerto es interno del hub: para entrar, usa la dirección del hub en el navegador.\n")
@@ -229,6 +242,82 @@ class Logins:
 
 CONFIABLE = object()       # the connection's owner is trusted (or it is not from this machine, when so configured)
 RECHAZADA = object()       # the connection was closed (over its account's cap, or a flood): its requests are dropped
+
+
+# a request's connection whose owner this process was not told (a server :func:`limitar_servidores_tornado` did not
+# patch)
+SIN_DUENO = object()
+POR_IP = 16                # an address from another machine gets this many times an account's logins (the proxy's)
+
+
+def origen_del_login(handler) -> object:
+    """Who asks the hub to check a password in ``handler``'s request: the account or address the course's proxy
+    wrote in ``X-Curso-Origen`` when the connection is the proxy's (a trusted account's), :data:`CONFIABLE` when the
+    proxy says so (root, the TA's test browser) or the connection is trusted and carries no such header,
+    :data:`RECHAZADA` for a connection of any other local account (the hub's own port, where nobody logs in), and
+    :data:`SIN_DUENO` when the server was not patched (nothing known: not limited here)."""
+    cuenta = getattr(getattr(handler.request, "connection", None), "_curso_cuenta", SIN_DUENO)
+    if cuenta is SIN_DUENO:
+        return SIN_DUENO
+    if cuenta is not CONFIABLE:
+        return RECHAZADA
+    origen = handler.request.headers.get("X-Curso-Origen", "")
+    return CONFIABLE if origen in ("", "confiable") else origen
+
+
+def limitar_logins_del_hub(cuentas: Logins | None = None, direcciones: Logins | None = None) -> None:
+    """The hub's process: every password check (``BaseHandler.authenticate``: the login form, an API token asked with
+    a password, whatever route reaches them) counts for the account or address that asked (:func:`origen_del_login`),
+    with :class:`Logins`' rules: one at a time, five failures then one every 10 s (an address from another machine,
+    :data:`POR_IP` times that, four at a time: the proxy's rules). Past them the hub answers 429 in Spanish
+    (:data:`DEMASIADOS_LOGIN`, plain text as the proxy's) without running the authenticator; a local account straight
+    on the hub's port gets 403 (:data:`ENTRAR_POR_EL_PROXY`). The answer is sent at once and the handler stopped
+    (``tornado.web.Finish``): the token API would turn any error into a bare 403, as a wrong password.
+
+    Why here and not only by URL (issue 19, fresh attackers' F1s): the proxy and the hub's port match the URL, and
+    every spelling they missed ran PAM uncounted ('/hub//login'; then '/hub\\login', which the proxy forwards as
+    '/hub/login', and '/hub/api/users/%2F/tokens', which tornado routes to the token API): 680 guesses a minute
+    against the TA's password from one student. The URL gate stays in front (cheap, and its 429 has Spanish text
+    on every page); this one cannot be missed. A failure is a check that returns no user or raises. Idempotent.
+
+    Raises (from the patched method):
+        tornado.web.Finish: after answering 429 or 403 as above.
+    """
+    from jupyterhub.handlers.base import BaseHandler
+    from tornado import web
+    if getattr(BaseHandler, "_curso_logins", None) is not None:
+        return
+    cuentas = cuentas or Logins()
+    direcciones = direcciones or Logins(en_curso=4, fallos=5 * POR_IP, recarga_s=10 / POR_IP)
+    original = BaseHandler.authenticate
+
+    def negar(handler, codigo: int, motivo: str, texto: str):
+        handler.clear()
+        handler.set_status(codigo, motivo)
+        handler.set_header("Content-Type", "text/plain; charset=utf-8")
+        handler.set_header("Retry-After", "10")
+        handler.finish(texto)
+        raise web.Finish()
+
+    async def authenticate(self, data):
+        origen = origen_del_login(self)
+        if origen is SIN_DUENO or origen is CONFIABLE:
+            return await original(self, data)
+        if origen is RECHAZADA:
+            negar(self, 403, "Forbidden", ENTRAR_POR_EL_PROXY)
+        logins = direcciones if str(origen).startswith("ip ") else cuentas
+        if not logins.empezar(origen):
+            negar(self, 429, "Too Many Requests", DEMASIADOS_LOGIN)
+        usuario = None
+        try:
+            usuario = await original(self, data)
+            return usuario
+        finally:
+            logins.terminar(origen, 302 if usuario else None)
+
+    BaseHandler.authenticate = authenticate
+    BaseHandler._curso_logins = (cuentas, direcciones)
+    BaseHandler._curso_authenticate_original = original
 
 
 def _responder_429(conexion, texto: str, codigo: int = 429, motivo: str = "Too Many Requests") -> None:
@@ -295,6 +384,7 @@ def _con_cupo(delegado, conexion, dueno: asyncio.Future, cubos: Cubos | None, lo
                     _responder_429(conexion, DEMASIADO_GRANDE, 413, "Payload Too Large")
                     return
                 conexion.set_max_body_size(max_cuerpo)
+            conexion._curso_cuenta = cuenta       # who is behind it, for the hub's password checks
             self.pasa = cuenta is CONFIABLE or cubos is None or cubos.gastar(cuenta)
             if not self.pasa:
                 _responder_429(conexion, DEMASIADAS)
