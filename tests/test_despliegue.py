@@ -48,8 +48,10 @@ def _clases_configurables() -> dict:
     from jupyterhub.spawner import LocalProcessSpawner, Spawner
     from kubespawner import KubeSpawner
     from oauthenticator.generic import GenericOAuthenticator
+    from servidor_limitado import ServidorLimitado
     return {c.__name__: c for c in (JupyterHub, Authenticator, PAMAuthenticator, ConfigurableHTTPProxy,
-                                    Spawner, LocalProcessSpawner, KubeSpawner, GenericOAuthenticator)}
+                                    Spawner, LocalProcessSpawner, KubeSpawner, GenericOAuthenticator,
+                                    ServidorLimitado)}
 
 
 def _comprobar_contra_clases(config) -> list[str]:
@@ -125,7 +127,10 @@ def test_grupos_de_nbgrader_y_servicio_del_curso(config_hub):
     assert grupos[f"nbgrader-{CURSO}"]["users"] == ["maria", "jorge", "lucia"]
     assert config_hub.Authenticator.allowed_users == {"ana", "luis", "maria", "jorge", "lucia"}
     assert config_hub.JupyterHub.authenticator_class == "pam"
-    assert config_hub.JupyterHub.spawner_class == "localprocess"
+    from servidor_limitado import ServidorLimitado      # LocalProcessSpawner with a cgroup per student's server
+    assert config_hub.JupyterHub.spawner_class is ServidorLimitado
+    assert config_hub.ServidorLimitado.memoria == 2048 * 1024 ** 2 and config_hub.ServidorLimitado.procesos == 1024
+    assert config_hub.ServidorLimitado.grupo_sin_limite == f"formgrade-{CURSO}"
     [servicio] = config_hub.JupyterHub.services
     assert servicio["name"] == CURSO                       # nbgrader: the service is named after the course
     assert servicio["user"] == f"grader-{CURSO}" and servicio["cwd"] == "/srv/prueba/curso"

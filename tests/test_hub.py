@@ -1016,3 +1016,24 @@ def test_ningun_alumno_puede_ocupar_los_puertos_del_lado_del_profesorado(hub):
     for _ in range(3):
         time.sleep(1)
         assert _escucha_en(hub.puertos["servicio"]), "el puerto del servicio quedó libre mientras arranca otra vez"
+
+
+def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
+    """A fresh attacker's F3 (issue 19): one student opened 60 kernels and 40 terminals in 6 s (3 GB, nothing
+    refused); about 350 would have filled the machine and taken the hub, the TA and every classmate with it. Now
+    each student's server runs, from its first instruction, in a cgroup of its own (servidor_limitado.py: 2 GiB
+    for all its processes, 1024 processes), or under the hub's watchdog where none can be made: a terminal that
+    allocates past it loses that process only, and the hub and the TA go on."""
+    sys.path.insert(0, str(RAIZ / "grader_tests" / "caja"))
+    import limites_kernel
+    bea = Usuario(hub, hub.alumnado[1]).entrar().arrancar_servidor()
+    orden = ("cat /proc/self/cgroup; /usr/bin/python3 -c \"b = bytearray(3 * 1024 ** 3); print('SOBRE' + 'VIVIO')\"; "
+             "echo codigo=$?")
+    codigo, texto = bea.terminal(bea.base, orden, espera=120)
+    assert codigo == 0 and "SOBREVIVIO" not in texto, texto[-2000:]
+    assert re.search(r"codigo=(137|9)\b", texto), texto[-2000:]            # SIGKILL: the OOM killer or the watchdog
+    if limites_kernel.disponible():
+        assert "curso-servidor-" in texto, texto[-2000:]                    # her terminal is in her server's group
+    # her server answers again, and the hub and the TA were never touched
+    assert bea.get("api/status").status_code == 200
+    Usuario(hub, hub.profesorado[0]).entrar()

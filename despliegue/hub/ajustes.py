@@ -32,6 +32,9 @@ variable                       meaning                                         d
 ``CURSO_HUB_PROXY``            ``configurable-http-proxy`` command             ``.venv-hub/proxy`` copy, else on ``PATH``
 ``CURSO_HUB_ESTADO``           folder of jupyterhub.sqlite and the cookie key  the current folder
 ``CURSO_HUB_ESPERA_SERVICIO``  extra seconds for a slow formgrader start       ``90`` (read by jupyterhub_config.py)
+``CURSO_HUB_MEMORIA_SERVIDOR_MIB``  MiB for all the processes of one student's  ``2048`` (0: no limit)
+                               server together (``servidor_limitado.py``)
+``CURSO_HUB_PROCESOS_SERVIDOR``  processes and threads of one student's server  ``1024``
 ``CURSO_HUB_PROXY_DELANTE``    the HTTPS proxy in front: its Unix accounts     (none: browsers reach the proxy directly)
                                on this machine (names or uids: nginx's
                                ``www-data``, ``caddy``, ``root`` if it runs as
@@ -113,6 +116,8 @@ class AjustesHub:
     estado: Path = field(default_factory=Path.cwd)
     delante: tuple[int, ...] = ()
     delante_ips: tuple[str, ...] = ()
+    memoria_servidor_mib: int = 2048
+    procesos_servidor: int = 1024
 
     @property
     def grupo_profesorado(self) -> str:
@@ -183,7 +188,23 @@ def leer(entorno: dict | None = None) -> AjustesHub:
         estado=Path(e.get("CURSO_HUB_ESTADO") or Path.cwd()),
         delante=_delante(e.get("CURSO_HUB_PROXY_DELANTE", ""))[0],
         delante_ips=_delante(e.get("CURSO_HUB_PROXY_DELANTE", ""))[1],
+        memoria_servidor_mib=_entero(e, "CURSO_HUB_MEMORIA_SERVIDOR_MIB", AjustesHub.memoria_servidor_mib),
+        procesos_servidor=_entero(e, "CURSO_HUB_PROCESOS_SERVIDOR", AjustesHub.procesos_servidor),
     )
+
+
+def _entero(e, nombre: str, defecto: int) -> int:
+    """A whole number ≥ 0 from the variable ``nombre`` of ``e`` (``defecto`` when unset or empty).
+
+    Raises:
+        AjustesInvalidos: not a whole number ≥ 0 (with the variable's name, in Spanish).
+    """
+    valor = (e.get(nombre) or "").strip()
+    if not valor:
+        return defecto
+    if not valor.isdigit():
+        raise AjustesInvalidos(f"{nombre} debe ser un número entero ≥ 0, no {valor!r}")
+    return int(valor)
 
 
 def _delante(valor: str) -> tuple[tuple[int, ...], tuple[str, ...]]:

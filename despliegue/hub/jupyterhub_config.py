@@ -182,7 +182,14 @@ c.JupyterHub.services = [
 ]
 
 # ---------------------------------------------------------------- single-user servers
-c.JupyterHub.spawner_class = "localprocess"
+# LocalProcessSpawner with a cgroup per student's server: memory and processes of all its kernels and terminals
+# together (servidor_limitado.py; a fresh attacker's F3: 60 kernels in 6 s, nothing refused)
+from servidor_limitado import ServidorLimitado, retirar_grupos_vacios  # noqa: E402
+retirar_grupos_vacios()          # those a hub stopped abruptly left behind
+c.JupyterHub.spawner_class = ServidorLimitado
+c.ServidorLimitado.memoria = a.memoria_servidor_mib * 1024 ** 2
+c.ServidorLimitado.procesos = a.procesos_servidor
+c.ServidorLimitado.grupo_sin_limite = a.grupo_profesorado
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120

@@ -353,6 +353,9 @@ class HubDePrueba:
         for pid in self.pids_del_proxy():
             _terminar(pid)
         _terminar_procesos_de({pwd.getpwnam(n).pw_uid for n in self.creadas if existe_cuenta(n)})
+        # the cgroups of the students' servers the hub did not stop itself (servidor_limitado.py)
+        from servidor_limitado import retirar_grupos_vacios
+        retirar_grupos_vacios()
 
     def pids_del_proxy(self) -> list[int]:
         """Running configurable-http-proxy processes of this trial (by their API port)."""

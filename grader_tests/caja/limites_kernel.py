@@ -134,10 +134,14 @@ class GrupoKernel:
                     pass
             time.sleep(0.05)
         for carpeta in self.carpetas:
-            try:
-                carpeta.rmdir()
-            except OSError:
-                pass
+            for _ in range(40):         # a task that just exited may keep a group busy a moment (EBUSY)
+                try:
+                    carpeta.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.05)
 
 
 def _controles(archivo: Path) -> set[str]:

@@ -1,0 +1,150 @@
+"""Memory and processes of each student's server on one machine: the whole tree, kernels and terminals included.
+
+JupyterHub's ``LocalProcessSpawner`` starts every user's server as a plain process of that account, with no limit
+on what it and its children use.  A fresh attacker (issue 19, F3) opened 60 kernels and 40 terminals in six
+seconds from one student's token (3 GB, nothing refused); about 350 would have filled this 24 GB machine and
+taken the hub, the TA and every classmate with it.  ``Spawner.mem_limit`` is only advisory for this spawner.
+
+So :class:`ServidorLimitado` puts each student's server, from its first instruction, in a control group of its
+own (``grader_tests/caja/limites_kernel.crear_grupo``, the one the grading sandbox uses: cgroup v2 where the hub
+may write a delegated subtree, else cgroup v1's ``memory`` and ``pids``) with ``memoria`` bytes for all its
+processes together and at most ``procesos`` processes and threads.  Past the memory, the kernel's out-of-memory
+killer ends a process of that student's group only (usually the runaway kernel: JupyterLab says the kernel died
+and restarts it); past the processes, ``fork`` fails inside that group only.  Where no group can be made (a hub
+that is not root, no cgroups), ``limites_kernel.VigilanteMemoria`` measures the server's process tree ten times a
+second and kills its largest processes past ``memoria`` (a process that leaves the tree escapes it: the
+cgroup is the real bound, documented in ``docs/seguridad.md``).  When the server stops, what is left in its group
+is killed and the group removed.  TAs' servers are not limited (they may grade a whole class there).
+
+Used by ``jupyterhub_config.py`` (``c.JupyterHub.spawner_class``); the limits come from
+``CURSO_HUB_MEMORIA_SERVIDOR_MIB`` and ``CURSO_HUB_PROCESOS_SERVIDOR`` (``ajustes.py``).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from jupyterhub.spawner import LocalProcessSpawner
+from traitlets import Int, Unicode
+
+_CAJA = Path(__file__).resolve().parent.parent.parent / "grader_tests" / "caja"
+if str(_CAJA) not in sys.path:
+    sys.path.insert(0, str(_CAJA))
+import limites_kernel  # noqa: E402
+
+
+class ServidorLimitado(LocalProcessSpawner):
+    """``LocalProcessSpawner`` with a memory and process limit on each student's whole server (module docstring).
+
+    State kept across hub restarts (``get_state``): the group's folders, so a server that outlives a restart is
+    still emptied and its group removed when it stops.
+    """
+
+    memoria = Int(2 * 1024 ** 3, config=True,
+                  help="Bytes for every process of one student's server together (0: no limit).")
+    procesos = Int(1024, config=True, help="Processes and threads of one student's server (kernels' BLAS threads "
+                                           "count: a 64-core machine starts 64 per kernel).")
+    grupo_sin_limite = Unicode("", config=True, help="JupyterHub group whose servers are not limited (the TAs').")
+
+    _grupo = None                       # limites_kernel.GrupoKernel of the running server
+    _vigilante = None                   # limites_kernel.VigilanteMemoria without a group
+
+    def _limitado(self) -> bool:
+        if self.memoria <= 0:
+            return False
+        return not (self.grupo_sin_limite and self.grupo_sin_limite in {g.name for g in self.user.groups})
+
+    def make_preexec_fn(self, name):
+        """Join the server's group before dropping to the student's account (root may still write it), so no
+        process of the server ever runs outside it."""
+        original = super().make_preexec_fn(name)
+        archivos = list(self._grupo.archivos_procs) if self._grupo is not None else []
+
+        def preexec():
+            for archivo in archivos:
+                try:
+                    with open(archivo, "w") as destino:
+                        destino.write(str(os.getpid()))
+                except OSError:
+                    pass                # checked after the start: the watchdog then
+            original()
+
+        return preexec
+
+    async def start(self):
+        await self._soltar()
+        if self._limitado():
+            self._grupo = limites_kernel.crear_grupo(f"curso-servidor-{self.user.id}-{os.getpid()}-{id(self)}",
+                                                     self.memoria, self.procesos)
+        try:
+            resultado = await super().start()
+        except BaseException:
+            await self._soltar()
+            raise
+        if self._limitado() and (self._grupo is None or self.pid not in self._grupo.procesos()):
+            if self._grupo is not None:
+                self._grupo.vaciar(0)
+                self._grupo = None
+            self.log.warning("[curso] sin cgroup para el servidor de %s: su memoria la vigila el hub desde fuera "
+                             "(límite de procesos sólo el de la cuenta)", self.user.name)
+            self._vigilante = limites_kernel.VigilanteMemoria(self.pid, self.memoria).empezar()
+        return resultado
+
+    async def stop(self, now=False):
+        try:
+            await super().stop(now=now)
+        finally:
+            await self._soltar()
+
+    async def _soltar(self) -> None:
+        """Stop the watchdog; kill what is left in the group and remove it (in a thread: it waits up to 2 s for the
+        server's kernels to end by themselves, and the hub's loop serves everyone meanwhile)."""
+        vigilante, grupo = self._vigilante, self._grupo
+        self._vigilante = self._grupo = None
+        if vigilante is not None:
+            await asyncio.to_thread(vigilante.parar)
+        if grupo is not None:
+            await asyncio.to_thread(grupo.vaciar, 2.0)
+
+    def get_state(self):
+        estado = super().get_state()
+        if self._grupo is not None:
+            estado["curso_grupo"] = {"carpetas": [str(c) for c in self._grupo.carpetas],
+                                     "version": self._grupo.version}
+        return estado
+
+    def load_state(self, state):
+        super().load_state(state)
+        grupo = state.get("curso_grupo") if isinstance(state, dict) else None
+        if grupo and all(str(c).startswith(str(limites_kernel.RAIZ_CGROUP) + "/") for c in grupo.get("carpetas", [])):
+            self._grupo = limites_kernel.GrupoKernel([Path(c) for c in grupo["carpetas"]], grupo.get("version", ""))
+
+    def clear_state(self):
+        super().clear_state()
+        self._grupo = None
+
+
+def retirar_grupos_vacios() -> int:
+    """Remove the empty groups of students' servers that a hub stopped abruptly left behind (``curso-servidor-*``
+    in this process's groups and their ancestors, where :class:`ServidorLimitado` makes them); a group that still
+    holds a process (a server that outlived its hub) stays. Returns how many were removed. Called when the hub
+    starts (``jupyterhub_config.py``) and after the trial hub stops (``prueba.py``)."""
+    montajes, actuales = limites_kernel._montajes(), limites_kernel._grupos_actuales()
+    retirados = 0
+    for clave, montaje in montajes.items():
+        if clave not in actuales:
+            continue
+        propio = montaje / actuales[clave].lstrip("/")
+        for carpeta in (propio, *propio.parents):
+            if carpeta != montaje and montaje not in carpeta.parents:
+                break
+            for grupo in carpeta.glob("curso-servidor-*"):
+                try:
+                    if not grupo.is_symlink() and grupo.is_dir():
+                        grupo.rmdir()
+                        retirados += 1
+                except OSError:
+                    pass            # busy: a server still runs in it
+    return retirados
