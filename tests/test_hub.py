@@ -1027,13 +1027,15 @@ def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
     sys.path.insert(0, str(RAIZ / "grader_tests" / "caja"))
     import limites_kernel
     bea = Usuario(hub, hub.alumnado[1]).entrar().arrancar_servidor()
-    orden = ("cat /proc/self/cgroup; /usr/bin/python3 -c \"b = bytearray(3 * 1024 ** 3); print('SOBRE' + 'VIVIO')\"; "
+    orden = ("grep NoNewPrivs /proc/self/status; cat /proc/self/cgroup; /usr/bin/python3 -c \"b = bytearray(3 * 1024 ** 3); print('SOBRE' + 'VIVIO')\"; "
              "echo codigo=$?")
     codigo, texto = bea.terminal(bea.base, orden, espera=120)
     assert codigo == 0 and "SOBREVIVIO" not in texto, texto[-2000:]
     assert re.search(r"codigo=(137|9)\b", texto), texto[-2000:]            # SIGKILL: the OOM killer or the watchdog
     if limites_kernel.disponible():
         assert "curso-servidor-" in texto, texto[-2000:]                    # her terminal is in her server's group
+    # no setuid program gains privileges in her server: `su <TA>` cannot check the TA's password from there
+    assert re.search(r"NoNewPrivs:\s*1", texto), texto[-2000:]
     # her server answers again, and the hub and the TA were never touched
     assert bea.get("api/status").status_code == 200
     Usuario(hub, hub.profesorado[0]).entrar()

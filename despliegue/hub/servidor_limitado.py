@@ -39,7 +39,11 @@ class ServidorLimitado(LocalProcessSpawner):
     """``LocalProcessSpawner`` with a memory and process limit on each student's whole server (module docstring).
 
     State kept across hub restarts (``get_state``): the group's folders, so a server that outlives a restart is
-    still emptied and its group removed when it stops.
+    still emptied and its group removed when it stops. ``clear_state`` keeps the group: ``LocalProcessSpawner.poll``
+    calls it as soon as it sees the server dead, inside ``stop``, and what the student detached from the server
+    must still be killed there (a fresh attacker kept 2 GiB per stop and start that way).
+    Students' servers also run with ``PR_SET_NO_NEW_PRIVS``: ``su <TA>`` from a terminal checked the TA's password
+    through the system's PAM without limit.
     """
 
     memoria = Int(2 * 1024 ** 3, config=True,
@@ -62,6 +66,8 @@ class ServidorLimitado(LocalProcessSpawner):
         original = super().make_preexec_fn(name)
         archivos = list(self._grupo.archivos_procs) if self._grupo is not None else []
 
+        limitar = self._limitado()
+
         def preexec():
             for archivo in archivos:
                 try:
@@ -69,6 +75,11 @@ class ServidorLimitado(LocalProcessSpawner):
                         destino.write(str(os.getpid()))
                 except OSError:
                     pass                # checked after the start: the watchdog then
+            if limitar:
+                # no setuid program (su, sudo, unix_chkpwd) gains privileges from here: a student's terminal
+                # cannot check anyone's Unix password without limit (a fresh attacker's su against the TA)
+                import ctypes
+                ctypes.CDLL(None, use_errno=True).prctl(38, 1, 0, 0, 0)      # PR_SET_NO_NEW_PRIVS
             original()
 
         return preexec
@@ -121,9 +132,6 @@ class ServidorLimitado(LocalProcessSpawner):
         if grupo and all(str(c).startswith(str(limites_kernel.RAIZ_CGROUP) + "/") for c in grupo.get("carpetas", [])):
             self._grupo = limites_kernel.GrupoKernel([Path(c) for c in grupo["carpetas"]], grupo.get("version", ""))
 
-    def clear_state(self):
-        super().clear_state()
-        self._grupo = None
 
 
 def retirar_grupos_vacios() -> int:
