@@ -1039,3 +1039,27 @@ def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
     # her server answers again, and the hub and the TA were never touched
     assert bea.get("api/status").status_code == 200
     Usuario(hub, hub.profesorado[0]).entrar()
+    # what she detaches from her server dies with it (a fresh attacker kept 2 GiB per stop and start that way)
+    segundos = 700000 + os.getpid() % 100000
+    codigo, texto = bea.terminal(bea.base, f"setsid -f sleep {segundos} < /dev/null > /dev/null 2>&1", espera=60)
+    uid = pwd.getpwnam(hub.alumnado[1]).pw_uid
+
+    def sueltos() -> list[str]:
+        hallados = []
+        for entrada in Path("/proc").iterdir():
+            try:
+                if entrada.name.isdigit() and entrada.stat().st_uid == uid and \
+                        (entrada / "cmdline").read_text(errors="replace") == f"sleep\0{segundos}\0":
+                    hallados.append(entrada.name)
+            except OSError:
+                pass
+        return hallados
+
+    assert sueltos(), texto[-2000:]
+    api = f"{hub.url}/hub/api/users/{hub.alumnado[1]}"
+    r = bea.s.delete(f"{api}/server", headers={"X-XSRFToken": bea._xsrf(api)}, timeout=120)
+    assert r.status_code in (202, 204), r.text
+    limite = time.monotonic() + 60
+    while sueltos() and time.monotonic() < limite:
+        time.sleep(0.5)
+    assert not sueltos()
