@@ -66,7 +66,10 @@ class ServidorLimitado(LocalProcessSpawner):
         original = super().make_preexec_fn(name)
         archivos = list(self._grupo.archivos_procs) if self._grupo is not None else []
 
-        limitar = self._limitado()
+        import ctypes               # loaded before the fork: no import (and its lock) in the child
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        # every server but a TA's, whatever its memory setting
+        limitar = not (self.grupo_sin_limite and self.grupo_sin_limite in {g.name for g in self.user.groups})
 
         def preexec():
             for archivo in archivos:
@@ -78,8 +81,7 @@ class ServidorLimitado(LocalProcessSpawner):
             if limitar:
                 # no setuid program (su, sudo, unix_chkpwd) gains privileges from here: a student's terminal
                 # cannot check anyone's Unix password without limit (a fresh attacker's su against the TA)
-                import ctypes
-                ctypes.CDLL(None, use_errno=True).prctl(38, 1, 0, 0, 0)      # PR_SET_NO_NEW_PRIVS
+                prctl(38, 1, 0, 0, 0)      # PR_SET_NO_NEW_PRIVS
             original()
 
         return preexec
