@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import stat
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -312,6 +313,31 @@ def test_cgroup_v2_como_root_usa_el_antepasado_que_ya_delega(tmp_path):
     grupo = limites_kernel.grupo_v2(tmp_path, "/user.slice/sesion.scope", "k2", 2 ** 30, 64)
     if os.geteuid() == 0:
         assert grupo is not None and grupo.carpetas == [tmp_path / "user.slice" / "k2"]
+
+
+def test_un_grupo_nuevo_retira_los_grupos_de_kernel_vacios_y_viejos(tmp_path, monkeypatch):
+    """Leftover empty kernel groups (a zombie kept cgroup v1's pids group busy while vaciar tried) go
+    when the next kernel gets its group; a busy one, a just-made one and anything not ours stay."""
+    from grader_tests.caja import limites_kernel
+    _arbol_cgroup(tmp_path, {"/": "memory pids", "/system.slice": "memory pids",
+                             "/system.slice/calificar.service": ""})
+    padre = tmp_path / "system.slice"
+    viejo = time.time() - 3600
+    for nombre, vacio, edad in (("curso-kernel-11-curso-kernel-abc", True, viejo),
+                                ("curso-kernel-12-curso-kernel-def", False, viejo),
+                                ("curso-kernel-13-curso-kernel-ghi", True, time.time()),
+                                ("curso-servidor-1-2-3", True, viejo),
+                                ("otro-servicio", True, viejo)):
+        (padre / nombre).mkdir()
+        if not vacio:
+            (padre / nombre / "cgroup.procs").write_text("999\n")
+        os.utime(padre / nombre, (edad, edad))
+    monkeypatch.setattr(limites_kernel, "_escribible", lambda c: True)
+    grupo = limites_kernel.grupo_v2(tmp_path, "/system.slice/calificar.service", "curso-kernel-14-x", 2 ** 30, 64)
+    assert grupo is not None and grupo.carpetas == [padre / "curso-kernel-14-x"]
+    quedan = sorted(p.name for p in padre.iterdir() if p.is_dir())
+    assert quedan == ["calificar.service", "curso-kernel-12-curso-kernel-def", "curso-kernel-13-curso-kernel-ghi",
+                      "curso-kernel-14-x", "curso-servidor-1-2-3", "otro-servicio"]
 
 
 def test_sin_cgroup_delegado_no_hay_grupo(tmp_path, monkeypatch):

@@ -35,6 +35,10 @@ import time
 from pathlib import Path
 
 RAIZ_CGROUP = Path("/sys/fs/cgroup")
+# an empty kernel group older than this is a leftover: a launcher joins its group within
+# milliseconds of making it, and a group whose last task was still a zombie when ``vaciar``
+# tried (cgroup v1's pids controller) stays behind empty once that task is reaped
+EDAD_HUERFANO = 120.0
 
 
 def _montajes() -> dict[str, Path]:
@@ -144,6 +148,34 @@ class GrupoKernel:
                     time.sleep(0.05)
 
 
+def retirar_huerfanos(padre: Path, edad: float = EDAD_HUERFANO) -> int:
+    """Remove the empty kernel groups (``curso-kernel-*``) under ``padre`` made more than ``edad`` seconds ago.
+
+    ``vaciar`` retries its ``rmdir`` for two seconds; a group whose last task
+    was still unreaped then stays behind, empty, after its grader ended.  Each
+    new group sweeps its siblings: a group with a process in it is busy
+    (``rmdir`` fails and it stays), and a group younger than ``edad`` may be
+    one another grader has just made and not joined yet.  Returns how many
+    were removed; never raises.
+    """
+    retirados = 0
+    ahora = time.time()
+    try:
+        hijos = list(os.scandir(padre))
+    except OSError:
+        return 0
+    for hijo in hijos:
+        try:
+            if not hijo.name.startswith("curso-kernel-") or not hijo.is_dir(follow_symlinks=False) \
+                    or ahora - hijo.stat(follow_symlinks=False).st_mtime < edad:
+                continue
+            os.rmdir(hijo.path)
+            retirados += 1
+        except OSError:
+            pass                    # busy (a kernel runs in it), or gone meanwhile
+    return retirados
+
+
 def _controles(archivo: Path) -> set[str]:
     try:
         return {c.lstrip("+") for c in archivo.read_text().split()}
@@ -163,6 +195,7 @@ def _nuevo_v2(padre: Path, nombre: str, memoria: int, procesos: int) -> GrupoKer
         if (carpeta / "memory.swap.max").exists():
             (carpeta / "memory.swap.max").write_text("0")
         (carpeta / "pids.max").write_text(str(procesos))
+        retirar_huerfanos(padre)
         return GrupoKernel([carpeta], "v2")
     except OSError:
         GrupoKernel([carpeta], "v2").vaciar(0)
@@ -221,6 +254,8 @@ def crear_grupo(nombre: str, memoria: int, procesos: int) -> GrupoKernel | None:
                 carpeta.mkdir()
                 carpetas.append(carpeta)
                 (carpeta / archivo).write_text(str(valor))
+            for carpeta in carpetas:
+                retirar_huerfanos(carpeta.parent)
             return GrupoKernel(carpetas, "v1")
         except OSError:
             GrupoKernel(carpetas, "v1").vaciar(0)
