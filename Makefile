@@ -121,6 +121,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python scripts/mediciones/bench_lms.py
 	$(BIN)/python scripts/mediciones/bench_evidencia.py
 	$(BIN)/python scripts/mediciones/bench_salida.py
+	$(BIN)/python scripts/mediciones/bench_formulas.py --sin-presupuesto
 	$(BIN)/python scripts/mediciones/bench_arranque.py
 	$(BIN)/python scripts/mediciones/bench_fuentes.py
 	$(BIN)/python scripts/mediciones/bench_dueno_de_conexion.py

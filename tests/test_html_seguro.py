@@ -150,6 +150,38 @@ def test_el_presupuesto_del_cuaderno_acota_muchas_celdas_y_salidas():
     assert "contenido omitido al mostrarlo" in limpio.cells[-1].outputs[0].text
 
 
+def test_miles_de_formulas_de_un_alumno_no_hinchan_sus_comentarios():
+    """A fresh attacker's output: ``display(Markdown(...))`` of tens of thousands of formulas grew into
+    gigabytes of MathML in the TA's generate_feedback.  The page typesets up to the budget, then
+    shows TeX after one Spanish note; the next page has a budget of its own."""
+    formula = "$" + "x_{0}+" * 20 + "y$ "
+    markdown = formula * (1_000_000 // len(formula))               # ~7 800 formulas, 1 MB
+    distintas = " ".join(f"$a_{{{n}}}$" for n in range(3000))      # distinct ones (no cache)
+    nb = _cuaderno_con_nbgrader()
+    nb.cells.append(nbformat.v4.new_markdown_cell(distintas))
+    nb.cells.append(nbformat.v4.new_code_cell("display(Markdown(f))", outputs=[nbformat.v4.new_output(
+        "display_data", data={"text/markdown": markdown, "text/plain": "<Markdown>"})]))
+    html = comentarios_de(nb)
+    assert html.count("<math") <= hs.MAX_FORMULAS
+    assert html.count("Hay demasiadas fórmulas para estos comentarios") == 1
+    assert "x_{0}+x_{0}" in html and "tex-sin-convertir" in html          # the rest, as TeX text
+    assert len(html) < 6 * len(markdown)                                   # not tens of MB of MathML
+    otra = _cuaderno_con_nbgrader()
+    otra.cells.append(nbformat.v4.new_markdown_cell("La fórmula $\\frac{QK^T}{\\sqrt{d_k}}$."))
+    assert "<math" in comentarios_de(otra) and "demasiadas fórmulas" not in comentarios_de(otra)
+
+
+def test_las_lecciones_caben_en_el_presupuesto_de_formulas():
+    from conftest import RAIZ
+    for cuaderno in sorted((RAIZ / "source").glob("*/*.ipynb")):
+        nb = nbformat.read(cuaderno, as_version=4)
+        for celda in nb.cells:              # the math of the lesson, without the grading cells' fields
+            celda.metadata.pop("nbgrader", None)
+        html = comentarios_de(nb)
+        assert "demasiadas fórmulas" not in html, cuaderno
+        assert 100 < html.count("<math") < hs.MAX_FORMULAS // 2, cuaderno
+
+
 def test_las_lecciones_no_se_recortan():
     from conftest import RAIZ
     for cuaderno in sorted((RAIZ / "source").glob("*/*.ipynb")):

@@ -27,6 +27,13 @@ draw MathML by themselves, so a feedback page needs no script and no network,
 shows its math where scripts never run (JupyterLab's HTML viewer before
 «Trust HTML», a file opened from disk, an LMS preview) and can forbid every
 script in its CSP.  A formula latex2mathml cannot read stays as its TeX text.
+Typesetting has a budget per page (:func:`presupuesto_mathml`, which the
+feedback exporter opens): :data:`MAX_FORMULAS` formulas and
+:data:`MAX_MATHML` characters of MathML; past it formulas stay as TeX text,
+after one Spanish note.  A student's output of tens of thousands of formulas
+otherwise grew into gigabytes of MathML in the TA's ``generate_feedback`` (a
+fresh attacker: 6 GB and three minutes for one student; the process was
+killed and a classmate of the same worker lost her feedback).
 formgrader's page keeps the TeX for MathJax, which its scripts need anyway and
 the course serves locally (``formgrader_seguro``).
 
@@ -52,6 +59,8 @@ sanitiser dropped) shows a note instead of stopping the page.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import math
 import re
@@ -163,17 +172,71 @@ _SIN_ALT = re.compile(r"<img(?![^>]*\salt=)")
 
 
 MAX_TEX = 5000          # characters of one formula typeset (longer ones stay as text)
+MAX_FORMULAS = 2000     # formulas typeset in one page (each lesson's feedback: about 450)
+MAX_MATHML = 1_000_000  # characters of MathML in one page (each lesson's feedback: about 60 000)
+NOTA_SIN_MATHML = ("<em>[Hay demasiadas fórmulas para estos comentarios: desde aquí se "
+                   "muestran como texto TeX.]</em> ")
 
 
-@functools.lru_cache(maxsize=4096)
+class PresupuestoMathML:
+    """What is left of one page's typesetting: formulas and characters of MathML."""
+
+    def __init__(self, formulas: int = MAX_FORMULAS, caracteres: int = MAX_MATHML):
+        self.formulas, self.caracteres = formulas, caracteres
+        self.avisado = False
+
+    def agotado(self) -> bool:
+        return self.formulas <= 0 or self.caracteres <= 0
+
+    def gastar(self, mathml: str) -> None:
+        self.formulas -= 1
+        self.caracteres -= len(mathml)
+
+
+_PRESUPUESTO: contextvars.ContextVar[PresupuestoMathML | None] = contextvars.ContextVar(
+    "curso_presupuesto_mathml", default=None)
+
+
+@contextlib.contextmanager
+def presupuesto_mathml(formulas: int = MAX_FORMULAS, caracteres: int = MAX_MATHML):
+    """Within it, :func:`tex_a_mathml` typesets at most ``formulas`` formulas and ``caracteres``
+    characters of MathML in all (one page: ``retroalimentacion`` opens one per notebook); then
+    every formula is its TeX text, the first one after :data:`NOTA_SIN_MATHML`."""
+    token = _PRESUPUESTO.set(PresupuestoMathML(formulas, caracteres))
+    try:
+        yield _PRESUPUESTO.get()
+    finally:
+        _PRESUPUESTO.reset(token)
+
+
 def tex_a_mathml(tex: str, bloque: bool = False) -> str:
     """MathML for the TeX of one formula (``bloque``: a display formula), not yet sanitised.
 
-    The lessons' formulas repeat in every student's feedback, so results are
-    cached.  A formula latex2mathml cannot read (or one longer than
-    ``MAX_TEX``) is returned as its escaped TeX between its delimiters, in a
-    ``<span class="tex-sin-convertir">``: the reader sees what was written.
+    A formula latex2mathml cannot read (or one longer than ``MAX_TEX``, or one
+    past the page's budget, :func:`presupuesto_mathml`) is returned as its
+    escaped TeX between its delimiters, in a ``<span class="tex-sin-convertir">``:
+    the reader sees what was written.
     """
+    presupuesto = _PRESUPUESTO.get()
+    if presupuesto is not None and presupuesto.agotado():
+        nota = "" if presupuesto.avisado else NOTA_SIN_MATHML
+        presupuesto.avisado = True
+        return nota + _como_texto(tex, bloque)
+    mathml = _mathml(tex, bloque)
+    if presupuesto is not None:
+        presupuesto.gastar(mathml)
+    return mathml
+
+
+def _como_texto(tex: str, bloque: bool) -> str:
+    delimitador = "$$" if bloque else "$"
+    return f'<span class="tex-sin-convertir">{_escapar(delimitador + str(tex) + delimitador)}</span>'
+
+
+@functools.lru_cache(maxsize=4096)
+def _mathml(tex: str, bloque: bool) -> str:
+    """``tex_a_mathml`` without the budget; the lessons' formulas repeat in every student's
+    feedback, so results are cached."""
     import html
     import xml.etree.ElementTree as ET
     from latex2mathml.converter import convert_to_element
@@ -193,8 +256,7 @@ def tex_a_mathml(tex: str, bloque: bool = False) -> str:
                 for clave, valor in list(nodo.attrib.items()):
                     nodo.attrib[clave] = html.unescape(valor)
             return ET.tostring(raiz, encoding="unicode")
-    delimitador = "$$" if bloque else "$"
-    return f'<span class="tex-sin-convertir">{_escapar(delimitador + str(tex) + delimitador)}</span>'
+    return _como_texto(tex, bloque)
 
 
 def _escapar(texto: str) -> str:

@@ -59,7 +59,8 @@ class ExportadorRetroalimentacion(HTMLExporter):
         yield ("sin_fuentes_de_fuera", sin_fuentes_de_fuera)
 
     def from_notebook_node(self, nb, resources=None, **kw):
-        from .html_seguro import CLAVE_MATHML
+        from .html_seguro import CLAVE_MATHML, presupuesto_mathml
         resources = dict(resources or {})
         resources[CLAVE_MATHML] = True
-        return super().from_notebook_node(nb, resources, **kw)
+        with presupuesto_mathml():      # one page's typesetting budget (html_seguro)
+            return super().from_notebook_node(nb, resources, **kw)
