@@ -7,7 +7,9 @@ JSON list: nbgrader's ``student_id_exclude`` cannot hold a name with a comma),
 then ``nbgrader autograde
 --student <alumno>`` alone for any of them the batch failed or left ungraded
 (so a broken notebook never stops the others), then ``nbgrader
-generate_feedback`` for them.  Workers never share a student, so a broken or
+generate_feedback`` for them, and ``generate_feedback --student <alumno>`` alone
+for any of them the batch left without a page written by this run (the batch
+process killed for memory, a notebook that broke it).  Workers never share a student, so a broken or
 hostile submission costs only its own worker's time.
 
 Where the grades go (``scripts.calificacion.libro_de_notas``):
@@ -180,6 +182,7 @@ class Lote:
             lista = self._temporal / f"trabajador-{t.numero}-{tarea}-sin-comentarios.json"
             lista.write_text(json.dumps(t.excluir + sorted(retenidos), ensure_ascii=False), encoding="utf-8")
             nbgrader = Nbgrader(self.raiz, db_url=t.nbgrader.db_url, excluidos=lista)
+        inicio_comentarios = time.time()
         comentarios = nbgrader("generate_feedback", tarea, "--force", check=False)
         for alumno, avisos in razones.avisos_de_archivos(comentarios.stdout + comentarios.stderr, tarea).items():
             resultado.setdefault(alumno, Entrega()).avisos_comentarios += avisos
@@ -187,9 +190,22 @@ class Lote:
             # a broken feedback template must not pass unnoticed: the TA has no feedback to send
             sys.stderr.write(comentarios.stdout[-2000:] + comentarios.stderr[-2000:])
             for alumno in entregas:
-                if alumno not in retenidos and not list((self.raiz / "feedback" / alumno / tarea).glob("*.html")):
+                if alumno in retenidos or self._comentarios_al_dia(alumno, tarea, inicio_comentarios):
+                    continue
+                # the batch stopped before this student (the process was killed, one notebook broke
+                # it): again alone, so one student's page never costs a classmate hers
+                solo = nbgrader("generate_feedback", tarea, "--student", alumno, "--force", check=False)
+                for otro, avisos in razones.avisos_de_archivos(solo.stdout + solo.stderr, tarea).items():
+                    if otro == alumno:
+                        resultado[alumno].avisos_comentarios += avisos
+                if solo.returncode != 0 or not self._comentarios_al_dia(alumno, tarea, inicio_comentarios):
                     resultado[alumno].sin_comentarios = True
         return resultado
+
+    def _comentarios_al_dia(self, alumno: str, tarea: str, desde: float) -> bool:
+        """Whether ``alumno`` has feedback pages of ``tarea`` written since ``desde`` (not an older run's)."""
+        paginas = list((self.raiz / "feedback" / alumno / tarea).glob("*.html"))
+        return bool(paginas) and all(p.stat().st_mtime >= desde - 1 for p in paginas)
 
     def _prorrogas_ilegibles(self, tarea: str, entregas: list[str]) -> set[str]:
         """The worker's students of ``tarea`` whose extension in plazos.toml cannot be read."""
