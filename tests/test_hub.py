@@ -1056,6 +1056,17 @@ def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
         return hallados
 
     assert sueltos(), texto[-2000:]
+    # what she leaves in /dev/shm (tmpfs: memory) or in System V shared memory is her server's alone, and goes
+    # with it: in the machine's, a fresh attacker kept 1.4 GB per stop and start, out of her group
+    marca = f"curso-prueba-{os.getpid()}"
+    codigo, texto = bea.terminal(bea.base, f"head -c 8M /dev/zero > /dev/shm/{marca} && ipcmk -M 65536 && "
+                                           f"grep -c ' /dev/shm .* - tmpfs ' /proc/self/mountinfo", espera=60)
+    assert codigo == 0, texto[-2000:]
+    assert not Path(f"/dev/shm/{marca}").exists()                         # not in the machine's /dev/shm
+    segmento = re.search(r"Shared memory id: (\d+)", texto)
+    assert segmento, texto[-2000:]
+    ipcs_maquina = subprocess.run(["ipcs", "-m"], capture_output=True, text=True).stdout
+    assert not re.search(rf"^\S+\s+{segmento[1]}\s+{re.escape(hub.alumnado[1][:10])}", ipcs_maquina, re.M), ipcs_maquina
     api = f"{hub.url}/hub/api/users/{hub.alumnado[1]}"
     r = bea.s.delete(f"{api}/server", headers={"X-XSRFToken": bea._xsrf(api)}, timeout=120)
     assert r.status_code in (202, 204), r.text
@@ -1063,3 +1074,7 @@ def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
     while sueltos() and time.monotonic() < limite:
         time.sleep(0.5)
     assert not sueltos()
+    bea.arrancar_servidor()
+    codigo, texto = bea.terminal(bea.base, "ls /dev/shm; ipcs -m; echo fin-de-la-lista", espera=60)
+    assert codigo == 0 and "fin-de-la-lista" in texto, texto[-2000:]
+    assert marca not in texto and not re.search(rf"^\S+\s+{segmento[1]}\s", texto, re.M), texto[-2000:]

@@ -35,6 +35,22 @@ if str(_CAJA) not in sys.path:
 import limites_kernel  # noqa: E402
 
 
+CLONE_NEWNS, CLONE_NEWIPC = 0x00020000, 0x08000000            # <sched.h>
+MS_NOSUID, MS_NODEV, MS_REC, MS_SLAVE = 0x2, 0x4, 0x4000, 0x80000  # <sys/mount.h>
+
+
+def shm_propio(pid: int) -> bool:
+    """Whether process ``pid`` has a System V IPC and a ``/dev/shm`` of its own (not the hub's)."""
+    try:
+        if os.readlink(f"/proc/{pid}/ns/ipc") == os.readlink("/proc/self/ns/ipc") or \
+                os.readlink(f"/proc/{pid}/ns/mnt") == os.readlink("/proc/self/ns/mnt"):
+            return False
+        with open(f"/proc/{pid}/mountinfo", encoding="utf-8", errors="replace") as montajes:
+            return any(linea.split()[4] == "/dev/shm" and " - tmpfs " in linea for linea in montajes)
+    except (OSError, IndexError):
+        return False
+
+
 class ServidorLimitado(LocalProcessSpawner):
     """``LocalProcessSpawner`` with a memory and process limit on each student's whole server (module docstring).
 
@@ -43,7 +59,9 @@ class ServidorLimitado(LocalProcessSpawner):
     calls it as soon as it sees the server dead, inside ``stop``, and what the student detached from the server
     must still be killed there (a fresh attacker kept 2 GiB per stop and start that way).
     Students' servers also run with ``PR_SET_NO_NEW_PRIVS``: ``su <TA>`` from a terminal checked the TA's password
-    through the system's PAM without limit.
+    through the system's PAM without limit; and in a mount and IPC namespace of their own, with a private
+    ``/dev/shm`` (tmpfs of ``memoria`` bytes, charged to the server's group) and System V IPC, both gone with the
+    server's last process: in the machine's, a student's files survived her server's stop and added up.
     """
 
     memoria = Int(2 * 1024 ** 3, config=True,
@@ -67,7 +85,11 @@ class ServidorLimitado(LocalProcessSpawner):
         archivos = list(self._grupo.archivos_procs) if self._grupo is not None else []
 
         import ctypes               # loaded before the fork: no import (and its lock) in the child
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl, unshare, mount = libc.prctl, libc.unshare, libc.mount
+        unshare.argtypes = [ctypes.c_int]
+        mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+        opciones_shm = f"size={self.memoria if self.memoria > 0 else '50%'},mode=1777".encode()
         # every server but a TA's, whatever its memory setting
         limitar = not (self.grupo_sin_limite and self.grupo_sin_limite in {g.name for g in self.user.groups})
 
@@ -82,6 +104,12 @@ class ServidorLimitado(LocalProcessSpawner):
                 # no setuid program (su, sudo, unix_chkpwd) gains privileges from here: a student's terminal
                 # cannot check anyone's Unix password without limit (a fresh attacker's su against the TA)
                 prctl(38, 1, 0, 0, 0)      # PR_SET_NO_NEW_PRIVS
+                # a /dev/shm and a System V IPC of the server's own, gone with its last process: in the machine's
+                # shared ones, what a student wrote outlived her server's stop (no longer charged to her group), and
+                # each stop and start kept 2 GiB more (a fresh attacker). The mounts of the machine are still seen
+                # (a slave copy: homes mounted later appear too)
+                if unshare(CLONE_NEWNS | CLONE_NEWIPC) == 0 and mount(b"none", b"/", None, MS_REC | MS_SLAVE, None) == 0:
+                    mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, opciones_shm)
             original()
 
         return preexec
@@ -103,6 +131,9 @@ class ServidorLimitado(LocalProcessSpawner):
             self.log.warning("[curso] sin cgroup para el servidor de %s: su memoria la vigila el hub desde fuera "
                              "(límite de procesos sólo el de la cuenta)", self.user.name)
             self._vigilante = limites_kernel.VigilanteMemoria(self.pid, self.memoria).empezar()
+        if self._limitado() and not shm_propio(self.pid):
+            self.log.warning("[curso] el servidor de %s comparte /dev/shm y el IPC de System V con la máquina (¿el hub "
+                             "no es root?): lo que deje ahí sobrevive a su servidor", self.user.name)
         return resultado
 
     async def stop(self, now=False):
