@@ -374,6 +374,32 @@ def test_los_sockets_del_kernel_se_abren_sin_seguir_enlaces(tmp_path):
         assert abrir_socket(os.getpid(), interna(*ruta)) is None, ruta
 
 
+def test_las_copias_de_etc_de_un_proceso_que_murio_se_retiran(tmp_path, monkeypatch):
+    """A grading process killed before its atexit left its copy of /etc in /tmp for good (a fresh attacker found
+    22): the next one removes those of this account whose process is gone, and nothing else."""
+    import tempfile
+    from grader_tests.caja import aislamiento
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(aislamiento, "_VISTAS_DE_ETC", {})
+    muerto = subprocess.Popen(["true"])
+    muerto.wait()
+    for nombre in (f"curso-etc-{muerto.pid}-abc", f"curso-etc-{os.getpid()}-viva", "curso-etc-sinpid",
+                   f"otra-cosa-{muerto.pid}-x"):
+        (tmp_path / nombre / "ssl").mkdir(parents=True)
+    os.symlink(tmp_path / f"otra-cosa-{muerto.pid}-x", tmp_path / f"curso-etc-{muerto.pid}-enlace")
+    etc = tmp_path / "etc-de-verdad"
+    etc.mkdir()
+    (etc / "passwd").write_text("root:x:0:0\n")
+    nueva = aislamiento.vista_de_etc(str(etc))
+    quedan = sorted(p.name for p in tmp_path.iterdir())
+    assert f"curso-etc-{muerto.pid}-abc" not in quedan
+    assert {f"curso-etc-{os.getpid()}-viva", "curso-etc-sinpid", f"otra-cosa-{muerto.pid}-x",
+            f"curso-etc-{muerto.pid}-enlace", os.path.basename(nueva)} <= set(quedan)
+    assert os.path.basename(nueva).startswith(f"curso-etc-{os.getpid()}-")
+    assert (Path(nueva) / "passwd").read_text() == "root:x:0:0\n"
+    shutil.rmtree(nueva)
+
+
 def test_la_vista_de_etc_solo_lleva_lo_que_todos_pueden_leer(tmp_path):
     """The sandbox's /etc: world-readable files and folders, links as links; nothing private, no FIFO."""
     from grader_tests.caja.aislamiento import copiar_legibles

@@ -76,6 +76,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -780,6 +781,40 @@ def _copiar_archivo(fuente: str, meta: str) -> int:
     return 1
 
 
+def retirar_restos(prefijo: str) -> int:
+    """Remove the temporary folders ``<prefijo><pid>-…`` of this account whose grading process is gone.
+
+    Each grading process removes its own at exit (``atexit``); one that was killed
+    (SIGKILL, a timeout, the machine's OOM killer) left them in the temporary folder
+    for good (a fresh attacker found 22 copies of /etc, some then owned by a new
+    account that got the same uid).  A folder whose pid still runs, or that is not a
+    plain folder of this account, stays.  Returns how many were removed; never raises.
+    """
+    retirados = 0
+    try:
+        entradas = list(os.scandir(tempfile.gettempdir()))
+    except OSError:
+        return 0
+    for entrada in entradas:
+        m = re.fullmatch(re.escape(prefijo) + r"(\d+)-[^/]+", entrada.name)
+        try:
+            if not m or not entrada.is_dir(follow_symlinks=False) or \
+                    entrada.stat(follow_symlinks=False).st_uid != os.geteuid():
+                continue
+            try:
+                os.kill(int(m[1]), 0)
+                continue                    # its process (or one with its pid) still runs
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue
+            shutil.rmtree(entrada.path)
+            retirados += 1
+        except OSError:
+            pass
+    return retirados
+
+
 def vista_de_etc(origen: str = "/etc") -> str:
     """The folder the sandbox mounts read-only as /etc: a copy of what everyone may read in ``origen``.
 
@@ -794,7 +829,8 @@ def vista_de_etc(origen: str = "/etc") -> str:
     if hecha is not None and os.path.isdir(hecha):
         return hecha
     import atexit
-    destino = tempfile.mkdtemp(prefix="curso-etc-")
+    retirar_restos("curso-etc-")
+    destino = tempfile.mkdtemp(prefix=f"curso-etc-{os.getpid()}-")
     try:
         copiar_legibles(origen, destino)
         os.chmod(destino, 0o755)
@@ -828,7 +864,8 @@ def cache_de_fuentes() -> str | None:
     if "lista" in _FUENTES and hecha is None:
         return None
     import atexit
-    carpeta = tempfile.mkdtemp(prefix="curso-fuentes-")
+    retirar_restos("curso-fuentes-")
+    carpeta = tempfile.mkdtemp(prefix=f"curso-fuentes-{os.getpid()}-")
     atexit.register(shutil.rmtree, carpeta, True)
     entorno = {"PATH": os.pathsep.join([os.path.join(os.path.realpath(sys.prefix), "bin"), "/usr/bin", "/bin"]),
                "HOME": carpeta, "MPLCONFIGDIR": carpeta, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
