@@ -868,6 +868,52 @@ print((rechazo if "429" in estados else respuesta).decode("utf-8", "replace"))
 """
 
 
+_DESTINOS = r"""
+const http = require('http');
+const { spawn } = require('child_process');
+// a server of «nobody» and one of root (this process): whom may each path reach?
+const ajeno = spawn('runuser', ['-u', 'nobody', '--', process.execPath, '-e',
+  "require('http').createServer((q, r) => r.end('de nobody')).listen(0, '127.0.0.1', function () { console.log(this.address().port); })"]);
+const propio = http.createServer((q, r) => r.end('de root')).listen(0, '127.0.0.1');
+ajeno.stdout.once('data', async (dato) => {
+  const pedir = (puerto, ruta) => new Promise((hecho) => {
+    const q = http.request({ host: '127.0.0.1', port: puerto, path: ruta, agent: new http.Agent({ keepAlive: true }) },
+      (r) => { let t = ''; r.on('data', (c) => { t += c; }); r.on('end', () => hecho(t)); });
+    q.on('error', (e) => hecho('rechazada'));
+    q.end();
+  });
+  const suyo = parseInt(String(dato), 10), mio = propio.address().port;
+  const casos = [[suyo, '/user/nobody/api'], [suyo, '/user/n%6Fbody/x'], [suyo, '/hub/api'], [suyo, '/user/root/api'],
+                 [suyo, '/services/curso/'], [mio, '/user/nobody/api'], [mio, '/hub/login']];
+  const vistos = [];
+  for (const [puerto, ruta] of casos) { vistos.push([ruta, puerto === suyo ? 'nobody' : 'root', await pedir(puerto, ruta)]); }
+  console.log(JSON.stringify(vistos));
+  ajeno.kill();
+  process.exit(0);
+});
+"""
+
+
+def test_el_proxy_solo_reenvia_al_puerto_de_la_cuenta_del_servidor():
+    """A fresh attacker's F3: a classmate bound a dead server's port and the proxy sent her the student's requests
+    (token, cookies). tope_por_cuenta.js hands a new connection to a server of this machine to the request only
+    once the kernel says who listens: the account of '/user/<name>/' or root (the hub, its relays) for anything."""
+    import shutil
+    import subprocess
+    if not shutil.which("node") or not shutil.which("runuser") or os.geteuid() != 0:
+        pytest.skip("hace falta node, runuser y root (un servidor de otra cuenta)")
+    salida = subprocess.run(["node", "--require", str(ajustes.TOPE_POR_CUENTA), "-e", _DESTINOS],
+                            capture_output=True, text=True, timeout=60, check=True)
+    vistos = {(ruta, de): texto for ruta, de, texto in json.loads(salida.stdout.strip().splitlines()[-1])}
+    assert vistos == {("/user/nobody/api", "nobody"): "de nobody", ("/user/n%6Fbody/x", "nobody"): "de nobody",
+                      ("/hub/api", "nobody"): "rechazada", ("/user/root/api", "nobody"): "rechazada",
+                      ("/services/curso/", "nobody"): "rechazada",
+                      ("/user/nobody/api", "root"): "de root", ("/hub/login", "root"): "de root"}, vistos
+    import pwd
+    assert "no se reenvía hub" in salida.stderr
+    assert f"el puerto es de la cuenta {pwd.getpwnam('nobody').pw_uid}" in salida.stderr
+
+
 def test_tope_por_cuenta_limita_las_peticiones_por_segundo_de_cada_cuenta():
     """A fifth attacker's F1: the cap on connections held did not bound the requests made, each on a connection the
     student closed at once: the proxy forwarded every one to the hub. Now each account draws from a bucket

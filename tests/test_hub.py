@@ -35,10 +35,12 @@ import json
 import os
 import pwd
 import re
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -977,6 +979,78 @@ def test_el_servidor_de_una_alumna_solo_atiende_al_proxy_al_hub_y_a_ella(hub):
     # through the proxy (root) Bea's JupyterLab works as before
     r = usuarias[bea].get("api/status")
     assert r.status_code == 200, r.text[:300]
+
+
+_OCUPAR = r"""
+import socket, sys, time
+puerto, registro = int(sys.argv[1]), sys.argv[2]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # past the TIME-WAIT of the proxy's old connections
+fin = time.monotonic() + 30
+while True:                                   # the port, the moment its server lets it go
+    try:
+        s.bind(("127.0.0.1", puerto))
+        break
+    except OSError:
+        if time.monotonic() > fin:
+            sys.exit(3)
+        time.sleep(0.002)
+s.listen(64)
+print("OCUPADO", flush=True)
+s.settimeout(25)
+try:
+    while True:
+        c, _ = s.accept()
+        c.settimeout(2)
+        try:
+            datos = c.recv(65536)
+        except OSError:
+            datos = b""
+        with open(registro, "ab") as f:
+            f.write(datos + b"\n----\n")
+        c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 12\r\n\r\nSERVIDOR-FALSO")
+        c.close()
+except socket.timeout:
+    pass
+"""
+
+
+def test_nadie_recibe_las_peticiones_de_otra_por_el_puerto_de_su_servidor_caido(hub):
+    """A fresh attacker's F3 (issue 19): when a student's server died, the proxy kept routing to its port until the
+    hub noticed (about 7 s); a classmate bound the freed port 30 ms later and got her requests with her token and
+    her server's cookie (then her files). Now the proxy hands a connection to a request only once the kernel says
+    the port is the server's own account's (or root's): the squatter gets nothing, and she gets the 503 of a server
+    that is down, then her server again."""
+    ana, bea = hub.alumnado[0], hub.alumnado[1]
+    usuaria = Usuario(hub, ana).entrar().arrancar_servidor()
+    assert usuaria.get("api/status").status_code == 200
+    puerto = _puerto_del_servidor(ana)
+    registro = Path(tempfile.mkdtemp(prefix="curso-ocupa-")) / "peticiones.log"
+    os.chmod(registro.parent, 0o777)
+    ocupa = subprocess.Popen(["runuser", "-u", bea, "--", "/usr/bin/python3", "-c", _OCUPAR, str(puerto), str(registro)],
+                             stdout=subprocess.PIPE, text=True, cwd="/")
+    try:
+        time.sleep(0.5)
+        os.kill(_pid_del_servidor(ana), signal.SIGKILL)
+        assert ocupa.stdout.readline().strip() == "OCUPADO"
+        respuestas = []
+        for _ in range(5):
+            r = usuaria.get("api/status", allow_redirects=False)
+            respuestas.append((r.status_code, r.text[:200]))
+            time.sleep(0.2)
+        assert all("SERVIDOR-FALSO" not in texto for _, texto in respuestas), respuestas
+        # the proxy may connect (to ask the kernel whose port it is), but it sends nothing: no request, no cookie
+        recibido = registro.read_bytes() if registro.exists() else b""
+        assert recibido.replace(b"\n----\n", b"") == b"", recibido[:2000]
+    finally:
+        ocupa.kill()
+        ocupa.wait()
+        shutil.rmtree(registro.parent, ignore_errors=True)
+    # the hub sees it down, and her server starts again on a port that is hers
+    api = f"{hub.url}/hub/api/users/{ana}"
+    _esperar(lambda: not usuaria.s.get(api, headers={"X-XSRFToken": usuaria._xsrf(api)}, timeout=30).json()
+             .get("servers"), 90, "que el hub viera caído el servidor de Ana")
+    assert usuaria.arrancar_servidor().get("api/status").status_code == 200
 
 
 def _escucha_en(puerto: int) -> bool:

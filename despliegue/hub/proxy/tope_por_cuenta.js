@@ -537,6 +537,81 @@ function vigilar(servidor) {
   return servidor;
 }
 
+// ----------------------------------------------------------------- the servers the proxy forwards to
+// A student's server listens on a port of 127.0.0.1 that every account sees (`ss -ltn`). When it dies, the hub
+// removes its route only when it notices (about 7 s), and any account may bind the freed port meanwhile: a fresh
+// attacker's F3 bound a classmate's port 30 ms after her server died and got her requests through the proxy, her
+// token and her server's cookie with them (then her files, her submissions). So every connection the proxy opens to
+// a server of this machine is handed to the request only once the kernel says who listens at the other end (its
+// accepted socket's owner, through `ss`, as for the clients above): root or the proxy's own account (the hub, the
+// services' relays) for anything, and for '/user/<name>/…' also the account <name> (a server of
+// LocalProcessSpawner runs as the account of its user's name). Anyone else, or nobody known: the connection is closed and the proxy
+// answers 503 as for a server that is down, and the proxy's log says whose port it was. Servers on other machines
+// (Kubernetes pods) are not looked at. Connections are kept alive and reused (configurable-http-proxy's agent): the
+// check costs one reading of `ss` per new connection, not per request.
+const PROPIO_UID = typeof process.getuid === 'function' ? process.getuid() : 0;
+const uidsDeCuentas = new Map();     // account → [uid or null, when read]
+
+function uidDeCuenta(cuenta, hecho) {
+  const guardado = uidsDeCuentas.get(cuenta);
+  if (guardado && Date.now() - guardado[1] < 60000) { hecho(guardado[0]); return; }
+  if (!/^[A-Za-z0-9._@-][A-Za-z0-9._@+-]{0,127}$/.test(cuenta)) { hecho(null); return; }
+  execFile('id', ['-u', '--', cuenta], { timeout: 10000 }, (error, salida) => {
+    const uid = !error && /^\d+\s*$/.test(String(salida)) ? parseInt(salida, 10) : null;
+    uidsDeCuentas.set(cuenta, [uid, Date.now()]);
+    hecho(uid);
+  });
+}
+
+// calls hecho(null) when the account that listens at the other end of ``socket`` may serve ``ruta``, else
+// hecho(reason in Spanish)
+function comprobarDestino(socket, ruta, hecho) {
+  const servidor = servidorDeLaRuta(ruta);
+  dueno(socket, (uid) => {
+    if (uid === null) { hecho('el núcleo no dijo de quién es el puerto'); return; }
+    // root or the proxy's account (the hub, its relays) may serve anything: '/user/<name>/…' goes to the hub
+    // itself while <name>'s server is not running (the page that starts it)
+    if (uid === 0 || uid === PROPIO_UID) { hecho(null); return; }
+    if (!servidor.startsWith('user/')) { hecho(`el puerto es de la cuenta ${uid}, no del hub`); return; }
+    const cuenta = servidor.slice('user/'.length);
+    uidDeCuenta(cuenta, (esperado) => {
+      hecho(esperado !== null && uid === esperado ? null : `el puerto es de la cuenta ${uid}, no de ${cuenta}`);
+    });
+  });
+}
+
+// the request's path reaches createConnection through createSocket (node passes createConnection only the
+// connection's options, without the request)
+const RUTA = Symbol('ruta');
+const crearSocketOriginal = http.Agent.prototype.createSocket;
+http.Agent.prototype.createSocket = function (peticion, opciones, alCrear) {
+  return crearSocketOriginal.call(this, peticion, { ...opciones, [RUTA]: peticion && peticion.path }, alCrear);
+};
+
+const conectarOriginal = http.Agent.prototype.createConnection;
+http.Agent.prototype.createConnection = function (opciones, alCrear) {
+  const host = normalizarIp(String(opciones.host || opciones.hostname || 'localhost').replace(/^localhost$/, '127.0.0.1'));
+  if (!esLocal(host) || typeof alCrear !== 'function') { return conectarOriginal.call(this, opciones, alCrear); }
+  const socket = conectarOriginal.call(this, opciones);
+  let hecho = false;
+  const acabar = (error) => {
+    if (hecho) { return; }
+    hecho = true;
+    socket.removeListener('error', acabar);
+    if (error) { socket.destroy(); alCrear(error); } else { alCrear(null, socket); }
+  };
+  socket.once('error', acabar);
+  socket.once('connect', () => {
+    const ruta = opciones[RUTA] || '/';
+    comprobarDestino(socket, ruta, (motivo) => {
+      if (motivo === null) { acabar(null); return; }
+      console.error(`[curso] no se reenvía ${servidorDeLaRuta(ruta)} a ${host}:${opciones.port}: ${motivo}`);
+      acabar(new Error(`destino no fiable: ${motivo}`));
+    });
+  });
+  return undefined;
+};
+
 function conTiempos(opciones) {
   return Object.assign({ headersTimeout: CABECERAS_MS, connectionsCheckingInterval: 2000 }, opciones || {},
     { headersTimeout: CABECERAS_MS, connectionsCheckingInterval: 2000 });
