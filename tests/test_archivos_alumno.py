@@ -853,3 +853,60 @@ def test_el_vigilante_mata_en_una_ronda_todo_lo_que_sobra():
     # stays well under the limit, so the shared pages the survivors inherit never start a second round)
     assert int(salida.split()[0]) == vigilante.matados >= 4, (salida, vigilante.matados)
     assert vigilante.rondas == 1, vigilante.rondas
+
+
+_LLENAR_TCP = r"""
+import socket, sys, time
+servidor = socket.socket()
+servidor.bind(("127.0.0.1", 0))
+servidor.listen(64)
+parejas = []
+for _ in range(int(sys.argv[1])):
+    c = socket.socket()
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 2 ** 20)
+    c.connect(servidor.getsockname())
+    otro, _ = servidor.accept()
+    otro.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16 * 2 ** 20)
+    c.setblocking(False)
+    try:
+        while True:
+            c.send(b"x" * 65536)
+    except (BlockingIOError, OSError):
+        pass
+    parejas.append((c, otro))
+print("LLENO", flush=True)
+time.sleep(30)
+"""
+
+
+def test_los_buferes_tcp_de_un_grupo_cuentan_en_cgroup_v1():
+    """A fresh attacker's F4: 60 loopback TCP connections that nobody read held 622 MB out of her server's cgroup v1
+    group (its memory grew 6 MB). crear_grupo gives every v1 group a TCP limit (tope_tcp), which turns on the
+    kernel's accounting of its TCP buffers: they show in the group, and past the limit the kernel makes them wait."""
+    from grader_tests.caja import limites_kernel
+    grupo = limites_kernel.crear_grupo(f"curso-kernel-{os.getpid()}-prueba-tcp", 2 ** 30, 64)
+    if grupo is None or grupo.version != "v1" or not (grupo.carpetas[0] / "memory.kmem.tcp.limit_in_bytes").exists():
+        if grupo is not None:
+            grupo.vaciar(0)
+        pytest.skip("sin cgroup v1 con memory.kmem.tcp (en v2 la memoria de los sockets cuenta siempre)")
+    memoria = grupo.carpetas[0]
+    try:
+        assert int((memoria / "memory.kmem.tcp.limit_in_bytes").read_text()) == limites_kernel.tope_tcp(2 ** 30)
+        archivos = grupo.archivos_procs
+
+        def entrar():
+            for archivo in archivos:
+                with open(archivo, "w") as destino:
+                    destino.write(str(os.getpid()))
+
+        proceso = subprocess.Popen([sys.executable, "-c", _LLENAR_TCP, "8"], stdout=subprocess.PIPE, text=True,
+                                   preexec_fn=entrar)
+        try:
+            assert proceso.stdout.readline().strip() == "LLENO"
+            usados = int((memoria / "memory.kmem.tcp.usage_in_bytes").read_text())
+            assert usados > 8 * 2 ** 20, usados            # tens of MB queued, and the group sees them
+        finally:
+            proceso.kill()
+            proceso.wait()
+    finally:
+        grupo.vaciar(0)

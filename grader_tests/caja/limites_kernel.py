@@ -237,6 +237,11 @@ def grupo_v2(montaje: Path, actual: str, nombre: str, memoria: int, procesos: in
     return None
 
 
+def tope_tcp(memoria: int) -> int:
+    """Bytes of TCP buffers a cgroup v1 group may hold besides ``memoria`` (a quarter of it, at least 64 MiB)."""
+    return max(64 * 1024 ** 2, memoria // 4)
+
+
 def crear_grupo(nombre: str, memoria: int, procesos: int) -> GrupoKernel | None:
     """A fresh control group with these limits, or None where this machine does not allow it."""
     montajes, actuales = _montajes(), _grupos_actuales()
@@ -254,6 +259,11 @@ def crear_grupo(nombre: str, memoria: int, procesos: int) -> GrupoKernel | None:
                 carpeta.mkdir()
                 carpetas.append(carpeta)
                 (carpeta / archivo).write_text(str(valor))
+            tcp = carpetas[0] / "memory.kmem.tcp.limit_in_bytes"
+            if tcp.exists():
+                # cgroup v1 charges a group's TCP buffers only once this has a limit (v2 always does, in memory.max):
+                # without it, a student's 60 loopback connections nobody read held 622 MB out of her group
+                tcp.write_text(str(tope_tcp(memoria)))
             for carpeta in carpetas:
                 retirar_huerfanos(carpeta.parent)
             return GrupoKernel(carpetas, "v1")
