@@ -390,6 +390,11 @@ def test_un_semestre_plazos_prorroga_reentrega_y_terminales(hub, tmp_path):
     portada = ta.s.get(pagina, timeout=60)
     assert portada.status_code == 200 and "Recoger las entregas y calificar toda la clase" in portada.text
     assert TAREA in portada.text and "1 día" in portada.text          # due dates and extensions, as configured
+    # its one script runs by the nonce of this response; no other may (a fresh attacker's P3: only frame-ancestors)
+    politica = portada.headers.get("Content-Security-Policy", "")
+    nonce = re.search(r"script-src 'nonce-([A-Za-z0-9_-]+)'", politica)
+    assert nonce and "default-src 'none'" in politica, politica
+    assert re.findall(r"<script\b[^>]*>", portada.text) == [f'<script nonce="{nonce[1]}">'], portada.text[:300]
     assert alumnos[tarde].s.get(pagina, timeout=60).status_code == 403
     notas = _csv(ta.s.get(f"{pagina}grades.csv", timeout=300).text)
     assert float(notas[tarde]["late_submission_penalty"]) == pytest.approx(0.1 * raw)

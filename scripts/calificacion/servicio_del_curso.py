@@ -34,6 +34,7 @@ import collections
 import html
 import json
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -286,7 +287,7 @@ Recarga esta página para comprobar lo que escribiste.</p>
 <code>grades.csv</code> y el informe. Mientras tanto, no califiques en el Formgrader.</p>
 <p id="estado" class="nota"></p>
 <pre id="salida"></pre>
-<script>
+<script nonce="{nonce}">
 (function () {{
   var estado = document.getElementById('estado'), salida = document.getElementById('salida');
   var boton = document.getElementById('calificar'), cajaPendientes = document.getElementById('pendientes');
@@ -749,13 +750,32 @@ class _Base(JupyterHandler):
         return self.settings["curso_trabajo"]
 
 
+def politica_de_pagina(nonce: str) -> str:
+    """The course page's Content-Security-Policy: its own script (``nonce``), its own requests, nothing else."""
+    return (f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; img-src 'self' data:; "
+            "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+
+
 class PaginaHandler(_Base):
+    """The course page. Its one script runs with a nonce of this response: no other script may run there
+    (a hostile student's name, id or file that got through the escaping would still not run)."""
+
+    @property
+    def nonce(self) -> str:
+        if not hasattr(self, "_nonce"):
+            self._nonce = secrets.token_urlsafe(18)
+        return self._nonce
+
+    @property
+    def content_security_policy(self) -> str:
+        return politica_de_pagina(self.nonce)
+
     @web.authenticated
     def get(self):
         base = url_path_join(self.base_url, "/")
         datos = pendientes(self.raiz)
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(PAGINA.format(base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
+        self.finish(PAGINA.format(nonce=self.nonce, base=html.escape(base), curso=html.escape(os.environ.get("CURSO_HUB_CURSO", "")),
                                   zona_js=_en_guion(ZONA), lugar_js=html.escape(LUGAR),
                                   plazos=_tabla_de_plazos(self.raiz), pendientes=_pendientes(self.raiz, base, datos),
                                   desactualizados=_desactualizados(datos, base),

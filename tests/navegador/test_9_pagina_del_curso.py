@@ -16,16 +16,24 @@ ESTADO = {"en_marcha": False, "codigo": None, "inicio": None, "fin": None, "sali
           "pendientes": {"entregas": [], "desactualizados": []}}
 
 
+NONCE = "nonce-de-prueba-123"
+# what would run if a student's text got through the escaping: the page's policy runs no script but its own
+INYECTADO = ('<p>Ninguna.</p><script>document.title = "INYECTADO"</script>'
+             '<img src="data:," onerror="document.title = \'INYECTADO\'">')
+
+
 def _abrir(pagina, respuesta_csv):
     html = servicio.PAGINA.format(
-        base="/", curso="atencion-y-posicion", plazos="<p>sin plazos</p>", pendientes="<p>Ninguna.</p>",
+        nonce=NONCE, base="/", curso="atencion-y-posicion", plazos="<p>sin plazos</p>", pendientes=INYECTADO,
         zona_js=servicio._en_guion(servicio.ZONA), lugar_js=servicio.LUGAR,
         desactualizados="<p>Ninguno.</p>", intro_pendientes=servicio._en_guion(servicio.INTRO_PENDIENTES),
         intro_desactualizados=servicio._en_guion(servicio.INTRO_DESACTUALIZADOS),
         nota_pendientes=servicio._en_guion(servicio.NOTA_PENDIENTES),
         ninguno_salvo_pendientes=servicio._en_guion(servicio.NINGUNO_SALVO_PENDIENTES),
         intervalo_s="10", intervalo_ms=10000)
-    pagina.route("**/curso/", lambda ruta: ruta.fulfill(status=200, content_type="text/html", body=html))
+    pagina.route("**/curso/", lambda ruta: ruta.fulfill(
+        status=200, content_type="text/html", body=html,
+        headers={"Content-Security-Policy": servicio.politica_de_pagina(NONCE)}))
     pagina.route("**/curso/estado", lambda ruta: ruta.fulfill(status=200, content_type="application/json",
                                                                 body=json.dumps(ESTADO)))
     pagina.route("**/curso/grades.csv", respuesta_csv)
@@ -53,6 +61,8 @@ def test_descargar_grades_csv_dice_que_exporta_y_cuando_termina(pagina, tmp_path
     assert aviso.inner_text().endswith(" (hora de Madrid).")          # every time on the page, labelled
     historial = pagina.evaluate("() => window.historial")
     assert historial[0].startswith("Exportando grades.csv (nbgrader export)…"), historial
+    # the page's own script ran (all of the above), and nothing else did
+    assert pagina.title() != "INYECTADO"
 
 
 def test_una_exportacion_fallida_dice_por_que_y_el_informe_avisa(pagina):
