@@ -1270,3 +1270,15 @@ def test_la_config_del_hub_pasa_al_proxy_la_cuenta_de_delante(monkeypatch, tmp_p
     PyFileConfigLoader("jupyterhub_config.py", path=str(HUB)).load_config()
     assert os.environ["CURSO_HUB_PROXY_DELANTE_UIDS"] == str(pwd.getpwnam("nobody").pw_uid)
     assert os.environ["CURSO_HUB_PROXY_DELANTE_IPS"] == "203.0.113.9"
+
+
+def test_los_sockets_tcp_se_cuentan_por_cuenta():
+    """servidor_limitado.sockets_por_uid reads `ss -Htane`: «uid:N» only for sockets whose owner is not root; the
+    ones in TIME-WAIT have none."""
+    from servidor_limitado import sockets_por_uid
+    texto = ("LISTEN 0 1 127.0.0.1:40001 0.0.0.0:* uid:1009 ino:1 sk:1 cgroup:/x <->\n"
+             "LISTEN 0 1 127.0.0.1:40002 0.0.0.0:* uid:1009 ino:2 sk:2 cgroup:/x <->\n"
+             "ESTAB 0 0 127.0.0.1:880 127.0.0.1:5000 ino:3 sk:3 cgroup:/ <->\n"
+             "ESTAB 0 0 127.0.0.1:5001 127.0.0.1:880 uid:1010 ino:4 sk:4 cgroup:/y <->\n"
+             "TIME-WAIT 0 0 127.0.0.1:5002 127.0.0.1:880 timer:(timewait,59sec,0)\n")
+    assert sockets_por_uid(texto) == {1009: 2, 1010: 1}

@@ -1157,3 +1157,34 @@ def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
     codigo, texto = bea.terminal(bea.base, "ls /dev/shm; ipcs -m; echo fin-de-la-lista", espera=60)
     assert codigo == 0 and "fin-de-la-lista" in texto, texto[-2000:]
     assert marca not in texto and not re.search(rf"^\S+\s+{segmento[1]}\s", texto, re.M), texto[-2000:]
+
+
+def test_quien_acapara_los_puertos_de_la_maquina_pierde_su_servidor(hub):
+    """A fresh attacker bound 19 000 listening sockets in 32 s from one kernel: two processes would take all 28 232
+    ephemeral ports of the machine, and then no server could start and no connection of the proxy, the hub or the
+    grading could be made. The hub counts each limited account's TCP sockets every 2 s and, past 2000, kills
+    everything of that server (servidor_limitado.py): the ports are free again, the hub sees her server stopped and
+    its log says why; a classmate's server goes on."""
+    ana, bea = hub.alumnado[0], hub.alumnado[1]
+    vecina = Usuario(hub, ana).entrar().arrancar_servidor()
+    usuaria = Usuario(hub, bea).entrar().arrancar_servidor()
+    uid = pwd.getpwnam(bea).pw_uid
+    programa = ("import socket, time\\nl = [socket.socket() for _ in range(2600)]\\nfor s in l:\\n"
+                "    s.bind(('127.0.0.1', 0)); s.listen(1)\\ntime.sleep(300)\\n")
+    codigo, texto = usuaria.terminal(usuaria.base, f"printf \"{programa}\" > /tmp/puertos-{uid}.py && "
+                                                   f"setsid -f /usr/bin/python3 /tmp/puertos-{uid}.py "
+                                                   "< /dev/null > /dev/null 2>&1", espera=60)
+    assert codigo == 0, texto[-2000:]
+
+    def sockets_de_bea() -> int:
+        salida = subprocess.run(["ss", "-Htane"], capture_output=True, text=True).stdout
+        return len(re.findall(rf"(?:^|\s)uid:{uid}\b", salida))
+
+    api = f"{hub.url}/hub/api/users/{bea}"
+    _esperar(lambda: not usuaria.s.get(api, headers={"X-XSRFToken": usuaria._xsrf(api)}, timeout=30).json()
+             .get("servers"), 90, "que el hub parara el servidor de quien acapara los puertos")
+    _esperar(lambda: sockets_de_bea() < 100, 30, "que sus sockets se cerraran")
+    assert "sockets TCP (tope 2000" in hub.leer_registro()
+    assert vecina.get("api/status").status_code == 200
+    Path(f"/tmp/puertos-{uid}.py").unlink(missing_ok=True)
+    assert usuaria.arrancar_servidor().get("api/status").status_code == 200

@@ -35,6 +35,8 @@ variable                       meaning                                         d
 ``CURSO_HUB_MEMORIA_SERVIDOR_MIB``  MiB for all the processes of one student's  ``2048`` (0: no limit)
                                server together (``servidor_limitado.py``)
 ``CURSO_HUB_PROCESOS_SERVIDOR``  processes and threads of one student's server  ``1024``
+``CURSO_HUB_SOCKETS_SERVIDOR``  TCP sockets of one student's account; past     ``2000`` (0: not watched)
+                               them the hub stops her server
 ``CURSO_HUB_PROXY_DELANTE``    the HTTPS proxy in front: its Unix accounts     (none: browsers reach the proxy directly)
                                on this machine (names or uids: nginx's
                                ``www-data``, ``caddy``, ``root`` if it runs as
@@ -118,6 +120,7 @@ class AjustesHub:
     delante_ips: tuple[str, ...] = ()
     memoria_servidor_mib: int = 2048
     procesos_servidor: int = 1024
+    sockets_servidor: int = 2000
 
     @property
     def grupo_profesorado(self) -> str:
@@ -190,6 +193,7 @@ def leer(entorno: dict | None = None) -> AjustesHub:
         delante_ips=_delante(e.get("CURSO_HUB_PROXY_DELANTE", ""))[1],
         memoria_servidor_mib=_entero(e, "CURSO_HUB_MEMORIA_SERVIDOR_MIB", AjustesHub.memoria_servidor_mib),
         procesos_servidor=_entero(e, "CURSO_HUB_PROCESOS_SERVIDOR", AjustesHub.procesos_servidor),
+        sockets_servidor=_entero(e, "CURSO_HUB_SOCKETS_SERVIDOR", AjustesHub.sockets_servidor),
     )
 
 

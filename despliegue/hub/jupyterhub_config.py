@@ -189,6 +189,7 @@ retirar_grupos_vacios()          # those a hub stopped abruptly left behind
 c.JupyterHub.spawner_class = ServidorLimitado
 c.ServidorLimitado.memoria = a.memoria_servidor_mib * 1024 ** 2
 c.ServidorLimitado.procesos = a.procesos_servidor
+c.ServidorLimitado.sockets = a.sockets_servidor
 c.ServidorLimitado.grupo_sin_limite = a.grupo_profesorado
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"

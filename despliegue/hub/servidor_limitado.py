@@ -23,6 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pwd
+import re
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -51,6 +55,57 @@ def shm_propio(pid: int) -> bool:
         return False
 
 
+# ----------------------------------------------------------------- TCP sockets of each student
+# Every server of this machine shares its network: its 28 232 ephemeral ports (net.ipv4.ip_local_port_range) too.
+# A fresh attacker bound 19 000 listening sockets in 32 s from one kernel (two processes would hold them all): then
+# no new server can pick a port and every new connection of the machine (proxy, hub, grading) fails. No per-account
+# limit of Linux bounds sockets (files and processes allow millions; a socket costs little memory). So the hub counts
+# the TCP sockets of each limited server's account every INTERVALO_SOCKETS seconds (``ss``, in a thread) and, past
+# ``ServidorLimitado.sockets``, kills everything of that server (its cgroup, or its process tree): its ports are free
+# again, the hub sees the server stopped, and its log says why.
+INTERVALO_SOCKETS = 2.0
+_SS = next((r for r in ("/usr/bin/ss", "/bin/ss", "/usr/sbin/ss", "/sbin/ss") if os.access(r, os.X_OK)), None)
+_vigilados: dict[int, "ServidorLimitado"] = {}
+_vigilancia: asyncio.Task | None = None
+
+
+def sockets_por_uid(texto: str) -> dict[int, int]:
+    """``ss -Htane`` lines → ``{uid: TCP sockets}`` (``ss`` writes «uid:N» only for a socket whose owner is not
+    root; sockets in TIME-WAIT have no owner)."""
+    cuenta: dict[int, int] = {}
+    for uid in re.findall(r"(?:^|\s)uid:(\d+)", texto):
+        cuenta[int(uid)] = cuenta.get(int(uid), 0) + 1
+    return cuenta
+
+
+def _leer_sockets() -> dict[int, int]:
+    if _SS is None:
+        return {}
+    try:
+        hecho = subprocess.run([_SS, "-Htane"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    return sockets_por_uid(hecho.stdout) if hecho.returncode == 0 else {}
+
+
+async def _vigilar_sockets() -> None:
+    """The hub's one watch over every limited server's TCP sockets (see above); ends when none is left."""
+    global _vigilancia
+    try:
+        while _vigilados:
+            await asyncio.sleep(INTERVALO_SOCKETS)
+            cuenta = await asyncio.to_thread(_leer_sockets)
+            for uid, servidor in list(_vigilados.items()):
+                if cuenta.get(uid, 0) > servidor.sockets > 0:
+                    servidor.log.warning("[curso] %s tiene %d sockets TCP (tope %d, ServidorLimitado.sockets): se "
+                                         "para su servidor, que dejaba sin puertos a la máquina", servidor.user.name,
+                                         cuenta[uid], servidor.sockets)
+                    _vigilados.pop(uid, None)
+                    await servidor._cortar()
+    finally:
+        _vigilancia = None
+
+
 class ServidorLimitado(LocalProcessSpawner):
     """``LocalProcessSpawner`` with a memory and process limit on each student's whole server (module docstring).
 
@@ -69,6 +124,8 @@ class ServidorLimitado(LocalProcessSpawner):
     procesos = Int(1024, config=True, help="Processes and threads of one student's server (kernels' BLAS threads "
                                            "count: a 64-core machine starts 64 per kernel).")
     grupo_sin_limite = Unicode("", config=True, help="JupyterHub group whose servers are not limited (the TAs').")
+    sockets = Int(2000, config=True, help="TCP sockets of one student's account; past them the hub stops her server "
+                                          "(the machine's ephemeral ports are shared; 0: not watched).")
 
     _grupo = None                       # limites_kernel.GrupoKernel of the running server
     _vigilante = None                   # limites_kernel.VigilanteMemoria without a group
@@ -131,6 +188,14 @@ class ServidorLimitado(LocalProcessSpawner):
             self.log.warning("[curso] sin cgroup para el servidor de %s: su memoria la vigila el hub desde fuera "
                              "(límite de procesos sólo el de la cuenta)", self.user.name)
             self._vigilante = limites_kernel.VigilanteMemoria(self.pid, self.memoria).empezar()
+        if self._limitado() and self.sockets > 0 and _SS is not None:
+            global _vigilancia
+            try:
+                _vigilados[pwd.getpwnam(self.user.name).pw_uid] = self
+            except KeyError:
+                pass
+            if _vigilancia is None:
+                _vigilancia = asyncio.get_running_loop().create_task(_vigilar_sockets())
         if self._limitado() and not shm_propio(self.pid):
             self.log.warning("[curso] el servidor de %s comparte /dev/shm y el IPC de System V con la máquina (¿el hub "
                              "no es root?): lo que deje ahí sobrevive a su servidor", self.user.name)
@@ -142,11 +207,28 @@ class ServidorLimitado(LocalProcessSpawner):
         finally:
             await self._soltar()
 
+    async def _cortar(self) -> None:
+        """Kill every process of the running server now (its group, or its process tree without one); the hub then
+        sees it stopped and calls ``stop``, which removes the group."""
+        grupo, pid = self._grupo, self.pid
+        if grupo is not None:
+            await asyncio.to_thread(grupo.vaciar, 0)
+            self._grupo = None
+        elif pid:
+            for proceso in limites_kernel.arbol(pid):
+                try:
+                    os.kill(proceso, signal.SIGKILL)
+                except OSError:
+                    pass
+
     async def _soltar(self) -> None:
         """Stop the watchdog; kill what is left in the group and remove it (in a thread: it waits up to 2 s for the
         server's kernels to end by themselves, and the hub's loop serves everyone meanwhile)."""
         vigilante, grupo = self._vigilante, self._grupo
         self._vigilante = self._grupo = None
+        for uid, servidor in list(_vigilados.items()):
+            if servidor is self:
+                _vigilados.pop(uid, None)
         if vigilante is not None:
             await asyncio.to_thread(vigilante.parar)
         if grupo is not None:
