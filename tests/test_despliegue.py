@@ -1282,3 +1282,22 @@ def test_los_sockets_tcp_se_cuentan_por_cuenta():
              "ESTAB 0 0 127.0.0.1:5001 127.0.0.1:880 uid:1010 ino:4 sk:4 cgroup:/y <->\n"
              "TIME-WAIT 0 0 127.0.0.1:5002 127.0.0.1:880 timer:(timewait,59sec,0)\n")
     assert sockets_por_uid(texto) == {1009: 2, 1010: 1}
+
+
+def test_el_hub_avisa_de_las_tablas_de_la_maquina_que_unos_pocos_alumnos_llenan(tmp_path):
+    """A fresh attacker: 124 processes of one student with 20 000 open files each fill a file table of 2.47
+    million; with kernel.pid_max 32768, 32 students of 1024 processes fill the process table. The hub says so at
+    start, with the setting to change; with systemd's values it says nothing."""
+    from servidor_limitado import avisos_de_la_maquina
+    for nombre, valor in (("kernel/pid_max", "32768\n"), ("fs/file-max", "2466252\n")):
+        (tmp_path / nombre).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / nombre).write_text(valor)
+    avisos = avisos_de_la_maquina(1024, str(tmp_path))
+    assert len(avisos) == 2
+    assert avisos[0].startswith("kernel.pid_max es 32768: con 1024 procesos por alumno, 32 alumnos") and \
+        "kernel.pid_max=4194304" in avisos[0]
+    assert avisos[1].startswith("fs.file-max es 2466252") and "fs.file-max=9223372036854775807" in avisos[1]
+    (tmp_path / "kernel" / "pid_max").write_text("4194304\n")
+    (tmp_path / "fs" / "file-max").write_text("9223372036854775807\n")
+    assert avisos_de_la_maquina(1024, str(tmp_path)) == []
+    assert avisos_de_la_maquina(1024, str(tmp_path / "no-existe")) == []

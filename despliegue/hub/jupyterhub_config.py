@@ -184,12 +184,14 @@ c.JupyterHub.services = [
 # ---------------------------------------------------------------- single-user servers
 # LocalProcessSpawner with a cgroup per student's server: memory and processes of all its kernels and terminals
 # together (servidor_limitado.py; a fresh attacker's F3: 60 kernels in 6 s, nothing refused)
-from servidor_limitado import ServidorLimitado, retirar_grupos_vacios  # noqa: E402
+from servidor_limitado import ServidorLimitado, avisos_de_la_maquina, retirar_grupos_vacios  # noqa: E402
 retirar_grupos_vacios()          # those a hub stopped abruptly left behind
 c.JupyterHub.spawner_class = ServidorLimitado
 c.ServidorLimitado.memoria = a.memoria_servidor_mib * 1024 ** 2
 c.ServidorLimitado.procesos = a.procesos_servidor
 c.ServidorLimitado.sockets = a.sockets_servidor
+for _aviso_maquina in avisos_de_la_maquina(a.procesos_servidor):
+    print(f"[curso] AVISO: {_aviso_maquina}", file=sys.stderr)
 c.ServidorLimitado.grupo_sin_limite = a.grupo_profesorado
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"

@@ -106,6 +106,35 @@ async def _vigilar_sockets() -> None:
         _vigilancia = None
 
 
+def avisos_de_la_maquina(procesos: int, raiz: str = "/proc/sys") -> list[str]:
+    """Machine-wide tables that a few students could fill within their own limits, in Spanish, for the hub's start.
+
+    Each student's group bounds her memory and processes, but the kernel's process table (``kernel.pid_max``) and
+    file table (``fs.file-max``) are the machine's: a fresh attacker measured that 124 processes of one student (a
+    tenth of her 1024) with 20 000 open files each would fill a file table of 2.47 million, and then nobody else on
+    the machine opens a file. With both high (systemd's defaults), what a student takes is paid from her own memory.
+    """
+    def leer(nombre: str) -> int | None:
+        try:
+            return int(Path(raiz, *nombre.split(".")).read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    avisos = []
+    pid_max = leer("kernel.pid_max")
+    if pid_max is not None and procesos > 0 and pid_max < 4194304:
+        avisos.append(f"kernel.pid_max es {pid_max}: con {procesos} procesos por alumno, {max(1, pid_max // procesos)} "
+                      "alumnos llenan la tabla de procesos de la máquina y nadie más arranca nada; súbelo a 4194304 "
+                      "(sysctl -w kernel.pid_max=4194304, y en /etc/sysctl.d/ para que dure)")
+    archivos = leer("fs.file-max")
+    if archivos is not None and archivos < 2 ** 31:
+        avisos.append(f"fs.file-max es {archivos}: unos pocos alumnos llenan la tabla de archivos de la máquina (cada "
+                      "proceso suyo puede abrir miles) y nadie más abre nada; súbelo a 9223372036854775807, lo que pone "
+                      "systemd (sysctl -w fs.file-max=9223372036854775807): así cada archivo abierto lo paga la memoria "
+                      "de su alumno")
+    return avisos
+
+
 class ServidorLimitado(LocalProcessSpawner):
     """``LocalProcessSpawner`` with a memory and process limit on each student's whole server (module docstring).
 
