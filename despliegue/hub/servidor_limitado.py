@@ -217,14 +217,7 @@ class ServidorLimitado(LocalProcessSpawner):
             self.log.warning("[curso] sin cgroup para el servidor de %s: su memoria la vigila el hub desde fuera "
                              "(límite de procesos sólo el de la cuenta)", self.user.name)
             self._vigilante = limites_kernel.VigilanteMemoria(self.pid, self.memoria).empezar()
-        if self._limitado() and self.sockets > 0 and _SS is not None:
-            global _vigilancia
-            try:
-                _vigilados[pwd.getpwnam(self.user.name).pw_uid] = self
-            except KeyError:
-                pass
-            if _vigilancia is None:
-                _vigilancia = asyncio.get_running_loop().create_task(_vigilar_sockets())
+        self._vigilar_sockets()
         if self._limitado() and not shm_propio(self.pid):
             self.log.warning("[curso] el servidor de %s comparte /dev/shm y el IPC de System V con la máquina (¿el hub "
                              "no es root?): lo que deje ahí sobrevive a su servidor", self.user.name)
@@ -235,6 +228,25 @@ class ServidorLimitado(LocalProcessSpawner):
             await super().stop(now=now)
         finally:
             await self._soltar()
+
+    def _vigilar_sockets(self) -> None:
+        """Put this running server's account under the hub's watch of TCP sockets (module section above)."""
+        global _vigilancia
+        if not (self._limitado() and self.sockets > 0 and _SS is not None):
+            return
+        try:
+            _vigilados[pwd.getpwnam(self.user.name).pw_uid] = self
+        except KeyError:
+            return
+        if _vigilancia is None:
+            _vigilancia = asyncio.get_running_loop().create_task(_vigilar_sockets())
+
+    async def poll(self):
+        """LocalProcessSpawner's, and a server still running after a hub restart is watched again."""
+        estado = await super().poll()
+        if estado is None and all(s is not self for s in _vigilados.values()):
+            self._vigilar_sockets()
+        return estado
 
     async def _cortar(self) -> None:
         """Kill every process of the running server now (its group, or its process tree without one); the hub then
