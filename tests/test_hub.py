@@ -1115,6 +1115,17 @@ def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
         assert "curso-servidor-" in texto, texto[-2000:]                    # her terminal is in her server's group
     # no setuid program gains privileges in her server: `su <TA>` cannot check the TA's password from there
     assert re.search(r"NoNewPrivs:\s*1", texto), texto[-2000:]
+    # her server (and all it starts) writes to a pipe of its own, never to the hub's log file: a fresh attacker's
+    # kernel forged and truncated the hub's log through the inherited descriptor
+    servidor = _pid_del_servidor(hub.alumnado[1])
+    abiertos = []
+    for fd in Path(f"/proc/{servidor}/fd").iterdir():
+        try:
+            abiertos.append(os.readlink(fd))
+        except OSError:
+            pass
+    assert str(hub.registro) not in abiertos and not any("jupyterhub.log" in a for a in abiertos), abiertos
+    assert f"[servidor de {hub.alumnado[1]}] " in hub.leer_registro()
     # her server answers again, and the hub and the TA were never touched
     assert bea.get("api/status").status_code == 200
     Usuario(hub, hub.profesorado[0]).entrar()

@@ -28,6 +28,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner
@@ -104,6 +105,32 @@ async def _vigilar_sockets() -> None:
                     await servidor._cortar()
     finally:
         _vigilancia = None
+
+
+MAX_LINEAS_SALIDA = 200          # lines of one server's output copied to the hub's log per minute
+
+
+def _copiar_salida(lectura: int, nombre: str) -> None:
+    """Copy a server's output to the hub's log (stderr), each line prefixed with whose it is, control characters
+    escaped and at most 2000 characters, at most MAX_LINEAS_SALIDA a minute (the rest counted); ends with the
+    server (end of the pipe)."""
+    import time
+    ventana, copiadas, omitidas = time.monotonic(), 0, 0
+    with open(lectura, "rb", buffering=0) as tuberia:
+        for linea in iter(tuberia.readline, b""):
+            ahora = time.monotonic()
+            if ahora - ventana >= 60:
+                if omitidas:
+                    sys.stderr.write(f"[servidor de {nombre}] ({omitidas} líneas más sin copiar)\n")
+                ventana, copiadas, omitidas = ahora, 0, 0
+            if copiadas >= MAX_LINEAS_SALIDA:
+                omitidas += 1
+                continue
+            copiadas += 1
+            texto = linea[:2000].decode("utf-8", "replace").rstrip("\n")
+            texto = "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in texto)
+            sys.stderr.write(f"[servidor de {nombre}] {texto}\n")
+            sys.stderr.flush()
 
 
 def avisos_de_la_maquina(procesos: int, raiz: str = "/proc/sys") -> list[str]:
@@ -201,7 +228,22 @@ class ServidorLimitado(LocalProcessSpawner):
         return preexec
 
     async def start(self):
+        """LocalProcessSpawner's start in the server's own group, with its output through a pipe of its own."""
         await self._soltar()
+        # the server's output (and so every process of the student's, which inherits it) is a pipe the hub reads and
+        # copies to its log line by line, prefixed: never the hub's log file itself, which a student's kernel wrote
+        # and truncated through the inherited descriptor (a fresh attacker forged a warning blaming a classmate)
+        lectura, escritura = os.pipe()
+        original = self.popen_kwargs
+        self.popen_kwargs = {**original, "stdin": subprocess.DEVNULL, "stdout": escritura, "stderr": escritura}
+        try:
+            return await self._arrancar()
+        finally:
+            self.popen_kwargs = original
+            os.close(escritura)
+            threading.Thread(target=_copiar_salida, args=(lectura, self.user.name), daemon=True).start()
+
+    async def _arrancar(self):
         if self._limitado():
             self._grupo = limites_kernel.crear_grupo(f"curso-servidor-{self.user.id}-{os.getpid()}-{id(self)}",
                                                      self.memoria, self.procesos)
