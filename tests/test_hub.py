@@ -1126,6 +1126,8 @@ def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
             pass
     assert str(hub.registro) not in abiertos and not any("jupyterhub.log" in a for a in abiertos), abiertos
     assert f"[servidor de {hub.alumnado[1]}] " in hub.leer_registro()
+    # a global out-of-memory kill takes her processes before the hub's, the proxy's or a TA's
+    assert Path(f"/proc/{servidor}/oom_score_adj").read_text().strip() == "500"
     # her server answers again, and the hub and the TA were never touched
     assert bea.get("api/status").status_code == 200
     Usuario(hub, hub.profesorado[0]).entrar()

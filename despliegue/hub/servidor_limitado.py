@@ -107,6 +107,7 @@ async def _vigilar_sockets() -> None:
         _vigilancia = None
 
 
+OOM_ALUMNO = 500                 # oom_score_adj of every process of a student's server (she may raise it, not lower it)
 MAX_LINEAS_SALIDA = 200          # lines of one server's output copied to the hub's log per minute
 
 
@@ -217,6 +218,13 @@ class ServidorLimitado(LocalProcessSpawner):
                 # no setuid program (su, sudo, unix_chkpwd) gains privileges from here: a student's terminal
                 # cannot check anyone's Unix password without limit (a fresh attacker's su against the TA)
                 prctl(38, 1, 0, 0, 0)      # PR_SET_NO_NEW_PRIVS
+                # the machine's out-of-memory killer takes a student's process before the hub, the proxy, the course
+                # service or a TA's: memory no cgroup counts (a fresh attacker's netlink queues) ends a global OOM
+                try:
+                    with open("/proc/self/oom_score_adj", "w") as ajuste:
+                        ajuste.write(str(OOM_ALUMNO))
+                except OSError:
+                    pass
                 # a /dev/shm and a System V IPC of the server's own, gone with its last process: in the machine's
                 # shared ones, what a student wrote outlived her server's stop (no longer charged to her group), and
                 # each stop and start kept 2 GiB more (a fresh attacker). The mounts of the machine are still seen
