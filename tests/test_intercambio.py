@@ -266,6 +266,34 @@ def test_una_inundacion_no_inunda_el_registro_ni_la_recogida(tmp_path):
     assert "supera la cuota de 256,0 MiB y 50 archivos por alumno y tarea" in recoger()
 
 
+def test_un_millon_de_entradas_no_se_guarda_entero_en_la_memoria_de_la_recogida(tmp_path, monkeypatch):
+    """A fresh attacker made a million empty files named like her entries in inbound (open(O_PATH) + openat): collect
+    listed them all and kept every refusal, 733 MB. Now it reads the folder as it goes, keeps the first max_avisos
+    refusals (the rest only counted per account) and each student's newest 2 × max_entradas entries at most."""
+    import grader_tests.extensiones_nbgrader.intercambio as intercambio
+    curso, inbound = _curso_con_intercambio(tmp_path)
+    for n in range(3000):
+        vacio = inbound / f"alumna+{TAREA}+{_fecha(-datetime.timedelta(hours=1))}+{n}"
+        vacio.write_text("")
+        os.chown(vacio, UIDS["alumna"], UIDS["alumna"])
+    for n in range(40):
+        _entrada(inbound, "alumna", _fecha(-datetime.timedelta(minutes=50 - n)), f"alumna {n}", sufijo=f"+d{n}")
+    picos = []
+    clasificar = intercambio.RecogerSeguro._clasificar
+
+    def medir(self, nombre, tarea, solo, por_alumno):
+        clasificar(self, nombre, tarea, solo, por_alumno)
+        picos.append((len(self._rechazadas), max((len(v) for v in por_alumno.values()), default=0)))
+    monkeypatch.setattr(intercambio.RecogerSeguro, "_clasificar", medir)
+    registro = _recogida_en_proceso(curso, inbound, **{"RecogerSeguro.max_avisos": 10,
+                                                       "RecogerSeguro.max_entradas": 5})()
+    assert max(r for r, _ in picos) <= 10 and max(e for _, e in picos) <= 2 * 5 + 1, max(picos)
+    # one of her five newest (the quota; among them the real write time decides)
+    assert (curso / "submitted" / "alumna" / TAREA / CUADERNO).read_text() in {f"alumna {n}" for n in range(35, 40)}
+    assert "y 3025 entradas rechazadas más de la cuenta «alumna»" in registro, registro[-2000:]
+    assert "3035 entradas rechazadas (ver los motivos arriba)" in registro, registro[-2000:]
+
+
 @necesita_root
 def test_una_entrada_que_no_se_puede_leer_o_copiar_no_cuesta_la_anterior(tmp_path, monkeypatch):
     """An entry its author made unreadable is refused (the older one is collected); a copy that fails

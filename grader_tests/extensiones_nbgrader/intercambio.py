@@ -322,7 +322,9 @@ class RecogerSeguro(ExchangeCollect):
         self._leer_libro()       # self._lista (None: not enforced), self.duedate
         self._respuestas: dict[str, str | None] = {}
         self._ahora = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
-        self._rechazadas: list[Entrada] = []
+        self._rechazadas: list[Entrada] = []     # the first max_avisos refusals, told one by one
+        self._sobrantes: dict[tuple[str | None, int | None], int] = {}   # the rest, counted per account
+        self._n_rechazadas = 0
         try:
             self._fd_inbound = aa._abrir_carpeta(self.inbound_path)
         except OSError as exc:
@@ -336,21 +338,12 @@ class RecogerSeguro(ExchangeCollect):
             self._generales.append(linea)
         solo = self.coursedir.student_id if self.coursedir.student_id not in ("", "*") else None
         por_alumno: dict[str, list[Entrada]] = {}
+        # read as the folder gives them, not listed first: what one entry costs stays with it (a fresh attacker's
+        # million empty files took collect to 733 MB); each student keeps only her newest entries below
         with os.scandir(self._fd_inbound) as it:
-            nombres = sorted(e.name for e in it)
-        for nombre in nombres:
-            if f"+{tarea}+" in nombre:
-                entrada = self._examinar(nombre, tarea)
-            else:
-                entrada = self._ajena(nombre)
-                if entrada is None:
-                    continue          # another assignment's entry, or a submission being written
-            if solo is not None and entrada.alumno != solo and entrada.dueño != solo:
-                continue
-            if entrada.motivo:
-                self._rechazar(entrada)
-            else:
-                por_alumno.setdefault(entrada.alumno, []).append(entrada)
+            nombres = (e.name for e in it)
+            for nombre in nombres:
+                self._clasificar(nombre, tarea, solo, por_alumno)
         fecha_limite = self.duedate if self.before_duedate else None
         self.src_records = []
         for alumno in sorted(por_alumno):
@@ -361,6 +354,30 @@ class RecogerSeguro(ExchangeCollect):
                                key=lambda e: (e.fecha, e.nombre), reverse=True)
                 self.src_records.append({"username": alumno, "filename": elegida.nombre,
                                          "timestamp": elegida.fecha, "entrada": elegida, "alternativas": otras})
+
+    def _clasificar(self, nombre: str, tarea: str, solo: str | None, por_alumno: dict[str, list[Entrada]]) -> None:
+        """One inbound name: refused with its reason, or kept among its student's newest entries."""
+        if f"+{tarea}+" in nombre:
+            entrada = self._examinar(nombre, tarea)
+        else:
+            entrada = self._ajena(nombre)
+            if entrada is None:
+                return            # another assignment's entry, or a submission being written
+        if solo is not None and entrada.alumno != solo and entrada.dueño != solo:
+            return
+        if entrada.motivo:
+            self._rechazar(entrada)
+            return
+        suyas = por_alumno.setdefault(entrada.alumno, [])
+        suyas.append(entrada)
+        if len(suyas) > 2 * self.max_entradas:
+            # what _elegir keeps anyway: the newest max_entradas; the others refused now, not held until the end
+            suyas.sort(key=lambda e: (e.fecha, e.nombre), reverse=True)
+            for sobra in suyas[self.max_entradas:]:
+                sobra.motivo = (f"supera la cuota de {self.max_entradas} entregas por alumno y tarea en el "
+                                "intercambio (sólo se miran las más recientes)")
+                self._rechazar(sobra)
+            del suyas[self.max_entradas:]
 
     def _carpetas_de_tareas(self) -> set[str]:
         """The names of the assignment folders in the course's source/ and release/ (no link followed)."""
@@ -586,10 +603,14 @@ class RecogerSeguro(ExchangeCollect):
 
     def _rechazar(self, entrada: Entrada) -> None:
         """Log one refusal; past ``max_avisos``, only count it (a flood never floods the TA's log)."""
-        self._rechazadas.append(entrada)
-        if len(self._rechazadas) <= self.max_avisos:
+        self._n_rechazadas += 1
+        if len(self._rechazadas) < self.max_avisos:
+            self._rechazadas.append(entrada)
             self.log.error("%s: entrada rechazada «%s»: %s; no se recoge", MARCA_INTERCAMBIO,
                            nombre_visible(entrada.nombre), entrada.motivo)
+        else:
+            clave = (entrada.dueño, None if entrada.dueño else entrada.uid)
+            self._sobrantes[clave] = self._sobrantes.get(clave, 0) + 1
 
     # ------------------------------------------------------------------ copy
     def do_copy(self, src, dest, log=None, entrada: Entrada | None = None):
@@ -662,20 +683,16 @@ class RecogerSeguro(ExchangeCollect):
         for (dueño, uid), n in self._resumen_de_sobrantes().items():
             self.log.error("%s: y %d entrada%s rechazada%s más de %s (no se detallan)", MARCA_INTERCAMBIO, n,
                            "s" if n != 1 else "", "s" if n != 1 else "", self._quien(dueño, uid))
-        if self._rechazadas:
+        if self._n_rechazadas:
             self.log.warning("%s: %d entrada%s rechazada%s (ver los motivos arriba); el resto se recogió.",
-                             MARCA_INTERCAMBIO, len(self._rechazadas), "s" if len(self._rechazadas) != 1 else "",
-                             "s" if len(self._rechazadas) != 1 else "")
+                             MARCA_INTERCAMBIO, self._n_rechazadas, "s" if self._n_rechazadas != 1 else "",
+                             "s" if self._n_rechazadas != 1 else "")
         self._guardar_informe(recogidas, notas)
         os.close(self._fd_inbound)
 
     def _resumen_de_sobrantes(self) -> dict[tuple[str | None, int | None], int]:
         """Refusals past ``max_avisos``, counted by the account (name, uid) that made them."""
-        cuentas: dict[tuple[str | None, int | None], int] = {}
-        for e in self._rechazadas[self.max_avisos:]:
-            clave = (e.dueño, None if e.dueño else e.uid)
-            cuentas[clave] = cuentas.get(clave, 0) + 1
-        return cuentas
+        return dict(self._sobrantes)
 
     @staticmethod
     def _quien(dueño: str | None, uid: int | None) -> str:
