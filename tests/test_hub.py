@@ -1128,6 +1128,11 @@ def test_cada_servidor_de_alumno_tiene_su_memoria_y_sus_procesos(hub):
     assert f"[servidor de {hub.alumnado[1]}] " in hub.leer_registro()
     # a global out-of-memory kill takes her processes before the hub's, the proxy's or a TA's
     assert Path(f"/proc/{servidor}/oom_score_adj").read_text().strip() == "500"
+    # and her whole server weighs a quarter of one of the hub's processes for the CPU (cgroup v1 here)
+    grupos = dict(l.split(":", 2)[1:] for l in Path(f"/proc/{servidor}/cgroup").read_text().splitlines())
+    if "cpu" in grupos and Path("/sys/fs/cgroup/cpu").is_dir() and limites_kernel.disponible():
+        assert "curso-servidor-" in grupos["cpu"], grupos
+        assert Path("/sys/fs/cgroup/cpu", grupos["cpu"].lstrip("/"), "cpu.shares").read_text().strip() == "256"
     # her server answers again, and the hub and the TA were never touched
     assert bea.get("api/status").status_code == 200
     Usuario(hub, hub.profesorado[0]).entrar()

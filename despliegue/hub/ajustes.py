@@ -35,6 +35,8 @@ variable                       meaning                                         d
 ``CURSO_HUB_MEMORIA_SERVIDOR_MIB``  MiB for all the processes of one student's  ``2048`` (0: no limit)
                                server together (``servidor_limitado.py``)
 ``CURSO_HUB_PROCESOS_SERVIDOR``  processes and threads of one student's server  ``1024``
+``CURSO_HUB_CPU_SERVIDOR``     CPU share of one student's server (cgroup v1     ``256`` (0: none)
+                               cpu.shares; an ordinary process weighs 1024)
 ``CURSO_HUB_SOCKETS_SERVIDOR``  TCP sockets of one student's account; past     ``2000`` (0: not watched)
                                them the hub stops her server
 ``CURSO_HUB_PROXY_DELANTE``    the HTTPS proxy in front: its Unix accounts     (none: browsers reach the proxy directly)
@@ -121,6 +123,7 @@ class AjustesHub:
     memoria_servidor_mib: int = 2048
     procesos_servidor: int = 1024
     sockets_servidor: int = 2000
+    cpu_servidor: int = 256
 
     @property
     def grupo_profesorado(self) -> str:
@@ -194,6 +197,7 @@ def leer(entorno: dict | None = None) -> AjustesHub:
         memoria_servidor_mib=_entero(e, "CURSO_HUB_MEMORIA_SERVIDOR_MIB", AjustesHub.memoria_servidor_mib),
         procesos_servidor=_entero(e, "CURSO_HUB_PROCESOS_SERVIDOR", AjustesHub.procesos_servidor),
         sockets_servidor=_entero(e, "CURSO_HUB_SOCKETS_SERVIDOR", AjustesHub.sockets_servidor),
+        cpu_servidor=_entero(e, "CURSO_HUB_CPU_SERVIDOR", AjustesHub.cpu_servidor),
     )
 
 

@@ -190,6 +190,7 @@ c.JupyterHub.spawner_class = ServidorLimitado
 c.ServidorLimitado.memoria = a.memoria_servidor_mib * 1024 ** 2
 c.ServidorLimitado.procesos = a.procesos_servidor
 c.ServidorLimitado.sockets = a.sockets_servidor
+c.ServidorLimitado.cpu = a.cpu_servidor
 for _aviso_maquina in avisos_de_la_maquina(a.procesos_servidor):
     print(f"[curso] AVISO: {_aviso_maquina}", file=sys.stderr)
 c.ServidorLimitado.grupo_sin_limite = a.grupo_profesorado

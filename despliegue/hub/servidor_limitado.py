@@ -181,6 +181,8 @@ class ServidorLimitado(LocalProcessSpawner):
     procesos = Int(1024, config=True, help="Processes and threads of one student's server (kernels' BLAS threads "
                                            "count: a 64-core machine starts 64 per kernel).")
     grupo_sin_limite = Unicode("", config=True, help="JupyterHub group whose servers are not limited (the TAs').")
+    cpu = Int(256, config=True, help="CPU share of one student's whole server (cgroup v1 cpu.shares: one ordinary "
+                                     "process weighs 1024; cpu.weight in proportion in v2; 0: none).")
     sockets = Int(2000, config=True, help="TCP sockets of one student's account; past them the hub stops her server "
                                           "(the machine's ephemeral ports are shared; 0: not watched).")
 
@@ -253,8 +255,12 @@ class ServidorLimitado(LocalProcessSpawner):
 
     async def _arrancar(self):
         if self._limitado():
-            self._grupo = limites_kernel.crear_grupo(f"curso-servidor-{self.user.id}-{os.getpid()}-{id(self)}",
-                                                     self.memoria, self.procesos)
+            nombre = f"curso-servidor-{self.user.id}-{os.getpid()}-{id(self)}"
+            self._grupo = limites_kernel.crear_grupo(nombre, self.memoria, self.procesos)
+            if self._grupo is not None and self.cpu > 0:
+                # a student's whole server weighs as a quarter of one ordinary process of the hub's (a fresh
+                # attacker's busy loops and connection floods slowed the hub's answers from 0.04 s to 10 s)
+                limites_kernel.sumar_cpu(self._grupo, nombre, self.cpu)
         try:
             resultado = await super().start()
         except BaseException:

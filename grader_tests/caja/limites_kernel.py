@@ -57,7 +57,7 @@ def _montajes() -> dict[str, Path]:
         if tipo == "cgroup2":
             montajes.setdefault("v2", Path(campos[4]))
         elif tipo == "cgroup":
-            for controlador in ("memory", "pids"):
+            for controlador in ("memory", "pids", "cpu"):
                 if controlador in opciones:
                     montajes.setdefault(controlador, Path(campos[4]))
     return montajes
@@ -78,7 +78,7 @@ def _grupos_actuales() -> dict[str, str]:
         if controladores == "":
             grupos["v2"] = ruta
         for controlador in controladores.split(","):
-            if controlador in ("memory", "pids"):
+            if controlador in ("memory", "pids", "cpu"):
                 grupos[controlador] = ruta
     return grupos
 
@@ -270,6 +270,29 @@ def crear_grupo(nombre: str, memoria: int, procesos: int) -> GrupoKernel | None:
         except OSError:
             GrupoKernel(carpetas, "v1").vaciar(0)
     return None
+
+
+def sumar_cpu(grupo: GrupoKernel, nombre: str, peso: int) -> bool:
+    """Give ``grupo`` a share of the CPU: ``peso`` as cgroup v1's ``cpu.shares`` (an ordinary process counts 1024)
+    in a ``nombre`` folder of the cpu hierarchy joined with the others, or ``cpu.weight`` (100 per 1024) in v2.
+    Whether it could; never raises."""
+    try:
+        if grupo.version == "v2":
+            archivo = grupo.carpetas[0] / "cpu.weight"
+            if not archivo.exists():
+                return False
+            archivo.write_text(str(max(1, min(10000, peso * 100 // 1024))))
+            return True
+        montajes, actuales = _montajes(), _grupos_actuales()
+        if "cpu" not in montajes or "cpu" not in actuales:
+            return False
+        carpeta = montajes["cpu"] / actuales["cpu"].lstrip("/") / nombre
+        carpeta.mkdir()
+        grupo.carpetas.append(carpeta)
+        (carpeta / "cpu.shares").write_text(str(max(2, peso)))
+        return True
+    except OSError:
+        return False
 
 
 def disponible() -> bool:
