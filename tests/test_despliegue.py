@@ -1301,3 +1301,13 @@ def test_el_hub_avisa_de_las_tablas_de_la_maquina_que_unos_pocos_alumnos_llenan(
     (tmp_path / "fs" / "file-max").write_text("9223372036854775807\n")
     assert avisos_de_la_maquina(1024, str(tmp_path)) == []
     assert avisos_de_la_maquina(1024, str(tmp_path / "no-existe")) == []
+
+
+def test_las_colas_de_netlink_grandes_se_leen_de_proc():
+    """servidor_limitado.colas_netlink: the queues over a megabyte of /proc/net/netlink, by socket inode."""
+    from servidor_limitado import colas_netlink
+    texto = ("sk               Eth Pid        Groups   Rmem     Wmem     Dump  Locks    Drops    Inode\n"
+             "00000000ab07f56b 0   0          00000000 0        0        0     2        0        4\n"
+             "0000000012345678 0   4242       00000000 8388608  0        0     2        0        77001\n"
+             "0000000087654321 4   4243       00000000 900000   0        0     2        0        77002\n")
+    assert colas_netlink(texto) == {77001: 8388608}

@@ -70,6 +70,52 @@ _vigilados: dict[int, "ServidorLimitado"] = {}
 _vigilancia: asyncio.Task | None = None
 
 
+# Netlink sockets: the kernel queues one error ACK per bogus request, each echoing the whole request, up to twice
+# net.core.rmem_max per socket, and that memory is charged to no cgroup (a fresh attacker held 2.4 GB from her
+# server while her group showed 147 MiB). The same 2 s watch reads the machine's netlink queues (/proc/net/netlink,
+# the network namespace every server shares); only when some queue holds more than a megabyte does it look for
+# their owners among the watched accounts' processes, and past MAX_NETLINK bytes of one account it stops her server.
+MAX_NETLINK = 64 * 1024 ** 2
+_UMBRAL_NETLINK = 1024 ** 2
+
+
+def colas_netlink(texto: str) -> dict[int, int]:
+    """``/proc/net/netlink`` → ``{socket inode: bytes queued}`` for the queues over a megabyte."""
+    colas = {}
+    for linea in texto.splitlines()[1:]:
+        campos = linea.split()
+        if len(campos) >= 10 and campos[4].isdigit() and campos[9].isdigit() and int(campos[4]) > _UMBRAL_NETLINK:
+            colas[int(campos[9])] = int(campos[4])
+    return colas
+
+
+def _netlink_por_uid(uids: set[int]) -> dict[int, int]:
+    """Bytes in netlink queues over a megabyte, per account among ``uids`` (their processes' descriptors)."""
+    try:
+        colas = colas_netlink(Path("/proc/net/netlink").read_text())
+    except OSError:
+        return {}
+    if not colas:
+        return {}
+    suyos: dict[int, int] = {}
+    vistos: set[int] = set()
+    for proceso in Path("/proc").iterdir():
+        try:
+            if not proceso.name.isdigit() or proceso.stat().st_uid not in uids:
+                continue
+            uid = proceso.stat().st_uid
+            for fd in (proceso / "fd").iterdir():
+                destino = os.readlink(fd)
+                if destino.startswith("socket:["):
+                    inodo = int(destino[8:-1])
+                    if inodo in colas and inodo not in vistos:
+                        vistos.add(inodo)
+                        suyos[uid] = suyos.get(uid, 0) + colas[inodo]
+        except (OSError, ValueError):
+            continue
+    return suyos
+
+
 def sockets_por_uid(texto: str) -> dict[int, int]:
     """``ss -Htane`` lines → ``{uid: TCP sockets}`` (``ss`` writes «uid:N» only for a socket whose owner is not
     root; sockets in TIME-WAIT have no owner)."""
@@ -96,11 +142,17 @@ async def _vigilar_sockets() -> None:
         while _vigilados:
             await asyncio.sleep(INTERVALO_SOCKETS)
             cuenta = await asyncio.to_thread(_leer_sockets)
+            netlink = await asyncio.to_thread(_netlink_por_uid, set(_vigilados))
             for uid, servidor in list(_vigilados.items()):
+                motivo = None
                 if cuenta.get(uid, 0) > servidor.sockets > 0:
-                    servidor.log.warning("[curso] %s tiene %d sockets TCP (tope %d, ServidorLimitado.sockets): se "
-                                         "para su servidor, que dejaba sin puertos a la máquina", servidor.user.name,
-                                         cuenta[uid], servidor.sockets)
+                    motivo = (f"tiene {cuenta[uid]} sockets TCP (tope {servidor.sockets}, ServidorLimitado.sockets): "
+                              "dejaba sin puertos a la máquina")
+                elif netlink.get(uid, 0) > MAX_NETLINK:
+                    motivo = (f"tiene {netlink[uid] // 1024 ** 2} MiB en colas de netlink (tope "
+                              f"{MAX_NETLINK // 1024 ** 2} MiB), memoria que no cuenta en su cgroup")
+                if motivo:
+                    servidor.log.warning("[curso] %s %s: se para su servidor", servidor.user.name, motivo)
                     _vigilados.pop(uid, None)
                     await servidor._cortar()
     finally:
