@@ -280,6 +280,43 @@ def test_caja_entorno_identidad_y_procesos(tmp_path, monkeypatch, cgrupos):
     assert stat.S_IMODE(alumno.stat().st_mode) and alumno.stat().st_uid == os.getuid()
 
 
+_COLAS_NETLINK = r"""
+import socket, struct, time
+colas = []
+for _ in range(24):
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 30)
+    s.bind((0, 0))
+    s.setblocking(False)
+    carga = b"x" * 60000
+    peticion = struct.pack("=IHHII", 16 + len(carga), 0x7777, 0x1 | 0x4, 1, 0) + carga   # bogus, with ACK
+    for _ in range(200):
+        try:
+            s.sendto(peticion, (0, 0))
+        except OSError:
+            break
+    colas.append(s)
+print("LLENAS", flush=True)
+time.sleep(30)
+print("SIGUE", flush=True)
+"""
+
+
+@pytest.mark.skipif(SIN_BWRAP, reason="sin bubblewrap (apt-get install bubblewrap)")
+def test_la_caja_que_llena_colas_de_netlink_termina_con_su_motivo(tmp_path):
+    """A fresh attacker's graded cell queued 4.4 GiB of netlink error ACKs (each echoes its request) in a kernel of
+    4 GiB: memory no cgroup counts. The sandbox's own network namespace is watched from outside; past 64 MiB the
+    sandbox ends, and why is said in Spanish."""
+    from grader_tests.caja.aislamiento import KernelAislado
+    alumno = tmp_path / "autograded" / "a" / "t"
+    alumno.mkdir(parents=True)
+    caja = KernelAislado(raiz=str(tmp_path))
+    r = caja.ejecutar([sys.executable, "-c", _COLAS_NETLINK], str(alumno), timeout=60)
+    assert "SIGUE" not in r.stdout, (r.stdout, r.stderr[-1000:])
+    motivo = caja.motivo_de_muerte() or ""
+    assert motivo.startswith("llenó colas de netlink del sistema (") and "el tope es 64 MiB" in motivo, motivo
+
+
 def _arbol_cgroup(raiz: Path, ramas: dict[str, str]) -> None:
     """A fake cgroup v2 tree: ``{path: subtree_control}``, every group with both controllers available."""
     for ruta, delegados in ramas.items():

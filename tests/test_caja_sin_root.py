@@ -395,6 +395,16 @@ if i is not None:
 
 
 @solo_x86_64
+def test_las_colas_de_netlink_sin_root_terminan_la_caja(entornos):
+    """A fresh attacker's graded cell queued 4.4 GiB of netlink error ACKs, memory no limit counts. As an
+    unprivileged TA too, the sandbox's own network namespace is watched and the sandbox ends past 64 MiB."""
+    from test_archivos_alumno import _COLAS_NETLINK
+    python = entornos["curso"] / ".venv" / "bin" / "python"
+    r = _en_la_caja(entornos, python, _COLAS_NETLINK, como_root=False, timeout=60)
+    assert "SIGUE" not in r["salida"], r["salida"] + r["errores"][-2000:]
+    assert (r["motivo"] or "").startswith("llenó colas de netlink del sistema ("), r
+
+
 def test_pid1_el_alumno_no_guarda_memoria_fuera_de_la_vigilancia(entornos):
     """Attack 3 (c04): memfds made in PID 1, taken with pidfd_getfd and filled: memory no process maps.
 

@@ -463,9 +463,24 @@ class KernelAislado(AsyncKernelManager):
         if self._pid_caja is not None and self._grupo is None and shutil.which("bwrap"):
             self._vigilante = limites_kernel.VigilanteMemoria(
                 self._pid_caja, self.memoria_total, self.intervalo_vigilancia).empezar()
+        if self._pid_caja is not None and shutil.which("bwrap"):
+            # netlink queues are memory no cgroup counts: the sandbox's own network namespace, watched from here
+            self._vigilante_netlink = limites_kernel.VigilanteNetlink(self._pid_caja, self._matar_por_netlink).empezar()
         if salida is not None:
             self._salida_caja = bytearray()
             threading.Thread(target=drenar, args=(salida, self._salida_caja), daemon=True).start()
+
+    _vigilante_netlink = None
+
+    def _matar_por_netlink(self) -> None:
+        """The netlink watchdog's verdict: the sandbox ends now (its PID 1, through the pidfd kept open)."""
+        pidfd = getattr(self, "_pidfd_caja", None)
+        try:
+            if pidfd is not None:
+                import signal
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        except (AttributeError, OSError, ValueError):
+            pass
 
     def matados_por_memoria(self) -> bool:
         """Whether the tree's memory limit killed any of its processes so far (cgroup or watchdog)."""
@@ -474,6 +489,10 @@ class KernelAislado(AsyncKernelManager):
 
     def motivo_de_muerte(self) -> str | None:
         """Why the sandbox ended, in Spanish, when it was one of its limits (memory); else None."""
+        netlink = self._vigilante_netlink
+        if self.motivo is None and netlink is not None and netlink.excedido:
+            self.motivo = (f"llenó colas de netlink del sistema ({netlink.maxima // 1024 ** 2} MiB; el tope es "
+                           f"{netlink.limite // 1024 ** 2} MiB): memoria que ningún límite del kernel cuenta")
         if self.motivo is None and self.matados_por_memoria():
             self.motivo = (f"superó la memoria que la corrección da a todos sus procesos juntos "
                            f"({gib(self.memoria_total)})")
@@ -510,6 +529,8 @@ class KernelAislado(AsyncKernelManager):
         if self._vigilante is not None:
             self._vigilante.parar()
             self._vigilante = None
+        if self._vigilante_netlink is not None:
+            self._vigilante_netlink.parar()
         if self._grupo is not None:
             self._grupo.vaciar()
             self._grupo = None

@@ -370,6 +370,62 @@ def _arranque(pid: int) -> str:
         return ""
 
 
+MAX_NETLINK = 64 * 1024 ** 2      # bytes a sandbox may hold in netlink queues before it is ended
+
+
+def netlink_de(pid: int) -> int | None:
+    """Bytes queued in the netlink sockets of ``pid``'s network namespace (``/proc/<pid>/net/netlink``), or None
+    once it cannot be read (the process is gone)."""
+    try:
+        lineas = Path(f"/proc/{pid}/net/netlink").read_text().splitlines()[1:]
+    except OSError:
+        return None
+    total = 0
+    for linea in lineas:
+        campos = linea.split()
+        if len(campos) >= 5 and campos[4].isdigit():
+            total += int(campos[4])
+    return total
+
+
+class VigilanteNetlink:
+    """The netlink queues of a sandbox's own network namespace, watched from outside.
+
+    The kernel queues on a netlink socket one error ACK per bogus request, each echoing the whole request, up to
+    twice ``net.core.rmem_max`` per socket, and no cgroup counts that memory (a fresh attacker's graded cell held
+    4.4 GiB in a kernel of 4 GiB).  A thread reads the namespace's queues every ``intervalo`` seconds and, past
+    ``limite`` bytes, calls ``matar`` once (the sandbox ends) with the bytes it saw in ``maxima``.  Between two
+    readings a cell can queue what it sends in that time.
+    """
+
+    def __init__(self, pid: int, matar, limite: int = MAX_NETLINK, intervalo: float = 0.25):
+        self.pid, self.matar, self.limite, self.intervalo = pid, matar, limite, intervalo
+        self.excedido = False
+        self.maxima = 0
+        self._parar = threading.Event()
+        self._hilo = threading.Thread(target=self._vigilar, name=f"vigilante-netlink-{pid}", daemon=True)
+
+    def empezar(self) -> "VigilanteNetlink":
+        self._hilo.start()
+        return self
+
+    def parar(self) -> None:
+        self._parar.set()
+        if self._hilo.is_alive() and self._hilo is not threading.current_thread():
+            self._hilo.join(timeout=5)
+
+    def _vigilar(self) -> None:
+        while not self._parar.wait(self.intervalo):
+            en_cola = netlink_de(self.pid)
+            if en_cola is None:
+                return
+            self.maxima = max(self.maxima, en_cola)
+            if en_cola > self.limite:
+                self.excedido = True
+                self.matar()
+                return
+
+
 class VigilanteMemoria:
     """Without cgroups: the memory of a sandbox's process tree, enforced from outside.
 
