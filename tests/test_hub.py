@@ -1208,26 +1208,6 @@ def test_quien_acapara_los_puertos_de_la_maquina_pierde_su_servidor(hub):
     assert usuaria.arrancar_servidor().get("api/status").status_code == 200
 
 
-_NETLINK = """
-import socket, struct, time
-colas = []
-for _ in range(24):
-    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 30)
-    s.bind((0, 0))
-    s.setblocking(False)
-    carga = b"x" * 60000
-    peticion = struct.pack("=IHHII", 16 + len(carga), 0x7777, 0x1 | 0x4, 1, 0) + carga   # bogus, with ACK
-    for _ in range(200):
-        try:
-            s.sendto(peticion, (0, 0))
-        except OSError:
-            break
-    colas.append(s)
-time.sleep(300)
-"""
-
-
 def test_quien_llena_colas_de_netlink_pierde_su_servidor(hub):
     """A fresh attacker queued 2.4 GB of netlink error ACKs from her server (each echoes its whole request, up to
     twice rmem_max per socket) while her cgroup showed 147 MiB: memory no cgroup counts. The hub's 2 s watch reads
@@ -1236,7 +1216,8 @@ def test_quien_llena_colas_de_netlink_pierde_su_servidor(hub):
     vecina = Usuario(hub, ana).entrar().arrancar_servidor()
     usuaria = Usuario(hub, bea).entrar().arrancar_servidor()
     guion = Path(tempfile.mkdtemp(prefix="curso-netlink-")) / "colas.py"
-    guion.write_text(_NETLINK)
+    from test_archivos_alumno import _COLAS_NETLINK
+    guion.write_text(_COLAS_NETLINK)
     os.chmod(guion.parent, 0o755)
     os.chmod(guion, 0o644)
     try:

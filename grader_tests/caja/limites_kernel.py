@@ -388,7 +388,28 @@ def netlink_de(pid: int) -> int | None:
     return total
 
 
-class VigilanteNetlink:
+class _Vigilante:
+    """A daemon thread that runs ``_vigilar`` (each subclass's watch of the sandbox ``pid``) until ``parar``."""
+
+    def __init__(self, pid: int, intervalo: float, nombre: str):
+        self.pid, self.intervalo = pid, intervalo
+        self._parar = threading.Event()
+        self._hilo = threading.Thread(target=self._vigilar, name=f"vigilante-{nombre}-{pid}", daemon=True)
+
+    def empezar(self):
+        self._hilo.start()
+        return self
+
+    def parar(self) -> None:
+        self._parar.set()
+        if self._hilo.is_alive() and self._hilo is not threading.current_thread():
+            self._hilo.join(timeout=5)
+
+    def _vigilar(self) -> None:
+        raise NotImplementedError
+
+
+class VigilanteNetlink(_Vigilante):
     """The netlink queues of a sandbox's own network namespace, watched from outside.
 
     The kernel queues on a netlink socket one error ACK per bogus request, each echoing the whole request, up to
@@ -399,20 +420,10 @@ class VigilanteNetlink:
     """
 
     def __init__(self, pid: int, matar, limite: int = MAX_NETLINK, intervalo: float = 0.25):
-        self.pid, self.matar, self.limite, self.intervalo = pid, matar, limite, intervalo
+        super().__init__(pid, intervalo, "netlink")
+        self.matar, self.limite = matar, limite
         self.excedido = False
         self.maxima = 0
-        self._parar = threading.Event()
-        self._hilo = threading.Thread(target=self._vigilar, name=f"vigilante-netlink-{pid}", daemon=True)
-
-    def empezar(self) -> "VigilanteNetlink":
-        self._hilo.start()
-        return self
-
-    def parar(self) -> None:
-        self._parar.set()
-        if self._hilo.is_alive() and self._hilo is not threading.current_thread():
-            self._hilo.join(timeout=5)
 
     def _vigilar(self) -> None:
         while not self._parar.wait(self.intervalo):
@@ -426,7 +437,7 @@ class VigilanteNetlink:
                 return
 
 
-class VigilanteMemoria:
+class VigilanteMemoria(_Vigilante):
     """Without cgroups: the memory of a sandbox's process tree, enforced from outside.
 
     A thread sums ``memoria_de`` over ``arbol(pid)`` every ``intervalo``
@@ -443,22 +454,12 @@ class VigilanteMemoria:
     """
 
     def __init__(self, pid: int, limite: int, intervalo: float = 0.1):
-        self.pid, self.limite, self.intervalo = pid, limite, intervalo
+        super().__init__(pid, intervalo, "memoria")
+        self.limite = limite
         self.matados = 0                           # processes it killed
         self.rondas = 0                            # measurements that found the tree over the limit
         self._victimas: set[tuple[int, str]] = set()   # (pid, start time) of each, so a reused pid is not skipped
         self.maxima = 0                            # the largest sum measured
-        self._parar = threading.Event()
-        self._hilo = threading.Thread(target=self._vigilar, name=f"vigilante-memoria-{pid}", daemon=True)
-
-    def empezar(self) -> "VigilanteMemoria":
-        self._hilo.start()
-        return self
-
-    def parar(self) -> None:
-        self._parar.set()
-        if self._hilo.is_alive() and self._hilo is not threading.current_thread():
-            self._hilo.join(timeout=5)
 
     def _vigilar(self) -> None:
         while not self._parar.wait(self.intervalo):
