@@ -345,7 +345,7 @@ def test_con_una_reentrega_pendiente_la_caja_dice_que_aun_tiene_los_comentarios_
     otro = {"alumno": "ana", "tarea": TAREA, "motivo": "la nota cambió"}
     caja = servicio._desactualizados({"entregas": [pendiente], "desactualizados": [otro]}, "/")
     assert "ana / " + TAREA in caja and caja.endswith(f"<p>{servicio.NOTA_PENDIENTES}</p>")
-    pagina = servicio.PAGINA.format(base="/", curso="c", plazos="", pendientes="", desactualizados="",
+    pagina = servicio.PAGINA.format(nonce="n", base="/", curso="c", plazos="", pendientes="", desactualizados="",
                                     intro_pendientes="''", intro_desactualizados="''",
                                     nota_pendientes=servicio._en_guion(servicio.NOTA_PENDIENTES),
                                     ninguno_salvo_pendientes=servicio._en_guion(servicio.NINGUNO_SALVO_PENDIENTES),
