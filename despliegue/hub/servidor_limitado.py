@@ -154,7 +154,10 @@ async def _vigilar_sockets() -> None:
                 if motivo:
                     servidor.log.warning("[curso] %s %s: se para su servidor", servidor.user.name, motivo)
                     _vigilados.pop(uid, None)
-                    await servidor._cortar()
+                    try:
+                        await servidor._cortar()
+                    except Exception:  # noqa: BLE001 - one server that cannot be cut never ends everyone's watch
+                        servidor.log.exception("[curso] no se pudo parar el servidor de %s", servidor.user.name)
     finally:
         _vigilancia = None
 
